@@ -216,6 +216,56 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 // ---- tolerant record validation -------------------------------------------
 
+/**
+ * The type of each known field as a small code, checked by hand: sync
+ * validates every field of 100,000 records, and a plain typeof is an order of
+ * magnitude cheaper than a schema call. The zod shapes above say the same
+ * thing; a test keeps the two in agreement.
+ */
+export type FieldKind = 'string' | 'string|null' | 'int' | 'number' | 'boolean' | 'string[]' | 'query[]';
+
+function kindOf(schema: z.ZodType): FieldKind {
+  const probe = (v: unknown) => schema.safeParse(v).success;
+  if (probe(['a'])) return 'string[]';
+  if (probe([{ query: 'q', count: 1 }])) return 'query[]';
+  if (probe(true)) return 'boolean';
+  if (probe('a')) return probe(null) ? 'string|null' : 'string';
+  if (probe(1.5)) return 'number';
+  return 'int';
+}
+
+export function fieldKinds(shape: Record<string, z.ZodType>): Record<string, FieldKind> {
+  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, kindOf(v)]));
+}
+
+function isStringArray(v: unknown): boolean {
+  if (!Array.isArray(v)) return false;
+  for (const x of v) if (typeof x !== 'string') return false;
+  return true;
+}
+
+export function fitsKind(kind: FieldKind, v: unknown): boolean {
+  switch (kind) {
+    case 'string':
+      return typeof v === 'string';
+    case 'string|null':
+      return v === null || typeof v === 'string';
+    case 'int':
+      return typeof v === 'number' && Number.isSafeInteger(v);
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'string[]':
+      return isStringArray(v);
+    case 'query[]':
+      return (
+        Array.isArray(v) &&
+        v.every((q) => typeof q === 'object' && q !== null && typeof (q as Record<string, unknown>).query === 'string' && Number.isSafeInteger((q as Record<string, unknown>).count))
+      );
+  }
+}
+
 export interface Sanitized<T> {
   record: T;
   /** One line per field that was dropped because its type was wrong. */
@@ -228,38 +278,42 @@ export interface Sanitized<T> {
  * all: null record.
  */
 export function sanitizeRecord<T extends Record<string, unknown>>(
-  shape: Record<string, z.ZodType>,
+  kinds: Record<string, FieldKind>,
   raw: unknown,
 ): Sanitized<T | null> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { record: null, warnings: ['a record that is not an object was skipped'] };
   }
-  const out: Record<string, unknown> = {};
-  const warnings: string[] = [];
-  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
-    const schema = shape[key];
-    if (!schema || value === undefined) {
-      out[key] = value;
-      continue;
-    }
-    // null for a field the spec does not allow null in: treated as absent, with a warning.
-    if (schema.safeParse(value).success) out[key] = value;
-    else warnings.push(`field "${key}" had the wrong type (${value === null ? 'null' : typeof value}) and was dropped`);
+  const input = raw as Record<string, unknown>;
+  let warnings: string[] | null = null;
+  let out: Record<string, unknown> | null = null;
+  for (const key in input) {
+    const kind = kinds[key];
+    const value = input[key];
+    if (kind === undefined || value === undefined || fitsKind(kind, value)) continue;
+    // Copy on first bad field only: the common case returns the input as it is.
+    out ??= { ...input };
+    delete out[key];
+    (warnings ??= []).push(`field "${key}" had the wrong type (${value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value}) and was dropped`);
   }
-  return { record: out as T, warnings };
+  return { record: (out ?? input) as T, warnings: warnings ?? [] };
 }
 
+export const OPPORTUNITY_FIELD_KINDS = fieldKinds(opportunityShape);
+export const CITATION_FIELD_KINDS = fieldKinds(citationItemShape);
+const SCORE_FIELD_KINDS: Record<string, FieldKind> = { date: 'string', visibility: 'number', presence: 'number' };
+
 export function sanitizeOpportunity(raw: unknown): Sanitized<Opportunity | null> {
-  return sanitizeRecord<Opportunity>(opportunityShape, raw);
+  return sanitizeRecord<Opportunity>(OPPORTUNITY_FIELD_KINDS, raw);
 }
 
 export function sanitizeCitation(raw: unknown): Sanitized<CitationItem | null> {
-  return sanitizeRecord<CitationItem>(citationItemShape, raw);
+  return sanitizeRecord<CitationItem>(CITATION_FIELD_KINDS, raw);
 }
 
 export function sanitizeScorePoint(raw: unknown): Sanitized<ScorePoint | null> {
-  const r = sanitizeRecord<ScorePoint>({ date: str(), visibility: z.number(), presence: z.number() }, raw);
-  if (r.record && (typeof r.record.date !== 'string' || typeof r.record.visibility !== 'number' && typeof r.record.presence !== 'number')) {
+  const r = sanitizeRecord<ScorePoint>(SCORE_FIELD_KINDS, raw);
+  if (r.record && (typeof r.record.date !== 'string' || (typeof r.record.visibility !== 'number' && typeof r.record.presence !== 'number'))) {
     return { record: null, warnings: [...r.warnings, 'a score entry without a date or values was skipped'] };
   }
   return r;

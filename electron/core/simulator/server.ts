@@ -245,6 +245,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     return v === null ? undefined : v;
   }
 
+  /** Position a cursor points at (0 without one); a forged or stale cursor is a parameter error. */
+  function readCursor(cursor: string | undefined, tag: string, errors: { field: string; message: string }[]): number {
+    if (cursor === undefined) return 0;
+    const pos = decodeCursor(cursor, tag);
+    if (pos !== null) return pos;
+    errors.push({ field: 'cursor', message: 'The cursor is not valid for this query (it may have expired).' });
+    return 0;
+  }
+
   function notReachable(): HttpError {
     return new HttpError(403, { error: 'FORBIDDEN', message: 'Access denied: this brand is not reachable with this API key', timestamp: now() });
   }
@@ -262,13 +271,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const sort: OutreachSort = p('sort_by') !== undefined ? (collect(checkOutreachSort(p('sort_by')), errors) ?? 'priority_score') : 'priority_score';
     const limit = p('limit') !== undefined ? (collect(checkPageSize(p('limit')), errors) ?? 100) : LIMITS.outreachDefaultPageSize;
     const tag = hashString(JSON.stringify([brand?.id, filter, sort, mutations])).toString(36);
-    let start = 0;
     const cursor = p('cursor');
-    if (cursor !== undefined) {
-      const pos = decodeCursor(cursor, tag);
-      if (pos === null) errors.push({ field: 'cursor', message: 'The cursor is not valid for this query (it may have expired).' });
-      else start = pos;
-    }
+    const start = readCursor(cursor, tag, errors);
     if (errors.length) throw invalidParams(errors);
     if (!brand) throw notReachable();
 
@@ -359,13 +363,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const limit = p('limit') !== undefined ? (collect(checkPageSize(p('limit')), errors) ?? 100) : 100;
     const filtered = startDate !== undefined || endDate !== undefined || domain !== undefined || query !== undefined;
     const tag = hashString(JSON.stringify([brand?.id, mode, startDate, endDate, domain, query])).toString(36);
-    let start = 0;
     const cursor = p('cursor');
-    if (cursor !== undefined) {
-      const pos = decodeCursor(cursor, tag);
-      if (pos === null) errors.push({ field: 'cursor', message: 'The cursor is not valid for this query (it may have expired).' });
-      else start = pos;
-    }
+    const start = readCursor(cursor, tag, errors);
     if (errors.length) throw invalidParams(errors);
     if (!brand) throw notReachable();
     const dated = mode !== 'knowledge';

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   brandSchema,
+  CITATION_FIELD_KINDS,
   citationItemSchema,
+  citationItemShape,
+  fitsKind,
+  OPPORTUNITY_FIELD_KINDS,
+  opportunityShape,
   citationSummarySchema,
   errorBodySchema,
   opportunitySchema,
@@ -91,6 +96,23 @@ describe('records', () => {
     expect(sanitizeOpportunity('nope').record).toBeNull();
     expect(sanitizeOpportunity(null).record).toBeNull();
     expect(sanitizeOpportunity([1]).record).toBeNull();
+  });
+
+  it('the fast field checks agree with the zod shapes on any value', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...Object.keys(opportunityShape)), fc.anything(), (key, value) => {
+        const zodSays = (opportunityShape as Record<string, { safeParse(v: unknown): { success: boolean } }>)[key]!.safeParse(value).success;
+        expect(fitsKind(OPPORTUNITY_FIELD_KINDS[key]!, value)).toBe(zodSays);
+      }),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(fc.constantFrom(...Object.keys(citationItemShape)), fc.anything(), (key, value) => {
+        const zodSays = (citationItemShape as Record<string, { safeParse(v: unknown): { success: boolean } }>)[key]!.safeParse(value).success;
+        expect(fitsKind(CITATION_FIELD_KINDS[key]!, value)).toBe(zodSays);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('property: sanitize never throws and its output always parses', () => {

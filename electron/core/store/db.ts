@@ -1,0 +1,121 @@
+// Opening the cache: WAL, foreign keys, an integrity check, a backup before
+// any migration (the user's triage and notes cannot be fetched again), and
+// migrations recorded in PRAGMA user_version.
+import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { MIGRATIONS, LATEST_VERSION } from './migrations';
+
+export type DB = Database.Database;
+
+export class CacheError extends Error {
+  override readonly name = 'CacheError';
+  constructor(
+    readonly kind: 'newer' | 'corrupt' | 'unreadable',
+    message: string,
+    readonly path: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface OpenOptions {
+  /** Folder for backups taken before migrations; default: `backups/` beside the file. */
+  backupDir?: string;
+  /** How many backups to keep. Default 5. */
+  keepBackups?: number;
+  readonly?: boolean;
+}
+
+function configure(db: DB): void {
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+}
+
+/**
+ * Open (creating if needed) and migrate the cache at `path`. Throws CacheError
+ * with words a person can act on when the file is from a newer app or damaged.
+ */
+export async function openDatabase(path: string, opts: OpenOptions = {}): Promise<DB> {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const fresh = path === ':memory:' || !existsSync(path);
+  let db: DB;
+  try {
+    db = new Database(path, { readonly: opts.readonly ?? false });
+  } catch (e) {
+    throw new CacheError('unreadable', `The cache file ${path} could not be opened: ${(e as Error).message}`, path);
+  }
+  try {
+    configure(db);
+    if (!fresh) {
+      const check = db.pragma('quick_check', { simple: true });
+      if (check !== 'ok') {
+        throw new CacheError(
+          'corrupt',
+          `The cache file ${path} is damaged (integrity check: ${String(check)}). ` +
+            `Move it aside and start a fresh cache with \`workbench cache reset\` (or Settings > Reset cache); ` +
+            `backups taken before upgrades are in ${opts.backupDir ?? join(dirname(path), 'backups')}.`,
+          path,
+        );
+      }
+    }
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > LATEST_VERSION) {
+      throw new CacheError(
+        'newer',
+        `The cache file ${path} was written by a newer version of Outreach Workbench (schema ${current}; this version knows up to ${LATEST_VERSION}). Update the app, or use another cache file.`,
+        path,
+      );
+    }
+    if (current < LATEST_VERSION) {
+      if (!fresh && current > 0 && !opts.readonly) await backupBeforeMigration(db, path, current, opts);
+      migrate(db, current);
+    }
+    return db;
+  } catch (e) {
+    db.close();
+    if (e instanceof CacheError) throw e;
+    const msg = (e as Error).message;
+    if (/not a database|malformed|corrupt/i.test(msg)) {
+      throw new CacheError('corrupt', `The cache file ${path} is damaged (${msg}). Move it aside and start a fresh cache with \`workbench cache reset\`.`, path);
+    }
+    throw e;
+  }
+}
+
+/** Run every migration after `from`, each in its own transaction with its version. */
+export function migrate(db: DB, from: number): void {
+  for (const m of MIGRATIONS) {
+    if (m.version <= from) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    })();
+  }
+}
+
+async function backupBeforeMigration(db: DB, path: string, version: number, opts: OpenOptions): Promise<string> {
+  const dir = opts.backupDir ?? join(dirname(path), 'backups');
+  mkdirSync(dir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const target = join(dir, `${basename(path)}.v${version}.${stamp}.bak`);
+  // The online backup API: a consistent copy even of an open WAL database.
+  await db.backup(target);
+  const keep = opts.keepBackups ?? 5;
+  const mine = readdirSync(dir)
+    .filter((f) => f.startsWith(basename(path) + '.v') && f.endsWith('.bak'))
+    .sort();
+  for (const old of mine.slice(0, Math.max(0, mine.length - keep))) rmSync(join(dir, old), { force: true });
+  return target;
+}
+
+/** Move a damaged cache file (and its WAL) aside so a fresh one can be made; returns the new name. */
+export function moveAside(path: string): string {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const target = `${path}.damaged-${stamp}`;
+  renameSync(path, target);
+  for (const suffix of ['-wal', '-shm']) if (existsSync(path + suffix)) renameSync(path + suffix, target + suffix);
+  return target;
+}

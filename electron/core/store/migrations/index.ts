@@ -1,0 +1,12 @@
+// Every migration, listed statically, in order. Add a file, never edit one.
+import * as m001 from './001-initial';
+import * as m002 from './002-do-not-contact';
+
+export interface Migration {
+  version: number;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [m001, m002];
+
+export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

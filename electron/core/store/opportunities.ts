@@ -1,0 +1,347 @@
+// Opportunities in the cache: sync's upserts (server data only), the list
+// with every filter the UI offers, counts for the filter chips, and one
+// opportunity with its contacts and the user's triage.
+import type { Statement } from 'better-sqlite3';
+import { parseContacts, type Contact } from '../../../shared/contacts';
+import type { Opportunity } from '../../../shared/api/schemas';
+import { STATUSES, type Status } from '../../../shared/domain';
+import type { DB } from './db';
+
+export const LIST_SORTS = ['priority', 'fit', 'last_seen', 'title', 'domain'] as const;
+export type ListSort = (typeof LIST_SORTS)[number];
+
+/** Sort columns come from this allow-list only. */
+const ORDER_BY: Record<ListSort, string> = {
+  priority: 'o.priority_score DESC, o.rowid',
+  fit: 'o.fit_score DESC, o.rowid',
+  last_seen: 'o.last_seen DESC, o.rowid',
+  title: 'o.title COLLATE NOCASE, o.rowid',
+  domain: 'o.domain COLLATE NOCASE, o.rowid',
+};
+
+export interface ListFilter {
+  brandId: string;
+  type?: string;
+  /** Effective status: the local one if set, else the server's. */
+  status?: Status;
+  difficulty?: string;
+  /** Substring of the domain, any case. */
+  domain?: string;
+  /** Also show archived (server flag or local status Archived). */
+  includeArchived?: boolean;
+  /** Also show records the server no longer returns. */
+  includeRemoved?: boolean;
+  /** Only records the server no longer returns. */
+  onlyRemoved?: boolean;
+  hasContacts?: boolean;
+  /** 'only': has a catch-all address; 'exclude': has none. */
+  catchAll?: 'only' | 'exclude';
+  starred?: boolean;
+  /** Full-text search (title, domain, topics, pitch, gap analysis, angle, author, contacts). */
+  search?: string;
+  sort?: ListSort;
+}
+
+export interface ListItem {
+  id: string;
+  unique_key: string | null;
+  title: string;
+  domain: string;
+  url: string | null;
+  opportunity_type: string | null;
+  status: string | null;
+  server_status: string | null;
+  archived: boolean;
+  removed_on_server: boolean;
+  priority_score: number | null;
+  fit_score: number | null;
+  difficulty: string | null;
+  last_seen: string | null;
+  contact_count: number;
+  catch_all_count: number;
+  starred: boolean;
+  note: string;
+  contacted_at: string | null;
+  exported_at: string | null;
+}
+
+export interface Triage {
+  status: Status | null;
+  note: string;
+  starred: boolean;
+  contacted_at: string | null;
+  exported_at: string | null;
+  updated_at: string | null;
+}
+
+export interface OpportunityDetail {
+  item: ListItem;
+  record: Opportunity & Record<string, unknown>;
+  contacts: Contact[];
+  triage: Triage;
+}
+
+export interface UpsertResult {
+  added: number;
+  changed: number;
+  unchanged: number;
+  skipped: number;
+  warnings: string[];
+}
+
+/** Words to an FTS5 query: each a quoted prefix term, all required. Never raw FTS syntax from the user. */
+export function ftsQuery(text: string): string | null {
+  const words = text
+    .normalize('NFKC')
+    .split(/[^\p{L}\p{N}@._+-]+/u)
+    .flatMap((w) => w.split(/[.@_+-]+/))
+    .filter((w) => w.length > 0)
+    .slice(0, 12);
+  if (words.length === 0) return null;
+  return words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' ');
+}
+
+const asStr = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const asInt = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : null);
+const join = (v: unknown): string => (Array.isArray(v) ? v.filter((x) => typeof x === 'string').join(' ') : '');
+
+const SELECT_ITEM = `
+  o.id, o.unique_key, o.title, o.domain, o.url, o.opportunity_type,
+  COALESCE(t.status, o.status) AS status, o.status AS server_status,
+  o.archived, o.removed_on_server, o.priority_score, o.fit_score, o.difficulty, o.last_seen,
+  o.contact_count, o.catch_all_count,
+  COALESCE(t.starred, 0) AS starred, COALESCE(t.note, '') AS note, t.contacted_at, t.exported_at`;
+
+type Row = Omit<ListItem, 'archived' | 'removed_on_server' | 'starred'> & { archived: number; removed_on_server: number; starred: number };
+
+const toItem = (r: Row): ListItem => ({ ...r, archived: r.archived === 1, removed_on_server: r.removed_on_server === 1, starred: r.starred === 1 });
+
+export class OpportunityStore {
+  private readonly find: Statement<[string, string], { rowid: number; raw: string; removed_on_server: number }>;
+  private readonly insert: Statement;
+  private readonly update: Statement;
+  private readonly touch: Statement;
+  private readonly delContacts: Statement;
+  private readonly addContact: Statement;
+  private readonly delSearch: Statement;
+  private readonly addSearch: Statement;
+
+  constructor(private readonly db: DB) {
+    this.find = db.prepare('SELECT rowid, raw, removed_on_server FROM opportunities WHERE brand_id = ? AND id = ?');
+    const cols = `unique_key = @unique_key, opportunity_type = @opportunity_type, status = @status, archived = @archived,
+      difficulty = @difficulty, domain = @domain, url = @url, title = @title, priority_score = @priority_score,
+      fit_score = @fit_score, last_seen = @last_seen, author_name = @author_name, contact_count = @contact_count,
+      catch_all_count = @catch_all_count, raw = @raw, removed_on_server = 0, changed_at = @now, seen_in_run = @run`;
+    this.insert = db.prepare(`INSERT INTO opportunities (brand_id, id, unique_key, opportunity_type, status, archived, difficulty, domain, url, title,
+      priority_score, fit_score, last_seen, author_name, contact_count, catch_all_count, raw, removed_on_server, first_synced_at, changed_at, seen_in_run)
+      VALUES (@brand_id, @id, @unique_key, @opportunity_type, @status, @archived, @difficulty, @domain, @url, @title,
+      @priority_score, @fit_score, @last_seen, @author_name, @contact_count, @catch_all_count, @raw, 0, @now, @now, @run)`);
+    this.update = db.prepare(`UPDATE opportunities SET ${cols} WHERE rowid = @rowid`);
+    this.touch = db.prepare('UPDATE opportunities SET seen_in_run = ? WHERE rowid = ?');
+    this.delContacts = db.prepare('DELETE FROM contacts WHERE opportunity_rowid = ?');
+    this.addContact = db.prepare(
+      'INSERT INTO contacts (opportunity_rowid, position, brand_id, raw, email, identity, domain, catch_all, valid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    this.delSearch = db.prepare('DELETE FROM opportunity_search WHERE rowid = ?');
+    this.addSearch = db.prepare(
+      'INSERT INTO opportunity_search (rowid, title, domain, topics, pitch_subject, pitch_body, gap_analysis, brand_angle, author, contacts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+  }
+
+  /**
+   * Write one page of server records. Call inside a transaction (sync writes
+   * the page and its progress together). Idempotent: re-applying a page
+   * changes nothing; a record seen twice is stored once.
+   */
+  upsertPage(brandId: string, records: Opportunity[], runId: number, now: string): UpsertResult {
+    const result: UpsertResult = { added: 0, changed: 0, unchanged: 0, skipped: 0, warnings: [] };
+    for (const rec of records) {
+      const r = rec as Record<string, unknown>;
+      const id = asStr(r._id) ?? (asStr(r.unique_key) ? `key:${String(r.unique_key)}` : null);
+      if (!id) {
+        result.skipped++;
+        result.warnings.push('an opportunity without _id or unique_key was skipped');
+        continue;
+      }
+      const raw = JSON.stringify(r);
+      const existing = this.find.get(brandId, id);
+      if (existing && existing.raw === raw && existing.removed_on_server === 0) {
+        this.touch.run(runId, existing.rowid);
+        result.unchanged++;
+        continue;
+      }
+      const contacts = parseContacts(r.contact_emails);
+      const valid = contacts.filter((c) => c.valid);
+      const row = {
+        brand_id: brandId,
+        id,
+        unique_key: asStr(r.unique_key),
+        opportunity_type: asStr(r.opportunity_type),
+        status: asStr(r.status),
+        archived: r.archived === true ? 1 : 0,
+        difficulty: asStr(r.difficulty),
+        domain: asStr(r.domain) ?? '',
+        url: asStr(r.url),
+        title: asStr(r.title) ?? '',
+        priority_score: asInt(r.priority_score),
+        fit_score: asInt(r.fit_score),
+        last_seen: asStr(r.last_seen_date),
+        author_name: asStr(r.author_name),
+        contact_count: valid.length,
+        catch_all_count: valid.filter((c) => c.catchAll).length,
+        raw,
+        now,
+        run: runId,
+      };
+      let rowid: number;
+      if (existing) {
+        this.update.run({ ...row, rowid: existing.rowid });
+        rowid = existing.rowid;
+        this.delContacts.run(rowid);
+        this.delSearch.run(rowid);
+        result.changed++;
+      } else {
+        rowid = Number(this.insert.run(row).lastInsertRowid);
+        result.added++;
+      }
+      contacts.forEach((c, i) => this.addContact.run(rowid, i, brandId, c.raw, c.email, c.identity, c.domain, c.catchAll ? 1 : 0, c.valid ? 1 : 0));
+      this.addSearch.run(
+        rowid,
+        row.title,
+        row.domain,
+        `${join(r.topics_covered)} ${join(r.topics_aligned)}`,
+        asStr(r.pitch_subject) ?? '',
+        asStr(r.pitch_body) ?? '',
+        asStr(r.gap_analysis) ?? '',
+        asStr(r.brand_angle) ?? '',
+        row.author_name ?? '',
+        contacts.map((c) => c.email).join(' '),
+      );
+    }
+    return result;
+  }
+
+  /** After a complete pass: every record of the brand this run did not see is marked removed (kept, with its triage). */
+  markUnseenRemoved(brandId: string, runId: number, now: string): number {
+    return this.db
+      .prepare('UPDATE opportunities SET removed_on_server = 1, changed_at = ? WHERE brand_id = ? AND seen_in_run != ? AND removed_on_server = 0')
+      .run(now, brandId, runId).changes;
+  }
+
+  private where(f: ListFilter): { sql: string; params: unknown[] } {
+    const clauses = ['o.brand_id = ?'];
+    const params: unknown[] = [f.brandId];
+    if (f.onlyRemoved) clauses.push('o.removed_on_server = 1');
+    else if (!f.includeRemoved) clauses.push('o.removed_on_server = 0');
+    if (!f.includeArchived) {
+      clauses.push("o.archived = 0 AND (t.status IS NULL OR t.status != 'Archived')");
+    }
+    if (f.type !== undefined) {
+      clauses.push('o.opportunity_type = ?');
+      params.push(f.type);
+    }
+    if (f.status !== undefined) {
+      clauses.push('COALESCE(t.status, o.status) = ?');
+      params.push(f.status);
+    }
+    if (f.difficulty !== undefined) {
+      clauses.push('o.difficulty = ?');
+      params.push(f.difficulty);
+    }
+    if (f.domain !== undefined && f.domain.trim() !== '') {
+      clauses.push("instr(lower(o.domain), lower(?)) > 0");
+      params.push(f.domain.trim());
+    }
+    if (f.hasContacts === true) clauses.push('o.contact_count > 0');
+    if (f.hasContacts === false) clauses.push('o.contact_count = 0');
+    if (f.catchAll === 'only') clauses.push('o.catch_all_count > 0');
+    if (f.catchAll === 'exclude') clauses.push('o.catch_all_count = 0');
+    if (f.starred) clauses.push('t.starred = 1');
+    if (f.search !== undefined) {
+      const q = ftsQuery(f.search);
+      if (q) {
+        clauses.push('o.rowid IN (SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ?)');
+        params.push(q);
+      }
+    }
+    return { sql: clauses.join(' AND '), params };
+  }
+
+  list(f: ListFilter, page: { limit?: number; offset?: number } = {}): ListItem[] {
+    const w = this.where(f);
+    const limit = Math.max(1, Math.min(page.limit ?? 200, 5000));
+    const offset = Math.max(0, page.offset ?? 0);
+    const sql = `SELECT ${SELECT_ITEM} FROM opportunities o LEFT JOIN triage t ON t.brand_id = o.brand_id AND t.opportunity_id = o.id
+      WHERE ${w.sql} ORDER BY ${ORDER_BY[f.sort ?? 'priority']} LIMIT ? OFFSET ?`;
+    return (this.db.prepare(sql).all(...w.params, limit, offset) as Row[]).map(toItem);
+  }
+
+  /** The SQL the list runs, for query-plan tests. */
+  listSql(f: ListFilter): { sql: string; params: unknown[] } {
+    const w = this.where(f);
+    return {
+      sql: `SELECT ${SELECT_ITEM} FROM opportunities o LEFT JOIN triage t ON t.brand_id = o.brand_id AND t.opportunity_id = o.id WHERE ${w.sql} ORDER BY ${ORDER_BY[f.sort ?? 'priority']} LIMIT ? OFFSET ?`,
+      params: [...w.params, 200, 0],
+    };
+  }
+
+  count(f: ListFilter): number {
+    const w = this.where(f);
+    const row = this.db
+      .prepare(`SELECT count(*) AS n FROM opportunities o LEFT JOIN triage t ON t.brand_id = o.brand_id AND t.opportunity_id = o.id WHERE ${w.sql}`)
+      .get(...w.params) as { n: number };
+    return row.n;
+  }
+
+  /** Counts per effective status, type and difficulty under the other filters (for the filter chips). */
+  counts(f: ListFilter): { status: Record<string, number>; type: Record<string, number>; difficulty: Record<string, number>; total: number } {
+    const w = this.where({ ...f, status: undefined, type: undefined, difficulty: undefined });
+    const rows = this.db
+      .prepare(
+        `SELECT COALESCE(t.status, o.status) AS status, o.opportunity_type AS type, o.difficulty AS difficulty, count(*) AS n
+         FROM opportunities o LEFT JOIN triage t ON t.brand_id = o.brand_id AND t.opportunity_id = o.id
+         WHERE ${w.sql} GROUP BY 1, 2, 3`,
+      )
+      .all(...w.params) as { status: string | null; type: string | null; difficulty: string | null; n: number }[];
+    const out = { status: Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<string, number>, type: {} as Record<string, number>, difficulty: {} as Record<string, number>, total: 0 };
+    for (const r of rows) {
+      out.total += r.n;
+      const s = r.status ?? 'New';
+      out.status[s] = (out.status[s] ?? 0) + r.n;
+      if (r.type) out.type[r.type] = (out.type[r.type] ?? 0) + r.n;
+      if (r.difficulty) out.difficulty[r.difficulty] = (out.difficulty[r.difficulty] ?? 0) + r.n;
+    }
+    return out;
+  }
+
+  get(brandId: string, id: string): OpportunityDetail | null {
+    const row = this.db
+      .prepare(`SELECT o.rowid AS _rowid, o.raw AS _raw, ${SELECT_ITEM}, t.updated_at AS _updated_at FROM opportunities o
+        LEFT JOIN triage t ON t.brand_id = o.brand_id AND t.opportunity_id = o.id WHERE o.brand_id = ? AND o.id = ?`)
+      .get(brandId, id) as (Row & { _rowid: number; _raw: string; _updated_at: string | null }) | undefined;
+    if (!row) return null;
+    const { _rowid, _raw, _updated_at, ...rest } = row;
+    const contacts = (
+      this.db.prepare('SELECT raw, email, identity, domain, catch_all, valid FROM contacts WHERE opportunity_rowid = ? ORDER BY position').all(_rowid) as {
+        raw: string;
+        email: string;
+        identity: string;
+        domain: string;
+        catch_all: number;
+        valid: number;
+      }[]
+    ).map((c) => ({ raw: c.raw, email: c.email, identity: c.identity, domain: c.domain, catchAll: c.catch_all === 1, valid: c.valid === 1 }));
+    const item = toItem(rest as Row);
+    const triage = this.db.prepare('SELECT status FROM triage WHERE brand_id = ? AND opportunity_id = ?').get(brandId, id) as { status: Status | null } | undefined;
+    return {
+      item,
+      record: JSON.parse(_raw) as Opportunity & Record<string, unknown>,
+      contacts,
+      triage: { status: triage?.status ?? null, note: item.note, starred: item.starred, contacted_at: item.contacted_at, exported_at: item.exported_at, updated_at: _updated_at },
+    };
+  }
+
+  exists(brandId: string, id: string): boolean {
+    return this.find.get(brandId, id) !== undefined;
+  }
+}

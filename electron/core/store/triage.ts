@@ -1,0 +1,64 @@
+// The user's triage: local status, note, star, contacted and exported dates.
+// Only the user's actions write here; sync never does.
+import { isOneOf, STATUSES, type Status } from '../../../shared/domain';
+import type { DB } from './db';
+
+export interface TriagePatch {
+  /** null clears the local status (the server's shows again). */
+  status?: Status | null;
+  note?: string;
+  starred?: boolean;
+  contacted_at?: string | null;
+  exported_at?: string | null;
+}
+
+interface Row {
+  status: Status | null;
+  note: string;
+  starred: number;
+  contacted_at: string | null;
+  exported_at: string | null;
+}
+
+export const MAX_NOTE_LENGTH = 100_000;
+
+export class TriageStore {
+  constructor(private readonly db: DB) {}
+
+  private write(brandId: string, id: string, patch: TriagePatch, now: string): void {
+    if (patch.status !== undefined && patch.status !== null && !isOneOf(STATUSES, patch.status)) {
+      throw new RangeError(`A status is one of ${STATUSES.join(', ')}.`);
+    }
+    if (patch.note !== undefined && patch.note.length > MAX_NOTE_LENGTH) throw new RangeError('A note may hold at most 100,000 characters.');
+    const cur = this.db.prepare('SELECT status, note, starred, contacted_at, exported_at FROM triage WHERE brand_id = ? AND opportunity_id = ?').get(brandId, id) as
+      | Row
+      | undefined;
+    const next: Row = {
+      status: patch.status !== undefined ? patch.status : (cur?.status ?? null),
+      note: patch.note ?? cur?.note ?? '',
+      starred: patch.starred !== undefined ? (patch.starred ? 1 : 0) : (cur?.starred ?? 0),
+      contacted_at: patch.contacted_at !== undefined ? patch.contacted_at : (cur?.contacted_at ?? null),
+      exported_at: patch.exported_at !== undefined ? patch.exported_at : (cur?.exported_at ?? null),
+    };
+    this.db
+      .prepare(
+        `INSERT INTO triage (brand_id, opportunity_id, status, note, starred, contacted_at, exported_at, updated_at)
+         VALUES (@brand_id, @id, @status, @note, @starred, @contacted_at, @exported_at, @now)
+         ON CONFLICT (brand_id, opportunity_id) DO UPDATE SET status = excluded.status, note = excluded.note, starred = excluded.starred,
+           contacted_at = excluded.contacted_at, exported_at = excluded.exported_at, updated_at = excluded.updated_at`,
+      )
+      .run({ brand_id: brandId, id, ...next, now });
+  }
+
+  set(brandId: string, id: string, patch: TriagePatch, now = new Date().toISOString()): void {
+    this.db.transaction(() => this.write(brandId, id, patch, now))();
+  }
+
+  /** The same change to many opportunities, all or nothing. */
+  setMany(brandId: string, ids: readonly string[], patch: TriagePatch, now = new Date().toISOString()): number {
+    this.db.transaction(() => {
+      for (const id of ids) this.write(brandId, id, patch, now);
+    })();
+    return ids.length;
+  }
+}

@@ -1,0 +1,247 @@
+// Sync: per brand, every opportunity (archived too) page by page, each page
+// written with the run's progress in one transaction; then scores and
+// citations. Idempotent, resumable after a kill, cancellable, and it never
+// writes the user's triage.
+import { randomUUID } from 'node:crypto';
+import { CITATION_MODES, type CitationMode } from '../../shared/domain';
+import { addDays } from '../../shared/rules';
+import { ApiError, isCancellation } from './api/errors';
+import type { TrakkrClient, WaitInfo } from './api/client';
+import type { Cache } from './store/cache';
+import type { RunKind } from './store/sync-runs';
+
+export type SyncPhase = 'brands' | 'opportunities' | 'scores' | 'citations';
+
+export type SyncEvent =
+  | { type: 'brands'; brands: { id: string; name: string }[] }
+  | { type: 'brand-start'; brandId: string; name: string; resumed: boolean }
+  | { type: 'progress'; brandId: string; phase: SyncPhase; pages: number; items: number }
+  | { type: 'wait'; brandId: string | null; reason: WaitInfo['reason']; seconds: number; capped: boolean; message: string }
+  | { type: 'warning'; brandId: string; message: string }
+  | { type: 'brand-done'; summary: BrandSummary };
+
+export interface BrandSummary {
+  brandId: string;
+  name: string;
+  added: number;
+  changed: number;
+  removed: number;
+  warnings: number;
+  pages: number;
+  items: number;
+  resumed: boolean;
+  /** Phases that failed for this brand (opportunities already written stay). */
+  failures: { phase: SyncPhase; message: string }[];
+}
+
+export interface SyncSummary {
+  brands: BrandSummary[];
+  durationMs: number;
+  cancelled: boolean;
+  /** An error that stopped the whole sync (a rejected key, for example). */
+  error: { kind: string; message: string } | null;
+}
+
+export interface SyncOptions {
+  /** Brands to sync; default: every brand the key reaches. */
+  brandIds?: string[];
+  signal?: AbortSignal;
+  onEvent?: (e: SyncEvent) => void;
+  scores?: boolean;
+  citations?: boolean;
+  /** Page size for opportunities. Default 500 (the most the API allows). */
+  pageSize?: number;
+  now?: () => Date;
+}
+
+const KIND_OF_MODE: Record<CitationMode, RunKind> = {
+  citations: 'citations:citations',
+  'search-queries': 'citations:search-queries',
+  knowledge: 'citations:knowledge',
+};
+
+export async function runSync(cache: Cache, client: TrakkrClient, opts: SyncOptions = {}): Promise<SyncSummary> {
+  const started = Date.now();
+  const now = () => (opts.now?.() ?? new Date()).toISOString();
+  const emit = opts.onEvent ?? (() => {});
+  const signal = opts.signal;
+  const summary: SyncSummary = { brands: [], durationMs: 0, cancelled: false, error: null };
+  let current: string | null = null;
+  const previousWait = client.onWait;
+  client.onWait = (w) => {
+    previousWait?.(w);
+    emit({ type: 'wait', brandId: current, reason: w.reason, seconds: w.seconds, capped: w.capped, message: w.message });
+  };
+
+  try {
+    const { brands } = await client.brands(signal);
+    cache.brands.replaceAll(brands, now());
+    emit({ type: 'brands', brands: brands.map((b) => ({ id: b.id, name: b.name })) });
+    const wanted = opts.brandIds ?? brands.map((b) => b.id);
+    for (const id of wanted) {
+      const brand = brands.find((b) => b.id === id);
+      if (!brand) throw new ApiError('forbidden', `The brand ${id} is not reachable with this API key.`);
+      current = id;
+      summary.brands.push(await syncBrand(cache, client, brand, { ...opts, now, emit, signal }));
+    }
+  } catch (e) {
+    if (isCancellation(e)) summary.cancelled = true;
+    else if (e instanceof ApiError) summary.error = { kind: e.kind, message: e.message };
+    else throw e;
+  } finally {
+    client.onWait = previousWait;
+    summary.durationMs = Date.now() - started;
+  }
+  return summary;
+}
+
+interface BrandCtx extends Omit<SyncOptions, 'now'> {
+  now: () => string;
+  emit: (e: SyncEvent) => void;
+}
+
+async function syncBrand(cache: Cache, client: TrakkrClient, brand: { id: string; name: string }, ctx: BrandCtx): Promise<BrandSummary> {
+  const s: BrandSummary = { brandId: brand.id, name: brand.name, added: 0, changed: 0, removed: 0, warnings: 0, pages: 0, items: 0, resumed: false, failures: [] };
+  const unfinished = cache.runs.unfinished(brand.id, 'opportunities');
+  s.resumed = !!unfinished?.cursor;
+  ctx.emit({ type: 'brand-start', brandId: brand.id, name: brand.name, resumed: s.resumed });
+
+  await syncOpportunities(cache, client, brand.id, s, ctx);
+
+  if (ctx.scores !== false) {
+    try {
+      const end = ctx.now().slice(0, 10);
+      const start = addDays(end, -90);
+      for (const breakdown of [[], ['model']] as ('model' | 'prompt')[][]) {
+        const r = await client.scores({ brand: brand.id, breakdown, start_date: start, end_date: end }, { signal: ctx.signal });
+        const resp = r.response as { brand_name?: string; start_date?: string; end_date?: string; errors?: string[] | null };
+        cache.scores.replace(brand.id, breakdown, r.points, { brand_name: resp.brand_name, start_date: resp.start_date ?? start, end_date: resp.end_date ?? end, errors: resp.errors ?? null }, ctx.now());
+        s.warnings += r.warnings.length;
+        ctx.emit({ type: 'progress', brandId: brand.id, phase: 'scores', pages: 1, items: r.points.length });
+      }
+    } catch (e) {
+      phaseFailed(e, 'scores', s, ctx);
+    }
+  }
+
+  if (ctx.citations !== false) {
+    for (const mode of CITATION_MODES) {
+      try {
+        await syncCitations(cache, client, brand.id, mode, s, ctx);
+      } catch (e) {
+        phaseFailed(e, 'citations', s, ctx);
+      }
+    }
+  }
+  ctx.emit({ type: 'brand-done', summary: s });
+  return s;
+}
+
+function phaseFailed(e: unknown, phase: SyncPhase, s: BrandSummary, ctx: BrandCtx): void {
+  // A rejected key or a cancel stops the whole sync; anything else is this phase's failure.
+  if (isCancellation(e) || (e instanceof ApiError && e.isAuth)) throw e;
+  const message = e instanceof Error ? e.message : String(e);
+  s.failures.push({ phase, message });
+  ctx.emit({ type: 'warning', brandId: s.brandId, message: `${phase}: ${message}` });
+}
+
+async function syncOpportunities(cache: Cache, client: TrakkrClient, brandId: string, s: BrandSummary, ctx: BrandCtx): Promise<void> {
+  let run = cache.runs.unfinished(brandId, 'opportunities');
+  let cursor: string | undefined;
+  if (run?.cursor) {
+    cache.runs.resume(run.id);
+    cursor = run.cursor;
+    s.pages = run.pages;
+    s.items = run.items;
+  } else {
+    if (run) cache.runs.finish(run.id, 'failed', ctx.now(), { error: 'superseded by a new sync' });
+    run = cache.runs.start(brandId, 'opportunities', ctx.now());
+  }
+  const runId = run.id;
+
+  const pass = async (from: string | undefined): Promise<void> => {
+    for await (const page of client.outreachPages({ brand: brandId, archived: true, limit: ctx.pageSize ?? 500, cursor: from }, ctx.signal)) {
+      const next = page.pagination.has_more ? page.pagination.next_cursor : null;
+      const r = cache.tx(() => {
+        const res = cache.opportunities.upsertPage(brandId, page.items, runId, ctx.now());
+        cache.runs.progress(runId, { cursor: next, items: page.items.length, added: res.added, changed: res.changed, warnings: page.warnings.length + res.warnings.length });
+        return res;
+      });
+      s.pages++;
+      s.items += page.items.length;
+      s.warnings += page.warnings.length + r.warnings.length;
+      for (const w of new Set([...page.warnings, ...r.warnings])) ctx.emit({ type: 'warning', brandId, message: w });
+      ctx.emit({ type: 'progress', brandId, phase: 'opportunities', pages: s.pages, items: s.items });
+    }
+  };
+
+  try {
+    try {
+      await pass(cursor);
+    } catch (e) {
+      // A saved cursor the service no longer accepts: start the pass again from the first page.
+      if (cursor !== undefined && e instanceof ApiError && e.kind === 'bad-request') {
+        ctx.emit({ type: 'warning', brandId, message: 'The saved position of the interrupted sync has expired; starting this brand again from the first page.' });
+        await pass(undefined);
+      } else throw e;
+    }
+  } catch (e) {
+    cache.runs.finish(runId, isCancellation(e) ? 'cancelled' : 'failed', ctx.now(), { error: e instanceof Error ? e.message : String(e) });
+    if (isCancellation(e) || (e instanceof ApiError && e.isAuth)) throw e;
+    s.failures.push({ phase: 'opportunities', message: e instanceof Error ? e.message : String(e) });
+    return;
+  }
+  const removed = cache.tx(() => {
+    const n = cache.opportunities.markUnseenRemoved(brandId, runId, ctx.now());
+    cache.runs.finish(runId, 'done', ctx.now(), { removed: n });
+    return n;
+  });
+  const done = cache.runs.get(runId)!;
+  s.added = done.added;
+  s.changed = done.changed;
+  s.removed = removed;
+}
+
+async function syncCitations(cache: Cache, client: TrakkrClient, brandId: string, mode: CitationMode, s: BrandSummary, ctx: BrandCtx): Promise<void> {
+  const kind = KIND_OF_MODE[mode];
+  const run = cache.runs.start(brandId, kind, ctx.now());
+  let position = 0;
+  let pages = 0;
+  let snapshot: { updated_at?: string; summary?: unknown } = {};
+  try {
+    for await (const page of client.citationsPages({ brand: brandId, mode, limit: 500 }, ctx.signal)) {
+      if (pages === 0) snapshot = { updated_at: page.updatedAt, summary: page.summary };
+      cache.tx(() => {
+        cache.citations.upsertPage(brandId, mode, page.items, run.id, position);
+        cache.runs.progress(run.id, { cursor: page.pagination.next_cursor, items: page.items.length, added: 0, changed: 0, warnings: page.warnings.length });
+      });
+      position += page.items.length;
+      pages++;
+      s.warnings += page.warnings.length;
+      ctx.emit({ type: 'progress', brandId, phase: 'citations', pages, items: position });
+    }
+  } catch (e) {
+    cache.runs.finish(run.id, isCancellation(e) ? 'cancelled' : 'failed', ctx.now(), { error: e instanceof Error ? e.message : String(e) });
+    throw e;
+  }
+  cache.tx(() => {
+    cache.citations.finish(brandId, mode, run.id, snapshot, ctx.now());
+    cache.runs.finish(run.id, 'done', ctx.now());
+  });
+}
+
+/** A sync as a job: an id, events, cancel, and the summary when it ends. */
+export interface SyncJob {
+  id: string;
+  cancel(): void;
+  done: Promise<SyncSummary>;
+}
+
+export function startSyncJob(cache: Cache, client: TrakkrClient, opts: Omit<SyncOptions, 'signal'> = {}): SyncJob {
+  const controller = new AbortController();
+  return {
+    id: randomUUID(),
+    cancel: () => controller.abort(new ApiError('cancelled', 'Cancelled.')),
+    done: runSync(cache, client, { ...opts, signal: controller.signal }),
+  };
+}
