@@ -89,16 +89,21 @@ export interface UpsertResult {
   warnings: string[];
 }
 
-/** Words to an FTS5 query: each a quoted prefix term, all required. Never raw FTS syntax from the user. */
+/**
+ * Words to an FTS5 query: each a quoted prefix term, all required; text that
+ * the tokenizer splits (an address, a domain) becomes a phrase, so
+ * "tips@site2.com" finds that address and not every "site2…". Never raw FTS
+ * syntax from the user.
+ */
 export function ftsQuery(text: string): string | null {
-  const words = text
+  const terms = text
     .normalize('NFKC')
-    .split(/[^\p{L}\p{N}@._+-]+/u)
-    .flatMap((w) => w.split(/[.@_+-]+/))
-    .filter((w) => w.length > 0)
+    .split(/\s+/)
+    .map((chunk) => chunk.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0))
+    .filter((parts) => parts.length > 0)
     .slice(0, 12);
-  if (words.length === 0) return null;
-  return words.map((w) => `"${w.replace(/"/g, '""')}"*`).join(' ');
+  if (terms.length === 0) return null;
+  return terms.map((parts) => `"${parts.join(' ').replace(/"/g, '""')}"*`).join(' ');
 }
 
 const asStr = (v: unknown): string | null => (typeof v === 'string' ? v : null);

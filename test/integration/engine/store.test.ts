@@ -1,0 +1,201 @@
+// The cache on a real SQLite file: migrations, backups, integrity, the
+// list/search/counts queries and their plans, triage kept apart from sync.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Cache } from '../../../electron/core/store/cache';
+import { CacheError, openDatabase } from '../../../electron/core/store/db';
+import { LATEST_VERSION, MIGRATIONS } from '../../../electron/core/store/migrations';
+import { ftsQuery } from '../../../electron/core/store/opportunities';
+import { tempDir } from '../../support/tmp';
+
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+
+const B = '1749113348709x432280934699237400';
+const opp = (i: number, extra: Record<string, unknown> = {}) => ({
+  _id: `id${i}`,
+  unique_key: `low-hanging-fruit:site${i % 7}.com/p${i}`,
+  opportunity_type: i % 3 === 0 ? 'publication-gap' : 'low-hanging-fruit',
+  domain: `site${i % 7}.com`,
+  title: i === 5 ? 'Café brewing guide for baristas' : `Title number ${i}`,
+  status: ['New', 'In Progress', 'Done', 'Archived'][i % 4],
+  archived: i % 10 === 9,
+  difficulty: ['Easy', 'Medium', 'Hard'][i % 3],
+  priority_score: (i * 37) % 101,
+  fit_score: (i * 53) % 101,
+  last_seen_date: `2026-10-${String((i % 28) + 1).padStart(2, '0')}T10:00:00Z`,
+  pitch_subject: 'Subject',
+  pitch_body: i === 6 ? 'We roast single-origin beans in Oslo.' : 'Body',
+  contact_emails: i % 4 === 0 ? [] : i % 4 === 1 ? [`a${i}@site.com`] : [`a${i}@site.com`, `tips@site${i}.com CATCH`, 'n/a'],
+  ...extra,
+});
+
+describe('migrations', () => {
+  it('a fresh file gets the latest schema, WAL, foreign keys and STRICT tables', async () => {
+    const db = await openDatabase(join(tmp.dir, 'fresh.db'));
+    expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
+    const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'opportunity_search%' AND name NOT LIKE 'sqlite_%'").all() as { name: string; sql: string }[];
+    for (const t of tables) expect(t.sql, t.name).toMatch(/STRICT/);
+    db.close();
+  });
+
+  it('migrates from every earlier version, keeping the user data, after a backup', async () => {
+    for (let from = 1; from < LATEST_VERSION; from++) {
+      // A file as version `from` left it, holding the user's triage.
+      const path = join(tmp.dir, `from-v${from}.db`);
+      const fresh = new Database(path);
+      for (const m of MIGRATIONS.filter((m) => m.version <= from)) {
+        fresh.exec(m.sql);
+        fresh.pragma(`user_version = ${m.version}`);
+      }
+      fresh.prepare("INSERT INTO triage (brand_id, opportunity_id, status, note, starred, updated_at) VALUES (?, 'x', 'Done', 'my note', 1, 'now')").run(B);
+      fresh.close();
+      const backups = join(tmp.dir, `backups-${from}`);
+      const db = await openDatabase(path, { backupDir: backups });
+      expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
+      expect(db.prepare('SELECT note, status, starred FROM triage').get()).toEqual({ note: 'my note', status: 'Done', starred: 1 });
+      const files = readdirSync(backups);
+      expect(files).toHaveLength(1);
+      const bak = new Database(join(backups, files[0]!), { readonly: true });
+      expect(bak.pragma('user_version', { simple: true })).toBe(from);
+      expect(bak.prepare('SELECT note FROM triage').get()).toEqual({ note: 'my note' });
+      bak.close();
+      db.close();
+    }
+  });
+
+  it('refuses a database from a newer app with a clear message', async () => {
+    const path = join(tmp.dir, 'newer.db');
+    const db = new Database(path);
+    db.pragma(`user_version = ${LATEST_VERSION + 1}`);
+    db.close();
+    await expect(openDatabase(path)).rejects.toMatchObject({ kind: 'newer', message: expect.stringContaining('newer version of Outreach Workbench') });
+  });
+
+  it('a damaged file is reported with a way out, not opened', async () => {
+    const path = join(tmp.dir, 'damaged.db');
+    writeFileSync(path, 'this is not a database'.repeat(400));
+    const err = await openDatabase(path).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CacheError);
+    expect((err as CacheError).kind).toBe('corrupt');
+    expect((err as CacheError).message).toContain('workbench cache reset');
+  });
+});
+
+describe('opportunities', () => {
+  let cache: Cache;
+  beforeAll(async () => {
+    cache = await Cache.open(join(tmp.dir, 'opps.db'));
+    cache.tx(() => cache.opportunities.upsertPage(B, Array.from({ length: 400 }, (_, i) => opp(i)), 1, '2026-11-01T00:00:00Z'));
+  });
+  afterAll(() => cache.close());
+
+  it('upserts are idempotent: a page applied twice, or a record repeated, is stored once', () => {
+    const again = cache.tx(() => cache.opportunities.upsertPage(B, [opp(1), opp(1), opp(2)], 1, '2026-11-01T00:00:00Z'));
+    expect(again).toMatchObject({ added: 0, changed: 0, unchanged: 3 });
+    expect(cache.opportunities.count({ brandId: B, includeArchived: true })).toBe(400);
+    const changed = cache.tx(() => cache.opportunities.upsertPage(B, [opp(3, { title: 'New title' })], 2, '2026-11-02T00:00:00Z'));
+    expect(changed).toMatchObject({ added: 0, changed: 1 });
+    cache.tx(() => cache.opportunities.upsertPage(B, [opp(3)], 2, '2026-11-02T00:00:00Z'));
+  });
+
+  it('contacts are parsed once, with catch-all and validity flags', () => {
+    const d = cache.opportunities.get(B, 'id2')!;
+    expect(d.contacts.map((c) => [c.email, c.catchAll, c.valid])).toEqual([
+      ['a2@site.com', false, true],
+      ['tips@site2.com', true, true],
+      ['n/a', false, false],
+    ]);
+    expect(d.item).toMatchObject({ contact_count: 2, catch_all_count: 1 });
+    expect(d.record.contact_emails).toEqual(['a2@site.com', 'tips@site2.com CATCH', 'n/a']);
+  });
+
+  it('the list: default hides archived, sorts by priority; filters combine', () => {
+    const list = cache.opportunities.list({ brandId: B }, { limit: 1000 });
+    expect(list.every((o) => !o.archived)).toBe(true);
+    expect(list.length).toBe(cache.opportunities.count({ brandId: B }));
+    for (let i = 1; i < list.length; i++) expect(list[i - 1]!.priority_score!).toBeGreaterThanOrEqual(list[i]!.priority_score!);
+    const f = cache.opportunities.list({ brandId: B, type: 'low-hanging-fruit', difficulty: 'Medium', domain: 'SITE1', hasContacts: true, catchAll: 'only', sort: 'fit' }, { limit: 1000 });
+    expect(f.length).toBeGreaterThan(0);
+    for (const o of f) expect(o).toMatchObject({ opportunity_type: 'low-hanging-fruit', difficulty: 'Medium', domain: 'site1.com' });
+    expect(f.every((o) => o.catch_all_count > 0)).toBe(true);
+    const none = cache.opportunities.list({ brandId: B, catchAll: 'exclude', hasContacts: true }, { limit: 1000 });
+    expect(none.every((o) => o.catch_all_count === 0 && o.contact_count > 0)).toBe(true);
+    const titles = cache.opportunities.list({ brandId: B, sort: 'title' }, { limit: 5 }).map((o) => o.title.toLowerCase());
+    expect([...titles].sort()).toEqual(titles);
+    const paged = cache.opportunities.list({ brandId: B }, { limit: 10, offset: 10 });
+    expect(paged[0]!.id).toBe(list[10]!.id);
+  });
+
+  it('full-text search over title, pitch and contacts, accent- and case-insensitive, prefix matching', () => {
+    expect(cache.opportunities.list({ brandId: B, search: 'cafe BREW' }).map((o) => o.id)).toEqual(['id5']);
+    expect(cache.opportunities.list({ brandId: B, search: 'oslo' }).map((o) => o.id)).toEqual(['id6']);
+    expect(cache.opportunities.list({ brandId: B, search: 'tips@site2.com' }).map((o) => o.id)).toEqual(['id2']);
+    expect(cache.opportunities.list({ brandId: B, search: '" OR 1=1 --' }).length).toBeGreaterThanOrEqual(0);
+    expect(ftsQuery('  ')).toBeNull();
+    expect(ftsQuery('a"b')).toBe('"a b"*');
+    expect(ftsQuery('tips@site2.com  oslo')).toBe('"tips site2 com"* "oslo"*');
+  });
+
+  it('triage is the user\'s: effective status, star, note, and sync never overwrites it', () => {
+    cache.triage.set(B, 'id1', { status: 'Done', note: 'Spoke to Ana', starred: true });
+    const item = cache.opportunities.list({ brandId: B, status: 'Done', starred: true }).find((o) => o.id === 'id1')!;
+    expect(item).toMatchObject({ status: 'Done', server_status: 'In Progress', note: 'Spoke to Ana', starred: true });
+    cache.tx(() => cache.opportunities.upsertPage(B, [opp(1, { status: 'New', title: 'Changed on server' })], 3, '2026-11-03T00:00:00Z'));
+    const d = cache.opportunities.get(B, 'id1')!;
+    expect(d.item).toMatchObject({ title: 'Changed on server', status: 'Done', server_status: 'New', note: 'Spoke to Ana' });
+    cache.triage.set(B, 'id7', { status: 'Archived' });
+    expect(cache.opportunities.list({ brandId: B }, { limit: 1000 }).some((o) => o.id === 'id7')).toBe(false);
+    expect(cache.opportunities.list({ brandId: B, includeArchived: true }, { limit: 1000 }).some((o) => o.id === 'id7')).toBe(true);
+    expect(() => cache.triage.set(B, 'id1', { status: 'Closed' as never })).toThrow(/status/);
+    expect(cache.triage.setMany(B, ['id10', 'id11'], { status: 'In Progress' })).toBe(2);
+    expect(cache.opportunities.get(B, 'id11')!.item.status).toBe('In Progress');
+  });
+
+  it('counts per status, type and difficulty for the chips', () => {
+    const c = cache.opportunities.counts({ brandId: B });
+    expect(c.total).toBe(cache.opportunities.count({ brandId: B }));
+    expect(Object.values(c.status).reduce((a, b) => a + b, 0)).toBe(c.total);
+    expect(c.type['low-hanging-fruit']! + c.type['publication-gap']!).toBe(c.total);
+  });
+
+  it('records missing from a complete pass are marked removed, not deleted', () => {
+    cache.tx(() => cache.opportunities.upsertPage(B, Array.from({ length: 390 }, (_, i) => opp(i)), 9, '2026-11-05T00:00:00Z'));
+    const removed = cache.opportunities.markUnseenRemoved(B, 9, '2026-11-05T00:00:00Z');
+    expect(removed).toBe(10);
+    expect(cache.opportunities.get(B, 'id395')!.item.removed_on_server).toBe(true);
+    expect(cache.opportunities.list({ brandId: B, onlyRemoved: true, includeArchived: true }, { limit: 100 })).toHaveLength(10);
+  });
+
+  it('hot queries stay on indexes (EXPLAIN QUERY PLAN)', () => {
+    const plan = (f: Parameters<typeof cache.opportunities.listSql>[0]) => {
+      const { sql, params } = cache.opportunities.listSql(f);
+      return (cache.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+    };
+    for (const sort of ['priority', 'fit', 'last_seen'] as const) {
+      const p = plan({ brandId: B, sort });
+      expect(p, sort).toMatch(/SEARCH o USING INDEX opportunities_by_/);
+      expect(p, sort).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
+      expect(p).toMatch(/SEARCH t USING PRIMARY KEY/);
+    }
+    expect(plan({ brandId: B, search: 'coffee' })).toMatch(/VIRTUAL TABLE INDEX \d+:M/);
+    expect(plan({ brandId: B, sort: 'title' })).toMatch(/opportunities_by_title/);
+  });
+});
+
+describe('integrity', () => {
+  it('quick_check passes after heavy writes', async () => {
+    const path = join(tmp.dir, 'check.db');
+    const c = await Cache.open(path);
+    c.tx(() => c.opportunities.upsertPage(B, Array.from({ length: 50 }, (_, i) => opp(i)), 1, 'now'));
+    c.close();
+    const again = await Cache.open(path);
+    expect(again.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    again.close();
+    expect(existsSync(path)).toBe(true);
+  });
+});
