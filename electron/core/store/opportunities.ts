@@ -346,6 +346,20 @@ export class OpportunityStore {
     };
   }
 
+  /** Parsed contacts of many opportunities at once, in their original order. */
+  contactsFor(brandId: string, ids: readonly string[]): Map<string, Contact[]> {
+    const out = new Map<string, Contact[]>(ids.map((id) => [id, []]));
+    if (ids.length === 0) return out;
+    const rows = this.db
+      .prepare(
+        `SELECT o.id, c.raw, c.email, c.identity, c.domain, c.catch_all, c.valid FROM opportunities o JOIN contacts c ON c.opportunity_rowid = o.rowid
+         WHERE o.brand_id = ? AND o.id IN (SELECT value FROM json_each(?)) ORDER BY o.rowid, c.position`,
+      )
+      .all(brandId, JSON.stringify(ids)) as { id: string; raw: string; email: string; identity: string; domain: string; catch_all: number; valid: number }[];
+    for (const r of rows) out.get(r.id)?.push({ raw: r.raw, email: r.email, identity: r.identity, domain: r.domain, catchAll: r.catch_all === 1, valid: r.valid === 1 });
+    return out;
+  }
+
   exists(brandId: string, id: string): boolean {
     return this.find.get(brandId, id) !== undefined;
   }

@@ -1,0 +1,154 @@
+// The `workbench` CLI end to end against the simulator: the same core, real
+// SQLite file, exit codes, plain errors, and the key never in the output.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { run, type Io } from '../../electron/cli/main';
+import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/core/simulator/server';
+import { MemorySecretStore } from '../../electron/core/seams';
+import { tempDir } from '../support/tmp';
+
+let sim: Simulator;
+const tmp = tempDir();
+let db: string;
+let brand: string;
+
+beforeAll(async () => {
+  sim = await startSimulator({ seed: 21, opportunities: 700, otherBrandOpportunities: 20, citationsPerBrand: 50 });
+  brand = sim.brands[0]!.id;
+  db = join(tmp.dir, 'cli.db');
+});
+afterAll(async () => {
+  await sim.close();
+  tmp.cleanup();
+});
+
+async function cli(args: string[], opts: { key?: string | null; stdin?: string; secrets?: MemorySecretStore } = {}) {
+  let out = '';
+  let err = '';
+  const env: NodeJS.ProcessEnv = { TRAKKR_BASE_URL: sim.url, WORKBENCH_DB: db, WORKBENCH_RATE: '0' };
+  if (opts.key !== null) env.TRAKKR_API_KEY = opts.key ?? DEMO_KEY;
+  const io: Io = { out: (s) => (out += s), err: (s) => (err += s), isTTY: false, readStdin: async () => opts.stdin ?? '', env, secrets: opts.secrets ?? new MemorySecretStore() };
+  const code = await run(args, io);
+  return { code, out, err };
+}
+
+describe('workbench CLI', () => {
+  it('brands --json gives [{id, name}]', async () => {
+    const r = await cli(['brands', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out)).toEqual(sim.brands);
+  });
+
+  it('sync, then list offline with filters, then triage', async () => {
+    const s = await cli(['sync', '--no-citations']);
+    expect(s.code).toBe(0);
+    expect(s.out).toContain('Northwind Coffee: 700 opportunities checked; 700 added, 0 changed, 0 removed');
+    expect(s.err).toContain('Syncing Northwind Coffee');
+
+    await sim.close(); // offline from here on: list reads the cache
+    const l = await cli(['list', '--brand', brand, '--json']);
+    expect(l.code).toBe(0);
+    const items = JSON.parse(l.out) as Record<string, any>[];
+    expect(items.length).toBeGreaterThan(400);
+    expect(items.every((o) => !o.archived && !o.removed_on_server)).toBe(true);
+    for (const k of ['id', 'unique_key', 'title', 'domain', 'url', 'opportunity_type', 'status', 'server_status', 'archived', 'removed_on_server', 'priority_score', 'fit_score', 'difficulty', 'note', 'contacts']) {
+      expect(items[0]).toHaveProperty(k);
+    }
+    const withCatch = items.find((o) => o.contacts.some((c: any) => c.catch_all))!;
+    expect(withCatch.contacts.every((c: any) => !c.email.endsWith('CATCH'))).toBe(true);
+
+    const f = JSON.parse((await cli(['list', '--brand', brand, '--json', '--status', 'in progress', '--type', 'publication-gap', '--sort', 'fit_score'])).out) as Record<string, any>[];
+    expect(f.length).toBeGreaterThan(0);
+    expect(f.every((o) => o.status === 'In Progress' && o.opportunity_type === 'publication-gap')).toBe(true);
+    for (let i = 1; i < f.length; i++) expect(f[i - 1]!.fit_score).toBeGreaterThanOrEqual(f[i]!.fit_score);
+
+    const target = items[0]!;
+    const t = await cli(['triage', '--brand', brand, '--id', target.id, '--status', 'Done', '--note', 'Pitched by phone']);
+    expect(t.code).toBe(0);
+    const after = (JSON.parse((await cli(['list', '--brand', brand, '--json', '--status', 'Done'])).out) as Record<string, any>[]).find((o) => o.id === target.id)!;
+    expect(after).toMatchObject({ status: 'Done', note: 'Pitched by phone' });
+
+    const text = await cli(['list', '--brand', brand, '--limit', '3']);
+    expect(text.out.split('\n')[0]).toMatch(/^PRIO\s+FIT\s+STATUS/);
+
+    sim = await startSimulator({ seed: 21, opportunities: 700, otherBrandOpportunities: 20, citationsPerBrand: 50, port: new URL(sim.url).port ? Number(new URL(sim.url).port) : 0 });
+  });
+
+  it('scores and citations, as the API sent them with --json', async () => {
+    const s = await cli(['scores', '--brand', brand, '--breakdown', 'model', '--json']);
+    expect(s.code).toBe(0);
+    const body = JSON.parse(s.out);
+    expect(body).toHaveProperty('brand_name');
+    expect(body.data[0]).toHaveProperty('model');
+    const c = await cli(['citations', '--brand', brand, '--json']);
+    expect(JSON.parse(c.out).items).toHaveLength(50);
+    const txt = await cli(['scores', '--brand', brand]);
+    expect(txt.out).toMatch(/DATE\s+VISIBILITY\s+PRESENCE/);
+  });
+
+  it('bad input exits 2 and sends nothing', async () => {
+    const before = sim.requests;
+    for (const args of [
+      ['list', '--brand', 'nope'],
+      ['scores', '--brand', brand, '--start', '2026-01-01', '--end', '2026-06-01'],
+      ['scores', '--brand', brand, '--breakdown', 'country'],
+      ['triage', '--brand', brand, '--id', 'x', '--status', 'Closed'],
+      ['list', '--brand', brand, '--sort', 'random'],
+      ['frobnicate'],
+      ['list', '--wat'],
+    ]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.err).toMatch(/^workbench: /);
+      expect(r.err.split('\n').filter(Boolean).length).toBeLessThanOrEqual(2);
+      expect(r.err).not.toContain('    at ');
+    }
+    expect(sim.requests).toBe(before);
+  });
+
+  it('no key or a rejected key exits 3; the key is never printed', async () => {
+    const none = await cli(['brands'], { key: null });
+    expect(none.code).toBe(3);
+    expect(none.err).toContain('No API key is stored');
+    const bad = 'sk_live_' + 'B'.repeat(32);
+    const r = await cli(['sync', '--debug'], { key: bad });
+    expect(r.code).toBe(3);
+    expect(r.err).toContain('The API key was rejected (403): No accounts found for this API key');
+    expect(r.out + r.err).not.toContain('B'.repeat(32));
+  });
+
+  it('an unreachable service exits 4', async () => {
+    const r = await cli(['brands', '--base-url', 'http://127.0.0.1:1']);
+    expect([4]).toContain(r.code);
+    expect(r.err).toContain('Could not reach the service');
+  });
+
+  it('key set checks the key against the API before storing it; status and clear', async () => {
+    const secrets = new MemorySecretStore();
+    const badShape = await cli(['key', 'set'], { key: null, stdin: 'sk_live_short\n', secrets });
+    expect(badShape.code).toBe(2);
+    const rejected = await cli(['key', 'set'], { key: null, stdin: 'sk_live_' + 'R'.repeat(32) + '\n', secrets });
+    expect(rejected.code).toBe(3);
+    expect(await secrets.get()).toBeNull();
+    const ok = await cli(['key', 'set'], { key: null, stdin: DEMO_KEY + '\n', secrets });
+    expect(ok.code).toBe(0);
+    expect(ok.out).toContain('ending in …demo');
+    expect(ok.out).not.toContain(DEMO_KEY);
+    expect(await secrets.get()).toBe(DEMO_KEY);
+    const st = await cli(['key', 'status'], { key: null, secrets });
+    expect(st.out).toContain('last check OK (3 brands)');
+    expect((await cli(['brands'], { key: null, secrets })).code).toBe(0);
+    await cli(['key', 'clear'], { key: null, secrets });
+    expect(await secrets.get()).toBeNull();
+  });
+
+  it('the bin runs without a build step and says --help', () => {
+    const r = spawnSync(process.execPath, ['electron/cli/bin.mjs', '--help'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Usage: workbench <command>');
+    const bad = spawnSync(process.execPath, ['electron/cli/bin.mjs', 'list', '--brand', 'x'], { encoding: 'utf8', env: { ...process.env, WORKBENCH_DB: join(tmp.dir, 'bin.db') } });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim()).toBe('workbench: A brand id has exactly 32 characters; this one has 1.');
+  });
+});
