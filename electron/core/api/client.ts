@@ -383,21 +383,34 @@ export class TrakkrClient {
     return { response: json as Record<string, unknown>, points, warnings };
   }
 
-  /** Follow cursors to the end; a cursor seen twice is an error, not a loop. */
+  /**
+   * Follow cursors to the end; a cursor seen twice is an error, not a loop.
+   * The next page is requested while the caller works on this one, so the
+   * network and the caller's writes overlap.
+   */
   private async *follow<P extends { pagination: Pagination }>(fetchPage: (cursor: string | undefined) => Promise<P>, start: string | undefined): AsyncGenerator<P> {
     const seen = new Set<string>();
-    let cursor = start;
-    if (cursor !== undefined) seen.add(cursor);
-    for (;;) {
-      const page = await fetchPage(cursor);
-      yield page;
-      const next = page.pagination.next_cursor;
-      if (!page.pagination.has_more || next === null || next === '') return;
-      if (seen.has(next)) {
-        throw new ApiError('cursor-loop', 'The service handed back a page cursor it had already given; stopped to avoid fetching the same pages forever. Try the sync again later.');
+    if (start !== undefined) seen.add(start);
+    let pending: Promise<P> | null = fetchPage(start);
+    try {
+      while (pending) {
+        const page: P = await pending;
+        pending = null;
+        const next = page.pagination.next_cursor;
+        const more = page.pagination.has_more && next !== null && next !== '';
+        if (more) {
+          if (seen.has(next)) {
+            yield page;
+            throw new ApiError('cursor-loop', 'The service handed back a page cursor it had already given; stopped to avoid fetching the same pages forever. Try the sync again later.');
+          }
+          seen.add(next);
+          pending = fetchPage(next);
+          pending.catch(() => {}); // handled when awaited; the caller may stop early
+        }
+        yield page;
       }
-      seen.add(next);
-      cursor = next;
+    } finally {
+      pending = null;
     }
   }
 }

@@ -33,7 +33,7 @@ export class BrandStore {
       .prepare(
         `SELECT b.id, b.name, b.removed_on_server,
            (SELECT max(finished_at) FROM sync_runs r WHERE r.brand_id = b.id AND r.kind = 'opportunities' AND r.state = 'done') AS last_synced_at,
-           (SELECT count(*) FROM opportunities o WHERE o.brand_id = b.id AND o.removed_on_server = 0) AS opportunities
+           (SELECT count(*) FROM opportunities o JOIN brand_keys k ON k.key = o.brand_key WHERE k.id = b.id AND o.removed_on_server = 0) AS opportunities
          FROM brands b ORDER BY b.removed_on_server, b.name COLLATE NOCASE`,
       )
       .all() as (Omit<CachedBrand, 'removed_on_server'> & { removed_on_server: number })[];

@@ -2,6 +2,7 @@
 // with every filter the UI offers, counts for the filter chips, and one
 // opportunity with its contacts and the user's triage.
 import type { Statement } from 'better-sqlite3';
+import { createHash } from 'node:crypto';
 import { parseContacts, type Contact } from '../../../shared/contacts';
 import type { Opportunity } from '../../../shared/api/schemas';
 import { STATUSES, type Status } from '../../../shared/domain';
@@ -122,7 +123,9 @@ type Row = Omit<ListItem, 'archived' | 'removed_on_server' | 'starred'> & { arch
 const toItem = (r: Row): ListItem => ({ ...r, archived: r.archived === 1, removed_on_server: r.removed_on_server === 1, starred: r.starred === 1 });
 
 export class OpportunityStore {
-  private readonly find: Statement<[string, string], { rowid: number; raw: string; removed_on_server: number }>;
+  private readonly find: Statement<[number, string], { rowid: number; raw_hash: string; removed_on_server: number }>;
+  private readonly putRaw: Statement;
+  private readonly keys = new Map<string, number>();
   private readonly insert: Statement;
   private readonly update: Statement;
   private readonly touch: Statement;
@@ -132,25 +135,37 @@ export class OpportunityStore {
   private readonly addSearch: Statement;
 
   constructor(private readonly db: DB) {
-    this.find = db.prepare('SELECT rowid, raw, removed_on_server FROM opportunities WHERE brand_id = ? AND id = ?');
+    this.find = db.prepare('SELECT rowid, raw_hash, removed_on_server FROM opportunities WHERE brand_key = ? AND id = ?');
+    this.putRaw = db.prepare('INSERT INTO opportunity_records (rowid, raw) VALUES (?, ?) ON CONFLICT (rowid) DO UPDATE SET raw = excluded.raw');
     const cols = `unique_key = @unique_key, opportunity_type = @opportunity_type, status = @status, archived = @archived,
       difficulty = @difficulty, domain = @domain, url = @url, title = @title, priority_score = @priority_score,
       fit_score = @fit_score, last_seen = @last_seen, author_name = @author_name, contact_count = @contact_count,
-      catch_all_count = @catch_all_count, raw = @raw, removed_on_server = 0, changed_at = @now, seen_in_run = @run`;
-    this.insert = db.prepare(`INSERT INTO opportunities (brand_id, id, unique_key, opportunity_type, status, archived, difficulty, domain, url, title,
-      priority_score, fit_score, last_seen, author_name, contact_count, catch_all_count, raw, removed_on_server, first_synced_at, changed_at, seen_in_run)
-      VALUES (@brand_id, @id, @unique_key, @opportunity_type, @status, @archived, @difficulty, @domain, @url, @title,
-      @priority_score, @fit_score, @last_seen, @author_name, @contact_count, @catch_all_count, @raw, 0, @now, @now, @run)`);
+      catch_all_count = @catch_all_count, raw_hash = @raw_hash, removed_on_server = 0, changed_at = @now, seen_in_run = @run`;
+    this.insert = db.prepare(`INSERT INTO opportunities (brand_key, id, unique_key, opportunity_type, status, archived, difficulty, domain, url, title,
+      priority_score, fit_score, last_seen, author_name, contact_count, catch_all_count, raw_hash, removed_on_server, first_synced_at, changed_at, seen_in_run)
+      VALUES (@brand_key, @id, @unique_key, @opportunity_type, @status, @archived, @difficulty, @domain, @url, @title,
+      @priority_score, @fit_score, @last_seen, @author_name, @contact_count, @catch_all_count, @raw_hash, 0, @now, @now, @run)`);
     this.update = db.prepare(`UPDATE opportunities SET ${cols} WHERE rowid = @rowid`);
     this.touch = db.prepare('UPDATE opportunities SET seen_in_run = ? WHERE rowid = ?');
     this.delContacts = db.prepare('DELETE FROM contacts WHERE opportunity_rowid = ?');
     this.addContact = db.prepare(
-      'INSERT INTO contacts (opportunity_rowid, position, brand_id, raw, email, identity, domain, catch_all, valid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      'INSERT INTO contacts (opportunity_rowid, position, brand_key, raw, email, identity, domain, catch_all, valid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
     this.delSearch = db.prepare('DELETE FROM opportunity_search WHERE rowid = ?');
     this.addSearch = db.prepare(
       'INSERT INTO opportunity_search (rowid, title, domain, topics, pitch_subject, pitch_body, gap_analysis, brand_angle, author, contacts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
+  }
+
+  /** The brand's small integer key; created on first write. -1 for a brand never written (matches nothing). */
+  key(brandId: string, create = false): number {
+    const hit = this.keys.get(brandId);
+    if (hit !== undefined) return hit;
+    if (create) this.db.prepare('INSERT OR IGNORE INTO brand_keys (id) VALUES (?)').run(brandId);
+    const row = this.db.prepare('SELECT key FROM brand_keys WHERE id = ?').get(brandId) as { key: number } | undefined;
+    if (!row) return -1;
+    this.keys.set(brandId, row.key);
+    return row.key;
   }
 
   /**
@@ -160,6 +175,7 @@ export class OpportunityStore {
    */
   upsertPage(brandId: string, records: Opportunity[], runId: number, now: string): UpsertResult {
     const result: UpsertResult = { added: 0, changed: 0, unchanged: 0, skipped: 0, warnings: [] };
+    const bk = this.key(brandId, true);
     for (const rec of records) {
       const r = rec as Record<string, unknown>;
       const id = asStr(r._id) ?? (asStr(r.unique_key) ? `key:${String(r.unique_key)}` : null);
@@ -169,8 +185,9 @@ export class OpportunityStore {
         continue;
       }
       const raw = JSON.stringify(r);
-      const existing = this.find.get(brandId, id);
-      if (existing && existing.raw === raw && existing.removed_on_server === 0) {
+      const rawHash = createHash('sha1').update(raw).digest('base64');
+      const existing = this.find.get(bk, id);
+      if (existing && existing.raw_hash === rawHash && existing.removed_on_server === 0) {
         this.touch.run(runId, existing.rowid);
         result.unchanged++;
         continue;
@@ -178,7 +195,7 @@ export class OpportunityStore {
       const contacts = parseContacts(r.contact_emails);
       const valid = contacts.filter((c) => c.valid);
       const row = {
-        brand_id: brandId,
+        brand_key: bk,
         id,
         unique_key: asStr(r.unique_key),
         opportunity_type: asStr(r.opportunity_type),
@@ -194,7 +211,7 @@ export class OpportunityStore {
         author_name: asStr(r.author_name),
         contact_count: valid.length,
         catch_all_count: valid.filter((c) => c.catchAll).length,
-        raw,
+        raw_hash: rawHash,
         now,
         run: runId,
       };
@@ -209,7 +226,8 @@ export class OpportunityStore {
         rowid = Number(this.insert.run(row).lastInsertRowid);
         result.added++;
       }
-      contacts.forEach((c, i) => this.addContact.run(rowid, i, brandId, c.raw, c.email, c.identity, c.domain, c.catchAll ? 1 : 0, c.valid ? 1 : 0));
+      this.putRaw.run(rowid, raw);
+      contacts.forEach((c, i) => this.addContact.run(rowid, i, bk, c.raw, c.email, c.identity, c.domain, c.catchAll ? 1 : 0, c.valid ? 1 : 0));
       this.addSearch.run(
         rowid,
         row.title,
@@ -229,13 +247,13 @@ export class OpportunityStore {
   /** After a complete pass: every record of the brand this run did not see is marked removed (kept, with its triage). */
   markUnseenRemoved(brandId: string, runId: number, now: string): number {
     return this.db
-      .prepare('UPDATE opportunities SET removed_on_server = 1, changed_at = ? WHERE brand_id = ? AND seen_in_run != ? AND removed_on_server = 0')
-      .run(now, brandId, runId).changes;
+      .prepare('UPDATE opportunities SET removed_on_server = 1, changed_at = ? WHERE brand_key = ? AND seen_in_run != ? AND removed_on_server = 0')
+      .run(now, this.key(brandId), runId).changes;
   }
 
   private where(f: ListFilter): { sql: string; params: unknown[] } {
-    const clauses = ['o.brand_id = ?'];
-    const params: unknown[] = [f.brandId];
+    const clauses = ['o.brand_key = ?'];
+    const params: unknown[] = [this.key(f.brandId)];
     if (f.onlyRemoved) clauses.push('o.removed_on_server = 1');
     else if (!f.includeRemoved) clauses.push('o.removed_on_server = 0');
     if (!f.includeArchived) {
@@ -276,25 +294,25 @@ export class OpportunityStore {
     const w = this.where(f);
     const limit = Math.max(1, Math.min(page.limit ?? 200, 5000));
     const offset = Math.max(0, page.offset ?? 0);
-    const sql = `SELECT ${SELECT_ITEM} FROM opportunities o LEFT JOIN triage t ON t.brand_id = o.brand_id AND t.opportunity_id = o.id
+    const sql = `SELECT ${SELECT_ITEM} FROM opportunities o LEFT JOIN triage t ON t.brand_id = ? AND t.opportunity_id = o.id
       WHERE ${w.sql} ORDER BY ${ORDER_BY[f.sort ?? 'priority']} LIMIT ? OFFSET ?`;
-    return (this.db.prepare(sql).all(...w.params, limit, offset) as Row[]).map(toItem);
+    return (this.db.prepare(sql).all(f.brandId, ...w.params, limit, offset) as Row[]).map(toItem);
   }
 
   /** The SQL the list runs, for query-plan tests. */
   listSql(f: ListFilter): { sql: string; params: unknown[] } {
     const w = this.where(f);
     return {
-      sql: `SELECT ${SELECT_ITEM} FROM opportunities o LEFT JOIN triage t ON t.brand_id = o.brand_id AND t.opportunity_id = o.id WHERE ${w.sql} ORDER BY ${ORDER_BY[f.sort ?? 'priority']} LIMIT ? OFFSET ?`,
-      params: [...w.params, 200, 0],
+      sql: `SELECT ${SELECT_ITEM} FROM opportunities o LEFT JOIN triage t ON t.brand_id = ? AND t.opportunity_id = o.id WHERE ${w.sql} ORDER BY ${ORDER_BY[f.sort ?? 'priority']} LIMIT ? OFFSET ?`,
+      params: [f.brandId, ...w.params, 200, 0],
     };
   }
 
   count(f: ListFilter): number {
     const w = this.where(f);
     const row = this.db
-      .prepare(`SELECT count(*) AS n FROM opportunities o LEFT JOIN triage t ON t.brand_id = o.brand_id AND t.opportunity_id = o.id WHERE ${w.sql}`)
-      .get(...w.params) as { n: number };
+      .prepare(`SELECT count(*) AS n FROM opportunities o LEFT JOIN triage t ON t.brand_id = ? AND t.opportunity_id = o.id WHERE ${w.sql}`)
+      .get(f.brandId, ...w.params) as { n: number };
     return row.n;
   }
 
@@ -304,10 +322,10 @@ export class OpportunityStore {
     const rows = this.db
       .prepare(
         `SELECT COALESCE(t.status, o.status) AS status, o.opportunity_type AS type, o.difficulty AS difficulty, count(*) AS n
-         FROM opportunities o LEFT JOIN triage t ON t.brand_id = o.brand_id AND t.opportunity_id = o.id
+         FROM opportunities o LEFT JOIN triage t ON t.brand_id = ? AND t.opportunity_id = o.id
          WHERE ${w.sql} GROUP BY 1, 2, 3`,
       )
-      .all(...w.params) as { status: string | null; type: string | null; difficulty: string | null; n: number }[];
+      .all(f.brandId, ...w.params) as { status: string | null; type: string | null; difficulty: string | null; n: number }[];
     const out = { status: Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<string, number>, type: {} as Record<string, number>, difficulty: {} as Record<string, number>, total: 0 };
     for (const r of rows) {
       out.total += r.n;
@@ -321,9 +339,10 @@ export class OpportunityStore {
 
   get(brandId: string, id: string): OpportunityDetail | null {
     const row = this.db
-      .prepare(`SELECT o.rowid AS _rowid, o.raw AS _raw, ${SELECT_ITEM}, t.updated_at AS _updated_at FROM opportunities o
-        LEFT JOIN triage t ON t.brand_id = o.brand_id AND t.opportunity_id = o.id WHERE o.brand_id = ? AND o.id = ?`)
-      .get(brandId, id) as (Row & { _rowid: number; _raw: string; _updated_at: string | null }) | undefined;
+      .prepare(`SELECT o.rowid AS _rowid, r.raw AS _raw, ${SELECT_ITEM}, t.updated_at AS _updated_at FROM opportunities o
+        JOIN opportunity_records r ON r.rowid = o.rowid
+        LEFT JOIN triage t ON t.brand_id = ? AND t.opportunity_id = o.id WHERE o.brand_key = ? AND o.id = ?`)
+      .get(brandId, this.key(brandId), id) as (Row & { _rowid: number; _raw: string; _updated_at: string | null }) | undefined;
     if (!row) return null;
     const { _rowid, _raw, _updated_at, ...rest } = row;
     const contacts = (
@@ -353,14 +372,14 @@ export class OpportunityStore {
     const rows = this.db
       .prepare(
         `SELECT o.id, c.raw, c.email, c.identity, c.domain, c.catch_all, c.valid FROM opportunities o JOIN contacts c ON c.opportunity_rowid = o.rowid
-         WHERE o.brand_id = ? AND o.id IN (SELECT value FROM json_each(?)) ORDER BY o.rowid, c.position`,
+         WHERE o.brand_key = ? AND o.id IN (SELECT value FROM json_each(?)) ORDER BY o.rowid, c.position`,
       )
-      .all(brandId, JSON.stringify(ids)) as { id: string; raw: string; email: string; identity: string; domain: string; catch_all: number; valid: number }[];
+      .all(this.key(brandId), JSON.stringify(ids)) as { id: string; raw: string; email: string; identity: string; domain: string; catch_all: number; valid: number }[];
     for (const r of rows) out.get(r.id)?.push({ raw: r.raw, email: r.email, identity: r.identity, domain: r.domain, catchAll: r.catch_all === 1, valid: r.valid === 1 });
     return out;
   }
 
   exists(brandId: string, id: string): boolean {
-    return this.find.get(brandId, id) !== undefined;
+    return this.find.get(this.key(brandId), id) !== undefined;
   }
 }

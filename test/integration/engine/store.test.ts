@@ -184,6 +184,7 @@ describe('opportunities', () => {
     }
     expect(plan({ brandId: B, search: 'coffee' })).toMatch(/VIRTUAL TABLE INDEX \d+:M/);
     expect(plan({ brandId: B, sort: 'title' })).toMatch(/opportunities_by_title/);
+    expect(plan({ brandId: B, sort: 'domain' })).toMatch(/opportunities_by_domain/);
   });
 });
 

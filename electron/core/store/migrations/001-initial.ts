@@ -11,10 +11,16 @@ CREATE TABLE brands (
   removed_on_server INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 
+-- A small integer per brand id: index entries stay short (a brand id is 32 characters).
+CREATE TABLE brand_keys (
+  key INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE
+) STRICT;
+
 -- Server data: sync may rewrite these rows, never delete them.
 CREATE TABLE opportunities (
   rowid INTEGER PRIMARY KEY,
-  brand_id TEXT NOT NULL,
+  brand_key INTEGER NOT NULL REFERENCES brand_keys (key),
   id TEXT NOT NULL,
   unique_key TEXT,
   opportunity_type TEXT,
@@ -30,26 +36,33 @@ CREATE TABLE opportunities (
   author_name TEXT,
   contact_count INTEGER NOT NULL DEFAULT 0,
   catch_all_count INTEGER NOT NULL DEFAULT 0,
-  raw TEXT NOT NULL,
+  raw_hash TEXT NOT NULL,
   removed_on_server INTEGER NOT NULL DEFAULT 0,
   first_synced_at TEXT NOT NULL,
   changed_at TEXT NOT NULL,
   seen_in_run INTEGER NOT NULL DEFAULT 0,
-  UNIQUE (brand_id, id)
+  UNIQUE (brand_key, id)
 ) STRICT;
 
-CREATE INDEX opportunities_by_priority ON opportunities (brand_id, removed_on_server, archived, priority_score DESC, rowid);
-CREATE INDEX opportunities_by_fit ON opportunities (brand_id, removed_on_server, archived, fit_score DESC, rowid);
-CREATE INDEX opportunities_by_last_seen ON opportunities (brand_id, removed_on_server, archived, last_seen DESC, rowid);
-CREATE INDEX opportunities_by_title ON opportunities (brand_id, title COLLATE NOCASE, rowid);
-CREATE INDEX opportunities_by_domain ON opportunities (brand_id, domain COLLATE NOCASE, rowid);
-CREATE INDEX opportunities_seen ON opportunities (brand_id, seen_in_run);
+-- The record as the server sent it (fields the spec does not list survive here).
+-- Kept out of the opportunities table so its rows stay small and list scans stay in cache.
+CREATE TABLE opportunity_records (
+  rowid INTEGER PRIMARY KEY REFERENCES opportunities (rowid) ON DELETE CASCADE,
+  raw TEXT NOT NULL
+) STRICT;
+
+-- One index per list sort (every index costs each synced row a write, so no more than these).
+CREATE INDEX opportunities_by_priority ON opportunities (brand_key, removed_on_server, archived, priority_score DESC);
+CREATE INDEX opportunities_by_fit ON opportunities (brand_key, removed_on_server, archived, fit_score DESC);
+CREATE INDEX opportunities_by_last_seen ON opportunities (brand_key, removed_on_server, archived, last_seen DESC);
+CREATE INDEX opportunities_by_title ON opportunities (brand_key, title COLLATE NOCASE);
+CREATE INDEX opportunities_by_domain ON opportunities (brand_key, domain COLLATE NOCASE);
 
 -- Contacts parsed once from contact_emails: catch-all and validity flags, identity for dedupe.
 CREATE TABLE contacts (
   opportunity_rowid INTEGER NOT NULL REFERENCES opportunities (rowid) ON DELETE CASCADE,
   position INTEGER NOT NULL,
-  brand_id TEXT NOT NULL,
+  brand_key INTEGER NOT NULL,
   raw TEXT NOT NULL,
   email TEXT NOT NULL,
   identity TEXT NOT NULL,
@@ -58,12 +71,12 @@ CREATE TABLE contacts (
   valid INTEGER NOT NULL,
   PRIMARY KEY (opportunity_rowid, position)
 ) STRICT, WITHOUT ROWID;
-CREATE INDEX contacts_by_identity ON contacts (brand_id, identity);
+CREATE INDEX contacts_by_identity ON contacts (brand_key, identity);
 
 -- Full-text search over what a person searches by. Contentless: the text lives in opportunities.raw.
 CREATE VIRTUAL TABLE opportunity_search USING fts5 (
   title, domain, topics, pitch_subject, pitch_body, gap_analysis, brand_angle, author, contacts,
-  content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2', prefix = '2 3'
+  content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
 );
 
 -- The user's data: sync never writes here. No foreign key: triage outlives any server row.

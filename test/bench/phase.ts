@@ -1,0 +1,114 @@
+// One benchmark phase in its own process, so its peak memory is its own.
+// Prints one JSON line with the figures. Usage: phase.ts <phase> <sim-url> <db> [pages-file]
+import { createReadStream, createWriteStream } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { performance } from 'node:perf_hooks';
+import { Cache } from '../../electron/core/store/cache';
+import { TrakkrClient } from '../../electron/core/api/client';
+import { runSync } from '../../electron/core/sync';
+import { DEMO_KEY } from '../../electron/core/simulator/server';
+import { DIFFICULTIES, STATUSES } from '../../shared/domain';
+
+const [phase, url, dbPath, pagesFile] = process.argv.slice(2) as [string, string, string, string | undefined];
+const peakMb = () => Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
+const out = (v: unknown) => process.stdout.write(JSON.stringify(v) + '\n');
+
+async function brandId(): Promise<string> {
+  const c = new TrakkrClient({ baseUrl: url, apiKey: DEMO_KEY, requestsPerMinute: 0 });
+  return (await c.brands()).brands[0]!.id;
+}
+
+if (phase === 'sync') {
+  const cache = await Cache.open(dbPath);
+  const client = new TrakkrClient({ baseUrl: url, apiKey: DEMO_KEY, requestsPerMinute: 0 });
+  const t0 = performance.now();
+  const s = await runSync(cache, client, { scores: false, citations: false, pageSize: 500 });
+  const seconds = (performance.now() - t0) / 1000;
+  const n = cache.opportunities.count({ brandId: s.brands[0]!.brandId, includeArchived: true });
+  cache.close();
+  out({ opportunities: n, seconds, peak_rss_mb: peakMb(), error: s.error, failures: s.brands.flatMap((b) => b.failures) });
+} else if (phase === 'fetch-pages') {
+  // Not timed: the raw pages the floor replays.
+  const brand = await brandId();
+  const file = createWriteStream(pagesFile!);
+  let cursor: string | null = null;
+  let pages = 0;
+  do {
+    const res = await fetch(`${url}/get-outreach?brand=${brand}&archived=true&limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { Authorization: `Bearer ${DEMO_KEY}` } });
+    const text = await res.text();
+    file.write(text.replace(/\n/g, '\\n') + '\n');
+    cursor = (JSON.parse(text) as { pagination: { next_cursor: string | null } }).pagination.next_cursor;
+    pages++;
+  } while (cursor);
+  await new Promise((r) => file.end(r));
+  out({ pages, brand });
+} else if (phase === 'floor') {
+  // The least any sync could cost: JSON.parse and a bare prepared INSERT (with the same FTS), no HTTP, no checks.
+  const cache = await Cache.open(dbPath);
+  const db = cache.db;
+  const ins = db.prepare(
+    `INSERT INTO opportunities (brand_key, id, unique_key, opportunity_type, status, archived, difficulty, domain, url, title, priority_score, fit_score, last_seen, author_name, raw_hash, first_synced_at, changed_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', 'now', 'now')`,
+  );
+  const rawIns = db.prepare('INSERT INTO opportunity_records (rowid, raw) VALUES (?, ?)');
+  const fts = db.prepare('INSERT INTO opportunity_search (rowid, title, domain, topics, pitch_subject, pitch_body, gap_analysis, brand_angle, author, contacts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const t0 = performance.now();
+  let n = 0;
+  let brandKey = -1;
+  const lines = createInterface({ input: createReadStream(pagesFile!) });
+  for await (const line of lines) {
+    const page = JSON.parse(line) as { brand_id: string; opportunities: Record<string, any>[] };
+    if (brandKey < 0) brandKey = cache.opportunities.key(page.brand_id, true);
+    db.transaction(() => {
+      for (const o of page.opportunities) {
+        const r = ins.run(brandKey, o._id, o.unique_key, o.opportunity_type, o.status, o.archived ? 1 : 0, o.difficulty, o.domain, o.url ?? null, o.title, o.priority_score, o.fit_score, o.last_seen_date, o.author_name);
+        rawIns.run(r.lastInsertRowid, JSON.stringify(o));
+        fts.run(r.lastInsertRowid, o.title, o.domain, (o.topics_covered ?? []).join(' '), o.pitch_subject, o.pitch_body, o.gap_analysis, o.brand_angle, o.author_name ?? '', (o.contact_emails ?? []).join(' '));
+        n++;
+      }
+    })();
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  cache.close();
+  out({ opportunities: n, seconds, peak_rss_mb: peakMb() });
+} else if (phase === 'query') {
+  const cache = await Cache.open(dbPath);
+  const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
+  const rows = cache.opportunities.count({ brandId: brand, includeArchived: true, includeRemoved: true });
+  const time = (fn: () => unknown) => {
+    const t = performance.now();
+    fn();
+    return performance.now() - t;
+  };
+  const pct = (xs: number[], p: number) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! * 100) / 100;
+  };
+  // What the UI asks for: a page of 200 rows under the filters a person combines.
+  const filters = [
+    {},
+    { sort: 'fit' as const },
+    { sort: 'last_seen' as const },
+    { status: 'New' as const },
+    { status: 'In Progress' as const, difficulty: 'Hard' },
+    { type: 'publication-gap' },
+    { domain: 'tech' },
+    { hasContacts: true, catchAll: 'exclude' as const },
+    { includeArchived: true, sort: 'title' as const },
+    { difficulty: DIFFICULTIES[0], status: STATUSES[2] },
+  ];
+  const list: number[] = [];
+  for (let round = 0; round < 20; round++) for (const f of filters) list.push(time(() => cache.opportunities.list({ brandId: brand, ...f }, { limit: 200, offset: round * 200 })));
+  const words = ['coffee', 'espresso', 'analytics', 'privacy', 'guide', 'tips', 'best cold', 'wired', 'sleep', 'onboarding', 'Rivera', 'tested ranked', 'data study', 'small teams', 'cold brew'];
+  const search: number[] = [];
+  // As you type: every prefix of each query, as the UI would send it.
+  for (let round = 0; round < 3; round++)
+    for (const w of words) for (let k = 2; k <= w.length; k++) search.push(time(() => cache.opportunities.list({ brandId: brand, search: w.slice(0, k) }, { limit: 200 })));
+  const counts: number[] = [];
+  for (let i = 0; i < 10; i++) counts.push(time(() => cache.opportunities.counts({ brandId: brand })));
+  cache.close();
+  out({ rows, list_p50_ms: pct(list, 50), list_p95_ms: pct(list, 95), search_p50_ms: pct(search, 50), search_p95_ms: pct(search, 95), counts_p95_ms: pct(counts, 95), samples: { list: list.length, search: search.length } });
+} else {
+  process.stderr.write(`unknown phase ${phase}\n`);
+  process.exit(2);
+}

@@ -1,0 +1,74 @@
+// `npm run bench`: against the simulator over loopback (its own process), with
+// pacing off, on a fresh cache. Each phase runs in its own process so peak
+// memory is measured per phase. Prints a table and writes bench-results.json.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const N = Number(process.env.BENCH_OPPORTUNITIES ?? 100_000);
+const dir = mkdtempSync(join(tmpdir(), 'workbench-bench-'));
+const node = (args: string[]) => spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+
+async function phase<T>(...args: string[]): Promise<T> {
+  const child = node(['test/bench/phase.ts', ...args]);
+  let out = '';
+  child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+  const code = await new Promise<number | null>((r) => child.on('exit', r));
+  if (code !== 0) throw new Error(`bench phase ${args[0]} failed (exit ${code}): ${out}`);
+  return JSON.parse(out.trim().split('\n').pop()!) as T;
+}
+
+const sim = node(['electron/core/simulator/cli.ts', '--port', '0', '--quiet', '--brands', '1', '--opportunities', String(N), '--seed', '1']);
+const url = await new Promise<string>((resolve, reject) => {
+  let buf = '';
+  sim.stdout.on('data', (c: Buffer) => {
+    buf += c.toString();
+    const m = /listening on (http:\/\/\S+)/.exec(buf);
+    if (m) resolve(m[1]!);
+  });
+  sim.on('exit', (c) => reject(new Error(`simulator exited ${c}`)));
+});
+
+try {
+  process.stderr.write(`Benchmarks: ${N.toLocaleString('en-US')} opportunities, simulator at ${url}\n`);
+  const db = join(dir, 'bench.db');
+  const sync = await phase<{ opportunities: number; seconds: number; peak_rss_mb: number; error: unknown; failures: unknown[] }>('sync', url, db);
+  if (sync.error || sync.failures.length) throw new Error(`sync failed: ${JSON.stringify(sync)}`);
+  const pages = join(dir, 'pages.jsonl');
+  await phase('fetch-pages', url, db, pages);
+  const floor = await phase<{ opportunities: number; seconds: number }>('floor', url, join(dir, 'floor.db'), pages);
+  const query = await phase<Record<string, number>>('query', url, db);
+
+  const perSecond = Math.round(sync.opportunities / sync.seconds);
+  const floorPerSecond = Math.round(floor.opportunities / floor.seconds);
+  const results = {
+    sync: {
+      opportunities: sync.opportunities,
+      seconds: Math.round(sync.seconds * 100) / 100,
+      per_second: perSecond,
+      floor_per_second: floorPerSecond,
+      ratio_to_floor: Math.round((sync.seconds / floor.seconds) * 100) / 100,
+      peak_rss_mb: sync.peak_rss_mb,
+    },
+    query,
+    machine: { node: process.version, cpus: (await import('node:os')).cpus().length, date: new Date().toISOString() },
+  };
+  writeFileSync('bench-results.json', JSON.stringify(results, null, 2) + '\n');
+  const goals: [string, string, boolean][] = [
+    ['sync opportunities/s', `${perSecond.toLocaleString('en-US')} (goal ≥ 10,000)`, perSecond >= 10_000],
+    ['sync ratio to floor', `${results.sync.ratio_to_floor} (goal ≤ 2.5; floor ${floorPerSecond.toLocaleString('en-US')}/s)`, results.sync.ratio_to_floor <= 2.5],
+    ['sync peak RSS', `${sync.peak_rss_mb} MB (goal ≤ 400)`, sync.peak_rss_mb <= 400],
+    ['list p50 / p95', `${query.list_p50_ms} / ${query.list_p95_ms} ms (goal p95 ≤ 20)`, query.list_p95_ms! <= 20],
+    ['search p50 / p95', `${query.search_p50_ms} / ${query.search_p95_ms} ms (goal p95 ≤ 50)`, query.search_p95_ms! <= 50],
+    ['filter-chip counts p95', `${query.counts_p95_ms} ms`, true],
+  ];
+  const w = Math.max(...goals.map((g) => g[0].length));
+  process.stdout.write(`\n${'figure'.padEnd(w)}  result\n`);
+  for (const [k, v, met] of goals) process.stdout.write(`${k.padEnd(w)}  ${v}${met ? '' : '  <- goal missed'}\n`);
+  process.stdout.write(`\nSync: ${sync.opportunities.toLocaleString('en-US')} in ${results.sync.seconds} s. Written to bench-results.json.\n`);
+} finally {
+  sim.kill('SIGTERM');
+  if (process.env.BENCH_KEEP) process.stderr.write(`Kept ${dir}\n`);
+  else rmSync(dir, { recursive: true, force: true });
+}
