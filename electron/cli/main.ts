@@ -14,6 +14,7 @@ import { LIST_SORTS, type ListFilter, type ListSort } from '../core/store/opport
 import { defaultCachePath } from '../core/paths';
 import { KeychainError, KeychainSecretStore } from '../core/secrets';
 import { runSync, type SyncEvent } from '../core/sync';
+import { DELIMITERS, EXPORT_PRESETS, exportCsv, previewExport } from '../core/export/csv-export';
 import type { SecretStore } from '../core/seams';
 
 export class UsageError extends Error {}
@@ -43,6 +44,12 @@ Commands:
        [--note TEXT] [--star|--unstar] [--contacted [YYYY-MM-DD]]
   scores --brand ID [--start D] [--end D] [--breakdown model,prompt] [--json]
   citations --brand ID [--mode citations|search-queries|knowledge] [--json]
+  export --brand ID --preset contacts|opportunities --out FILE [list filters]
+       [--exclude-catch-all | --only-catch-all] [--per-pair] [--skip-contacted] [--mark-exported]
+       [--bom] [--delimiter ,|;|tab] [--flatten-newlines] [--max-rows N [--split]] [--raw] [--check]
+                                        CSV for mail tools (from the cache; --check only reports)
+  dnc add|remove ADDRESS-OR-DOMAIN | dnc list
+                                        the do-not-contact list, honoured by every export
   key set | key status | key clear      the API key in the OS keychain (set reads standard input)
   cache path | cache reset              where the cache is; move a damaged cache aside
 
@@ -378,6 +385,92 @@ async function citations(ctx: Ctx, args: string[], asJson: boolean): Promise<voi
   );
 }
 
+async function exportCmd(ctx: Ctx, args: string[]): Promise<void> {
+  const { values } = parse(args, {
+    ...LIST_OPTIONS,
+    preset: { type: 'string' },
+    out: { type: 'string' },
+    'exclude-catch-all': { type: 'boolean' },
+    'only-catch-all': { type: 'boolean' },
+    'per-pair': { type: 'boolean' },
+    'skip-contacted': { type: 'boolean' },
+    'mark-exported': { type: 'boolean' },
+    bom: { type: 'boolean' },
+    delimiter: { type: 'string' },
+    'flatten-newlines': { type: 'boolean' },
+    'max-rows': { type: 'string' },
+    split: { type: 'boolean' },
+    raw: { type: 'boolean' },
+    check: { type: 'boolean' },
+  });
+  const brandId = brandOf(values.brand);
+  const preset = oneOf(EXPORT_PRESETS, values.preset ?? 'contacts', '--preset')!;
+  if (!values.out && !values.check) throw new UsageError('--out FILE is required (or --check to see the row count and warnings only).');
+  if (values['exclude-catch-all'] && values['only-catch-all']) throw new UsageError('Use --exclude-catch-all or --only-catch-all, not both.');
+  const delimiter = values.delimiter === undefined ? ',' : (DELIMITERS as Record<string, ',' | ';' | '\t'>)[values.delimiter];
+  if (!delimiter) throw new UsageError('--delimiter must be , ; or tab.');
+  let maxRows: number | undefined;
+  if (values['max-rows'] !== undefined) {
+    maxRows = Number(values['max-rows']);
+    if (!Number.isInteger(maxRows) || maxRows < 1) throw new UsageError('--max-rows must be a whole number of at least 1.');
+  }
+  if (values.split && maxRows === undefined) throw new UsageError('--split needs --max-rows N (the most rows per file).');
+  const { brandId: _b, ...filter } = listFilter(values, brandId);
+  const opts = {
+    brandId,
+    preset,
+    filter,
+    perPair: values['per-pair'],
+    excludeCatchAll: values['exclude-catch-all'],
+    onlyCatchAll: values['only-catch-all'],
+    skipContacted: values['skip-contacted'],
+    markExported: values['mark-exported'],
+    bom: values.bom,
+    delimiter,
+    flattenNewlines: values['flatten-newlines'],
+    maxRows,
+    split: values.split,
+    raw: values.raw,
+  };
+  await withCache(ctx, async (cache) => {
+    if (cache.opportunities.count({ brandId, includeArchived: true, includeRemoved: true }) === 0) {
+      throw new UsageError('The cache holds no opportunities for this brand yet. Run `workbench sync` first.');
+    }
+    if (values.check) {
+      const c = previewExport(cache, opts);
+      ctx.io.out(`${c.rows.toLocaleString('en-US')} row${c.rows === 1 ? '' : 's'} would be exported.\n`);
+      for (const w of c.warnings) ctx.io.err(`warning: ${w}\n`);
+      return;
+    }
+    const r = await exportCsv(cache, { ...opts, out: values.out! });
+    for (const w of r.warnings) ctx.io.err(`warning: ${w}\n`);
+    ctx.io.out(`Exported ${r.rows.toLocaleString('en-US')} row${r.rows === 1 ? '' : 's'} to ${r.files.join(', ')}${r.markedExported ? `; ${r.markedExported} opportunities marked exported` : ''}.\n`);
+  });
+}
+
+async function dnc(ctx: Ctx, args: string[]): Promise<void> {
+  const { positionals } = parse(args, {});
+  const [sub, ...rest] = positionals;
+  await withCache(ctx, (cache) => {
+    try {
+      if (sub === 'list') {
+        const all = cache.doNotContact.list();
+        ctx.io.out(all.length ? table([['KIND', 'VALUE', 'ADDED'], ...all.map((d) => [d.kind, d.value, d.added_at.slice(0, 10)])]) : 'The do-not-contact list is empty.\n');
+      } else if (sub === 'add' && rest.length) {
+        for (const v of rest) {
+          const e = cache.doNotContact.add(v);
+          ctx.io.out(`Added ${e.kind} ${e.value} to the do-not-contact list.\n`);
+        }
+      } else if (sub === 'remove' && rest.length) {
+        for (const v of rest) ctx.io.out(cache.doNotContact.remove(v) ? `Removed ${v.trim().toLowerCase()}.\n` : `${v} was not on the list.\n`);
+      } else throw new UsageError('Use `workbench dnc add ADDRESS-OR-DOMAIN`, `workbench dnc remove ADDRESS-OR-DOMAIN` or `workbench dnc list`.');
+    } catch (e) {
+      if (e instanceof RangeError) throw new UsageError(e.message);
+      throw e;
+    }
+  });
+}
+
 async function key(ctx: Ctx, args: string[]): Promise<void> {
   const { positionals } = parse(args, {});
   const sub = positionals[0];
@@ -470,6 +563,12 @@ export async function run(argv: string[], io: Io): Promise<number> {
         return 0;
       case 'citations':
         await citations(ctx, rest, asJson);
+        return 0;
+      case 'export':
+        await exportCmd(ctx, rest);
+        return 0;
+      case 'dnc':
+        await dnc(ctx, rest);
         return 0;
       case 'key':
         await key(ctx, rest);

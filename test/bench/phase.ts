@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import { Cache } from '../../electron/core/store/cache';
 import { TrakkrClient } from '../../electron/core/api/client';
 import { runSync } from '../../electron/core/sync';
+import { exportCsv } from '../../electron/core/export/csv-export';
 import { DEMO_KEY } from '../../electron/core/simulator/server';
 import { DIFFICULTIES, STATUSES } from '../../shared/domain';
 
@@ -108,6 +109,18 @@ if (phase === 'sync') {
   for (let i = 0; i < 10; i++) counts.push(time(() => cache.opportunities.counts({ brandId: brand })));
   cache.close();
   out({ rows, list_p50_ms: pct(list, 50), list_p95_ms: pct(list, 95), search_p50_ms: pct(search, 50), search_p95_ms: pct(search, 95), counts_p95_ms: pct(counts, 95), samples: { list: list.length, search: search.length } });
+} else if (phase === 'export') {
+  // The contacts preset (one row per distinct address) and the opportunities preset of the whole cache.
+  const cache = await Cache.open(dbPath);
+  const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
+  const t0 = performance.now();
+  const contacts = await exportCsv(cache, { brandId: brand, preset: 'contacts', out: pagesFile! + '.contacts.csv', filter: { includeArchived: true } });
+  const contactsSeconds = (performance.now() - t0) / 1000;
+  const t1 = performance.now();
+  const opps = await exportCsv(cache, { brandId: brand, preset: 'opportunities', out: pagesFile! + '.opportunities.csv', filter: { includeArchived: true } });
+  const oppsSeconds = (performance.now() - t1) / 1000;
+  cache.close();
+  out({ rows: contacts.rows, seconds: contactsSeconds, bytes: contacts.bytes, opportunities_rows: opps.rows, opportunities_seconds: oppsSeconds, opportunities_bytes: opps.bytes, peak_rss_mb: peakMb() });
 } else {
   process.stderr.write(`unknown phase ${phase}\n`);
   process.exit(2);

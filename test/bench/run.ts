@@ -39,6 +39,7 @@ try {
   await phase('fetch-pages', url, db, pages);
   const floor = await phase<{ opportunities: number; seconds: number }>('floor', url, join(dir, 'floor.db'), pages);
   const query = await phase<Record<string, number>>('query', url, db);
+  const exp = await phase<{ rows: number; seconds: number; bytes: number; opportunities_rows: number; opportunities_seconds: number; peak_rss_mb: number }>('export', url, db, join(dir, 'export'));
 
   const perSecond = Math.round(sync.opportunities / sync.seconds);
   const floorPerSecond = Math.round(floor.opportunities / floor.seconds);
@@ -52,6 +53,14 @@ try {
       peak_rss_mb: sync.peak_rss_mb,
     },
     query,
+    export: {
+      rows: exp.rows,
+      seconds: Math.round(exp.seconds * 100) / 100,
+      peak_rss_mb: exp.peak_rss_mb,
+      mb_written: Math.round(exp.bytes / 1e5) / 10,
+      opportunities_rows: exp.opportunities_rows,
+      opportunities_seconds: Math.round(exp.opportunities_seconds * 100) / 100,
+    },
     machine: { node: process.version, cpus: (await import('node:os')).cpus().length, date: new Date().toISOString() },
   };
   writeFileSync('bench-results.json', JSON.stringify(results, null, 2) + '\n');
@@ -62,6 +71,9 @@ try {
     ['list p50 / p95', `${query.list_p50_ms} / ${query.list_p95_ms} ms (goal p95 ≤ 20)`, query.list_p95_ms! <= 20],
     ['search p50 / p95', `${query.search_p50_ms} / ${query.search_p95_ms} ms (goal p95 ≤ 50)`, query.search_p95_ms! <= 50],
     ['filter-chip counts p95', `${query.counts_p95_ms} ms`, true],
+    ['export contacts', `${exp.rows.toLocaleString('en-US')} rows in ${results.export.seconds} s (goal ≤ 3 s)`, exp.seconds <= 3],
+    ['export opportunities', `${exp.opportunities_rows.toLocaleString('en-US')} rows in ${results.export.opportunities_seconds} s`, true],
+    ['export peak RSS', `${exp.peak_rss_mb} MB (goal ≤ 400, not growing with rows)`, exp.peak_rss_mb <= 400],
   ];
   const w = Math.max(...goals.map((g) => g[0].length));
   process.stdout.write(`\n${'figure'.padEnd(w)}  result\n`);

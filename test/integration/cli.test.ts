@@ -152,3 +152,38 @@ describe('workbench CLI', () => {
     expect(bad.stderr.trim()).toBe('workbench: A brand id has exactly 32 characters; this one has 1.');
   });
 });
+
+describe('workbench export and dnc', () => {
+  it('exports the synced cache end to end, honours do-not-contact, and --check reports without writing', async () => {
+    await cli(['sync', '--no-citations', '--no-scores']);
+    const check = await cli(['export', '--brand', brand, '--preset', 'contacts', '--check']);
+    expect(check.code).toBe(0);
+    const n = Number(/^([\d,]+) rows? would be exported/.exec(check.out)![1]!.replace(/,/g, ''));
+    expect(n).toBeGreaterThan(100);
+    expect(check.err).toContain('catch-all');
+
+    const out = join(tmp.dir, 'cli-export.csv');
+    const r = await cli(['export', '--brand', brand, '--preset', 'contacts', '--out', out, '--exclude-catch-all', '--mark-exported']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/^Exported [\d,]+ rows to .*cli-export\.csv; \d+ opportunities marked exported\.$/m);
+    const { parse } = await import('csv-parse/sync');
+    const rows = parse((await import('node:fs')).readFileSync(out, 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(rows.length).toBeGreaterThan(50);
+    expect(rows.every((x) => x.catch_all === 'false' && !x.email!.endsWith('CATCH'))).toBe(true);
+    const domain = rows[0]!.email!.split('@')[1]!;
+
+    expect((await cli(['dnc', 'add', domain])).out).toContain(`Added domain ${domain}`);
+    expect((await cli(['dnc', 'list'])).out).toContain(domain);
+    const again = join(tmp.dir, 'cli-export-2.csv');
+    await cli(['export', '--brand', brand, '--out', again]);
+    const rows2 = parse((await import('node:fs')).readFileSync(again, 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(rows2.some((x) => x.email!.toLowerCase().endsWith('@' + domain))).toBe(false);
+    expect((await cli(['dnc', 'remove', domain])).out).toContain('Removed');
+    expect((await cli(['dnc', 'add', 'not a thing'])).code).toBe(2);
+
+    const listed = JSON.parse((await cli(['list', '--brand', brand, '--json', '--limit', '5'])).out) as Record<string, any>[];
+    expect(listed.some((o) => o.exported_at !== null)).toBe(true);
+    expect((await cli(['export', '--brand', brand, '--out', again, '--split'])).code).toBe(2);
+    expect((await cli(['export', '--brand', brand, '--out', again, '--delimiter', '|'])).code).toBe(2);
+  });
+});

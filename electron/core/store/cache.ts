@@ -2,6 +2,8 @@
 import { openDatabase, type DB, type OpenOptions } from './db';
 import { BrandStore } from './brands';
 import { CitationStore } from './citations';
+import { DoNotContactStore } from './do-not-contact';
+import { ExportRowStore } from './export-rows';
 import { OpportunityStore } from './opportunities';
 import { ScoreStore } from './scores';
 import { SyncRunStore } from './sync-runs';
@@ -14,6 +16,8 @@ export class Cache {
   readonly scores: ScoreStore;
   readonly citations: CitationStore;
   readonly runs: SyncRunStore;
+  readonly doNotContact: DoNotContactStore;
+  readonly exportRows: ExportRowStore;
 
   private constructor(
     readonly db: DB,
@@ -25,6 +29,8 @@ export class Cache {
     this.scores = new ScoreStore(db);
     this.citations = new CitationStore(db);
     this.runs = new SyncRunStore(db);
+    this.doNotContact = new DoNotContactStore(db);
+    this.exportRows = new ExportRowStore(db, this.opportunities);
   }
 
   static async open(path: string, opts: OpenOptions = {}): Promise<Cache> {

@@ -36,7 +36,6 @@ function configure(db: DB): void {
   // hundred MB; the default 2 MB page cache turns every list query and sync
   // page into reads from the OS. 64 MB keeps the hot pages in this process.
   db.pragma('cache_size = -65536');
-  db.pragma('temp_store = MEMORY');
 }
 
 /**

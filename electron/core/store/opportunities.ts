@@ -40,6 +40,8 @@ export interface ListFilter {
   starred?: boolean;
   /** Full-text search (title, domain, topics, pitch, gap analysis, angle, author, contacts). */
   search?: string;
+  /** true: only opportunities with an address contacted or exported before; false: only those without. */
+  alreadyPitched?: boolean;
   sort?: ListSort;
 }
 
@@ -64,6 +66,10 @@ export interface ListItem {
   note: string;
   contacted_at: string | null;
   exported_at: string | null;
+  /** Latest date any of its addresses was contacted or exported, in any opportunity of the brand. */
+  pitched_at: string | null;
+  /** Addresses of it on the do-not-contact list. */
+  do_not_contact_count: number;
 }
 
 export interface Triage {
@@ -111,6 +117,28 @@ const asStr = (v: unknown): string | null => (typeof v === 'string' ? v : null);
 const asInt = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? Math.trunc(v) : null);
 const join = (v: unknown): string => (Array.isArray(v) ? v.filter((x) => typeof x === 'string').join(' ') : '');
 
+const FROM = 'opportunities o LEFT JOIN triage t ON t.brand_id = @brand AND t.opportunity_id = o.id';
+
+/**
+ * "Already pitched": every address marked contacted or exported in any
+ * opportunity of the brand, with the latest date. Built once per query from
+ * the (few) triage rows that say so, never by fanning out from each row over
+ * every opportunity that shares a generic address such as press@.
+ */
+const PITCHED_CTE = `pitched (identity, at) AS MATERIALIZED (
+  SELECT c2.identity, max(max(COALESCE(t2.contacted_at, ''), COALESCE(t2.exported_at, '')))
+  FROM triage t2 JOIN opportunities o2 ON o2.brand_key = @bk AND o2.id = t2.opportunity_id
+  JOIN contacts c2 ON c2.opportunity_rowid = o2.rowid
+  WHERE t2.brand_id = @brand AND (t2.contacted_at IS NOT NULL OR t2.exported_at IS NOT NULL) AND c2.valid = 1
+  GROUP BY c2.identity)`;
+
+const pitchedAt = (rowid: string) =>
+  `(SELECT NULLIF(max(p.at), '') FROM contacts c JOIN pitched p ON p.identity = c.identity WHERE c.opportunity_rowid = ${rowid} AND c.valid = 1)`;
+
+/** How many of this opportunity's addresses are on the do-not-contact list (by address or domain). */
+const DO_NOT_CONTACT = `(SELECT count(*) FROM contacts c WHERE c.opportunity_rowid = o.rowid AND c.valid = 1 AND EXISTS (
+  SELECT 1 FROM do_not_contact d WHERE (d.kind = 'address' AND d.value = c.identity) OR (d.kind = 'domain' AND (c.domain = d.value OR c.domain LIKE '%.' || d.value))))`;
+
 const SELECT_ITEM = `
   o.id, o.unique_key, o.title, o.domain, o.url, o.opportunity_type,
   COALESCE(t.status, o.status) AS status, o.status AS server_status,
@@ -118,9 +146,18 @@ const SELECT_ITEM = `
   o.contact_count, o.catch_all_count,
   COALESCE(t.starred, 0) AS starred, COALESCE(t.note, '') AS note, t.contacted_at, t.exported_at`;
 
+/**
+ * The per-row flags that need their own lookups, computed over the page only
+ * (an outer query after LIMIT), never over every row a filter or sort touches.
+ */
+function withFlags(inner: string, order: string): string {
+  const flags = `${pitchedAt('x._rowid')} AS pitched_at, ${DO_NOT_CONTACT.replace(/o\.rowid/g, 'x._rowid')} AS do_not_contact_count`;
+  return `WITH ${PITCHED_CTE} SELECT x.*, ${flags} FROM (${inner}) x ORDER BY ${order.replace(/\bo\./g, 'x.').replace(/x\.rowid/g, 'x._rowid')}`;
+}
+
 type Row = Omit<ListItem, 'archived' | 'removed_on_server' | 'starred'> & { archived: number; removed_on_server: number; starred: number };
 
-const toItem = (r: Row): ListItem => ({ ...r, archived: r.archived === 1, removed_on_server: r.removed_on_server === 1, starred: r.starred === 1 });
+const toItem = ({ _rowid: _, ...r }: Row & { _rowid?: number }): ListItem => ({ ...r, archived: r.archived === 1, removed_on_server: r.removed_on_server === 1, starred: r.starred === 1 });
 
 export class OpportunityStore {
   private readonly find: Statement<[number, string], { rowid: number; raw_hash: string; removed_on_server: number }>;
@@ -251,81 +288,72 @@ export class OpportunityStore {
       .run(now, this.key(brandId), runId).changes;
   }
 
-  private where(f: ListFilter): { sql: string; params: unknown[] } {
-    const clauses = ['o.brand_key = ?'];
-    const params: unknown[] = [this.key(f.brandId)];
+  /**
+   * FROM and WHERE for a filter, with named parameters (@brand, @bk, @p0…),
+   * shared by the list, the counts and the export queries.
+   */
+  filterSql(f: ListFilter): { with: string; from: string; where: string; params: Record<string, unknown> } {
+    const clauses = ['o.brand_key = @bk'];
+    const params: Record<string, unknown> = { bk: this.key(f.brandId), brand: f.brandId };
+    let n = 0;
+    const bind = (v: unknown) => {
+      const name = `p${n++}`;
+      params[name] = v;
+      return `@${name}`;
+    };
     if (f.onlyRemoved) clauses.push('o.removed_on_server = 1');
     else if (!f.includeRemoved) clauses.push('o.removed_on_server = 0');
-    if (!f.includeArchived) {
-      clauses.push("o.archived = 0 AND (t.status IS NULL OR t.status != 'Archived')");
-    }
-    if (f.type !== undefined) {
-      clauses.push('o.opportunity_type = ?');
-      params.push(f.type);
-    }
-    if (f.status !== undefined) {
-      clauses.push('COALESCE(t.status, o.status) = ?');
-      params.push(f.status);
-    }
-    if (f.difficulty !== undefined) {
-      clauses.push('o.difficulty = ?');
-      params.push(f.difficulty);
-    }
-    if (f.domain !== undefined && f.domain.trim() !== '') {
-      clauses.push("instr(lower(o.domain), lower(?)) > 0");
-      params.push(f.domain.trim());
-    }
+    if (!f.includeArchived) clauses.push("o.archived = 0 AND (t.status IS NULL OR t.status != 'Archived')");
+    if (f.type !== undefined) clauses.push(`o.opportunity_type = ${bind(f.type)}`);
+    if (f.status !== undefined) clauses.push(`COALESCE(t.status, o.status) = ${bind(f.status)}`);
+    if (f.difficulty !== undefined) clauses.push(`o.difficulty = ${bind(f.difficulty)}`);
+    if (f.domain !== undefined && f.domain.trim() !== '') clauses.push(`instr(lower(o.domain), lower(${bind(f.domain.trim())})) > 0`);
     if (f.hasContacts === true) clauses.push('o.contact_count > 0');
     if (f.hasContacts === false) clauses.push('o.contact_count = 0');
     if (f.catchAll === 'only') clauses.push('o.catch_all_count > 0');
     if (f.catchAll === 'exclude') clauses.push('o.catch_all_count = 0');
     if (f.starred) clauses.push('t.starred = 1');
+    if (f.alreadyPitched === true) clauses.push(`${pitchedAt('o.rowid')} IS NOT NULL`);
+    if (f.alreadyPitched === false) clauses.push(`${pitchedAt('o.rowid')} IS NULL`);
     if (f.search !== undefined) {
       const q = ftsQuery(f.search);
-      if (q) {
-        clauses.push('o.rowid IN (SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ?)');
-        params.push(q);
-      }
+      if (q) clauses.push(`o.rowid IN (SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${bind(q)})`);
     }
-    return { sql: clauses.join(' AND '), params };
+    return { with: `WITH ${PITCHED_CTE}`, from: FROM, where: clauses.join(' AND '), params };
+  }
+
+  private listQuery(f: ListFilter): string {
+    const w = this.filterSql(f);
+    const order = ORDER_BY[f.sort ?? 'priority'];
+    // The inner query's pitched filter (if any) uses the outer WITH.
+    return withFlags(`SELECT o.rowid AS _rowid, ${SELECT_ITEM} FROM ${w.from} WHERE ${w.where} ORDER BY ${order} LIMIT @limit OFFSET @offset`, order);
   }
 
   list(f: ListFilter, page: { limit?: number; offset?: number } = {}): ListItem[] {
-    const w = this.where(f);
     const limit = Math.max(1, Math.min(page.limit ?? 200, 5000));
     const offset = Math.max(0, page.offset ?? 0);
-    const sql = `SELECT ${SELECT_ITEM} FROM opportunities o LEFT JOIN triage t ON t.brand_id = ? AND t.opportunity_id = o.id
-      WHERE ${w.sql} ORDER BY ${ORDER_BY[f.sort ?? 'priority']} LIMIT ? OFFSET ?`;
-    return (this.db.prepare(sql).all(f.brandId, ...w.params, limit, offset) as Row[]).map(toItem);
+    return (this.db.prepare(this.listQuery(f)).all({ ...this.filterSql(f).params, limit, offset }) as Row[]).map(toItem);
   }
 
-  /** The SQL the list runs, for query-plan tests. */
-  listSql(f: ListFilter): { sql: string; params: unknown[] } {
-    const w = this.where(f);
-    return {
-      sql: `SELECT ${SELECT_ITEM} FROM opportunities o LEFT JOIN triage t ON t.brand_id = ? AND t.opportunity_id = o.id WHERE ${w.sql} ORDER BY ${ORDER_BY[f.sort ?? 'priority']} LIMIT ? OFFSET ?`,
-      params: [f.brandId, ...w.params, 200, 0],
-    };
+  /** The SQL the list runs and its parameters, for query-plan tests. */
+  listSql(f: ListFilter): { sql: string; params: Record<string, unknown> } {
+    return { sql: this.listQuery(f), params: { ...this.filterSql(f).params, limit: 200, offset: 0 } };
   }
 
   count(f: ListFilter): number {
-    const w = this.where(f);
-    const row = this.db
-      .prepare(`SELECT count(*) AS n FROM opportunities o LEFT JOIN triage t ON t.brand_id = ? AND t.opportunity_id = o.id WHERE ${w.sql}`)
-      .get(f.brandId, ...w.params) as { n: number };
-    return row.n;
+    const w = this.filterSql(f);
+    return (this.db.prepare(`${w.with} SELECT count(*) AS n FROM ${w.from} WHERE ${w.where}`).get(w.params) as { n: number }).n;
   }
 
   /** Counts per effective status, type and difficulty under the other filters (for the filter chips). */
   counts(f: ListFilter): { status: Record<string, number>; type: Record<string, number>; difficulty: Record<string, number>; total: number } {
-    const w = this.where({ ...f, status: undefined, type: undefined, difficulty: undefined });
+    const w = this.filterSql({ ...f, status: undefined, type: undefined, difficulty: undefined });
     const rows = this.db
       .prepare(
-        `SELECT COALESCE(t.status, o.status) AS status, o.opportunity_type AS type, o.difficulty AS difficulty, count(*) AS n
-         FROM opportunities o LEFT JOIN triage t ON t.brand_id = ? AND t.opportunity_id = o.id
-         WHERE ${w.sql} GROUP BY 1, 2, 3`,
+        `${w.with} SELECT COALESCE(t.status, o.status) AS status, o.opportunity_type AS type, o.difficulty AS difficulty, count(*) AS n
+         FROM ${w.from} WHERE ${w.where} GROUP BY 1, 2, 3`,
       )
-      .all(f.brandId, ...w.params) as { status: string | null; type: string | null; difficulty: string | null; n: number }[];
+      .all(w.params) as { status: string | null; type: string | null; difficulty: string | null; n: number }[];
     const out = { status: Object.fromEntries(STATUSES.map((s) => [s, 0])) as Record<string, number>, type: {} as Record<string, number>, difficulty: {} as Record<string, number>, total: 0 };
     for (const r of rows) {
       out.total += r.n;
@@ -339,10 +367,11 @@ export class OpportunityStore {
 
   get(brandId: string, id: string): OpportunityDetail | null {
     const row = this.db
-      .prepare(`SELECT o.rowid AS _rowid, r.raw AS _raw, ${SELECT_ITEM}, t.updated_at AS _updated_at FROM opportunities o
+      .prepare(`WITH ${PITCHED_CTE} SELECT o.rowid AS _rowid, r.raw AS _raw, ${SELECT_ITEM}, ${pitchedAt('o.rowid')} AS pitched_at, ${DO_NOT_CONTACT} AS do_not_contact_count,
+        t.updated_at AS _updated_at FROM opportunities o
         JOIN opportunity_records r ON r.rowid = o.rowid
-        LEFT JOIN triage t ON t.brand_id = ? AND t.opportunity_id = o.id WHERE o.brand_key = ? AND o.id = ?`)
-      .get(brandId, this.key(brandId), id) as (Row & { _rowid: number; _raw: string; _updated_at: string | null }) | undefined;
+        LEFT JOIN triage t ON t.brand_id = @brand AND t.opportunity_id = o.id WHERE o.brand_key = @bk AND o.id = @id`)
+      .get({ brand: brandId, bk: this.key(brandId), id }) as (Row & { _rowid: number; _raw: string; _updated_at: string | null }) | undefined;
     if (!row) return null;
     const { _rowid, _raw, _updated_at, ...rest } = row;
     const contacts = (

@@ -174,7 +174,7 @@ describe('opportunities', () => {
   it('hot queries stay on indexes (EXPLAIN QUERY PLAN)', () => {
     const plan = (f: Parameters<typeof cache.opportunities.listSql>[0]) => {
       const { sql, params } = cache.opportunities.listSql(f);
-      return (cache.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+      return (cache.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail).join(' | ');
     };
     for (const sort of ['priority', 'fit', 'last_seen'] as const) {
       const p = plan({ brandId: B, sort });

@@ -1,0 +1,256 @@
+// Export for mail tools: CSV (RFC 4180, UTF-8, CRLF, header row, quoting as
+// needed), streamed from SQLite to the file so memory stays flat for any
+// size; written to a temporary file and renamed, so a half-written file is
+// never left under the user's name. Cells that a spreadsheet would run as a
+// formula get a leading apostrophe unless `raw` is asked for.
+import { createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
+import { once } from 'node:events';
+import { basename, dirname, extname, join } from 'node:path';
+import { stringify } from 'csv-stringify';
+import { PLACEHOLDER } from '../../../shared/outreach';
+import type { Cache } from '../store/cache';
+import type { ContactRowOptions } from '../store/export-rows';
+import type { ListFilter } from '../store/opportunities';
+
+export const EXPORT_PRESETS = ['contacts', 'opportunities'] as const;
+export type ExportPreset = (typeof EXPORT_PRESETS)[number];
+export const DELIMITERS = { ',': ',', ';': ';', tab: '\t' } as const;
+
+export interface ExportOptions extends ContactRowOptions {
+  brandId: string;
+  filter?: Omit<ListFilter, 'brandId'>;
+  preset: ExportPreset;
+  /** The file to write (.csv); with `split`, parts are numbered -1, -2, … */
+  out: string;
+  markExported?: boolean;
+  bom?: boolean;
+  delimiter?: ',' | ';' | '\t';
+  flattenNewlines?: boolean;
+  maxRows?: number;
+  split?: boolean;
+  /** Turn off the formula guard (cells starting with = + - @ tab CR LF). */
+  raw?: boolean;
+  now?: () => Date;
+  signal?: AbortSignal;
+  onProgress?: (p: { rows: number; bytes: number; file: string }) => void;
+}
+
+export interface ExportCheck {
+  rows: number;
+  emptyEmail: number;
+  emptySubject: number;
+  emptyBody: number;
+  /** Rows whose pitch still holds a placeholder such as [Name] or {{first_name}}. */
+  placeholders: number;
+  catchAll: number;
+  /** Plain-words warnings (not errors) for the UI and the CLI. */
+  warnings: string[];
+}
+
+export interface ExportResult {
+  files: string[];
+  rows: number;
+  bytes: number;
+  /** maxRows was reached without split: rows after it were not written. */
+  truncated: boolean;
+  markedExported: number;
+  check: ExportCheck;
+  warnings: string[];
+}
+
+export const CONTACT_COLUMNS = [
+  'email', 'catch_all', 'name', 'first_name', 'last_name', 'domain', 'url', 'title', 'opportunity_type',
+  'priority_score', 'fit_score', 'difficulty', 'status', 'pitch_subject', 'pitch_body', 'opportunity_id', 'brand',
+] as const;
+
+/** Every scalar field of the spec (2.3), then addresses and the local triage. */
+export const OPPORTUNITY_FIELDS = [
+  '_id', 'unique_key', 'opportunity_type', 'url', 'domain', 'title', 'content_type', 'language', 'country', 'status', 'archived',
+  'difficulty', 'strategy_name', 'site_type', 'audience_profile', 'content_style', 'competitor_count', 'gap_analysis',
+  'why_competitors_win', 'brand_angle', 'fit_score', 'audience_match', 'why_relevant', 'pitch_subject', 'pitch_body',
+  'author_name', 'contact_confidence', 'appearance_count', 'prompt_count', 'query_count', 'priority_score',
+  'brand_citations_on_prompt', 'competitor_citations_on_prompt', 'weak_prompt', 'what_itll_do', 'last_seen_date',
+  'Created Date', 'Modified Date',
+] as const;
+export const OPPORTUNITY_COLUMNS = [
+  ...OPPORTUNITY_FIELDS.map((f) => (f === 'status' ? 'server_status' : f)),
+  'emails', 'catch_all_emails', 'status', 'note', 'contacted_at', 'exported_at', 'brand',
+] as const;
+
+const FORMULA_START = /^[=+\-@\t\r\n]/;
+
+/** One cell as text: the formula guard (OWASP) and optional newline flattening. */
+export function cell(v: unknown, opts: { raw?: boolean; flattenNewlines?: boolean } = {}): string {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  let s = typeof v === 'string' ? v : JSON.stringify(v);
+  if (opts.flattenNewlines) s = s.replace(/\s*(\r\n|\r|\n)+\s*/g, ' ').trim();
+  if (!opts.raw && FORMULA_START.test(s)) s = `'${s}`;
+  return s;
+}
+
+/** Split an author name into first and last; nothing is made up when it is missing. */
+export function splitName(name: string | null | undefined): { first: string; last: string } {
+  const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
+  if (parts.length === 0) return { first: '', last: '' };
+  return { first: parts[0]!, last: parts.slice(1).join(' ') };
+}
+
+interface Record_ {
+  cells: unknown[];
+  opportunityRowid: number;
+  email: string;
+  catchAll: boolean;
+  subject: string;
+  body: string;
+}
+
+function* records(cache: Cache, o: ExportOptions): Generator<Record_> {
+  const filter: ListFilter = { ...o.filter, brandId: o.brandId };
+  const brandName = cache.brands.get(o.brandId)?.name ?? o.brandId;
+  if (o.preset === 'contacts') {
+    for (const r of cache.exportRows.contactRows(filter, o)) {
+      const { first, last } = splitName(r.author_name);
+      yield {
+        cells: [r.email, r.catch_all === 1, r.author_name ?? '', first, last, r.domain, r.url, r.title, r.opportunity_type, r.priority_score, r.fit_score, r.difficulty, r.status, r.pitch_subject, r.pitch_body, r.opportunity_id, brandName],
+        opportunityRowid: r.opportunity_rowid,
+        email: r.email,
+        catchAll: r.catch_all === 1,
+        subject: r.pitch_subject ?? '',
+        body: r.pitch_body ?? '',
+      };
+    }
+    return;
+  }
+  for (const r of cache.exportRows.opportunityRows(filter, o)) {
+    const rec = JSON.parse(r.raw) as Record<string, unknown>;
+    const addresses = JSON.parse(r.addresses) as [string, number][];
+    const emails = addresses.filter(([, c]) => c === 0).map(([e]) => e);
+    const catchAlls = addresses.filter(([, c]) => c === 1).map(([e]) => e);
+    yield {
+      cells: [...OPPORTUNITY_FIELDS.map((f) => rec[f]), emails.join('; '), catchAlls.join('; '), r.status, r.note, r.contacted_at, r.exported_at, brandName],
+      opportunityRowid: r.opportunity_rowid,
+      email: [...emails, ...catchAlls].join('; '),
+      catchAll: catchAlls.length > 0,
+      subject: typeof rec.pitch_subject === 'string' ? rec.pitch_subject : '',
+      body: typeof rec.pitch_body === 'string' ? rec.pitch_body : '',
+    };
+  }
+}
+
+function newCheck(): ExportCheck {
+  return { rows: 0, emptyEmail: 0, emptySubject: 0, emptyBody: 0, placeholders: 0, catchAll: 0, warnings: [] };
+}
+
+function tally(c: ExportCheck, r: Record_): void {
+  c.rows++;
+  if (!r.email) c.emptyEmail++;
+  if (!r.subject.trim()) c.emptySubject++;
+  if (!r.body.trim()) c.emptyBody++;
+  if (PLACEHOLDER.test(r.subject) || PLACEHOLDER.test(r.body)) c.placeholders++;
+  if (r.catchAll) c.catchAll++;
+}
+
+function finishCheck(c: ExportCheck): ExportCheck {
+  const n = (k: number, what: string) => `${k.toLocaleString('en-US')} row${k === 1 ? '' : 's'} ${what}`;
+  const w: string[] = [];
+  if (c.rows === 0) w.push('Nothing to export under these filters.');
+  if (c.emptyEmail) w.push(n(c.emptyEmail, 'without an e-mail address'));
+  if (c.emptySubject) w.push(n(c.emptySubject, 'without a pitch subject'));
+  if (c.emptyBody) w.push(n(c.emptyBody, 'without a pitch body'));
+  if (c.placeholders) w.push(`${n(c.placeholders, 'with a leftover placeholder')} such as [Name] or {{first_name}} in the pitch`);
+  if (c.catchAll) w.push(`${n(c.catchAll, 'with a catch-all address')} (may reach nobody in particular)`);
+  c.warnings = w;
+  return c;
+}
+
+/** The pre-export check and row count, without writing anything. */
+export function previewExport(cache: Cache, o: Omit<ExportOptions, 'out'>): ExportCheck {
+  const c = newCheck();
+  for (const r of records(cache, { ...o, out: '' })) {
+    if (o.maxRows && !o.split && c.rows >= o.maxRows) break;
+    tally(c, r);
+  }
+  return finishCheck(c);
+}
+
+function partName(out: string, k: number): string {
+  const ext = extname(out) || '.csv';
+  return join(dirname(out), `${basename(out, extname(out))}-${k}${ext}`);
+}
+
+export async function exportCsv(cache: Cache, o: ExportOptions): Promise<ExportResult> {
+  if (o.onlyCatchAll && o.excludeCatchAll) throw new RangeError('Choose either only catch-all addresses or none, not both.');
+  if (o.maxRows !== undefined && (!Number.isInteger(o.maxRows) || o.maxRows < 1)) throw new RangeError('The row limit must be a whole number of at least 1.');
+  const header = o.preset === 'contacts' ? CONTACT_COLUMNS : OPPORTUNITY_COLUMNS;
+  const check = newCheck();
+  const written: string[] = [];
+  const temps: string[] = [];
+  const exported = new Set<number>();
+  let truncated = false;
+  let bytes = 0;
+
+  let part = 0;
+  let inPart = 0;
+  let current: { stringifier: ReturnType<typeof stringify>; file: ReturnType<typeof createWriteStream>; tmp: string; final: string } | null = null;
+
+  const open = () => {
+    part++;
+    const final = o.split ? partName(o.out, part) : o.out;
+    const tmp = `${final}.partial-${process.pid}`;
+    // quoted_match: a bare CR or LF also needs quotes (csv-stringify quotes only the record delimiter, CRLF, by itself; Python and Excel split rows on a bare LF).
+    const stringifier = stringify({ delimiter: o.delimiter ?? ',', record_delimiter: 'windows', bom: o.bom ?? false, quoted_match: /[\r\n]/ });
+    const file = createWriteStream(tmp, { flags: 'w' });
+    stringifier.pipe(file);
+    temps.push(tmp);
+    current = { stringifier, file, tmp, final };
+    inPart = 0;
+    stringifier.write(header.map((h) => h));
+  };
+  const close = async () => {
+    if (!current) return;
+    const c = current;
+    current = null;
+    c.stringifier.end();
+    await once(c.file, 'finish');
+    written.push(c.final);
+  };
+
+  try {
+    for (const r of records(cache, o)) {
+      if (o.signal?.aborted) throw new Error('Export cancelled.');
+      if (o.maxRows && inPart >= o.maxRows && current) {
+        if (!o.split) {
+          truncated = true;
+          break;
+        }
+        await close();
+      }
+      if (!current) open();
+      tally(check, r);
+      exported.add(r.opportunityRowid);
+      const line = r.cells.map((v) => cell(v, o));
+      const c = current!;
+      if (!c.stringifier.write(line)) await once(c.stringifier, 'drain');
+      inPart++;
+      if (check.rows % 1000 === 0) o.onProgress?.({ rows: check.rows, bytes: c.file.bytesWritten, file: c.final });
+    }
+    if (!current && written.length === 0) open(); // header-only file: the tool still gets the columns
+    await close();
+    // Only now, with every part complete, do the files take the user's names.
+    const finals = written.slice();
+    if (o.split && finals.length === 1) {
+      renameSync(temps[0]!, o.out);
+      written[0] = o.out;
+    } else finals.forEach((f, i) => renameSync(temps[i]!, f));
+  } catch (e) {
+    for (const t of temps) rmSync(t, { force: true });
+    throw e;
+  }
+  for (const f of written) bytes += statSync(f).size;
+  const markedExported = o.markExported ? cache.exportRows.markExported(o.brandId, exported, (o.now?.() ?? new Date()).toISOString()) : 0;
+  const warnings = [...finishCheck(check).warnings];
+  if (truncated) warnings.push(`Stopped at ${o.maxRows!.toLocaleString('en-US')} rows; use split to write the rest to further files.`);
+  if (o.raw) warnings.push('Formula guard off (raw): cells starting with = + - @ may run as formulas in a spreadsheet.');
+  return { files: written, rows: check.rows, bytes, truncated, markedExported, check, warnings };
+}
