@@ -6,41 +6,15 @@ import { randomUUID } from 'node:crypto';
 import { CITATION_MODES, type CitationMode } from '../../shared/domain';
 import { addDays } from '../../shared/rules';
 import { ApiError, isCancellation } from './api/errors';
-import type { TrakkrClient, WaitInfo } from './api/client';
+import type { TrakkrClient } from './api/client';
 import type { Cache } from './store/cache';
 import type { RunKind } from './store/sync-runs';
+import type { SyncPhase, SyncEvent, BrandSummary, SyncSummary } from '../../shared/model';
+export type { SyncPhase, SyncEvent, BrandSummary, SyncSummary } from '../../shared/model';
 
-export type SyncPhase = 'brands' | 'opportunities' | 'scores' | 'citations';
 
-export type SyncEvent =
-  | { type: 'brands'; brands: { id: string; name: string }[] }
-  | { type: 'brand-start'; brandId: string; name: string; resumed: boolean }
-  | { type: 'progress'; brandId: string; phase: SyncPhase; pages: number; items: number }
-  | { type: 'wait'; brandId: string | null; reason: WaitInfo['reason']; seconds: number; capped: boolean; message: string }
-  | { type: 'warning'; brandId: string; message: string }
-  | { type: 'brand-done'; summary: BrandSummary };
 
-export interface BrandSummary {
-  brandId: string;
-  name: string;
-  added: number;
-  changed: number;
-  removed: number;
-  warnings: number;
-  pages: number;
-  items: number;
-  resumed: boolean;
-  /** Phases that failed for this brand (opportunities already written stay). */
-  failures: { phase: SyncPhase; message: string }[];
-}
 
-export interface SyncSummary {
-  brands: BrandSummary[];
-  durationMs: number;
-  cancelled: boolean;
-  /** An error that stopped the whole sync (a rejected key, for example). */
-  error: { kind: string; message: string } | null;
-}
 
 export interface SyncOptions {
   /** Brands to sync; default: every brand the key reaches. */

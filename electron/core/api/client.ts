@@ -38,17 +38,9 @@ import {
 import { parseErrorBody } from '../../../shared/api/error-body';
 import { ApiError } from './errors';
 import { systemClock, type Clock, type SecretStore, type Transport } from '../seams';
+import type { WaitInfo } from '../../../shared/model';
+export type { WaitInfo } from '../../../shared/model';
 
-export interface WaitInfo {
-  reason: 'rate-limit' | 'retry';
-  /** Seconds the client will wait before trying again. */
-  seconds: number;
-  attempt: number;
-  /** True when the service asked for longer than the client's maximum wait. */
-  capped: boolean;
-  status?: number;
-  message: string;
-}
 
 export interface ClientOptions {
   baseUrl?: string;

@@ -3,7 +3,7 @@
 // size; written to a temporary file and renamed, so a half-written file is
 // never left under the user's name. Cells that a spreadsheet would run as a
 // formula get a leading apostrophe unless `raw` is asked for.
-import { createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
 import { basename, dirname, extname, join } from 'node:path';
 import { stringify } from 'csv-stringify';
@@ -11,6 +11,8 @@ import { PLACEHOLDER } from '../../../shared/outreach';
 import type { Cache } from '../store/cache';
 import type { ContactRowOptions } from '../store/export-rows';
 import type { ListFilter } from '../store/opportunities';
+import type { ExportCheck, ExportResult } from '../../../shared/model';
+export type { ExportCheck, ExportResult } from '../../../shared/model';
 
 export const EXPORT_PRESETS = ['contacts', 'opportunities'] as const;
 export type ExportPreset = (typeof EXPORT_PRESETS)[number];
@@ -35,28 +37,7 @@ export interface ExportOptions extends ContactRowOptions {
   onProgress?: (p: { rows: number; bytes: number; file: string }) => void;
 }
 
-export interface ExportCheck {
-  rows: number;
-  emptyEmail: number;
-  emptySubject: number;
-  emptyBody: number;
-  /** Rows whose pitch still holds a placeholder such as [Name] or {{first_name}}. */
-  placeholders: number;
-  catchAll: number;
-  /** Plain-words warnings (not errors) for the UI and the CLI. */
-  warnings: string[];
-}
 
-export interface ExportResult {
-  files: string[];
-  rows: number;
-  bytes: number;
-  /** maxRows was reached without split: rows after it were not written. */
-  truncated: boolean;
-  markedExported: number;
-  check: ExportCheck;
-  warnings: string[];
-}
 
 export const CONTACT_COLUMNS = [
   'email', 'catch_all', 'name', 'first_name', 'last_name', 'domain', 'url', 'title', 'opportunity_type',
@@ -182,7 +163,13 @@ function partName(out: string, k: number): string {
 export async function exportCsv(cache: Cache, o: ExportOptions): Promise<ExportResult> {
   if (o.onlyCatchAll && o.excludeCatchAll) throw new RangeError('Choose either only catch-all addresses or none, not both.');
   if (o.maxRows !== undefined && (!Number.isInteger(o.maxRows) || o.maxRows < 1)) throw new RangeError('The row limit must be a whole number of at least 1.');
+  try {
+    accessSync(dirname(o.out), constants.W_OK);
+  } catch {
+    throw new Error(`The folder ${dirname(o.out)} does not exist or cannot be written to.`);
+  }
   const header = o.preset === 'contacts' ? CONTACT_COLUMNS : OPPORTUNITY_COLUMNS;
+  let fileError: Error | null = null;
   const check = newCheck();
   const written: string[] = [];
   const temps: string[] = [];
@@ -201,6 +188,11 @@ export async function exportCsv(cache: Cache, o: ExportOptions): Promise<ExportR
     // quoted_match: a bare CR or LF also needs quotes (csv-stringify quotes only the record delimiter, CRLF, by itself; Python and Excel split rows on a bare LF).
     const stringifier = stringify({ delimiter: o.delimiter ?? ',', record_delimiter: 'windows', bom: o.bom ?? false, quoted_match: /[\r\n]/ });
     const file = createWriteStream(tmp, { flags: 'w' });
+    // A write failure (disk full, folder gone) is remembered and ends the export.
+    file.on('error', (e) => {
+      fileError = e;
+      stringifier.emit('drain');
+    });
     stringifier.pipe(file);
     temps.push(tmp);
     current = { stringifier, file, tmp, final };
@@ -212,7 +204,8 @@ export async function exportCsv(cache: Cache, o: ExportOptions): Promise<ExportR
     const c = current;
     current = null;
     c.stringifier.end();
-    await once(c.file, 'finish');
+    if (!fileError) await once(c.file, 'finish');
+    if (fileError) throw fileError;
     written.push(c.final);
   };
 
@@ -231,6 +224,7 @@ export async function exportCsv(cache: Cache, o: ExportOptions): Promise<ExportR
       exported.add(r.opportunityRowid);
       const line = r.cells.map((v) => cell(v, o));
       const c = current!;
+      if (fileError) throw fileError;
       if (!c.stringifier.write(line)) await once(c.stringifier, 'drain');
       inPart++;
       if (check.rows % 1000 === 0) o.onProgress?.({ rows: check.rows, bytes: c.file.bytesWritten, file: c.final });

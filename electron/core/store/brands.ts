@@ -1,14 +1,9 @@
 // Brands reachable with the key, as last seen.
 import type { Brand } from '../../../shared/api/schemas';
 import type { DB } from './db';
+import type { CachedBrand } from '../../../shared/model';
+export type { CachedBrand } from '../../../shared/model';
 
-export interface CachedBrand {
-  id: string;
-  name: string;
-  removed_on_server: boolean;
-  last_synced_at: string | null;
-  opportunities: number;
-}
 
 export class BrandStore {
   constructor(private readonly db: DB) {}

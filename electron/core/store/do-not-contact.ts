@@ -2,13 +2,9 @@
 // user's data; sync never writes it), honoured by every export.
 import { isEmailAddress, parseContact } from '../../../shared/contacts';
 import type { DB } from './db';
+import type { DoNotContactEntry } from '../../../shared/model';
+export type { DoNotContactEntry } from '../../../shared/model';
 
-export interface DoNotContactEntry {
-  kind: 'address' | 'domain';
-  value: string;
-  note: string;
-  added_at: string;
-}
 
 const DOMAIN = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/;
 

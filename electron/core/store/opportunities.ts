@@ -5,11 +5,11 @@ import type { Statement } from 'better-sqlite3';
 import { createHash } from 'node:crypto';
 import { parseContacts, type Contact } from '../../../shared/contacts';
 import type { Opportunity } from '../../../shared/api/schemas';
-import { STATUSES, type Status } from '../../../shared/domain';
-import type { DB } from './db';
+import { STATUSES } from '../../../shared/domain';
+import type { ListFilter, ListItem, ListSort, OpportunityDetail, Status } from '../../../shared/model';
 
-export const LIST_SORTS = ['priority', 'fit', 'last_seen', 'title', 'domain'] as const;
-export type ListSort = (typeof LIST_SORTS)[number];
+export { LIST_SORTS, type ListFilter, type ListItem, type ListSort, type OpportunityDetail, type Triage } from '../../../shared/model';
+import type { DB } from './db';
 
 /** Sort columns come from this allow-list only. */
 const ORDER_BY: Record<ListSort, string> = {
@@ -19,74 +19,6 @@ const ORDER_BY: Record<ListSort, string> = {
   title: 'o.title COLLATE NOCASE, o.rowid',
   domain: 'o.domain COLLATE NOCASE, o.rowid',
 };
-
-export interface ListFilter {
-  brandId: string;
-  type?: string;
-  /** Effective status: the local one if set, else the server's. */
-  status?: Status;
-  difficulty?: string;
-  /** Substring of the domain, any case. */
-  domain?: string;
-  /** Also show archived (server flag or local status Archived). */
-  includeArchived?: boolean;
-  /** Also show records the server no longer returns. */
-  includeRemoved?: boolean;
-  /** Only records the server no longer returns. */
-  onlyRemoved?: boolean;
-  hasContacts?: boolean;
-  /** 'only': has a catch-all address; 'exclude': has none. */
-  catchAll?: 'only' | 'exclude';
-  starred?: boolean;
-  /** Full-text search (title, domain, topics, pitch, gap analysis, angle, author, contacts). */
-  search?: string;
-  /** true: only opportunities with an address contacted or exported before; false: only those without. */
-  alreadyPitched?: boolean;
-  sort?: ListSort;
-}
-
-export interface ListItem {
-  id: string;
-  unique_key: string | null;
-  title: string;
-  domain: string;
-  url: string | null;
-  opportunity_type: string | null;
-  status: string | null;
-  server_status: string | null;
-  archived: boolean;
-  removed_on_server: boolean;
-  priority_score: number | null;
-  fit_score: number | null;
-  difficulty: string | null;
-  last_seen: string | null;
-  contact_count: number;
-  catch_all_count: number;
-  starred: boolean;
-  note: string;
-  contacted_at: string | null;
-  exported_at: string | null;
-  /** Latest date any of its addresses was contacted or exported, in any opportunity of the brand. */
-  pitched_at: string | null;
-  /** Addresses of it on the do-not-contact list. */
-  do_not_contact_count: number;
-}
-
-export interface Triage {
-  status: Status | null;
-  note: string;
-  starred: boolean;
-  contacted_at: string | null;
-  exported_at: string | null;
-  updated_at: string | null;
-}
-
-export interface OpportunityDetail {
-  item: ListItem;
-  record: Opportunity & Record<string, unknown>;
-  contacts: Contact[];
-  triage: Triage;
-}
 
 export interface UpsertResult {
   added: number;
@@ -315,6 +247,7 @@ export class OpportunityStore {
     if (f.starred) clauses.push('t.starred = 1');
     if (f.alreadyPitched === true) clauses.push(`${pitchedAt('o.rowid')} IS NOT NULL`);
     if (f.alreadyPitched === false) clauses.push(`${pitchedAt('o.rowid')} IS NULL`);
+    if (f.ids !== undefined) clauses.push(`o.id IN (SELECT value FROM json_each(${bind(JSON.stringify(f.ids))}))`);
     if (f.search !== undefined) {
       const q = ftsQuery(f.search);
       if (q) clauses.push(`o.rowid IN (SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${bind(q)})`);

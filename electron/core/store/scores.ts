@@ -1,14 +1,9 @@
 // Daily visibility and presence scores, per breakdown, as last fetched.
 import type { ScorePoint } from '../../../shared/api/schemas';
 import type { DB } from './db';
+import type { ScoreRow } from '../../../shared/model';
+export type { ScoreRow } from '../../../shared/model';
 
-export interface ScoreRow {
-  date: string;
-  model: string;
-  prompt: string;
-  visibility: number | null;
-  presence: number | null;
-}
 
 export class ScoreStore {
   constructor(private readonly db: DB) {}
@@ -33,6 +28,13 @@ export class ScoreStore {
         )
         .run(brandId, key, meta.brand_name ?? null, meta.start_date, meta.end_date, meta.errors ? JSON.stringify(meta.errors) : null, now);
     })();
+  }
+
+  /** When the series was fetched, and the brand name the service gave. */
+  meta(brandId: string, breakdown: string[]): { brand_name: string | null; fetched_at: string; start_date: string; end_date: string } | undefined {
+    return this.db.prepare('SELECT brand_name, fetched_at, start_date, end_date FROM score_fetches WHERE brand_id = ? AND breakdown = ?').get(brandId, breakdown.join(',')) as
+      | { brand_name: string | null; fetched_at: string; start_date: string; end_date: string }
+      | undefined;
   }
 
   series(brandId: string, breakdown: string[], range: { start?: string; end?: string } = {}): ScoreRow[] {

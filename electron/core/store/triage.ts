@@ -2,15 +2,9 @@
 // Only the user's actions write here; sync never does.
 import { isOneOf, STATUSES, type Status } from '../../../shared/domain';
 import type { DB } from './db';
+import type { TriagePatch } from '../../../shared/model';
+export type { TriagePatch } from '../../../shared/model';
 
-export interface TriagePatch {
-  /** null clears the local status (the server's shows again). */
-  status?: Status | null;
-  note?: string;
-  starred?: boolean;
-  contacted_at?: string | null;
-  exported_at?: string | null;
-}
 
 interface Row {
   status: Status | null;

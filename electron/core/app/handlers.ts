@@ -1,0 +1,87 @@
+// One handler per contract method, typed so a missing one fails to compile.
+// Every argument arrives as `unknown` and is parsed with the contract's schema
+// before it reaches the service; every answer is a Result (plain data).
+import { contract, type ContractResults, type MethodArgs, type MethodName, type Result } from '../../../shared/contract';
+import { redactKeys } from '../../../shared/rules';
+import { ApiError } from '../api/errors';
+import { CacheError } from '../store/db';
+import { ServiceError, type AppService } from './service';
+
+/** A suggested file name without path separators or control characters. */
+function safeFileName(name: string): string {
+  const cleaned = [...name].map((ch) => (ch.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(ch) ? '-' : ch)).join('');
+  return cleaned.trim() || 'export.csv';
+}
+
+type Handlers = { [M in MethodName]: (...args: MethodArgs<M>) => Promise<ContractResults[M]> | ContractResults[M] };
+
+export function createHandlers(s: AppService, platform: { writeClipboard(t: string): void; chooseSaveFile(n: string): Promise<string | null>; showItemInFolder(p: string): void }): Handlers {
+  return {
+    'app:info': () => s.info(),
+    'app:state': () => s.state(),
+    'brands:list': () => s.cache.brands.list(),
+    'opportunities:list': ({ filter, offset, limit }) => s.list(filter, offset, limit),
+    'opportunities:counts': (filter) => s.cache.opportunities.counts(filter),
+    'opportunities:get': ({ brandId, id }) => s.cache.opportunities.get(brandId, id),
+    'triage:set': ({ brandId, id, patch }) => s.setTriage(brandId, id, patch),
+    'triage:bulk': ({ brandId, ids, patch }) => ({ updated: s.cache.triage.setMany(brandId, ids, patch) }),
+    'dnc:list': () => s.cache.doNotContact.list(),
+    'dnc:add': ({ value, note }) => s.cache.doNotContact.add(value, note),
+    'dnc:remove': ({ value }) => ({ removed: s.cache.doNotContact.remove(value) }),
+    'sync:start': ({ brandIds }) => s.startSync({ brandIds }),
+    'sync:cancel': ({ jobId }) => s.cancelSync(jobId),
+    'export:preview': (o) => s.previewExport(o),
+    'export:choose-file': async ({ suggestedName }) => ({ path: await platform.chooseSaveFile(safeFileName(suggestedName)) }),
+    'export:start': ({ options, path }) => s.startExport(options, path),
+    'export:show-in-folder': ({ path }) => {
+      platform.showItemInFolder(path);
+      return { shown: true };
+    },
+    'clipboard:write': ({ text }) => {
+      platform.writeClipboard(text);
+      return { written: true };
+    },
+    'links:open': ({ url }) => s.openLink(url),
+    'mail:open': ({ emails, subject, body }) => s.openMail(emails, subject, body),
+    'scores:get': ({ brandId, breakdown, start, end }) => s.scores(brandId, breakdown, start, end),
+    'citations:get': ({ brandId, mode, domain }) => s.citations(brandId, mode, domain),
+    'settings:get': () => s.getSettings(),
+    'settings:set': (patch) => s.setSettings(patch),
+    'keys:status': () => s.keyStatus(),
+    'keys:set': ({ key, sessionOnly }) => s.setKey(key, sessionOnly),
+    'keys:clear': () => s.clearKey(),
+    'demo:start': () => s.startDemo(),
+    'demo:reset': () => s.resetDemo(),
+  };
+}
+
+/** Turn any failure into plain words that may cross to the renderer (redacted: no key ever). */
+export function toContractError(e: unknown): { kind: string; message: string; field?: string } {
+  if (e instanceof ServiceError) return { kind: e.kind, message: redactKeys(e.message), ...(e.field ? { field: e.field } : {}) };
+  if (e instanceof ApiError) return { kind: e.kind, message: redactKeys(e.message), ...(e.field ? { field: e.field } : {}) };
+  if (e instanceof CacheError) return { kind: `cache-${e.kind}`, message: e.message };
+  if (e instanceof RangeError) return { kind: 'invalid-input', message: redactKeys(e.message) };
+  return { kind: 'internal', message: redactKeys(`Something went wrong: ${e instanceof Error ? e.message : String(e)}`) };
+}
+
+/**
+ * Parse the raw arguments of `name` with its schema and run its handler.
+ * Unknown methods and malformed arguments never reach the service.
+ */
+export async function dispatch(handlers: Handlers, name: string, raw: unknown): Promise<Result<unknown>> {
+  if (!Object.hasOwn(contract, name)) return { ok: false, error: { kind: 'unknown-method', message: `No such method: ${String(name).slice(0, 80)}` } };
+  const m = name as MethodName;
+  const parsed = contract[m].args.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { ok: false, error: { kind: 'invalid-input', message: `Refused ${m}: ${issue ? `${issue.path.join('.') || 'arguments'}: ${issue.message}` : 'malformed arguments'}`, ...(issue?.path.length ? { field: issue.path.map(String).join('.') } : {}) } };
+  }
+  try {
+    const fn = handlers[m] as (...a: unknown[]) => unknown;
+    return { ok: true, value: await fn(...(parsed.data as unknown[])) };
+  } catch (e) {
+    return { ok: false, error: toContractError(e) };
+  }
+}
+
+export type { Handlers };

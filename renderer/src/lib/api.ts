@@ -1,0 +1,24 @@
+// The renderer's only way out: window.workbench (the contract), with each
+// Result unwrapped into a value or a thrown WorkbenchError in plain words.
+import type { ContractError, ContractResults, EventPayloads, MethodArgs, MethodName } from '../../../shared/contract';
+
+export class WorkbenchError extends Error {
+  readonly kind: string;
+  readonly field: string | undefined;
+  constructor(e: ContractError) {
+    super(e.message);
+    this.kind = e.kind;
+    this.field = e.field;
+  }
+}
+
+export async function call<M extends MethodName>(method: M, ...args: MethodArgs<M>): Promise<ContractResults[M]> {
+  const fn = window.workbench[method] as (...a: MethodArgs<M>) => Promise<{ ok: true; value: ContractResults[M] } | { ok: false; error: ContractError }>;
+  const r = await fn(...args);
+  if (!r.ok) throw new WorkbenchError(r.error);
+  return r.value;
+}
+
+export function on<E extends keyof EventPayloads>(event: E, listener: (payload: EventPayloads[E]) => void): () => void {
+  return window.workbench.on(event, listener);
+}

@@ -1,0 +1,179 @@
+// The data the app shows, shared by core (which produces it), main (which
+// passes it on) and the renderer (which shows it). Plain data: no methods.
+import type { Opportunity } from './api/schemas';
+import type { Contact } from './contacts';
+import type { Status } from './domain';
+
+export type { Status };
+
+export const LIST_SORTS = ['priority', 'fit', 'last_seen', 'title', 'domain'] as const;
+export type ListSort = (typeof LIST_SORTS)[number];
+
+export interface ListFilter {
+  brandId: string;
+  type?: string;
+  /** Effective status: the local one if set, else the server's. */
+  status?: Status;
+  difficulty?: string;
+  /** Substring of the domain, any case. */
+  domain?: string;
+  /** Also show archived (server flag or local status Archived). */
+  includeArchived?: boolean;
+  /** Also show records the server no longer returns. */
+  includeRemoved?: boolean;
+  /** Only records the server no longer returns. */
+  onlyRemoved?: boolean;
+  hasContacts?: boolean;
+  /** 'only': has a catch-all address; 'exclude': has none. */
+  catchAll?: 'only' | 'exclude';
+  starred?: boolean;
+  /** Full-text search (title, domain, topics, pitch, gap analysis, angle, author, contacts). */
+  search?: string;
+  /** true: only opportunities with an address contacted or exported before; false: only those without. */
+  alreadyPitched?: boolean;
+  /** Only these opportunities (a selection). */
+  ids?: string[];
+  sort?: ListSort;
+}
+
+export interface ListItem {
+  id: string;
+  unique_key: string | null;
+  title: string;
+  domain: string;
+  url: string | null;
+  opportunity_type: string | null;
+  status: string | null;
+  server_status: string | null;
+  archived: boolean;
+  removed_on_server: boolean;
+  priority_score: number | null;
+  fit_score: number | null;
+  difficulty: string | null;
+  last_seen: string | null;
+  contact_count: number;
+  catch_all_count: number;
+  starred: boolean;
+  note: string;
+  contacted_at: string | null;
+  exported_at: string | null;
+  /** Latest date any of its addresses was contacted or exported, in any opportunity of the brand. */
+  pitched_at: string | null;
+  /** Addresses of it on the do-not-contact list. */
+  do_not_contact_count: number;
+}
+
+export interface Triage {
+  status: Status | null;
+  note: string;
+  starred: boolean;
+  contacted_at: string | null;
+  exported_at: string | null;
+  updated_at: string | null;
+}
+
+export interface OpportunityDetail {
+  item: ListItem;
+  record: Opportunity & Record<string, unknown>;
+  contacts: Contact[];
+  triage: Triage;
+}
+
+
+export interface CachedBrand {
+  id: string;
+  name: string;
+  removed_on_server: boolean;
+  last_synced_at: string | null;
+  opportunities: number;
+}
+
+export interface DoNotContactEntry {
+  kind: 'address' | 'domain';
+  value: string;
+  note: string;
+  added_at: string;
+}
+
+export interface ScoreRow {
+  date: string;
+  model: string;
+  prompt: string;
+  visibility: number | null;
+  presence: number | null;
+}
+
+export interface TriagePatch {
+  /** null clears the local status (the server's shows again). */
+  status?: Status | null;
+  note?: string;
+  starred?: boolean;
+  contacted_at?: string | null;
+  exported_at?: string | null;
+}
+
+export type SyncPhase = 'brands' | 'opportunities' | 'scores' | 'citations';
+
+export type SyncEvent =
+  | { type: 'brands'; brands: { id: string; name: string }[] }
+  | { type: 'brand-start'; brandId: string; name: string; resumed: boolean }
+  | { type: 'progress'; brandId: string; phase: SyncPhase; pages: number; items: number }
+  | { type: 'wait'; brandId: string | null; reason: WaitInfo['reason']; seconds: number; capped: boolean; message: string }
+  | { type: 'warning'; brandId: string; message: string }
+  | { type: 'brand-done'; summary: BrandSummary };
+
+export interface BrandSummary {
+  brandId: string;
+  name: string;
+  added: number;
+  changed: number;
+  removed: number;
+  warnings: number;
+  pages: number;
+  items: number;
+  resumed: boolean;
+  /** Phases that failed for this brand (opportunities already written stay). */
+  failures: { phase: SyncPhase; message: string }[];
+}
+
+export interface SyncSummary {
+  brands: BrandSummary[];
+  durationMs: number;
+  cancelled: boolean;
+  /** An error that stopped the whole sync (a rejected key, for example). */
+  error: { kind: string; message: string } | null;
+}
+
+export interface ExportCheck {
+  rows: number;
+  emptyEmail: number;
+  emptySubject: number;
+  emptyBody: number;
+  /** Rows whose pitch still holds a placeholder such as [Name] or {{first_name}}. */
+  placeholders: number;
+  catchAll: number;
+  /** Plain-words warnings (not errors) for the UI and the CLI. */
+  warnings: string[];
+}
+
+export interface ExportResult {
+  files: string[];
+  rows: number;
+  bytes: number;
+  /** maxRows was reached without split: rows after it were not written. */
+  truncated: boolean;
+  markedExported: number;
+  check: ExportCheck;
+  warnings: string[];
+}
+
+export interface WaitInfo {
+  reason: 'rate-limit' | 'retry';
+  /** Seconds the client will wait before trying again. */
+  seconds: number;
+  attempt: number;
+  /** True when the service asked for longer than the client's maximum wait. */
+  capped: boolean;
+  status?: number;
+  message: string;
+}

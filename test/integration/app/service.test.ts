@@ -1,0 +1,163 @@
+// The app service behind the contract, with the simulator and a real cache:
+// the key's life, demo mode, sync and export jobs as events, mail links.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { AppService } from '../../../electron/core/app/service';
+import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/core/simulator/server';
+import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
+import { tempDir } from '../../support/tmp';
+
+let sim: Simulator;
+beforeAll(async () => {
+  sim = await startSimulator({ seed: 4, opportunities: 400, otherBrandOpportunities: 20, citationsPerBrand: 40 });
+});
+afterAll(() => sim.close());
+
+async function service(keychain = new FakeKeychain()) {
+  const tmp = tempDir();
+  const platform = new FakePlatform();
+  const s = await AppService.create({ userDataDir: tmp.dir, platform, keychain, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux' });
+  s.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000 });
+  return { s, platform, keychain, tmp };
+}
+
+describe('the key', () => {
+  it('is checked for shape, then against get-brands, then stored; the renderer sees only its last four characters', async () => {
+    const { s, keychain, tmp } = await service();
+    await expect(s.setKey('sk_live_tooshort')).rejects.toMatchObject({ kind: 'invalid-input' });
+    await expect(s.setKey('sk_live_' + 'W'.repeat(32))).rejects.toMatchObject({ kind: 'rejected', message: 'The API key was rejected (403): No accounts found for this API key' });
+    expect(keychain.value).toBeNull();
+    const st = await s.setKey(`  ${DEMO_KEY} `);
+    expect(keychain.value).toBe(DEMO_KEY);
+    expect(st).toMatchObject({ state: 'stored', last4: 'demo', keychain: 'available', lastCheck: { ok: true, message: '3 brands reachable' } });
+    expect(JSON.stringify(await s.state())).not.toContain(DEMO_KEY.slice(8));
+    for (const f of readdirSync(tmp.dir)) expect(readFileSync(join(tmp.dir, f)).includes(Buffer.from(DEMO_KEY.slice(8))), f).toBe(false);
+    expect((await s.clearKey()).state).toBe('none');
+    await s.close();
+    tmp.cleanup();
+  });
+
+  it('with no keychain: says so, and keeps the key for this session only when asked, never on disk', async () => {
+    const { s, keychain, tmp } = await service(new FakeKeychain('unavailable'));
+    expect((await s.keyStatus()).message).toContain('no system keychain is available');
+    await expect(s.setKey(DEMO_KEY)).rejects.toMatchObject({ kind: 'keychain-unavailable', message: expect.stringContaining('this session only') });
+    const st = await s.setKey(DEMO_KEY, true);
+    expect(st).toMatchObject({ state: 'session', last4: 'demo' });
+    expect(keychain.value).toBeNull();
+    const { brands } = await s.client().brands();
+    expect(brands).toHaveLength(3);
+    for (const f of readdirSync(tmp.dir)) expect(readFileSync(join(tmp.dir, f)).includes(Buffer.from(DEMO_KEY.slice(8))), f).toBe(false);
+    await s.close();
+    tmp.cleanup();
+  });
+
+  it('a locked keychain is told apart from an empty one', async () => {
+    const { s, tmp } = await service(new FakeKeychain('locked'));
+    const st = await s.keyStatus();
+    expect(st).toMatchObject({ state: 'none', keychain: 'locked' });
+    expect(st.message).toContain('The keychain is locked');
+    await expect(s.setKey(DEMO_KEY)).rejects.toMatchObject({ kind: 'keychain-locked' });
+    await s.close();
+    tmp.cleanup();
+  });
+});
+
+describe('jobs', () => {
+  it('sync runs as a job with progress events and a summary; the cache reads at once, before and during', async () => {
+    const { s, platform, tmp } = await service();
+    const brand = sim.brands[0]!.id;
+    expect(s.list({ brandId: brand }, 0, 10)).toEqual({ items: [], total: 0 });
+    await s.setKey(DEMO_KEY);
+    const { jobId } = s.startSync({});
+    expect(s.startSync({}).jobId).toBe(jobId); // one sync at a time
+    const done = await platform.waitFor('sync:done');
+    expect(done.jobId).toBe(jobId);
+    expect(done.summary.error).toBeNull();
+    expect(platform.events.some((e) => e.event === 'sync:event' && (e.payload as { event: { type: string } }).event.type === 'progress')).toBe(true);
+    expect(s.list({ brandId: brand }, 0, 10).total).toBeGreaterThan(300);
+    expect(s.syncState()).toMatchObject({ running: false, lastSummary: { error: null } });
+
+    // export job: file written, progress and done events, path for "Show in folder"
+    const out = join(tmp.dir, 'out.csv');
+    const preview = s.previewExport({ brandId: brand, preset: 'contacts', excludeCatchAll: true });
+    expect(preview.rows).toBeGreaterThan(50);
+    const ex = s.startExport({ brandId: brand, preset: 'contacts', excludeCatchAll: true }, out);
+    const fin = await platform.waitFor('export:done');
+    expect(fin.jobId).toBe(ex.jobId);
+    expect(fin.result!.rows).toBe(preview.rows);
+    expect((parse(readFileSync(out, 'utf8'), { columns: true }) as unknown[]).length).toBe(preview.rows);
+    expect(() => s.startExport({ brandId: brand, preset: 'contacts', split: true }, out)).toThrow(/row limit/);
+    const bad = s.startExport({ brandId: brand, preset: 'contacts' }, join(tmp.dir, 'no', 'such', 'dir.csv'));
+    const failed = await platform.waitFor('export:done');
+    expect(failed).toMatchObject({ jobId: bad.jobId, result: null, error: { kind: 'export-failed' } });
+    await s.close();
+    tmp.cleanup();
+  });
+
+  it('a sync against an unreachable service ends with the reason, and the app says it is offline; the cache still reads', async () => {
+    const { s, platform, tmp } = await service();
+    await s.setKey(DEMO_KEY);
+    s.startSync({});
+    await platform.waitFor('sync:done');
+    const closed = await startSimulator({ opportunities: 1, brands: 1 });
+    await closed.close();
+    s.setSettings({ baseUrl: closed.url });
+    s.startSync({});
+    const done = await platform.waitFor('sync:done', 60_000);
+    expect(done.summary.error).toMatchObject({ kind: 'network' });
+    expect(platform.events.some((e) => e.event === 'app:online' && (e.payload as { online: boolean }).online === false)).toBe(true);
+    expect(s.list({ brandId: sim.brands[0]!.id }, 0, 5).items).toHaveLength(5);
+    await s.close();
+    tmp.cleanup();
+  }, 60_000);
+});
+
+describe('mail links', () => {
+  it('opens the mail app; a pitch too long for a link is copied and said', async () => {
+    const { s, platform, tmp } = await service();
+    const short = await s.openMail(['ana@wired.com'], 'a+b & c', 'Hi\nthere');
+    expect(short).toEqual({ opened: true, message: 'Opening your mail app.', copiedBody: false });
+    expect(platform.opened.at(-1)).toBe('mailto:ana@wired.com?subject=a%2Bb%20%26%20c&body=Hi%0D%0Athere');
+    const long = await s.openMail(['ana@wired.com'], 'Hello', 'word '.repeat(1000));
+    expect(long.copiedBody).toBe(true);
+    expect(platform.clipboard).toBe('word '.repeat(1000));
+    expect(platform.opened.at(-1)).toBe('mailto:ana@wired.com?subject=Hello');
+    await s.close();
+    tmp.cleanup();
+  });
+});
+
+describe('demo mode', () => {
+  it('starts the simulator in-process with its own cache, syncs, and resets', async () => {
+    const tmp = tempDir();
+    const platform = new FakePlatform();
+    const s = await AppService.create({ userDataDir: tmp.dir, platform, keychain: new FakeKeychain('unavailable'), appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: true, demoOpportunities: 300 });
+    expect(s.info()).toMatchObject({ demo: true });
+    expect(s.info().cachePath.endsWith('demo.db')).toBe(true);
+    await s.launch();
+    const done = await platform.waitFor('sync:done');
+    expect(done.summary.error).toBeNull();
+    const brand = s.cache.brands.list()[0]!.id;
+    expect(s.list({ brandId: brand }, 0, 5).total).toBeGreaterThan(100);
+    expect(existsSync(join(tmp.dir, 'workbench.db'))).toBe(false);
+    s.setTriage(brand, s.list({ brandId: brand }, 0, 1).items[0]!.id, { note: 'demo note' });
+    await s.resetDemo();
+    await platform.waitFor('sync:done');
+    expect(s.list({ brandId: brand }, 0, 500).items.every((i) => i.note === '')).toBe(true);
+    await s.close();
+    tmp.cleanup();
+  });
+
+  it('"Try with demo data" switches a first-run app to the demo', async () => {
+    const { s, platform, tmp } = await service(new FakeKeychain());
+    expect(s.isDemo).toBe(false);
+    await s.startDemo();
+    expect(s.isDemo).toBe(true);
+    await platform.waitFor('sync:done');
+    expect(s.cache.brands.list().length).toBe(3);
+    await s.close();
+    tmp.cleanup();
+  });
+});

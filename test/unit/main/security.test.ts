@@ -1,0 +1,110 @@
+// The window's security, item by item against Electron's security checklist
+// (https://www.electronjs.org/docs/latest/tutorial/security).
+import { describe, expect, it } from 'vitest';
+import { CONTENT_SECURITY_POLICY, isAppUrl, isTrustedSender, menuTemplate, secureWebPreferences } from '../../../electron/main/security';
+import { checkExternalUrl } from '../../../electron/core/app/links';
+
+describe('web preferences', () => {
+  const p = secureWebPreferences('/app/out/preload/index.cjs');
+  it.each([
+    ['2. Node.js integration off', 'nodeIntegration', false],
+    ['2. no Node in workers', 'nodeIntegrationInWorker', false],
+    ['2. no Node in sub-frames', 'nodeIntegrationInSubFrames', false],
+    ['3. context isolation on', 'contextIsolation', true],
+    ['4. process sandboxing on', 'sandbox', true],
+    ['6. web security on', 'webSecurity', true],
+    ['8. no insecure content', 'allowRunningInsecureContent', false],
+    ['9. no experimental features', 'experimentalFeatures', false],
+    ['12. no <webview>', 'webviewTag', false],
+    ['navigation by drag and drop off', 'navigateOnDragDrop', false],
+    ['middle-click does not open windows', 'disableBlinkFeatures', 'Auxclick'],
+  ] as const)('%s', (_label, key, value) => {
+    expect(p[key]).toBe(value);
+  });
+  it('loads the preload it is given and nothing else', () => {
+    expect(p.preload).toBe('/app/out/preload/index.cjs');
+    expect(p).not.toHaveProperty('enableBlinkFeatures');
+  });
+});
+
+describe('Content-Security-Policy (checklist 7)', () => {
+  const directives = Object.fromEntries(CONTENT_SECURITY_POLICY.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v.join(' ')]));
+  it('no remote scripts, no inline scripts, no eval', () => {
+    expect(directives['script-src']).toBe("'self'");
+    expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-inline|unsafe-eval|https?:|\*/);
+  });
+  it('no network from the renderer: all network goes through main', () => {
+    expect(directives['connect-src']).toBe("'none'");
+    expect(directives['default-src']).toBe("'none'");
+    expect(directives['object-src']).toBe("'none'");
+    expect(directives['frame-ancestors']).toBe("'none'");
+  });
+  it('the built page carries the same policy in a meta tag (file:// loads get no headers)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const html = readFileSync('renderer/index.html', 'utf8');
+    const meta = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
+    expect(meta).toBeDefined();
+    expect(meta).toContain("script-src 'self'");
+    expect(meta).toContain("connect-src 'none'");
+    expect(meta).not.toMatch(/unsafe-inline|unsafe-eval/);
+  });
+});
+
+describe('who may talk to main (checklist 17: validate the sender)', () => {
+  const mainFrame = { url: 'file:///app/out/renderer/index.html', parent: null };
+  const win = { webContents: { id: 7, mainFrame } };
+  it('the app window main frame showing the app page', () => {
+    expect(isTrustedSender({ sender: { id: 7 }, senderFrame: mainFrame }, win, undefined)).toBe(true);
+  });
+  it('refuses another webContents, a sub-frame, a foreign page, no frame, no window', () => {
+    expect(isTrustedSender({ sender: { id: 8 }, senderFrame: mainFrame }, win, undefined)).toBe(false);
+    expect(isTrustedSender({ sender: { id: 7 }, senderFrame: { url: 'file:///app/out/renderer/index.html', parent: mainFrame } }, win, undefined)).toBe(false);
+    expect(isTrustedSender({ sender: { id: 7 }, senderFrame: { url: 'https://evil.example/', parent: null } }, { webContents: { id: 7, mainFrame: { url: 'https://evil.example/', parent: null } } }, undefined)).toBe(false);
+    expect(isTrustedSender({ sender: { id: 7 }, senderFrame: null }, win, undefined)).toBe(false);
+    expect(isTrustedSender({ sender: { id: 7 }, senderFrame: mainFrame }, null, undefined)).toBe(false);
+  });
+  it('the dev server only when one is configured', () => {
+    expect(isAppUrl('http://localhost:5173/', 'http://localhost:5173')).toBe(true);
+    expect(isAppUrl('http://localhost:5173/', undefined)).toBe(false);
+    expect(isAppUrl('file:///etc/passwd', undefined)).toBe(false);
+  });
+});
+
+describe('links open only when safe (checklist 14, 15)', () => {
+  it.each([
+    ['javascript:alert(1)', false],
+    ['JaVaScRiPt:alert(1)', false],
+    ['file:///etc/passwd', false],
+    ['data:text/html,<script>alert(1)</script>', false],
+    ['smb://evil/share', false],
+    ['ms-msdt:/id PCWDiagnostic', false],
+    ['vbscript:msgbox', false],
+    ['//evil.example/path', false],
+    ['\\\\evil\\share', false],
+    ['https://user:pass@example.com/', false],
+    ['https://' + 'a'.repeat(2100) + '.com', false],
+    ['not a url', false],
+    ['', false],
+    ['https://wired.com/best-espresso?x=1#y', true],
+    ['http://example.com', true],
+  ])('%s -> %s', (url, ok) => {
+    expect(checkExternalUrl(url).ok).toBe(ok);
+  });
+  it('says why, in plain words', () => {
+    expect(checkExternalUrl('javascript:alert(1)')).toEqual({ ok: false, reason: 'Only web links (http, https) open from the app; this one is javascript.' });
+  });
+});
+
+describe('menu', () => {
+  const roles = (t: ReturnType<typeof menuTemplate>) => JSON.stringify(t);
+  it('copy and paste always; reload and developer tools only in development', () => {
+    const prod = roles(menuTemplate({ dev: false, mac: false, appName: 'Outreach Workbench' }));
+    expect(prod).toContain('"copy"');
+    expect(prod).toContain('"paste"');
+    expect(prod).not.toContain('reload');
+    expect(prod).not.toContain('toggleDevTools');
+    const dev = roles(menuTemplate({ dev: true, mac: true, appName: 'Outreach Workbench' }));
+    expect(dev).toContain('"reload"');
+    expect(dev).toContain('"about"');
+  });
+});
