@@ -2,7 +2,7 @@
 // passes it on) and the renderer (which shows it). Plain data: no methods.
 import type { Opportunity } from './api/schemas';
 import type { Contact } from './contacts';
-import type { Status } from './domain';
+import type { Difficulty, OpportunityType, Status } from './domain';
 
 export type { Status };
 
@@ -11,10 +11,10 @@ export type ListSort = (typeof LIST_SORTS)[number];
 
 export interface ListFilter {
   brandId: string;
-  type?: string;
+  type?: OpportunityType;
   /** Effective status: the local one if set, else the server's. */
   status?: Status;
-  difficulty?: string;
+  difficulty?: Difficulty;
   /** Substring of the domain, any case. */
   domain?: string;
   /** Also show archived (server flag or local status Archived). */
