@@ -1,0 +1,264 @@
+// The real UI in real Chromium against the real core (through the test host)
+// and the simulator: what a person does in a day, and what must never happen.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import type { Browser, Page } from 'playwright-core';
+import { startHost, type Host } from '../host/server';
+import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/core/simulator/server';
+import { context, launch } from './browser';
+
+const SCREENS = 'test-results/screens';
+mkdirSync(SCREENS, { recursive: true });
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launch();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+async function open(host: Host, scheme: 'light' | 'dark' = 'light'): Promise<Page> {
+  const ctx = await context(browser, scheme);
+  const page = await ctx.newPage();
+  page.on('dialog', (d) => {
+    throw new Error(`A dialog opened: ${d.message()}`);
+  });
+  await page.goto(host.url);
+  return page;
+}
+
+async function shoot(page: Page, name: string) {
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.screenshot({ path: join(SCREENS, `${name}-${scheme}.png`) });
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+const rows = (page: Page) => page.locator('[role="option"]');
+const toast = (page: Page, text: string | RegExp) => page.locator('.toast', { hasText: text });
+
+/** Wait until the detail pane shows the row under the cursor; returns its title. */
+async function detailOfActive(page: Page): Promise<string> {
+  let title = '';
+  await expect
+    .poll(async () => {
+      const row = ((await page.locator('[role="option"][aria-selected="true"] .title').textContent()) ?? '').replace(/^★\s*/, '');
+      title = (await page.locator('.detail h2').textContent()) ?? '';
+      if (process.env.E2E_DEBUG) console.log(JSON.stringify({ row, title }));
+      return row !== '' && row === title;
+    })
+    .toBe(true);
+  return title;
+}
+
+describe('first run, sync, triage, export', () => {
+  let sim: Simulator;
+  let host: Host;
+  let page: Page;
+  beforeAll(async () => {
+    sim = await startSimulator({ seed: 3, opportunities: 600, otherBrandOpportunities: 40, citationsPerBrand: 60, latencyMs: 40 });
+    sim.inject(sim.brands[0]!.id, {
+      _id: 'hostile-1',
+      opportunity_type: 'low-hanging-fruit',
+      title: '<script>alert("pwned")</script><img src=x onerror=alert(1)> Hostile record',
+      url: 'javascript:alert(document.cookie)',
+      domain: 'evil.example',
+      status: 'New',
+      archived: false,
+      priority_score: 100,
+      pitch_subject: '<b>bold?</b>',
+      pitch_body: '<iframe src="https://evil.example"></iframe>',
+      contact_emails: ['victim@evil.example'],
+    });
+    host = await startHost({ baseUrl: sim.url });
+    page = await open(host);
+  });
+  afterAll(async () => {
+    await page.context().close();
+    await host.close();
+    await sim.close();
+  });
+
+  it('first run: a malformed key is refused as you type, a rejected key is refused with the reason, a good key is stored', async () => {
+    await page.getByLabel('Your Trakkr API key').waitFor();
+    await shoot(page, '01-first-run');
+    const input = page.getByLabel('Your Trakkr API key');
+    const connect = page.getByRole('button', { name: 'Connect' });
+    await input.fill('sk_live_abc');
+    await expect.poll(() => page.locator('#key-help').textContent()).toContain('32 characters after "sk_live_"');
+    expect(await connect.isDisabled()).toBe(true);
+    await input.fill('sk_live_' + 'Z'.repeat(32));
+    await connect.click();
+    await page.getByRole('alert').filter({ hasText: 'The API key was rejected (403): No accounts found for this API key' }).waitFor();
+    expect((await host.service.keyStatus()).state).toBe('none');
+    await input.fill(DEMO_KEY);
+    await connect.click();
+    await page.getByRole('navigation', { name: 'Views' }).waitFor();
+    expect((await host.service.keyStatus()).state).toBe('stored');
+  });
+
+  it('a sync shows its progress, then the list fills', async () => {
+    await page.locator('.sync', { hasText: /Syncing/ }).waitFor();
+    await shoot(page, '02-syncing');
+    await toast(page, /Synced/).waitFor({ timeout: 60_000 });
+    await page.getByLabel('Brand').selectOption(sim.brands[0]!.id);
+    await expect.poll(() => rows(page).count()).toBeGreaterThan(5);
+    expect(await page.locator('.head').textContent()).toMatch(/\d+ opportunities/);
+  });
+
+  it('hostile text renders as text, and a javascript: link never becomes a link', async () => {
+    await page.getByLabel(/^Search/).fill('Hostile');
+    await expect.poll(() => rows(page).count()).toBe(1);
+    await rows(page).first().click();
+    const title = page.locator('.detail h2');
+    await expect.poll(() => title.textContent()).toBe('<script>alert("pwned")</script><img src=x onerror=alert(1)> Hostile record');
+    expect(await page.locator('.detail script, .detail img, .detail iframe, .detail b').count()).toBe(0);
+    expect(await page.locator('a[href^="javascript:"]').count()).toBe(0);
+    expect(await page.locator('.detail .body').textContent()).toBe('<iframe src="https://evil.example"></iframe>');
+    await shoot(page, '03-hostile-record');
+    await page.getByLabel(/^Search/).fill('');
+    await page.keyboard.press('Escape');
+  });
+
+  it('filters with live counts and full-text search narrow the list', async () => {
+    await expect.poll(() => rows(page).count()).toBeGreaterThan(5);
+    const done = page.getByRole('button', { name: /^Done \d+/ });
+    const expected = Number((await done.textContent())!.replace(/\D+/g, ''));
+    await done.click();
+    await expect.poll(() => page.locator('.head').textContent()).toContain(`${expected} opportunities`);
+    const statuses = await page.locator('[role="option"] .meta .badge.ok').count();
+    expect(statuses).toBe(Math.min(await rows(page).count(), statuses));
+    await done.click(); // off again
+    await page.getByLabel(/^Search/).fill('cold brew');
+    await expect.poll(async () => (await page.locator('.head').textContent())!.match(/(\d[\d,]*) opportunities/)?.[1]).not.toBe(undefined);
+    const n = Number((await page.locator('.head').textContent())!.match(/([\d,]+) opportunities/)![1]!.replace(/,/g, ''));
+    expect(n).toBeGreaterThan(0);
+    expect(n).toBeLessThan(600);
+    await shoot(page, '04-filtered');
+    await page.getByLabel(/^Search/).fill('');
+    await page.keyboard.press('Escape');
+  });
+
+  it('the detail pane, and copying contacts leaves catch-alls out and says so', async () => {
+    await page.getByLabel('Catch-all addresses').selectOption('only');
+    await rows(page).first().locator('.badge.catch').waitFor();
+    await page.locator('[role="listbox"]').focus();
+    await page.keyboard.press('j');
+    await page.keyboard.press('k');
+    await page.locator('.detail .contacts .badge.catch').first().waitFor();
+    const catchAlls = await page.locator('.contacts li', { has: page.locator('.badge.catch') }).locator('.addr').allTextContents();
+    expect(catchAlls.length).toBeGreaterThan(0);
+    await page.keyboard.press('c');
+    await toast(page, /catch-all address(es)? left out/).waitFor();
+    for (const a of catchAlls) expect(host.clipboard()).not.toContain(a);
+    await shoot(page, '05-detail');
+    await page.getByLabel('Catch-all addresses').selectOption('');
+  });
+
+  it('status, star and note survive a re-sync', async () => {
+    await page.locator('[role="listbox"]').focus();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('j');
+    const title = await detailOfActive(page);
+    await page.keyboard.press('2');
+    await expect.poll(() => page.locator('.detail [aria-pressed="true"]', { hasText: 'In Progress' }).count()).toBe(1);
+    await page.keyboard.press('s');
+    await page.keyboard.press('n');
+    await page.keyboard.type('Called Ana, send data on Monday.');
+    await page.locator('.save', { hasText: 'Saved' }).waitFor();
+    await page.keyboard.press('Escape');
+    sim.mutate({ brand: sim.brands[0]!.id, changed: 50, added: 3, removed: 2 });
+    await page.getByRole('button', { name: /Sync now|Retry sync/ }).click();
+    await toast(page, /Synced/).waitFor({ timeout: 60_000 });
+    await page.getByLabel('Starred only').check();
+    await expect.poll(() => rows(page).count()).toBe(1);
+    await page.locator('[role="listbox"]').focus();
+    await page.keyboard.press('Home');
+    await detailOfActive(page);
+    await expect.poll(() => page.locator('#note').inputValue()).toBe('Called Ana, send data on Monday.');
+    expect((await page.locator('.detail h2').textContent())!.startsWith(title.replace(/ \(updated\)$/, ''))).toBe(true);
+    expect(await page.locator('.detail [aria-pressed="true"]', { hasText: 'In Progress' }).count()).toBe(1);
+    await page.getByLabel('Starred only').uncheck();
+  });
+
+  it('bulk status for a selection', async () => {
+    await page.getByRole('button', { name: /^New \d+/ }).click();
+    await expect.poll(() => rows(page).count()).toBeGreaterThan(3);
+    await page.locator('[role="listbox"]').focus();
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('x');
+      await page.keyboard.press('j');
+    }
+    await page.getByRole('toolbar', { name: 'Selection' }).getByText('3 selected').waitFor();
+    await shoot(page, '06-selection');
+    await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Done' }).click();
+    await toast(page, '3 opportunities set to Done.').waitFor();
+    await page.getByRole('button', { name: /^New \d+/ }).click();
+  });
+
+  it('an export writes a file that reads back row for row', async () => {
+    const out = join(host.dataDir, 'batch.csv');
+    host.setSaveAs(out);
+    await page.locator('[role="listbox"]').focus();
+    await page.keyboard.press('e');
+    const dialog = page.getByRole('dialog', { name: 'Export for your mail tool' });
+    await dialog.getByText(/\d+ rows? will be exported/).waitFor();
+    const n = Number((await dialog.getByText(/rows? will be exported/).textContent())!.replace(/[^\d]/g, ''));
+    await shoot(page, '07-export');
+    await dialog.getByRole('button', { name: 'Save as…' }).click();
+    await dialog.getByText(/Saved [\d,]+ rows? to/).waitFor();
+    const rowsBack = parse(readFileSync(out, 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(rowsBack).toHaveLength(n);
+    expect(rowsBack.every((r) => r.catch_all === 'false')).toBe(true);
+    await dialog.getByRole('button', { name: 'Show in folder' }).click();
+    expect(host.opened()).toContain(`folder:${out}`);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('keyboard help and settings screens', async () => {
+    await page.locator('[role="listbox"]').focus();
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await shoot(page, '08-shortcuts');
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByText(/Stored in the system keychain, ends in …demo/).waitFor();
+    expect(await page.content()).not.toContain(DEMO_KEY.slice(8));
+    await shoot(page, '09-settings');
+    await page.getByRole('button', { name: 'Insights' }).click();
+    await shoot(page, '10-insights');
+    await page.getByRole('button', { name: 'Opportunities' }).click();
+  });
+
+  it('browsing offline with the simulator stopped: the cache reads, sync says why', async () => {
+    await sim.close();
+    await page.reload();
+    await expect.poll(() => rows(page).count()).toBeGreaterThan(5);
+    await page.getByRole('button', { name: /Sync now|Retry sync/ }).click();
+    await toast(page, /Sync stopped: Could not reach the service/).waitFor({ timeout: 60_000 });
+    await page.getByText('Offline').waitFor();
+    await page.locator('[role="listbox"]').focus();
+    await page.keyboard.press('j');
+    await page.locator('.detail h2').waitFor();
+    await shoot(page, '11-offline');
+  });
+});
+
+describe('demo mode', () => {
+  it('starts with the simulator in-process, clearly labelled, and fills the list', async () => {
+    const host = await startHost({ demo: true, demoOpportunities: 500 });
+    const page = await open(host);
+    try {
+      await page.getByText('Demo data').waitFor();
+      await expect.poll(() => rows(page).count(), { timeout: 60_000 }).toBeGreaterThan(5);
+      await shoot(page, '12-demo');
+    } finally {
+      await page.context().close();
+      await host.close();
+    }
+  });
+});
