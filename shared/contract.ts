@@ -160,7 +160,8 @@ export interface ContractResults {
   'app:info': AppInfo;
   'app:state': AppState;
   'brands:list': CachedBrand[];
-  'opportunities:list': { items: ListItem[]; total: number };
+  /** capped: the search matched at least `total` rows and counting stopped there. */
+  'opportunities:list': { items: ListItem[]; total: number; capped: boolean };
   'opportunities:counts': { status: Record<string, number>; type: Record<string, number>; difficulty: Record<string, number>; total: number };
   'opportunities:get': OpportunityDetail | null;
   'triage:set': OpportunityDetail | null;

@@ -32,7 +32,8 @@ const url = await new Promise<string>((resolve, reject) => {
 
 try {
   process.stderr.write(`Benchmarks: ${N.toLocaleString('en-US')} opportunities, simulator at ${url}\n`);
-  const db = join(dir, 'bench.db');
+  // workbench.db: the name the app (and the UI host) opens in its data folder.
+  const db = join(dir, 'workbench.db');
   const sync = await phase<{ opportunities: number; seconds: number; peak_rss_mb: number; error: unknown; failures: unknown[] }>('sync', url, db);
   if (sync.error || sync.failures.length) throw new Error(`sync failed: ${JSON.stringify(sync)}`);
   const pages = join(dir, 'pages.jsonl');
@@ -40,6 +41,20 @@ try {
   const floor = await phase<{ opportunities: number; seconds: number }>('floor', url, join(dir, 'floor.db'), pages);
   const query = await phase<Record<string, number>>('query', url, db);
   const exp = await phase<{ rows: number; seconds: number; bytes: number; opportunities_rows: number; opportunities_seconds: number; peak_rss_mb: number }>('export', url, db, join(dir, 'export'));
+
+  process.stderr.write('UI: building the renderer and measuring it in Chromium…\n');
+  await new Promise<void>((resolve, reject) => {
+    const b = spawn('node_modules/.bin/electron-vite', ['build'], { stdio: 'ignore' });
+    b.on('exit', (c) => (c === 0 ? resolve() : reject(new Error(`electron-vite build exited ${c}`))));
+  });
+  const ui = await (async () => {
+    const child = node(['test/bench/ui.ts', url, dir]);
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    if (code !== 0) throw new Error(`UI bench failed (exit ${code}): ${out}`);
+    return JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
+  })();
 
   const perSecond = Math.round(sync.opportunities / sync.seconds);
   const floorPerSecond = Math.round(floor.opportunities / floor.seconds);
@@ -61,6 +76,7 @@ try {
       opportunities_rows: exp.opportunities_rows,
       opportunities_seconds: Math.round(exp.opportunities_seconds * 100) / 100,
     },
+    ui,
     machine: { node: process.version, cpus: (await import('node:os')).cpus().length, date: new Date().toISOString() },
   };
   writeFileSync('bench-results.json', JSON.stringify(results, null, 2) + '\n');
@@ -73,6 +89,10 @@ try {
     ['filter-chip counts p95', `${query.counts_p95_ms} ms`, true],
     ['export contacts', `${exp.rows.toLocaleString('en-US')} rows in ${results.export.seconds} s (goal ≤ 3 s)`, exp.seconds <= 3],
     ['export opportunities', `${exp.opportunities_rows.toLocaleString('en-US')} rows in ${results.export.opportunities_seconds} s`, true],
+    ['UI first list render', `${ui.first_render_ms} ms`, true],
+    ['UI search as you type p50 / p95', `${ui.search_p50_ms} / ${ui.search_p95_ms} ms (goal p95 ≤ 150)`, ui.search_p95_ms! <= 150],
+    ['UI move with j p50 / p95', `${ui.j_p50_ms} / ${ui.j_p95_ms} ms (goal p95 ≤ 50)`, ui.j_p95_ms! <= 50],
+    ['UI scroll long tasks > 50 ms', `${ui.scroll_long_tasks_over_50ms} (longest ${ui.scroll_longest_task_ms} ms; goal 0)`, ui.scroll_long_tasks_over_50ms === 0],
     ['export peak RSS', `${exp.peak_rss_mb} MB (goal ≤ 400, not growing with rows)`, exp.peak_rss_mb <= 400],
   ];
   const w = Math.max(...goals.map((g) => g[0].length));

@@ -19,6 +19,8 @@ import { checkExternalUrl, checkMailto } from './links';
 import type { Platform } from './platform';
 import { SettingsFile } from './settings';
 
+export const SEARCH_COUNT_CAP = 5000;
+
 export class ServiceError extends Error {
   constructor(
     readonly kind: string,
@@ -230,8 +232,11 @@ export class AppService {
     await this.syncJob?.done.catch(() => {});
   }
 
+  /** Search results are counted up to SEARCH_COUNT_CAP: a broad prefix while typing need not scan every match. */
   list(filter: ListFilter, offset: number, limit: number): ContractResults['opportunities:list'] {
-    return { items: this.cache.opportunities.list(filter, { offset, limit }), total: this.cache.opportunities.count(filter) };
+    const cap = filter.search ? SEARCH_COUNT_CAP : undefined;
+    const total = this.cache.opportunities.count(filter, cap);
+    return { items: this.cache.opportunities.list(filter, { offset, limit }), total, capped: cap !== undefined && total >= cap };
   }
 
   setTriage(brandId: string, id: string, patch: TriagePatch): ContractResults['triage:set'] {

@@ -273,9 +273,11 @@ export class OpportunityStore {
     return { sql: this.listQuery(f), params: { ...this.filterSql(f).params, limit: 200, offset: 0 } };
   }
 
-  count(f: ListFilter): number {
+  /** How many match; with `cap`, counting stops there (a broad search need not scan every match). */
+  count(f: ListFilter, cap?: number): number {
     const w = this.filterSql(f);
-    return (this.db.prepare(`${w.with} SELECT count(*) AS n FROM ${w.from} WHERE ${w.where}`).get(w.params) as { n: number }).n;
+    const sql = cap ? `${w.with} SELECT count(*) AS n FROM (SELECT 1 FROM ${w.from} WHERE ${w.where} LIMIT @cap)` : `${w.with} SELECT count(*) AS n FROM ${w.from} WHERE ${w.where}`;
+    return (this.db.prepare(sql).get(cap ? { ...w.params, cap } : w.params) as { n: number }).n;
   }
 
   /** Counts per effective status, type and difficulty under the other filters (for the filter chips). */

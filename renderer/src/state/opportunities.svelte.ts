@@ -15,6 +15,8 @@ type Counts = ContractResults['opportunities:counts'];
 export class OpportunitiesStore {
   filter = $state<Filter>({ sort: 'priority' });
   total = $state(0);
+  /** The search matched more than `total`; refine it to see the rest. */
+  capped = $state(false);
   pages = $state.raw<Record<number, ListItem[]>>({});
   counts = $state.raw<Counts | null>(null);
   loading = $state(false);
@@ -29,6 +31,7 @@ export class OpportunitiesStore {
   private pending = new Set<number>();
   private noteTimer: ReturnType<typeof setTimeout> | null = null;
   private detailTimer: ReturnType<typeof setTimeout> | null = null;
+  private countsTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(private readonly app: AppStore) {}
 
@@ -52,11 +55,19 @@ export class OpportunitiesStore {
     this.error = null;
     const filter = { ...this.filter, brandId };
     try {
-      const [first, counts] = await Promise.all([call('opportunities:list', { filter, offset: 0, limit: PAGE }), call('opportunities:counts', filter)]);
+      // The list first (what the eye is on), the chip counts after it: main answers one at a time.
+      const first = await call('opportunities:list', { filter, offset: 0, limit: PAGE });
       if (gen !== this.generation) return;
       this.pages = { 0: first.items };
       this.total = first.total;
-      this.counts = counts;
+      this.capped = first.capped;
+      // Counts scan every matching row: wait until typing pauses, so they never hold up the next keystroke's list.
+      if (this.countsTimer) clearTimeout(this.countsTimer);
+      this.countsTimer = setTimeout(() => {
+        void call('opportunities:counts', filter).then((c) => {
+          if (gen === this.generation) this.counts = c;
+        });
+      }, 250);
       if (!keepCursor) {
         this.cursor = 0;
         this.selected = new Set();

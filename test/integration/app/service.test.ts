@@ -68,7 +68,7 @@ describe('jobs', () => {
   it('sync runs as a job with progress events and a summary; the cache reads at once, before and during', async () => {
     const { s, platform, tmp } = await service();
     const brand = sim.brands[0]!.id;
-    expect(s.list({ brandId: brand }, 0, 10)).toEqual({ items: [], total: 0 });
+    expect(s.list({ brandId: brand }, 0, 10)).toEqual({ items: [], total: 0, capped: false });
     await s.setKey(DEMO_KEY);
     const { jobId } = s.startSync({});
     expect(s.startSync({}).jobId).toBe(jobId); // one sync at a time

@@ -156,6 +156,11 @@ describe('opportunities', () => {
     expect(cache.opportunities.get(B, 'id11')!.item.status).toBe('In Progress');
   });
 
+  it('a count can stop at a cap (broad searches while typing)', () => {
+    expect(cache.opportunities.count({ brandId: B, includeArchived: true }, 7)).toBe(7);
+    expect(cache.opportunities.count({ brandId: B, search: 'oslo' }, 7)).toBe(1);
+  });
+
   it('counts per status, type and difficulty for the chips', () => {
     const c = cache.opportunities.counts({ brandId: B });
     expect(c.total).toBe(cache.opportunities.count({ brandId: B }));
