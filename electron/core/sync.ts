@@ -86,7 +86,7 @@ async function syncBrand(cache: Cache, client: TrakkrClient, brand: { id: string
     try {
       const end = ctx.now().slice(0, 10);
       const start = addDays(end, -90);
-      for (const breakdown of [[], ['model']] as ('model' | 'prompt')[][]) {
+      for (const breakdown of [[], ['model'], ['prompt']] as ('model' | 'prompt')[][]) {
         const r = await client.scores({ brand: brand.id, breakdown, start_date: start, end_date: end }, { signal: ctx.signal });
         const resp = r.response as { brand_name?: string; start_date?: string; end_date?: string; errors?: string[] | null };
         cache.scores.replace(brand.id, breakdown, r.points, { brand_name: resp.brand_name, start_date: resp.start_date ?? start, end_date: resp.end_date ?? end, errors: resp.errors ?? null }, ctx.now());

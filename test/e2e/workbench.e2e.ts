@@ -225,13 +225,13 @@ describe('first run, sync, triage, export', () => {
     await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
     await shoot(page, '08-shortcuts');
     await page.keyboard.press('Escape');
-    await page.getByRole('button', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Settings', exact: true }).click();
     await page.getByText(/Stored in the system keychain, ends in …demo/).waitFor();
     expect(await page.content()).not.toContain(DEMO_KEY.slice(8));
     await shoot(page, '09-settings');
-    await page.getByRole('button', { name: 'Insights' }).click();
+    await page.getByRole('button', { name: 'Insights', exact: true }).click();
     await shoot(page, '10-insights');
-    await page.getByRole('button', { name: 'Opportunities' }).click();
+    await page.getByRole('button', { name: 'Opportunities', exact: true }).click();
   });
 
   it('browsing offline with the simulator stopped: the cache reads, sync says why', async () => {

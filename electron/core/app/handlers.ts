@@ -44,7 +44,7 @@ export function createHandlers(s: AppService, platform: { writeClipboard(t: stri
     'links:open': ({ url }) => s.openLink(url),
     'mail:open': ({ emails, subject, body }) => s.openMail(emails, subject, body),
     'scores:get': ({ brandId, breakdown, start, end }) => s.scores(brandId, breakdown, start, end),
-    'citations:get': ({ brandId, mode, domain }) => s.citations(brandId, mode, domain),
+    'citations:get': ({ brandId, mode, domain, start, end }) => s.citations(brandId, mode, { domain, start, end }),
     'settings:get': () => s.getSettings(),
     'settings:set': (patch) => s.setSettings(patch),
     'keys:status': () => s.keyStatus(),

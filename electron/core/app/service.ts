@@ -284,15 +284,15 @@ export class AppService {
     return { opened: true, message: m.message, copiedBody: m.tooLong && !!body };
   }
 
-  scores(brandId: string, breakdown: '' | 'model', start?: string, end?: string): ContractResults['scores:get'] {
+  scores(brandId: string, breakdown: '' | 'model' | 'prompt', start?: string, end?: string): ContractResults['scores:get'] {
     const b = breakdown ? [breakdown] : [];
     const meta = this.cache.scores.meta(brandId, b);
     return { rows: this.cache.scores.series(brandId, b, { start, end }), brandName: meta?.brand_name ?? null, fetchedAt: meta?.fetched_at ?? null };
   }
 
-  citations(brandId: string, mode: string, domain?: string): ContractResults['citations:get'] {
+  citations(brandId: string, mode: string, filter: { domain?: string; start?: string; end?: string } = {}): ContractResults['citations:get'] {
     const snap = this.cache.citations.snapshot(brandId, mode);
-    return { items: this.cache.citations.list(brandId, mode, { domain }), updatedAt: snap?.updated_at ?? null, summary: snap?.summary ?? null, fetchedAt: snap?.fetched_at ?? null };
+    return { items: this.cache.citations.list(brandId, mode, filter), updatedAt: snap?.updated_at ?? null, summary: snap?.summary ?? null, fetchedAt: snap?.fetched_at ?? null };
   }
 
   /** "Try with demo data": switch to the simulator, its key and its own cache, then sync. */

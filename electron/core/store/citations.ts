@@ -34,10 +34,17 @@ export class CitationStore {
     return gone;
   }
 
-  list(brandId: string, mode: string, filter: { domain?: string } = {}): Record<string, unknown>[] {
+  /** Items of one mode, in the service's order; domain substring and last-seen dates (YYYY-MM-DD, inclusive) filter. */
+  list(brandId: string, mode: string, filter: { domain?: string; start?: string; end?: string } = {}): Record<string, unknown>[] {
     const rows = this.db
-      .prepare(`SELECT raw FROM citations WHERE brand_id = ? AND mode = ? AND (? IS NULL OR instr(lower(domain), lower(?)) > 0) ORDER BY position`)
-      .all(brandId, mode, filter.domain ?? null, filter.domain ?? null) as { raw: string }[];
+      .prepare(
+        `SELECT raw FROM citations WHERE brand_id = @brand AND mode = @mode
+           AND (@domain IS NULL OR instr(lower(domain), lower(@domain)) > 0)
+           AND (@start IS NULL OR substr(last_seen, 1, 10) >= @start)
+           AND (@end IS NULL OR substr(last_seen, 1, 10) <= @end)
+         ORDER BY position`,
+      )
+      .all({ brand: brandId, mode, domain: filter.domain ?? null, start: filter.start ?? null, end: filter.end ?? null }) as { raw: string }[];
     return rows.map((r) => JSON.parse(r.raw) as Record<string, unknown>);
   }
 

@@ -55,6 +55,7 @@ describe('a full sync', () => {
     expect(cache.opportunities.count({ brandId: big.brandId, includeArchived: true, onlyRemoved: false })).toBe(2300);
     expect(cache.scores.series(big.brandId, []).length).toBeGreaterThan(80);
     expect(new Set(cache.scores.series(big.brandId, ['model']).map((r) => r.model)).size).toBe(4);
+    expect(new Set(cache.scores.series(big.brandId, ['prompt']).map((r) => r.prompt)).size).toBe(6);
     expect(cache.citations.list(big.brandId, 'citations')).toHaveLength(700);
     expect(cache.citations.snapshot(big.brandId, 'citations')!.summary).toHaveProperty('total_citations');
     expect(cache.citations.list(big.brandId, 'knowledge').length).toBeGreaterThan(0);
