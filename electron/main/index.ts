@@ -9,7 +9,8 @@ import { registerIpc } from './ipc';
 import { electronPlatform } from './platform';
 import { CONTENT_SECURITY_POLICY, isAppUrl, isTrustedSender, menuTemplate, secureWebPreferences } from './security';
 
-const demo = process.argv.includes('--demo');
+// Demo mode: `npm run demo` (WORKBENCH_DEMO=1), or the app started with --demo.
+const demo = process.argv.includes('--demo') || process.env.WORKBENCH_DEMO === '1';
 const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
 let win: BrowserWindow | null = null;
 
