@@ -2,7 +2,7 @@
 // inputs checked before any request, resilient to 429s, 5xx, dropped
 // connections and bad bodies, paced under the plan's rate, and incapable of
 // letting the key leave in a message.
-import { CITATIONS_QUERY_PARAM, DEFAULT_BASE_URL, LIMITS, type CitationMode } from '../../../shared/domain';
+import { CITATIONS_QUERY_PARAM, DEFAULT_BASE_URL, type CitationMode } from '../../../shared/domain';
 import {
   checkBooleanParam,
   checkBrandId,
@@ -437,4 +437,3 @@ function describeNetworkError(e: unknown): string {
   return redactKeys(err.cause?.message ?? err.message ?? 'unknown network error');
 }
 
-export { LIMITS };

@@ -1,8 +1,8 @@
 // Deterministic demo data for the API simulator: brands, outreach
 // opportunities of both types, daily scores with model and prompt breakdowns,
 // and citations. Everything is derived from (seed, brand, index, version).
-import { Rng, hash32, hashString } from './rng';
-import { addDays, dateFromDayNumber, dayNumber } from '../../../shared/rules';
+import { Rng, hash32 } from './rng';
+import { dateFromDayNumber, dayNumber } from '../../../shared/rules';
 import { DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES } from '../../../shared/domain';
 
 export const BRAND_NAMES = ['Northwind Coffee', 'Acme Analytics', 'Lumen Health', 'Fjord Outdoor', 'Quill Legal'];
@@ -387,4 +387,4 @@ export function todayUtc(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
-export { addDays, hashString, DOMAINS };
+export { DOMAINS };

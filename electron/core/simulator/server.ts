@@ -21,7 +21,7 @@ import {
   dayNumber,
   type RuleResult,
 } from '../../../shared/rules';
-import { citationSummary, promptsFor, scoreEntries, todayUtc, type DataOptions } from './data';
+import { citationSummary, scoreEntries, todayUtc, type DataOptions } from './data';
 import { hashString } from './rng';
 import { type BrandState, makeBrands, type OutreachFilter } from './store';
 
@@ -610,4 +610,3 @@ function redactQuery(url: URL): string {
   return url.searchParams.toString();
 }
 
-export { promptsFor };

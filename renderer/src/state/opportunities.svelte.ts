@@ -64,9 +64,14 @@ export class OpportunitiesStore {
       // Counts scan every matching row: wait until typing pauses, so they never hold up the next keystroke's list.
       if (this.countsTimer) clearTimeout(this.countsTimer);
       this.countsTimer = setTimeout(() => {
-        void call('opportunities:counts', filter).then((c) => {
-          if (gen === this.generation) this.counts = c;
-        });
+        call('opportunities:counts', filter).then(
+          (c) => {
+            if (gen === this.generation) this.counts = c;
+          },
+          () => {
+            // The chips keep their last counts; the list itself reports errors.
+          },
+        );
       }, 250);
       if (!keepCursor) {
         this.cursor = 0;
@@ -93,6 +98,9 @@ export class OpportunitiesStore {
           if (gen !== this.generation) return;
           this.pages = { ...this.pages, [p]: r.items };
           if (Math.floor(this.cursor / PAGE) === p) this.scheduleDetail();
+        })
+        .catch((e: unknown) => {
+          if (gen === this.generation) this.error = errorText(e);
         })
         .finally(() => this.pending.delete(p));
     }
@@ -123,7 +131,9 @@ export class OpportunitiesStore {
 
   private scheduleDetail(): void {
     if (this.detailTimer) clearTimeout(this.detailTimer);
-    this.detailTimer = setTimeout(() => void this.loadDetail(), 40);
+    this.detailTimer = setTimeout(() => {
+      this.loadDetail().catch((e: unknown) => this.app.toast(`The opportunity could not be read: ${errorText(e)}`, 'error'));
+    }, 40);
   }
 
   async loadDetail(): Promise<void> {

@@ -43,6 +43,7 @@ beforeAll(async () => {
   (globalThis as { window?: unknown }).window = { workbench: api };
 });
 afterAll(async () => {
+  await new Promise((r) => setTimeout(r, 400)); // let the stores' short timers (detail, chip counts) finish first
   await service.close();
   await sim.close();
   tmp.cleanup();
