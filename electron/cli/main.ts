@@ -518,6 +518,20 @@ async function cacheCmd(ctx: Ctx, args: string[]): Promise<void> {
 
 // ---- entry -------------------------------------------------------------------------
 
+/** Every command; one returning nothing exits 0. */
+const COMMANDS: Record<string, (ctx: Ctx, args: string[], asJson: boolean) => Promise<number | void>> = {
+  brands,
+  sync: (ctx, args) => sync(ctx, args),
+  list,
+  triage: (ctx, args) => triage(ctx, args),
+  scores,
+  citations,
+  export: (ctx, args) => exportCmd(ctx, args),
+  dnc: (ctx, args) => dnc(ctx, args),
+  key: (ctx, args) => key(ctx, args),
+  cache: (ctx, args) => cacheCmd(ctx, args),
+};
+
 export async function run(argv: string[], io: Io): Promise<number> {
   const debug = argv.includes('--debug');
   const command = argv.find((a) => !a.startsWith('-'));
@@ -545,40 +559,9 @@ export async function run(argv: string[], io: Io): Promise<number> {
       dbPath: (g.db as string | undefined) ?? defaultCachePath(io.env),
       secrets: io.secrets ?? new KeychainSecretStore(),
     };
-    const asJson = g.json === true;
-    switch (command) {
-      case 'brands':
-        await brands(ctx, rest, asJson);
-        return 0;
-      case 'sync':
-        return await sync(ctx, rest);
-      case 'list':
-        await list(ctx, rest, asJson);
-        return 0;
-      case 'triage':
-        await triage(ctx, rest);
-        return 0;
-      case 'scores':
-        await scores(ctx, rest, asJson);
-        return 0;
-      case 'citations':
-        await citations(ctx, rest, asJson);
-        return 0;
-      case 'export':
-        await exportCmd(ctx, rest);
-        return 0;
-      case 'dnc':
-        await dnc(ctx, rest);
-        return 0;
-      case 'key':
-        await key(ctx, rest);
-        return 0;
-      case 'cache':
-        await cacheCmd(ctx, rest);
-        return 0;
-      default:
-        throw new UsageError(`Unknown command "${command}". Run \`workbench --help\` for the list.`);
-    }
+    const run = COMMANDS[command];
+    if (!run) throw new UsageError(`Unknown command "${command}". Run \`workbench --help\` for the list.`);
+    return (await run(ctx, rest, g.json === true)) ?? 0;
   } catch (e) {
     return report(e, io, debug);
   }

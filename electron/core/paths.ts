@@ -20,7 +20,3 @@ export function userDataDir(env: NodeJS.ProcessEnv = process.env, platform: Node
 export function defaultCachePath(env: NodeJS.ProcessEnv = process.env): string {
   return env.WORKBENCH_DB ?? join(userDataDir(env), 'workbench.db');
 }
-
-export function demoCachePath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(userDataDir(env), 'demo.db');
-}
