@@ -1,15 +1,15 @@
 import { resolve } from 'node:path';
-import { defineConfig, externalizeDepsPlugin } from 'electron-vite';
+import { defineConfig } from 'electron-vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 
-// One build config for main, preload and renderer (electron-vite).
+// One build config for main, preload and renderer (electron-vite; dependencies
+// stay external by default and load from node_modules).
 export default defineConfig({
   main: {
-    plugins: [externalizeDepsPlugin()],
-    build: { rollupOptions: { input: { index: resolve('electron/main/index.ts') } } },
+    // Two entries: main itself, and the core process it forks (out/main/core.js).
+    build: { rollupOptions: { input: { index: resolve('electron/main/index.ts'), core: resolve('electron/core-process/index.ts') } } },
   },
   preload: {
-    plugins: [externalizeDepsPlugin()],
     build: {
       rollupOptions: {
         input: { index: resolve('electron/preload/index.ts') },

@@ -21,7 +21,12 @@ const rooms = {
     patterns: [room('core may import shared/, Node and npm packages only (DESIGN.md, rooms).', '**/main/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**')],
   },
   'electron/main/**': {
-    patterns: [room('main may import shared/, core and electron (DESIGN.md, rooms; main never imports test/).', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**')],
+    // Main talks to the engine only through the core process's protocol (shared/core-link.ts).
+    patterns: [room('main may import shared/ and electron; the engine lives in the core process (DESIGN.md, rooms; main never imports test/).', '**/core/**', '**/core-process/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**', 'better-sqlite3', 'keytar')],
+  },
+  'electron/core-process/**': {
+    // The log file's writer is shared with main (plain Node, no electron).
+    patterns: [room('the core process entry wires core to Electron: shared/, core, electron and main/log only (DESIGN.md, processes).', '**/main/**', '!**/main/log', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**')],
   },
   'electron/preload/**': {
     patterns: [

@@ -35,7 +35,7 @@ export const METHOD_NAMES = [
 ] as const;
 export type MethodName = (typeof METHOD_NAMES)[number];
 
-export const EVENT_NAMES = ['sync:event', 'sync:done', 'export:progress', 'export:done', 'app:online', 'key:status'] as const;
+export const EVENT_NAMES = ['sync:event', 'sync:done', 'export:progress', 'export:done', 'app:online', 'key:status', 'core:status'] as const;
 export type EventName = (typeof EVENT_NAMES)[number];
 
 /** The IPC channel a method travels on. */

@@ -5,6 +5,7 @@
 // these methods as window.workbench, and the renderer gets the types.
 import { z } from 'zod';
 import { CITATION_MODES, DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES } from './domain';
+import { checkApiBaseUrl } from './api-origin';
 import type { MethodName } from './contract-names';
 import type {
   CachedBrand,
@@ -70,12 +71,19 @@ export const exportOptionsSchema = z.strictObject({
 });
 
 export const settingsSchema = z.strictObject({
-  baseUrl: z.url({ protocol: /^https?$/ }).max(500),
+  /** https://, or http:// to this computer only (the simulator): see shared/api-origin.ts. */
+  baseUrl: z.string().superRefine((v, ctx) => {
+    const r = checkApiBaseUrl(v);
+    if (!r.ok) ctx.addIssue({ code: 'custom', message: r.reason });
+  }),
   syncOnLaunch: z.boolean(),
   /** Requests per minute to stay under: the plan's rate. */
   requestsPerMinute: z.number().int().min(1).max(10_000),
 });
 export type Settings = z.infer<typeof settingsSchema>;
+/** settings:set: any settings, and `confirmOrigin` (the new API origin the user saw and accepted) when the API origin changes. */
+export const settingsPatchSchema = settingsSchema.partial().extend({ confirmOrigin: z.string().max(600).optional() }).strict();
+export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
 const none = z.tuple([]);
 const one = <T extends z.ZodType>(t: T) => z.tuple([t]);
@@ -96,15 +104,16 @@ export const contract = {
   'sync:cancel': { args: one(z.strictObject({ jobId: z.string().max(100) })) },
   'export:preview': { args: one(exportOptionsSchema) },
   'export:choose-file': { args: one(z.strictObject({ suggestedName: text(200) })) },
-  'export:start': { args: one(z.strictObject({ options: exportOptionsSchema, path: text(4096).min(1) })) },
-  'export:show-in-folder': { args: one(z.strictObject({ path: text(4096).min(1) })) },
+  // The renderer never names a path: main's save dialog gives it an opaque handle; exports are named by job id.
+  'export:start': { args: one(z.strictObject({ options: exportOptionsSchema, file: z.uuid() })) },
+  'export:show-in-folder': { args: one(z.strictObject({ jobId: z.uuid() })) },
   'clipboard:write': { args: one(z.strictObject({ text: text(1_000_000) })) },
   'links:open': { args: one(z.strictObject({ url: text(10_000) })) },
   'mail:open': { args: one(z.strictObject({ emails: z.array(text(320)).min(1).max(50), subject: text(10_000).optional(), body: text(200_000).optional() })) },
   'scores:get': { args: one(z.strictObject({ brandId, breakdown: z.enum(['', 'model', 'prompt']), start: date.optional(), end: date.optional() })) },
   'citations:get': { args: one(z.strictObject({ brandId, mode: z.enum(CITATION_MODES), domain: text(200).optional(), start: date.optional(), end: date.optional() })) },
   'settings:get': { args: none },
-  'settings:set': { args: one(settingsSchema.partial().strict()) },
+  'settings:set': { args: one(settingsPatchSchema) },
   'keys:status': { args: none },
   'keys:set': { args: one(z.strictObject({ key: text(200), sessionOnly: z.boolean().optional() })) },
   'keys:clear': { args: none },
@@ -172,7 +181,8 @@ export interface ContractResults {
   'sync:start': { jobId: string };
   'sync:cancel': { cancelled: boolean };
   'export:preview': ExportCheck;
-  'export:choose-file': { path: string | null };
+  /** The chosen file: an opaque handle for export:start and its name to show; null when cancelled. */
+  'export:choose-file': { file: { handle: string; name: string } | null };
   'export:start': { jobId: string };
   'export:show-in-folder': { shown: boolean };
   'clipboard:write': { written: boolean };
@@ -196,6 +206,8 @@ export interface EventPayloads {
   'export:progress': { jobId: string; rows: number; bytes: number };
   'export:done': { jobId: string; result: ExportResult | null; error: ContractError | null };
   'app:online': { online: boolean };
+  /** The core process stopped: restarted once, or down for good. */
+  'core:status': { state: 'restarted' | 'failed'; message: string };
   'key:status': KeyStatus;
 }
 

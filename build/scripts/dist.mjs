@@ -20,4 +20,4 @@ if (!existsSync(join(root, 'node_modules', 'electron', 'path.txt'))) {
 const run = (cmd, args) => execFileSync(cmd, args, { cwd: root, stdio: 'inherit' });
 run(process.execPath, [join(root, 'build', 'scripts', 'native.mjs'), 'electron']);
 run(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['electron-vite', 'build']);
-run(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['electron-builder', '--publish', 'never']);
+run(process.platform === 'win32' ? 'npx.cmd' : 'npx', ['electron-builder', '--publish', 'never', ...process.argv.slice(2)]);

@@ -6,6 +6,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { existsSync } from 'node:fs';
 import { DEFAULT_BASE_URL, DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES, type Status } from '../../shared/domain';
 import { checkApiKeyShape, checkBrandId, checkDate, redactKeys } from '../../shared/rules';
+import { checkApiBaseUrl, DEFAULT_API_ORIGIN } from '../../shared/api-origin';
 import { ApiError } from '../core/api/errors';
 import { TrakkrClient } from '../core/api/client';
 import { Cache } from '../core/store/cache';
@@ -54,7 +55,8 @@ Commands:
   cache path | cache reset              where the cache is; move a damaged cache aside
 
 Global options:
-  --base-url URL   API base URL (env TRAKKR_BASE_URL; default ${DEFAULT_BASE_URL})
+  --base-url URL   API base URL (env TRAKKR_BASE_URL; default ${DEFAULT_BASE_URL}); https:// only,
+                   or http:// to this computer (localhost, 127.x.x.x, [::1]) for the simulator
   --db PATH        cache file (env WORKBENCH_DB; default: the desktop app's cache)
   --rate N         requests per minute to stay under (env WORKBENCH_RATE; default 60, the Scale plan;
                    Enterprise 300, test keys 20; 0 turns pacing off)
@@ -103,6 +105,8 @@ interface Ctx {
   secrets: SecretStore;
   /** Requests per minute (0: no pacing). */
   rate: number;
+  /** Every request goes through this: it says once, before the first, when the API is not the default one. */
+  fetch: typeof fetch;
 }
 
 async function keyFor(ctx: Ctx): Promise<string> {
@@ -120,6 +124,7 @@ async function keyFor(ctx: Ctx): Promise<string> {
 async function clientFor(ctx: Ctx, onWait?: (s: string) => void): Promise<TrakkrClient> {
   return new TrakkrClient({
     baseUrl: ctx.baseUrl,
+    fetch: ctx.fetch,
     apiKey: await keyFor(ctx),
     requestsPerMinute: ctx.rate,
     onWait: onWait ? (w) => onWait(`${w.reason === 'rate-limit' ? 'Rate-limited' : 'Retrying'}: waiting ${Math.ceil(w.seconds)} s${w.capped ? ' (the service asked for longer; capped)' : ''}…`) : undefined,
@@ -479,7 +484,7 @@ async function key(ctx: Ctx, args: string[]): Promise<void> {
     const raw = (await ctx.io.readStdin()).trim();
     const shape = checkApiKeyShape(raw);
     if (!shape.ok) throw new UsageError(shape.message);
-    const client = new TrakkrClient({ baseUrl: ctx.baseUrl, apiKey: shape.value, maxAttempts: 2 });
+    const client = new TrakkrClient({ baseUrl: ctx.baseUrl, fetch: ctx.fetch, apiKey: shape.value, maxAttempts: 2 });
     const { brands } = await client.brands();
     await ctx.secrets.set(shape.value);
     ctx.io.out(`Key checked (${brands.length} brand${brands.length === 1 ? '' : 's'} reachable) and stored in the system keychain, ending in …${shape.value.slice(-4)}.\n`);
@@ -489,7 +494,7 @@ async function key(ctx: Ctx, args: string[]): Promise<void> {
       ctx.io.out(ctx.io.env.TRAKKR_API_KEY ? 'No key in the keychain; TRAKKR_API_KEY is set and will be used.\n' : 'No key is stored. Run `workbench key set`.\n');
       return;
     }
-    const client = new TrakkrClient({ baseUrl: ctx.baseUrl, apiKey: stored, maxAttempts: 2 });
+    const client = new TrakkrClient({ baseUrl: ctx.baseUrl, fetch: ctx.fetch, apiKey: stored, maxAttempts: 2 });
     try {
       const { brands } = await client.brands();
       ctx.io.out(`A key ending in …${stored.slice(-4)} is stored; last check OK (${brands.length} brand${brands.length === 1 ? '' : 's'}).\n`);
@@ -542,20 +547,15 @@ export async function run(argv: string[], io: Io): Promise<number> {
       return command === undefined && !argv.includes('--help') && !argv.includes('-h') ? 2 : 0;
     }
     const g = parseArgs({ args: rest, options: GLOBAL, strict: false, allowPositionals: true }).values;
-    const baseUrl = (g['base-url'] as string | undefined) ?? io.env.TRAKKR_BASE_URL ?? DEFAULT_BASE_URL;
-    try {
-      const u = new URL(baseUrl);
-      if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error('protocol');
-    } catch {
-      throw new UsageError(`--base-url must be an http(s) URL; got "${baseUrl}".`);
-    }
+    const baseUrl = apiBaseUrl(g['base-url'], io.env.TRAKKR_BASE_URL);
     const rateText = (g.rate as string | undefined) ?? io.env.WORKBENCH_RATE ?? '60';
     const rate = Number(rateText);
     if (!Number.isFinite(rate) || rate < 0) throw new UsageError(`--rate must be a number of requests per minute (0 for no pacing); got "${rateText}".`);
     const ctx: Ctx = {
       io,
       rate,
-      baseUrl,
+      baseUrl: baseUrl.url,
+      fetch: announcingFetch(baseUrl, io),
       dbPath: (g.db as string | undefined) ?? defaultCachePath(io.env),
       secrets: io.secrets ?? new KeychainSecretStore(),
     };
@@ -565,6 +565,32 @@ export async function run(argv: string[], io: Io): Promise<number> {
   } catch (e) {
     return report(e, io, debug);
   }
+}
+
+/**
+ * The API base URL from --base-url, else TRAKKR_BASE_URL, else the default:
+ * https://, or http:// to this computer only (the simulator). Refused before
+ * anything is sent, naming where the address came from.
+ */
+function apiBaseUrl(flag: unknown, env: string | undefined): { url: string; origin: string } {
+  if (flag !== undefined && typeof flag !== 'string') throw new UsageError('--base-url needs an address, e.g. --base-url https://api.trakkr.ai');
+  const source = flag !== undefined ? '--base-url' : env ? 'TRAKKR_BASE_URL' : null;
+  const r = checkApiBaseUrl(flag ?? (env || DEFAULT_BASE_URL));
+  if (!r.ok) throw new UsageError(`${source ?? 'The default API address'}: ${r.reason} Nothing was sent.`);
+  return r;
+}
+
+/** Global fetch, saying once on stderr, before the first request, that the API is not the default one. */
+function announcingFetch(api: { url: string; origin: string }, io: Io): typeof fetch {
+  if (api.origin === DEFAULT_API_ORIGIN) return (input, init) => fetch(input, init);
+  let said = false;
+  return (input, init) => {
+    if (!said) {
+      said = true;
+      io.err(`Using the API at ${api.url} (not the default).\n`);
+    }
+    return fetch(input, init);
+  };
 }
 
 function report(e: unknown, io: Io, debug: boolean): number {

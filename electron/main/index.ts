@@ -1,17 +1,31 @@
-// Electron main: lifecycle, the one window and its security, IPC wiring to
-// core's app service. Everything that is not Electron-specific lives in core.
-import { app, BrowserWindow, ipcMain, Menu, net, session } from 'electron';
+// Electron main: lifecycle, the window and its security, the app:// scheme,
+// menus, dialogs, clipboard and shell. The engine runs in the core process
+// (electron/core-process); main checks each call's sender and forwards it.
+import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, MessageChannelMain, net, protocol, session, shell, utilityProcess } from 'electron';
 import { join } from 'node:path';
-import { AppService } from '../core/app/service';
-import { createHandlers } from '../core/app/handlers';
-import { KeychainSecretStore } from '../core/secrets';
+import { eventChannelOf, type EventName } from '../../shared/contract-names';
+import { CoreSupervisor, type CoreFailure, type CoreInit } from '../../shared/core-link';
+import { APP_ENTRY_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './app-protocol';
+import { cacheFailureDialog } from './cache-failure';
+import { forkCore } from './core-process';
+import { hostHandlers } from './host-ops';
 import { registerIpc } from './ipc';
-import { electronPlatform } from './platform';
-import { CONTENT_SECURITY_POLICY, isAppUrl, isTrustedSender, menuTemplate, secureWebPreferences } from './security';
+import { createLog, installCrashLogging } from './log';
+import { contentSecurityPolicy, isAppUrl, isTrustedSender, menuTemplate, secureWebPreferences } from './security';
+import { demoUserDataDir, forbiddenSwitch } from './startup-checks';
 
-// Demo mode: `npm run demo` (WORKBENCH_DEMO=1), or the app started with --demo.
+// Demo mode: `npm run demo` (WORKBENCH_DEMO=1), or the app started with --demo. It gets its own
+// user-data folder, so its own cache, settings, log and single-instance lock.
 const demo = process.argv.includes('--demo') || process.env.WORKBENCH_DEMO === '1';
+if (demo) app.setPath('userData', demoUserDataDir(app.getPath('appData'), app.getName()));
 const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+const here = import.meta.dirname;
+const log = createLog({ dir: join(app.getPath('userData'), 'logs') });
+installCrashLogging(log);
+
+// Must happen before 'ready'.
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
+
 let win: BrowserWindow | null = null;
 
 function createWindow(): BrowserWindow {
@@ -23,7 +37,7 @@ function createWindow(): BrowserWindow {
     show: false,
     title: demo ? 'Outreach Workbench (demo)' : 'Outreach Workbench',
     backgroundColor: '#1b1d21',
-    webPreferences: secureWebPreferences(join(import.meta.dirname, '../preload/index.cjs')),
+    webPreferences: secureWebPreferences(join(here, '../preload/index.cjs')),
   });
   w.once('ready-to-show', () => w.show());
   const wc = w.webContents;
@@ -36,12 +50,68 @@ function createWindow(): BrowserWindow {
     if (!isAppUrl(url, devUrl)) e.preventDefault();
   });
   wc.on('will-attach-webview', (e) => e.preventDefault());
-  if (devUrl) void w.loadURL(devUrl);
-  else void w.loadFile(join(import.meta.dirname, '../renderer/index.html'));
+  void w.loadURL(devUrl ?? APP_ENTRY_URL);
   return w;
 }
 
-if (!app.requestSingleInstanceLock()) {
+function send(event: EventName, payload: unknown): void {
+  if (win && !win.isDestroyed()) win.webContents.send(eventChannelOf(event), payload);
+}
+
+function startCore(startOver = false): CoreSupervisor {
+  const init: CoreInit = {
+    userDataDir: app.getPath('userData'),
+    appName: app.getName(),
+    appVersion: app.getVersion(),
+    platformName: process.platform,
+    demo,
+    startOver,
+  };
+  return new CoreSupervisor({
+    spawn: () => forkCore({ utilityProcess, MessageChannelMain }, join(here, 'core.js'), init, { ...process.env, WORKBENCH_LOG_DIR: join(app.getPath('userData'), 'logs') }),
+    host: hostHandlers({
+      writeClipboard: (text) => clipboard.writeText(text),
+      openExternal: (url) => shell.openExternal(url),
+      showItemInFolder: (path) => shell.showItemInFolder(path),
+      showSaveDialog: async (suggestedName) => {
+        const opts = { title: 'Export CSV', defaultPath: join(app.getPath('documents'), suggestedName), filters: [{ name: 'CSV', extensions: ['csv'] }] };
+        const r = win ? await dialog.showSaveDialog(win, opts) : await dialog.showSaveDialog(opts);
+        return r.canceled || !r.filePath ? null : r.filePath;
+      },
+    }),
+    onEvent: send,
+    onCrash: (state, message) => {
+      log.error(`core process: ${state}: ${message}`);
+      send('core:status', { state, message });
+    },
+  });
+}
+
+/** The cache could not open: say so in plain words, offer what fits, and quit (never a process without a window). */
+async function handleFailure(failure: CoreFailure, core: CoreSupervisor): Promise<CoreSupervisor | null> {
+  log.error(`the cache could not open (${failure.kind}): ${failure.message}`);
+  const d = cacheFailureDialog({ kind: failure.kind === 'internal' ? 'unreadable' : failure.kind, message: failure.message, path: failure.path ?? app.getPath('userData') });
+  const { response } = await dialog.showMessageBox({ type: 'error', title: d.title, message: d.message, detail: d.detail, buttons: d.buttons.map((b) => b.label), defaultId: d.defaultId, cancelId: d.cancelId, noLink: true });
+  const action = d.buttons[response]?.action ?? 'quit';
+  await core.shutdown(1_000);
+  if (action === 'start-over') {
+    const fresh = startCore(true);
+    const again = await fresh.ready();
+    if (!again) return fresh;
+    await fresh.shutdown(1_000);
+    dialog.showErrorBox('The cache still could not be opened', again.message);
+  } else if (action === 'open-folder') {
+    await shell.openPath(app.getPath('userData'));
+  }
+  return null;
+}
+
+const refused = app.isPackaged ? forbiddenSwitch(process.argv) : null;
+if (refused) {
+  log.error(`refused to start with ${refused}`);
+  dialog.showErrorBox('Outreach Workbench will not start', `The app was started with ${refused}, which would let other programs inspect or control it. Start it without that option.`);
+  app.exit(1);
+} else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.on('second-instance', () => {
@@ -54,30 +124,42 @@ if (!app.requestSingleInstanceLock()) {
   void app.whenReady().then(async () => {
     session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
     session.defaultSession.setPermissionCheckHandler(() => false);
-    session.defaultSession.webRequest.onHeadersReceived((details, cb) => {
-      cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
-    });
+    const rendererDir = join(here, '../renderer');
+    protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir, contentSecurityPolicy()));
+    if (devUrl) {
+      // The dev server's pages get the development policy (its websocket, injected styles); app:// keeps the production one.
+      const devPolicy = contentSecurityPolicy({ dev: { serverOrigin: new URL(devUrl).origin } });
+      session.defaultSession.webRequest.onHeadersReceived({ urls: [`${new URL(devUrl).origin}/*`] }, (details, cb) => {
+        cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [devPolicy] } });
+      });
+    }
     Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate({ dev: !app.isPackaged, mac: process.platform === 'darwin', appName: app.getName() })));
 
-    const platform = electronPlatform(() => win, app.getPath('documents'));
-    // The cache opens at once (offline-first); a sync, if any, runs after the window is up.
-    const service = await AppService.create({
-      userDataDir: app.getPath('userData'),
-      platform,
-      keychain: new KeychainSecretStore(),
-      appName: app.getName(),
-      appVersion: app.getVersion(),
-      platformName: process.platform,
-      demo,
-    });
-    registerIpc(ipcMain, createHandlers(service, platform), (event: Electron.IpcMainInvokeEvent) => isTrustedSender(event, win, devUrl));
+    let core: CoreSupervisor | null = startCore();
+    const failure = await core.ready();
+    if (failure) core = await handleFailure(failure, core);
+    if (!core) {
+      app.exit(1);
+      return;
+    }
+    const live = core;
+    registerIpc(ipcMain, (method, args) => live.call(method, args), (event: Electron.IpcMainInvokeEvent) => isTrustedSender(event, win, devUrl));
     win = createWindow();
     win.webContents.once('did-finish-load', () => {
-      platform.emit('app:online', { online: net.isOnline() });
-      void service.launch();
+      send('app:online', { online: net.isOnline() });
+      live.launch();
     });
-    app.on('before-quit', () => {
-      void service.close();
+
+    // Quitting: the core finishes or rolls back its current write and closes the cache (at most 3 s), then the app ends.
+    let quitting = false;
+    app.on('before-quit', (e) => {
+      if (quitting) return;
+      quitting = true;
+      e.preventDefault();
+      void live.shutdown(3_000).then((how) => {
+        if (how === 'killed') log.warn('the core process did not close within 3 s and was stopped');
+        app.exit(0);
+      });
     });
   });
 

@@ -1,6 +1,7 @@
 // The window's security as plain data and plain functions, so unit tests can
 // check them item by item against Electron's security checklist.
 import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions } from 'electron';
+import { APP_HOST, APP_SCHEME } from './app-protocol';
 
 export function secureWebPreferences(preloadPath: string): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
   return {
@@ -22,34 +23,57 @@ export function secureWebPreferences(preloadPath: string): NonNullable<BrowserWi
   };
 }
 
-/** Content-Security-Policy of the renderer: no remote or inline scripts, no network from the page. */
-export const CONTENT_SECURITY_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'none'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-  "frame-src 'none'",
-  "object-src 'none'",
-  "worker-src 'none'",
-].join('; ');
+/**
+ * The renderer's Content-Security-Policy, defined once and sent as a response
+ * header by the app:// handler: no remote or inline scripts, no network from
+ * the page. Development adds only what Vite's dev server needs (its scripts,
+ * its websocket, injected styles); the browser test host adds connect-src
+ * 'self' for its shim. The production policy itself never changes.
+ */
+export function contentSecurityPolicy(opts: { dev?: { serverOrigin: string }; connectSelf?: boolean } = {}): string {
+  const dev = opts.dev ? new URL(opts.dev.serverOrigin) : null;
+  const ws = dev ? `${dev.protocol === 'https:' ? 'wss' : 'ws'}://${dev.host}` : '';
+  const connect = [...(opts.connectSelf ? ["'self'"] : []), ...(dev ? [dev.origin, ws] : [])];
+  return [
+    "default-src 'none'",
+    `script-src 'self'${dev ? ` ${dev.origin}` : ''}`,
+    `style-src 'self'${dev ? " 'unsafe-inline'" : ''}`,
+    "img-src 'self' data:",
+    "font-src 'self'",
+    `connect-src ${connect.length ? connect.join(' ') : "'none'"}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "frame-src 'none'",
+    "object-src 'none'",
+    "worker-src 'none'",
+  ].join('; ');
+}
 
-/** The page the window may show: the built renderer file, or the dev server in development. */
+export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
+
+/**
+ * The page the window may show and the frame that may call the contract:
+ * exactly app://renderer (no port, no user info, no look-alike host), or in
+ * development only, exactly the dev server's origin. Node's URL gives custom
+ * schemes an opaque origin, so the parts are compared one by one.
+ */
 export function isAppUrl(url: string, devServerUrl: string | undefined): boolean {
+  let u: URL;
   try {
-    const u = new URL(url);
-    if (devServerUrl) {
-      const d = new URL(devServerUrl);
-      if (u.origin === d.origin) return true;
-    }
-    return u.protocol === 'file:' && u.pathname.endsWith('/renderer/index.html');
+    u = new URL(url);
   } catch {
     return false;
   }
+  if (devServerUrl) {
+    try {
+      const d = new URL(devServerUrl);
+      if (u.protocol === d.protocol && u.host === d.host && !u.username && !u.password) return true;
+    } catch {
+      return false;
+    }
+  }
+  return u.protocol === `${APP_SCHEME}:` && u.hostname === APP_HOST && u.port === '' && u.username === '' && u.password === '';
 }
 
 interface SenderLike {

@@ -42,6 +42,16 @@ try {
   const query = await phase<Record<string, number>>('query', url, db);
   const exp = await phase<{ rows: number; seconds: number; bytes: number; opportunities_rows: number; opportunities_seconds: number; peak_rss_mb: number }>('export', url, db, join(dir, 'export'));
 
+  process.stderr.write("Main's event loop while the core (its own process) syncs, counts and exports…\n");
+  const mainLoop = await (async () => {
+    const child = node(['test/bench/main-loop.ts', url, mkdtempSync(join(dir, 'main-'))]);
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    const code = await new Promise<number | null>((r) => child.on('exit', r));
+    if (code !== 0) throw new Error(`main-loop bench failed (exit ${code}): ${out}`);
+    return JSON.parse(out.trim().split('\n').pop()!) as Record<string, number>;
+  })();
+
   process.stderr.write('UI: building the renderer and measuring it in Chromium…\n');
   await new Promise<void>((resolve, reject) => {
     const b = spawn('node_modules/.bin/electron-vite', ['build'], { stdio: 'ignore' });
@@ -77,6 +87,8 @@ try {
       opportunities_seconds: Math.round(exp.opportunities_seconds * 100) / 100,
     },
     ui,
+    main: { loop_delay_p50_ms: mainLoop.loop_delay_p50_ms, loop_delay_p99_ms: mainLoop.loop_delay_p99_ms, loop_delay_max_ms: mainLoop.loop_delay_max_ms },
+    ipc: { roundtrip_p50_ms: mainLoop.roundtrip_p50_ms, roundtrip_p95_ms: mainLoop.roundtrip_p95_ms },
     machine: { node: process.version, cpus: (await import('node:os')).cpus().length, date: new Date().toISOString() },
   };
   writeFileSync('bench-results.json', JSON.stringify(results, null, 2) + '\n');
@@ -93,6 +105,8 @@ try {
     ['UI search as you type p50 / p95', `${ui.search_p50_ms} / ${ui.search_p95_ms} ms (goal p95 ≤ 150)`, ui.search_p95_ms! <= 150],
     ['UI move with j p50 / p95', `${ui.j_p50_ms} / ${ui.j_p95_ms} ms (goal p95 ≤ 50)`, ui.j_p95_ms! <= 50],
     ['UI scroll long tasks > 50 ms', `${ui.scroll_long_tasks_over_50ms} (longest ${ui.scroll_longest_task_ms} ms; goal 0)`, ui.scroll_long_tasks_over_50ms === 0],
+    ['main event loop delay p99 / max (core syncing, counting, exporting)', `${mainLoop.loop_delay_p99_ms} / ${mainLoop.loop_delay_max_ms} ms (goal ≤ 20 / ≤ 50)`, mainLoop.loop_delay_p99_ms! <= 20 && mainLoop.loop_delay_max_ms! <= 50],
+    ['one-row read round trip p50 (message path)', `${mainLoop.roundtrip_p50_ms} ms (goal ≤ 2)`, mainLoop.roundtrip_p50_ms! <= 2],
     ['export peak RSS', `${exp.peak_rss_mb} MB (goal ≤ 400, not growing with rows)`, exp.peak_rss_mb <= 400],
   ];
   const w = Math.max(...goals.map((g) => g[0].length));

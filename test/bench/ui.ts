@@ -8,9 +8,9 @@ import { context, launch } from '../e2e/browser';
 
 const [simUrl, dataDir] = process.argv.slice(2) as [string, string];
 const host = await startHost({ dataDir, baseUrl: simUrl });
-await host.service.setKey(DEMO_KEY);
-host.service.setSettings({ syncOnLaunch: false });
-const brandId = host.service.cache.brands.list()[0]!.id;
+await host.call('keys:set', { key: DEMO_KEY });
+await host.call('settings:set', { syncOnLaunch: false });
+const brandId = (await host.call('brands:list'))[0]!.id;
 const browser = await launch();
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -104,7 +104,7 @@ try {
   const longTasks = await page.evaluate(() => (window as unknown as { __long: number[] }).__long.filter((d) => d > 50));
   process.stdout.write(
     JSON.stringify({
-      rows: host.service.cache.opportunities.count({ brandId, includeArchived: true }),
+      rows: (await host.call('opportunities:list', { filter: { brandId, includeArchived: true }, offset: 0, limit: 1 })).total,
       first_render_ms: Math.round(firstRender),
       search_p50_ms: pct(search, 50),
       search_p95_ms: pct(search, 95),

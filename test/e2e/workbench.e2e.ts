@@ -93,11 +93,11 @@ describe('first run, sync, triage, export', () => {
     await input.fill('sk_live_' + 'Z'.repeat(32));
     await connect.click();
     await page.getByRole('alert').filter({ hasText: 'The API key was rejected (403): No accounts found for this API key' }).waitFor();
-    expect((await host.service.keyStatus()).state).toBe('none');
+    expect((await host.call('keys:status')).state).toBe('none');
     await input.fill(DEMO_KEY);
     await connect.click();
     await page.getByRole('navigation', { name: 'Views' }).waitFor();
-    expect((await host.service.keyStatus()).state).toBe('stored');
+    expect((await host.call('keys:status')).state).toBe('stored');
   });
 
   it('a sync shows its progress, then the list fills', async () => {
@@ -210,12 +210,14 @@ describe('first run, sync, triage, export', () => {
     const n = Number((await dialog.getByText(/rows? will be exported/).textContent())!.replace(/[^\d]/g, ''));
     await shoot(page, '07-export');
     await dialog.getByRole('button', { name: 'Save as…' }).click();
-    await dialog.getByText(/Saved [\d,]+ rows? to/).waitFor();
+    await dialog.getByText(/Saved [\d,]+ rows? to batch\.csv\./).waitFor();
+    // The page learns the file's name, never its folder: paths stay on the main side.
+    expect(await page.content()).not.toContain(host.dataDir);
     const rowsBack = parse(readFileSync(out, 'utf8'), { columns: true }) as Record<string, string>[];
     expect(rowsBack).toHaveLength(n);
     expect(rowsBack.every((r) => r.catch_all === 'false')).toBe(true);
     await dialog.getByRole('button', { name: 'Show in folder' }).click();
-    expect(host.opened()).toContain(`folder:${out}`);
+    await expect.poll(() => host.opened()).toContain(`folder:${out}`);
     await dialog.getByRole('button', { name: 'Close' }).click();
   });
 
@@ -234,10 +236,10 @@ describe('first run, sync, triage, export', () => {
     await page.getByLabel('Address or domain').fill('Press@Evil.Example');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByRole('button', { name: 'Remove press@evil.example' }).waitFor();
-    expect(host.service.cache.doNotContact.list().map((d) => d.value)).toEqual(['press@evil.example']);
+    expect((await host.call('dnc:list')).map((d) => d.value)).toEqual(['press@evil.example']);
     await page.getByLabel('Sync when the app starts').uncheck();
     await toast(page, 'Settings saved.').waitFor();
-    expect(host.service.getSettings().syncOnLaunch).toBe(false);
+    expect((await host.call('settings:get')).syncOnLaunch).toBe(false);
     await shoot(page, '09-settings');
     await page.getByRole('button', { name: 'Remove press@evil.example' }).click();
     await page.getByText('The list is empty.').waitFor();

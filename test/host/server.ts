@@ -1,41 +1,23 @@
 // The UI test host: Electron cannot run on the machines that test this
-// project, so this serves the built renderer to a real browser and answers
-// the same app contract over HTTP with the same handlers and the real core
-// (cache file, sync, export; the simulator with --demo). A shim gives the page
-// its window.workbench. It exists only here, never in the app build.
-//   npm run ui:host -- [--port P] [--demo] [--data DIR]
+// project, so this plays main's part for a real browser. Like the app, it
+// runs the core in its own process behind the same message protocol
+// (shared/core-link.ts, structured clone included) and serves the built
+// renderer through the same resolution function as the app:// scheme, with
+// the same Content-Security-Policy (plus connect-src 'self' for the shim,
+// which stands in for the preload). It exists only here, never in the app build.
+//   npm run ui:host -- [--port P] [--demo] [--data DIR] [--base-url URL]
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve } from 'node:path';
-import type { EventName, EventPayloads } from '../../shared/contract';
-import { AppService } from '../../electron/core/app/service';
-import { createHandlers, dispatch } from '../../electron/core/app/handlers';
-import type { Platform } from '../../electron/core/app/platform';
-import type { Keychain } from '../../electron/core/app/keys';
-import type { KeychainState } from '../../electron/core/secrets';
-
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2' };
-
-/** A keychain in memory (the real one is tested on its own). */
-class HostKeychain implements Keychain {
-  value: string | null = null;
-  st: KeychainState = 'available';
-  async state() {
-    return this.st;
-  }
-  async get() {
-    return this.st === 'available' ? this.value : null;
-  }
-  async set(k: string) {
-    this.value = k;
-  }
-  async clear() {
-    this.value = null;
-  }
-}
+import { join, resolve } from 'node:path';
+import type { ContractResults, MethodArgs, MethodName } from '../../shared/contract';
+import { CoreSupervisor } from '../../shared/core-link';
+import { APP_ORIGIN, resolveAppRequest } from '../../electron/main/app-protocol';
+import { hostHandlers } from '../../electron/main/host-ops';
+import { contentSecurityPolicy } from '../../electron/main/security';
+import { forkNodeCore } from './core-process';
 
 export interface HostOptions {
   port?: number;
@@ -51,12 +33,17 @@ export interface Host {
   url: string;
   token: string;
   dataDir: string;
-  service: AppService;
+  /** A contract call through the same path the page uses (the core process), unwrapped. */
+  call<M extends MethodName>(method: M, ...args: MethodArgs<M>): Promise<ContractResults[M]>;
   clipboard(): string;
   opened(): string[];
   setSaveAs(path: string | null): void;
+  /** The core process, for tests that stop it. */
+  core: CoreSupervisor;
   close(): Promise<void>;
 }
+
+const COOKIE = 'workbench_host';
 
 export async function startHost(opts: HostOptions = {}): Promise<Host> {
   const rendererDir = resolve(opts.rendererDir ?? 'out/renderer');
@@ -69,30 +56,38 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
   let saveAs: string | null = join(dataDir, 'export.csv');
   let launched = false;
 
-  const platform: Platform = {
-    writeClipboard: (t) => void (clipboard = t),
-    openExternal: async (u) => void opened.push(u),
-    chooseSaveFile: async (name) => (saveAs === null ? null : saveAs.endsWith('/') ? join(saveAs, name) : saveAs),
-    showItemInFolder: (p) => void opened.push(`folder:${p}`),
-    emit: <E extends EventName>(event: E, payload: EventPayloads[E]) => {
-      const line = `event: message\ndata: ${JSON.stringify({ event, payload })}\n\n`;
-      for (const s of streams) s.write(line);
-    },
-  };
-  const keychain = new HostKeychain();
-  const service = await AppService.create({ userDataDir: dataDir, platform, keychain, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: opts.demo, demoOpportunities: opts.demoOpportunities });
-  if (opts.baseUrl) service.setSettings({ baseUrl: opts.baseUrl, requestsPerMinute: 10_000 });
-  const handlers = createHandlers(service, platform);
+  const core = new CoreSupervisor({
+    spawn: () => forkNodeCore({ userDataDir: dataDir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: !!opts.demo, demoOpportunities: opts.demoOpportunities, baseUrl: opts.baseUrl }),
+    host: hostHandlers({
+      writeClipboard: (t) => void (clipboard = t),
+      openExternal: async (u) => void opened.push(u),
+      showItemInFolder: (p) => void opened.push(`folder:${p}`),
+      showSaveDialog: async (name) => (saveAs === null ? null : saveAs.endsWith('/') ? join(saveAs, name) : saveAs),
+    }),
+    onEvent: broadcast,
+    onCrash: (state, message) => broadcast('core:status', { state, message }),
+  });
+  function broadcast(event: string, payload: unknown): void {
+    for (const s of streams) s.write(`event: message\ndata: ${JSON.stringify({ event, payload })}\n\n`);
+  }
+  const failure = await core.ready();
+  if (failure) {
+    await core.shutdown(1_000);
+    throw new Error(`The core could not start: ${failure.message}`);
+  }
 
   const shim = readFileSync(new URL('./shim.js', import.meta.url), 'utf8');
+  const policy = contentSecurityPolicy({ connectSelf: true });
 
-  function page(): string {
-    const html = readFileSync(join(rendererDir, 'index.html'), 'utf8');
-    // The app's policy allows no network from the page; the host's shim talks to this server, so 'self' is allowed here only.
-    return html
-      .replace(/<meta http-equiv="Content-Security-Policy" content="[^"]*"\s*\/?>/, `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; object-src 'none'" />`)
-      .replace('<head>', `<head>\n    <script src="/__host/shim.js?token=${token}"></script>`);
-  }
+  const sameToken = (given: string | undefined | null): boolean => {
+    if (!given || given.length !== token.length) return false;
+    return timingSafeEqual(Buffer.from(given), Buffer.from(token));
+  };
+  const cookieToken = (req: IncomingMessage): string | undefined =>
+    (req.headers.cookie ?? '')
+      .split(';')
+      .map((c) => c.trim().split('='))
+      .find(([k]) => k === COOKIE)?.[1];
 
   const readBody = (req: IncomingMessage) =>
     new Promise<string>((res, rej) => {
@@ -102,22 +97,23 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
       req.on('error', rej);
     });
 
+  let port = 0;
   const server = createServer((req, res) => {
     void (async () => {
-      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-      const authed = url.searchParams.get('token') === token || req.headers['x-host-token'] === token;
-      if (url.pathname === '/' || url.pathname === '/index.html') {
-        if (!authed) return end(res, 403, 'text/plain', 'This host needs its access token in the URL.');
-        // As the app does once its window has loaded: sync in the background if a key is stored.
-        if (!launched) {
-          launched = true;
-          setTimeout(() => void service.launch(), 300);
-        }
-        return end(res, 200, TYPES['.html']!, page());
-      }
-      if (url.pathname === '/__host/shim.js') return end(res, 200, TYPES['.js']!, shim.replace('__TOKEN__', token));
+      // No DNS rebinding: only this host's own name and port, and no other page's origin.
+      const hostOk = req.headers.host === `127.0.0.1:${port}` || req.headers.host === `localhost:${port}`;
+      const origin = req.headers.origin;
+      const originOk = origin === undefined || origin === `http://127.0.0.1:${port}` || origin === `http://localhost:${port}`;
+      if (!hostOk || !originOk) return end(res, 403, 'text/plain', 'Refused: wrong Host or Origin.');
+      const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+      // The token comes first: in the URL once (it then becomes a same-site cookie), or as a header.
+      const fromUrl = sameToken(url.searchParams.get('token'));
+      const authed = fromUrl || sameToken(cookieToken(req)) || sameToken(req.headers['x-host-token'] as string | undefined);
+      if (!authed) return end(res, 403, 'text/plain', 'This host needs its access token in the URL.');
+      const extra: Record<string, string> = fromUrl ? { 'Set-Cookie': `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/` } : {};
+
+      if (url.pathname === '/__host/shim.js') return end(res, 200, 'text/javascript', shim, extra);
       if (url.pathname.startsWith('/__host/')) {
-        if (!authed) return end(res, 403, 'application/json', '{"error":"token"}');
         if (url.pathname === '/__host/events') {
           res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
           res.write(': connected\n\n');
@@ -126,32 +122,46 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
           return;
         }
         if (url.pathname === '/__host/call' && req.method === 'POST') {
+          if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return end(res, 415, 'text/plain', 'Calls are application/json.');
           const body = JSON.parse(await readBody(req)) as { method: string; args: unknown };
-          return end(res, 200, 'application/json', JSON.stringify(await dispatch(handlers, body.method, body.args)));
+          return end(res, 200, 'application/json', JSON.stringify(await core.call(body.method, body.args)));
         }
-        if (url.pathname === '/__host/clipboard') return end(res, 200, 'application/json', JSON.stringify({ text: clipboard }));
-        if (url.pathname === '/__host/opened') return end(res, 200, 'application/json', JSON.stringify(opened));
         return end(res, 404, 'text/plain', 'not found');
       }
-      // Static files of the built renderer, confined to its folder.
-      const file = normalize(join(rendererDir, decodeURIComponent(url.pathname)));
-      if (!file.startsWith(rendererDir) || !existsSync(file)) return end(res, 404, 'text/plain', 'not found');
-      return end(res, 200, TYPES[extname(file)] ?? 'application/octet-stream', readFileSync(file));
+      // The built renderer, resolved exactly as the app's app:// handler resolves it.
+      const found = resolveAppRequest(`${APP_ORIGIN}${url.pathname}`, rendererDir);
+      if (!found.ok) return end(res, 404, 'text/plain', 'not found');
+      if (found.file === join(rendererDir, 'index.html')) {
+        // As the app does once its window has loaded: sync in the background if a key is stored.
+        if (!launched) {
+          launched = true;
+          setTimeout(() => core.launch(), 300);
+        }
+        const html = readFileSync(found.file, 'utf8').replace('<head>', '<head>\n    <script src="/__host/shim.js"></script>');
+        return end(res, 200, found.contentType, html, extra);
+      }
+      return end(res, 200, found.contentType, readFileSync(found.file), extra);
     })().catch((e: unknown) => end(res, 500, 'text/plain', String(e)));
   });
 
-  function end(res: ServerResponse, status: number, type: string, body: string | Buffer): void {
-    res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
+  function end(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
+    if (res.headersSent) return void res.end();
+    res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': policy, ...extra });
     res.end(body);
   }
 
   await new Promise<void>((r) => server.listen(opts.port ?? 0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
+  port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     token,
     dataDir,
-    service,
+    core,
+    call: async (method, ...args) => {
+      const r = await core.call(method, args);
+      if (!r.ok) throw new Error(`${method}: ${r.error.message}`);
+      return r.value as never;
+    },
     clipboard: () => clipboard,
     opened: () => [...opened],
     setSaveAs: (p) => void (saveAs = p),
@@ -159,7 +169,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
       for (const s of streams) s.end();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
-      await service.close();
+      await core.shutdown(5_000);
     },
   };
 }

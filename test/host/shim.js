@@ -1,15 +1,17 @@
 // The host's stand-in for Electron's preload: window.workbench over HTTP.
-// Same method names and Result values as the app's bridge.
+// Same method names and Result values as the app's bridge. Every argument and
+// result is structured-cloned, as Electron's IPC does, so a value that could
+// not cross the real bridge (a reactive proxy, a function) fails here too.
+// The host's access token travels as a same-site cookie, never through page script.
 (() => {
-  const token = '__TOKEN__';
   const listeners = new Map();
   let source = null;
   function ensureEvents() {
     if (source) return;
-    source = new EventSource('/__host/events?token=' + token);
+    source = new EventSource('/__host/events');
     source.onmessage = (m) => {
       const { event, payload } = JSON.parse(m.data);
-      for (const l of listeners.get(event) ?? []) l(payload);
+      for (const l of listeners.get(event) ?? []) l(structuredClone(payload));
     };
   }
   const methods = new Proxy(
@@ -26,9 +28,11 @@
         }
         if (typeof name !== 'string') return undefined;
         return async (...args) => {
+          // Throws DataCloneError for what Electron's IPC would refuse, before anything is sent.
+          const cloned = structuredClone(args);
           try {
-            const res = await fetch('/__host/call?token=' + token, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ method: name, args }) });
-            return await res.json();
+            const res = await fetch('/__host/call', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ method: name, args: cloned }) });
+            return structuredClone(await res.json());
           } catch (e) {
             return { ok: false, error: { kind: 'host', message: 'The test host did not answer: ' + e } };
           }

@@ -1,6 +1,6 @@
 // The `workbench` CLI end to end against the simulator: the same core, real
 // SQLite file, exit codes, plain errors, and the key never in the output.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { run, type Io } from '../../electron/cli/main';
@@ -23,10 +23,10 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-async function cli(args: string[], opts: { key?: string | null; stdin?: string; secrets?: MemorySecretStore } = {}) {
+async function cli(args: string[], opts: { key?: string | null; stdin?: string; secrets?: MemorySecretStore; env?: NodeJS.ProcessEnv } = {}) {
   let out = '';
   let err = '';
-  const env: NodeJS.ProcessEnv = { TRAKKR_BASE_URL: sim.url, WORKBENCH_DB: db, WORKBENCH_RATE: '0' };
+  const env: NodeJS.ProcessEnv = { TRAKKR_BASE_URL: sim.url, WORKBENCH_DB: db, WORKBENCH_RATE: '0', ...opts.env };
   if (opts.key !== null) env.TRAKKR_API_KEY = opts.key ?? DEMO_KEY;
   const io: Io = { out: (s) => (out += s), err: (s) => (err += s), isTTY: false, readStdin: async () => opts.stdin ?? '', env, secrets: opts.secrets ?? new MemorySecretStore() };
   const code = await run(args, io);
@@ -150,6 +150,72 @@ describe('workbench CLI', () => {
     const bad = spawnSync(process.execPath, ['electron/cli/bin.mjs', 'list', '--brand', 'x'], { encoding: 'utf8', env: { ...process.env, WORKBENCH_DB: join(tmp.dir, 'bin.db') } });
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim()).toBe('workbench: A brand id has exactly 32 characters; this one has 1.');
+  });
+});
+
+describe('the key goes only where it should', () => {
+  const RULE = 'http:// sends the key unencrypted, so it is allowed only for this computer (localhost, 127.x.x.x or [::1]), for the simulator. Use https://example.com instead.';
+
+  it('--base-url http://example.com exits 2, names the rule, and sends nothing', async () => {
+    const spy = vi.spyOn(globalThis, 'fetch');
+    try {
+      const r = await cli(['brands', '--base-url', 'http://example.com']);
+      expect(r.code).toBe(2);
+      expect(r.err).toBe(`workbench: --base-url: ${RULE} Nothing was sent.\n`);
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('TRAKKR_BASE_URL=http://example.com exits 2 the same way, naming the variable', async () => {
+    const spy = vi.spyOn(globalThis, 'fetch');
+    try {
+      const r = await cli(['sync'], { env: { TRAKKR_BASE_URL: 'http://example.com' } });
+      expect(r.code).toBe(2);
+      expect(r.err).toBe(`workbench: TRAKKR_BASE_URL: ${RULE} Nothing was sent.\n`);
+      expect(spy).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('other hostile addresses exit 2 too, from either place, without repeating a password', async () => {
+    const before = sim.requests;
+    for (const bad of ['ftp://api.trakkr.ai', 'https://user:pw@api.trakkr.ai', 'http://127.0.0.1.evil.com', 'http://localhost.evil.com', 'http://0x7f000001:8787', 'https://api.trakkr.ai/?key=x', '', 'javascript:alert(1)']) {
+      for (const r of [await cli(['brands', '--base-url', bad]), await cli(['brands'], { env: { TRAKKR_BASE_URL: bad || 'ws://x' } })]) {
+        expect(r.code, bad).toBe(2);
+        expect(r.err).toMatch(/^workbench: (--base-url|TRAKKR_BASE_URL): .+ Nothing was sent\.\n$/);
+        expect(r.err).not.toContain(':pw');
+      }
+    }
+    expect(sim.requests).toBe(before);
+  });
+
+  it('a loopback API that is not the default is named once on stderr, before the first request', async () => {
+    const r = await cli(['sync', '--no-citations']);
+    expect(r.code).toBe(0);
+    const notice = `Using the API at ${sim.url} (not the default).`;
+    expect(r.err.split('\n')[0]).toBe(notice);
+    expect(r.err.split(notice).length - 1).toBe(1);
+    // Offline commands send nothing and say nothing about it.
+    expect((await cli(['list', '--brand', brand, '--limit', '1'])).err).toBe('');
+  });
+
+  it('the default API gets no notice', async () => {
+    const seen: string[] = [];
+    const spy = vi.spyOn(globalThis, 'fetch').mockImplementation(async (url) => {
+      seen.push(String(url));
+      return new Response(JSON.stringify({ brands: [] }), { status: 200, headers: { 'Content-Type': 'application/json' } });
+    });
+    try {
+      const r = await cli(['brands', '--base-url', 'HTTPS://api.trakkr.ai/']);
+      expect(r.code).toBe(0);
+      expect(r.err).toBe('');
+      expect(seen).toEqual(['https://api.trakkr.ai/get-brands']);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 

@@ -36,6 +36,7 @@ import {
   type ScoresQuery,
 } from '../../../shared/api/schemas';
 import { parseErrorBody } from '../../../shared/api/error-body';
+import { checkApiBaseUrl } from '../../../shared/api-origin';
 import { ApiError } from './errors';
 import { systemClock, type Clock, type SecretStore, type Transport } from '../seams';
 import type { WaitInfo } from '../../../shared/model';
@@ -132,9 +133,10 @@ export class TrakkrClient {
 
   constructor(opts: ClientOptions = {}) {
     this.opts = opts;
-    this.baseUrl = (opts.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-    const u = new URL(this.baseUrl); // throws on a malformed base URL
-    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new ApiError('invalid-input', `The base URL must start with https:// (got ${u.protocol}).`, { field: 'baseUrl' });
+    // The key goes only to https://, or to this computer over http:// (the simulator).
+    const checked = checkApiBaseUrl(opts.baseUrl ?? DEFAULT_BASE_URL);
+    if (!checked.ok) throw new ApiError('invalid-input', `Nothing was sent. ${checked.reason}`, { field: 'baseUrl' });
+    this.baseUrl = checked.url;
     this.clock = opts.clock ?? systemClock;
     this.fetchImpl = opts.fetch ?? fetch;
     this.random = opts.random ?? Math.random;

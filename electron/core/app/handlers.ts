@@ -15,7 +15,7 @@ function safeFileName(name: string): string {
 
 type Handlers = { [M in MethodName]: (...args: MethodArgs<M>) => Promise<ContractResults[M]> | ContractResults[M] };
 
-export function createHandlers(s: AppService, platform: { writeClipboard(t: string): void; chooseSaveFile(n: string): Promise<string | null>; showItemInFolder(p: string): void }): Handlers {
+export function createHandlers(s: AppService, platform: { writeClipboard(t: string): void }): Handlers {
   return {
     'app:info': () => s.info(),
     'app:state': () => s.state(),
@@ -31,12 +31,9 @@ export function createHandlers(s: AppService, platform: { writeClipboard(t: stri
     'sync:start': ({ brandIds }) => s.startSync({ brandIds }),
     'sync:cancel': ({ jobId }) => s.cancelSync(jobId),
     'export:preview': (o) => s.previewExport(o),
-    'export:choose-file': async ({ suggestedName }) => ({ path: await platform.chooseSaveFile(safeFileName(suggestedName)) }),
-    'export:start': ({ options, path }) => s.startExport(options, path),
-    'export:show-in-folder': ({ path }) => {
-      platform.showItemInFolder(path);
-      return { shown: true };
-    },
+    'export:choose-file': ({ suggestedName }) => s.chooseExportFile(safeFileName(suggestedName)),
+    'export:start': ({ options, file }) => s.startExport(options, file),
+    'export:show-in-folder': ({ jobId }) => s.showExportInFolder(jobId),
     'clipboard:write': ({ text }) => {
       platform.writeClipboard(text);
       return { written: true };

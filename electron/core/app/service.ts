@@ -3,7 +3,7 @@
 // and the UI test host both run this, each with its own Platform.
 import { randomUUID } from 'node:crypto';
 import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { AppInfo, AppState, ContractResults, KeyStatus, Settings, SyncState } from '../../../shared/contract';
 import type { ListFilter, TriagePatch } from '../../../shared/model';
 import { mailtoLink } from '../../../shared/outreach';
@@ -15,7 +15,7 @@ import { startSyncJob, type SyncJob } from '../sync';
 import { DEMO_KEY, startSimulator, type Simulator } from '../simulator/server';
 import { MemorySecretStore, type Transport } from '../seams';
 import { KeyError, KeyManager, type Keychain } from './keys';
-import { checkExternalUrl, checkMailto } from './links';
+import { checkExternalUrl, checkMailto } from '../../../shared/links';
 import type { Platform } from './platform';
 import { SettingsFile } from './settings';
 
@@ -62,6 +62,10 @@ export class AppService {
   private lastSummary: SyncState['lastSummary'] = null;
   private lastFinishedAt: string | null = null;
   private readonly exports = new Map<string, AbortController>();
+  private readonly exportsDone = new Map<string, Promise<void>>();
+  /** Files the user chose in main's save dialog, by the opaque handle the renderer holds. */
+  private readonly chosenFiles = new Map<string, string>();
+  private readonly exportedFiles = new Map<string, string[]>();
 
   private constructor(private readonly opts: AppServiceOptions) {
     this.settings = new SettingsFile(join(opts.userDataDir, 'settings.json'));
@@ -70,8 +74,13 @@ export class AppService {
   static async create(opts: AppServiceOptions): Promise<AppService> {
     const s = new AppService(opts);
     if (opts.demo) await s.startDemoParts();
-    else await s.openCache(join(opts.userDataDir, 'workbench.db'), opts.keychain);
+    else await s.openCache(AppService.cachePath(opts), opts.keychain);
     return s;
+  }
+
+  /** The cache file a service with these options opens. */
+  static cachePath(opts: { userDataDir: string; demo?: boolean }): string {
+    return join(opts.userDataDir, opts.demo ? 'demo.db' : 'workbench.db');
   }
 
   get isDemo(): boolean {
@@ -87,7 +96,7 @@ export class AppService {
   private async startDemoParts(): Promise<void> {
     this.demo = await startSimulator({ seed: 1, opportunities: this.opts.demoOpportunities ?? 2000, otherBrandOpportunities: 300, citationsPerBrand: 300 });
     const chain = new DemoKeychain(DEMO_KEY);
-    await this.openCache(join(this.opts.userDataDir, 'demo.db'), chain);
+    await this.openCache(AppService.cachePath({ ...this.opts, demo: true }), chain);
   }
 
   private baseUrl(): string {
@@ -255,17 +264,47 @@ export class AppService {
     return previewExport(this.cache, this.exportOptions(o));
   }
 
-  startExport(o: Omit<ExportOptions, 'out'>, path: string): { jobId: string } {
+  /**
+   * The save dialog runs in main; the chosen path stays on this side and the
+   * renderer gets an opaque handle and the file's name.
+   */
+  async chooseExportFile(suggestedName: string): Promise<ContractResults['export:choose-file']> {
+    const path = await this.opts.platform.chooseSaveFile(suggestedName);
+    if (!path) return { file: null };
+    const handle = randomUUID();
+    this.chosenFiles.set(handle, path);
+    return { file: { handle, name: basename(path) } };
+  }
+
+  startExport(o: Omit<ExportOptions, 'out'>, fileHandle: string): { jobId: string } {
     const opts = this.exportOptions(o);
+    const path = this.chosenFiles.get(fileHandle);
+    if (!path) throw new ServiceError('invalid-input', 'Choose where to save the export first (that file choice is no longer known).', 'file');
+    this.chosenFiles.delete(fileHandle);
     const jobId = randomUUID();
     const controller = new AbortController();
     this.exports.set(jobId, controller);
     const emit = this.opts.platform.emit.bind(this.opts.platform);
-    exportCsv(this.cache, { ...opts, out: path, signal: controller.signal, onProgress: (p) => emit('export:progress', { jobId, rows: p.rows, bytes: p.bytes }) })
-      .then((result) => emit('export:done', { jobId, result, error: null }))
+    const done = exportCsv(this.cache, { ...opts, out: path, signal: controller.signal, onProgress: (p) => emit('export:progress', { jobId, rows: p.rows, bytes: p.bytes }) })
+      .then((result) => {
+        this.exportedFiles.set(jobId, result.files);
+        emit('export:done', { jobId, result: { ...result, files: result.files.map((f) => basename(f)) }, error: null });
+      })
       .catch((e: unknown) => emit('export:done', { jobId, result: null, error: { kind: 'export-failed', message: `The export could not be written: ${e instanceof Error ? e.message : String(e)}` } }))
-      .finally(() => this.exports.delete(jobId));
+      .finally(() => {
+        this.exports.delete(jobId);
+        this.exportsDone.delete(jobId);
+      });
+    this.exportsDone.set(jobId, done);
     return { jobId };
+  }
+
+  /** "Show in folder" names an export by its job id; its path never left this side. */
+  showExportInFolder(jobId: string): ContractResults['export:show-in-folder'] {
+    const files = this.exportedFiles.get(jobId);
+    if (!files?.length) throw new ServiceError('not-found', 'That export is not known (it may have failed or the app was restarted).');
+    this.opts.platform.showItemInFolder(files[0]!);
+    return { shown: true };
   }
 
   async openLink(url: string): Promise<ContractResults['links:open']> {
@@ -318,10 +357,21 @@ export class AppService {
     return { reset: true };
   }
 
-  async close(): Promise<void> {
+  /**
+   * Stop what runs and close the cache. A sync page is written in one
+   * transaction, so a cancelled sync leaves whole pages only; waiting is bounded
+   * by `settleMs`, after which the cache closes anyway and the next launch resumes.
+   */
+  async close(opts: { settleMs?: number } = {}): Promise<void> {
     this.syncJob?.cancel();
     for (const c of this.exports.values()) c.abort();
-    await this.settle();
+    const running = Promise.all([this.settle(), ...[...this.exportsDone.values()]]);
+    if (opts.settleMs === undefined) await running;
+    else {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([running, new Promise((r) => (timer = setTimeout(r, opts.settleMs)))]);
+      clearTimeout(timer);
+    }
     this.cache.close();
     await this.demo?.close();
   }

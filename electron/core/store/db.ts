@@ -8,10 +8,13 @@ import { MIGRATIONS, LATEST_VERSION } from './migrations';
 
 export type DB = Database.Database;
 
+/** Why a cache could not open, in the kinds the app's start-up dialog offers choices for. */
+export type CacheFailureKind = 'newer' | 'corrupt' | 'unreadable' | 'locked' | 'disk-full' | 'not-writable';
+
 export class CacheError extends Error {
   override readonly name = 'CacheError';
   constructor(
-    readonly kind: 'newer' | 'corrupt' | 'unreadable',
+    readonly kind: CacheFailureKind,
     message: string,
     readonly path: string,
   ) {
@@ -43,13 +46,17 @@ function configure(db: DB): void {
  * with words a person can act on when the file is from a newer app or damaged.
  */
 export async function openDatabase(path: string, opts: OpenOptions = {}): Promise<DB> {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  try {
+    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  } catch (e) {
+    throw classifyOpenError(e, path) ?? e;
+  }
   const fresh = path === ':memory:' || !existsSync(path);
   let db: DB;
   try {
     db = new Database(path, { readonly: opts.readonly ?? false });
   } catch (e) {
-    throw new CacheError('unreadable', `The cache file ${path} could not be opened: ${(e as Error).message}`, path);
+    throw classifyOpenError(e, path) ?? new CacheError('unreadable', `The cache file ${path} could not be opened: ${(e as Error).message}`, path);
   }
   try {
     configure(db);
@@ -81,12 +88,27 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
   } catch (e) {
     db.close();
     if (e instanceof CacheError) throw e;
-    const msg = (e as Error).message;
-    if (/not a database|malformed|corrupt/i.test(msg)) {
-      throw new CacheError('corrupt', `The cache file ${path} is damaged (${msg}). Move it aside and start a fresh cache with \`workbench cache reset\`.`, path);
-    }
-    throw e;
+    throw classifyOpenError(e, path) ?? e;
   }
+}
+
+/**
+ * Words and a kind for an error met while opening: another process holding
+ * the file, a full disk, a folder that cannot be written, a damaged file.
+ * Null when it is none of these.
+ */
+export function classifyOpenError(e: unknown, path: string): CacheError | null {
+  const code = String((e as { code?: unknown })?.code ?? '');
+  const msg = e instanceof Error ? e.message : String(e);
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || /database is locked/i.test(msg))
+    return new CacheError('locked', `The cache file ${path} is in use by another program (another Outreach Workbench, or a \`workbench\` command still running). Close it and start again.`, path);
+  if (code.startsWith('SQLITE_FULL') || code === 'ENOSPC' || /disk is full|no space/i.test(msg))
+    return new CacheError('disk-full', `The disk that holds ${path} is full. Free some space and start again; nothing in the cache was changed.`, path);
+  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || ['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST'].includes(code))
+    return new CacheError('not-writable', `The folder ${dirname(path)} cannot be written to (${code || msg}). Check that it exists and that you may write there.`, path);
+  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || /not a database|malformed|corrupt/i.test(msg))
+    return new CacheError('corrupt', `The cache file ${path} is damaged (${msg}). Move it aside and start a fresh cache with \`workbench cache reset\`.`, path);
+  return null;
 }
 
 /** Run every migration after `from`, each in its own transaction with its version. */

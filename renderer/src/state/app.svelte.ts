@@ -1,7 +1,7 @@
 // The app's frame state: who we are, the key, online, settings, brands, sync.
 import type { AppState, KeyStatus, Settings, SyncState } from '../../../shared/contract';
 import type { CachedBrand, SyncEvent } from '../../../shared/model';
-import { call, on } from '../lib/api';
+import { call, on } from '../lib/api.svelte';
 import { errorText } from '../lib/format';
 
 export type View = 'opportunities' | 'insights' | 'settings';
@@ -69,6 +69,18 @@ export class AppStore {
     });
     on('app:online', ({ online }) => (this.online = online));
     on('key:status', (k) => (this.key = k));
+    on('core:status', ({ state, message }) => {
+      this.progress = null;
+      this.countdown(0);
+      this.toast(message, 'error');
+      if (state === 'restarted') {
+        void call('app:state').then(
+          (s) => this.apply(s),
+          () => {},
+        );
+        this.dataVersion++;
+      }
+    });
   }
 
   apply(s: AppState): void {

@@ -2,7 +2,7 @@
 import type { ContractResults } from '../../../shared/contract';
 import type { ScoreRow } from '../../../shared/model';
 import { domainCitations, type DomainCitations } from '../../../shared/insights';
-import { call } from '../lib/api';
+import { call } from '../lib/api.svelte';
 
 type Citations = ContractResults['citations:get'];
 

@@ -4,7 +4,7 @@
 import type { ListFilter, ListItem, OpportunityDetail, Status } from '../../../shared/model';
 import type { ContractResults } from '../../../shared/contract';
 import { copyGoodAddresses, copyPitch } from '../../../shared/outreach';
-import { call } from '../lib/api';
+import { call } from '../lib/api.svelte';
 import { errorText } from '../lib/format';
 import type { AppStore } from './app.svelte';
 

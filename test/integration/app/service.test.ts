@@ -83,13 +83,30 @@ describe('jobs', () => {
     const out = join(tmp.dir, 'out.csv');
     const preview = s.previewExport({ brandId: brand, preset: 'contacts', excludeCatchAll: true });
     expect(preview.rows).toBeGreaterThan(50);
-    const ex = s.startExport({ brandId: brand, preset: 'contacts', excludeCatchAll: true }, out);
+    // The save dialog's path stays here: the renderer holds a handle and the file's name.
+    platform.saveAs = out;
+    const chosen = (await s.chooseExportFile('out.csv')).file!;
+    expect(chosen.name).toBe('out.csv');
+    expect(JSON.stringify(chosen)).not.toContain(tmp.dir);
+    const ex = s.startExport({ brandId: brand, preset: 'contacts', excludeCatchAll: true }, chosen.handle);
     const fin = await platform.waitFor('export:done');
     expect(fin.jobId).toBe(ex.jobId);
     expect(fin.result!.rows).toBe(preview.rows);
+    expect(fin.result!.files).toEqual(['out.csv']);
     expect((parse(readFileSync(out, 'utf8'), { columns: true }) as unknown[]).length).toBe(preview.rows);
-    expect(() => s.startExport({ brandId: brand, preset: 'contacts', split: true }, out)).toThrow(/row limit/);
-    const bad = s.startExport({ brandId: brand, preset: 'contacts' }, join(tmp.dir, 'no', 'such', 'dir.csv'));
+    // "Show in folder" names the export by its job id; main is asked to show the real path.
+    s.showExportInFolder(ex.jobId);
+    expect(platform.shown).toEqual([out]);
+    expect(() => s.showExportInFolder('00000000-0000-4000-8000-000000000000')).toThrow(/not known/);
+    // A handle is good for one export, and an unknown one is refused.
+    expect(() => s.startExport({ brandId: brand, preset: 'contacts' }, chosen.handle)).toThrow(/Choose where to save/);
+    platform.saveAs = null;
+    expect(await s.chooseExportFile('x.csv')).toEqual({ file: null });
+    platform.saveAs = out;
+    const again = (await s.chooseExportFile('out.csv')).file!;
+    expect(() => s.startExport({ brandId: brand, preset: 'contacts', split: true }, again.handle)).toThrow(/row limit/);
+    platform.saveAs = join(tmp.dir, 'no', 'such', 'dir.csv');
+    const bad = s.startExport({ brandId: brand, preset: 'contacts' }, (await s.chooseExportFile('dir.csv')).file!.handle);
     const failed = await platform.waitFor('export:done');
     expect(failed).toMatchObject({ jobId: bad.jobId, result: null, error: { kind: 'export-failed' } });
     await s.close();

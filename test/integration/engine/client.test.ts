@@ -67,6 +67,35 @@ describe('inputs are checked before any request', () => {
     expect(e.message).toContain('No API key is stored');
     expect(sim.requests).toBe(before);
   });
+
+  it('refuses a base URL the key must not go to, in plain words, before any request', () => {
+    const never: typeof fetch = async () => {
+      throw new Error('no request may be made');
+    };
+    const refused = (baseUrl: string) => {
+      try {
+        new TrakkrClient({ baseUrl, apiKey: DEMO_KEY, fetch: never });
+      } catch (e) {
+        return e;
+      }
+      return null;
+    };
+    const e = refused('http://example.com');
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e).toMatchObject({
+      kind: 'invalid-input',
+      field: 'baseUrl',
+      message: 'Nothing was sent. http:// sends the key unencrypted, so it is allowed only for this computer (localhost, 127.x.x.x or [::1]), for the simulator. Use https://example.com instead.',
+    });
+    for (const bad of ['ftp://api.trakkr.ai', 'https://user:pw@api.trakkr.ai', 'http://127.0.0.1.evil.com', 'http://localhost.evil.com', 'http://0x7f000001', 'https://api.trakkr.ai/?k=1', 'not a url']) {
+      expect(refused(bad), bad).toMatchObject({ kind: 'invalid-input', field: 'baseUrl' });
+    }
+    // The simulator on loopback, the default, and https elsewhere are fine; a trailing slash is dropped.
+    expect(new TrakkrClient({ baseUrl: sim.url + '/' }).baseUrl).toBe(sim.url);
+    expect(new TrakkrClient({}).baseUrl).toBe('https://api.trakkr.ai');
+    expect(new TrakkrClient({ baseUrl: 'http://[::1]:8787' }).baseUrl).toBe('http://[::1]:8787');
+    expect(new TrakkrClient({ baseUrl: 'https://proxy.example/trakkr' }).baseUrl).toBe('https://proxy.example/trakkr');
+  });
 });
 
 describe('endpoints', () => {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METHOD_NAMES, channelOf } from '../../../shared/contract-names';
 import { contract, type Result } from '../../../shared/contract';
 import { registerIpc } from '../../../electron/main/ipc';
-import { createHandlers, type Handlers } from '../../../electron/core/app/handlers';
+import { createHandlers, dispatch, type Handlers } from '../../../electron/core/app/handlers';
 import { AppService } from '../../../electron/core/app/service';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   const real = createHandlers(service, platform);
   // Record which handlers run, to prove refused calls never reach them.
   const spied = Object.fromEntries(Object.entries(real).map(([k, fn]) => [k, (...a: unknown[]) => (calls.push(k), (fn as (...x: unknown[]) => unknown)(...a))])) as Handlers;
-  registerIpc(fakeIpc, spied, (e: { trusted: boolean }) => e.trusted);
+  registerIpc(fakeIpc, (name, args) => dispatch(spied, name, args), (e: { trusted: boolean }) => e.trusted);
 });
 afterAll(async () => {
   await service.close();
@@ -58,6 +58,11 @@ describe('the contract over IPC', () => {
       ['links:open', [{ url: 42 }]],
       ['settings:set', [{ baseUrl: 'javascript:alert(1)' }]],
       ['export:start', [{ options: { brandId: '1749113348709x432280934699237400', preset: 'everything' }, path: '/tmp/x.csv' }]],
+      // The renderer never names a path: a call that carries one is refused, even with everything else right.
+      ['export:start', [{ options: { brandId: '1749113348709x432280934699237400', preset: 'contacts' }, path: '/tmp/x.csv' }]],
+      ['export:start', [{ options: { brandId: '1749113348709x432280934699237400', preset: 'contacts' }, file: '/home/me/.ssh/id_rsa' }]],
+      ['export:show-in-folder', [{ path: '/etc' }]],
+      ['export:show-in-folder', [{ jobId: '../../etc' }]],
       ['app:info', ['surplus']],
       ['keys:set', [{ key: 12 }]],
     ];

@@ -1,46 +1,262 @@
-// What packaging and the build promise: the sandboxed preload loads nothing
-// but electron, native modules stay outside the asar, the security fuses are set.
-import { describe, expect, it } from 'vitest';
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+// What packaging and the build promise (build/scripts/verify-package.mjs on a build in a temporary folder,
+// electron-builder.yml parsed as YAML), and proof that each check fails on a deliberately broken copy.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parse, parseDocument } from 'yaml';
 
-describe('the build', () => {
-  it('the preload is one CommonJS file that requires only electron (a sandboxed preload can load nothing else)', () => {
-    execFileSync('node_modules/.bin/electron-vite', ['build'], { stdio: 'ignore', timeout: 120_000 });
-    const preload = readFileSync('out/preload/index.cjs', 'utf8');
-    const requires = [...preload.matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1]);
-    expect(requires).toEqual(['electron']);
-    expect(preload).toContain('exposeInMainWorld("workbench"');
-    expect(preload).not.toMatch(/process\.env|ipcRenderer\b(?!\.(invoke|on|removeListener))/);
-    const html = readFileSync('out/renderer/index.html', 'utf8');
-    expect(html).not.toMatch(/<script>(?!<\/script>)/); // no inline scripts
+interface Context {
+  outDir: string;
+  builder: Record<string, any>;
+  pkg: Record<string, any>;
+  nodeModules: string;
+}
+type Check = (ctx: Context) => string[];
+interface VerifyPackage {
+  EXPECTED_FUSES: Record<string, boolean>;
+  CHECKS: readonly { name: string; run: Check }[];
+  checkPreload: Check;
+  checkAppProtocol: Check;
+  checkCoreFork: Check;
+  checkRendererHtml: Check;
+  checkFuses: Check;
+  checkNativeUnpacked: Check;
+  checkFilesAndMain: Check;
+  matchesGlob(path: string, glob: string): boolean;
+  selectedBy(path: string, patterns: unknown): boolean;
+  buildInto(root: string, outDir: string): void;
+  loadContext(root: string, outDir: string): Context;
+}
+
+// An .mjs module has no type declarations: import it by URL and state the shape used here.
+const verify = (await import(pathToFileURL(resolve('build/scripts/verify-package.mjs')).href)) as VerifyPackage;
+const builderYaml = readFileSync('electron-builder.yml', 'utf8');
+const builder = parse(builderYaml) as Record<string, any>;
+
+const temporaryFolders: string[] = [];
+const temporaryFolder = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'workbench-packaging-'));
+  temporaryFolders.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of temporaryFolders) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the build (electron-vite into a temporary folder, never ./out)', () => {
+  let ctx: Context;
+  beforeAll(() => {
+    const outDir = join(temporaryFolder(), 'out');
+    verify.buildInto(process.cwd(), outDir);
+    ctx = verify.loadContext(process.cwd(), outDir);
   }, 180_000);
+
+  it.each(verify.CHECKS.map((c) => [c.name, c.run] as const))('%s', (_name, run) => {
+    expect(run(ctx)).toEqual([]);
+  });
+
+  it('the preload exposes window.workbench and nothing raw (no process.env, no ipcRenderer object)', () => {
+    const preload = readFileSync(join(ctx.outDir, 'preload/index.cjs'), 'utf8');
+    expect([...preload.matchAll(/require\(["']([^"']+)["']\)/g)].map((m) => m[1])).toEqual(['electron']);
+    expect(preload).toContain('exposeInMainWorld("workbench"');
+    // Calls on ipcRenderer are fine (invoke, on, removeListener; postMessage hands the core's port over).
+    expect(preload).not.toMatch(/process\.env|ipcRenderer\b(?!\.(invoke|on|removeListener|postMessage)\()/);
+  });
 });
 
 describe('electron-builder.yml', () => {
-  const yml = readFileSync('electron-builder.yml', 'utf8');
-  it.each([
-    ['runAsNode: false'],
-    ['enableNodeOptionsEnvironmentVariable: false'],
-    ['enableNodeCliInspectArguments: false'],
-    ['enableCookieEncryption: true'],
-    ['enableEmbeddedAsarIntegrityValidation: true'],
-    ['onlyLoadAppFromAsar: true'],
-    ['"**/node_modules/better-sqlite3/**"'],
-    ['"**/node_modules/keytar/**"'],
-    ['hardenedRuntime: true'],
-    ['entitlements: build/entitlements.mac.plist'],
-    ['- AppImage'],
-    ['- deb'],
-    ['target: nsis'],
-    ['target: dmg'],
-  ])('has %s', (line) => {
-    expect(yml).toContain(line);
+  it('sets exactly the fuses the README documents, and the script checks the same ones', () => {
+    const documented = {
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableCookieEncryption: true,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+    };
+    expect(builder.electronFuses).toEqual(documented);
+    expect(verify.EXPECTED_FUSES).toEqual(documented);
   });
-  it('entitlements grant no library-validation or dyld escape hatches', () => {
-    const plist = readFileSync('build/entitlements.mac.plist', 'utf8');
-    expect(plist).toContain('com.apple.security.cs.allow-jit');
+
+  it('packs an asar with better-sqlite3 and keytar unpacked from it', () => {
+    expect(builder.asar).toBe(true);
+    expect(builder.asarUnpack).toEqual(expect.arrayContaining(['**/node_modules/better-sqlite3/**', '**/node_modules/keytar/**']));
+    for (const file of ['node_modules/better-sqlite3/build/Release/better_sqlite3.node', 'node_modules/keytar/build/Release/keytar.node']) {
+      expect(verify.selectedBy(file, builder.asarUnpack)).toBe(true);
+    }
+  });
+
+  it('packages the build and package.json, without source maps', () => {
+    expect(builder.files).toEqual(expect.arrayContaining(['out/**', 'package.json', '!**/*.map']));
+    expect(verify.selectedBy('out/main/index.js', builder.files)).toBe(true);
+    expect(verify.selectedBy('out/renderer/assets/index-abc.js.map', builder.files)).toBe(false);
+  });
+
+  it('targets AppImage and deb, a hardened dmg with the project entitlements, and nsis', () => {
+    expect(builder.linux.target).toEqual(expect.arrayContaining(['AppImage', 'deb']));
+    expect(builder.win.target).toBe('nsis');
+    expect(builder.mac).toMatchObject({
+      target: 'dmg',
+      hardenedRuntime: true,
+      entitlements: 'build/entitlements.mac.plist',
+      entitlementsInherit: 'build/entitlements.mac.plist',
+    });
+  });
+
+  it('the entitlements grant JIT and no library-validation or dyld escape hatches', () => {
+    const plist = readFileSync(builder.mac.entitlements, 'utf8');
+    const granted = [...plist.matchAll(/<key>([^<]+)<\/key>\s*<true\s*\/>/g)].map((m) => m[1]);
+    expect(granted).toContain('com.apple.security.cs.allow-jit');
     expect(plist).not.toContain('<key>com.apple.security.cs.disable-library-validation</key>');
     expect(plist).not.toContain('<key>com.apple.security.cs.allow-dyld-environment-variables</key>');
+  });
+});
+
+describe('the glob matcher the checks use', () => {
+  it.each([
+    ['node_modules/keytar/build/Release/keytar.node', '**/node_modules/keytar/**', true],
+    ['app/node_modules/keytar/package.json', '**/node_modules/keytar/**', true],
+    ['node_modules/keytar-other/index.js', '**/node_modules/keytar/**', false],
+    ['out/main/index.js', 'out/**', true],
+    ['outside/main/index.js', 'out/**', false],
+    ['out/renderer/assets/a.js.map', '**/*.map', true],
+    ['out/main/core.js', 'out/main/*.js', true],
+    ['out/main/chunks/a.js', 'out/main/*.js', false],
+    ['node_modules/keytar/x.node', '**/node_modules/{better-sqlite3,keytar}/**', true],
+  ])('%s against %s: %s', (path, glob, expected) => {
+    expect(verify.matchesGlob(path, glob)).toBe(expected);
+  });
+
+  it('in an ordered list, the last pattern that matches decides and ! excludes', () => {
+    expect(verify.selectedBy('out/a.js.map', ['out/**', '!**/*.map'])).toBe(false);
+    expect(verify.selectedBy('out/a.js.map', ['!**/*.map', 'out/**'])).toBe(true);
+    expect(verify.selectedBy('package.json', 'package.json')).toBe(true);
+    expect(verify.selectedBy('package.json', undefined)).toBe(false);
+  });
+});
+
+// A small project shaped like this one's build (main hands the core's path to a helper that forks it, as
+// electron/main does): every check passes on it, and each breakage below fails exactly the check meant to catch it.
+const GOOD_MAIN = `import { app, BrowserWindow, protocol, utilityProcess } from "electron";
+import { join } from "node:path";
+const here = import.meta.dirname;
+const APP_SCHEME = "app";
+const APP_ENTRY_URL = "app://renderer/index.html";
+const APP_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: true };
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
+function forkCore(api, modulePath, env) {
+	return api.utilityProcess.fork(modulePath, [], { serviceName: "core", env });
+}
+app.whenReady().then(() => {
+	protocol.handle(APP_SCHEME, (request) => new Response(request.url));
+	const w = new BrowserWindow({ webPreferences: { preload: join(here, "../preload/index.cjs"), sandbox: true } });
+	w.loadURL(APP_ENTRY_URL);
+	forkCore({ utilityProcess }, join(here, "core.js"), process.env);
+});
+`;
+const GOOD_PRELOAD = `let electron = require("electron");
+electron.contextBridge.exposeInMainWorld("workbench", { ping: () => electron.ipcRenderer.invoke("workbench:ping") });
+`;
+const GOOD_HTML = `<!doctype html>
+<html lang="en">
+  <head>
+    <link rel="icon" href="data:," />
+    <script type="module" crossorigin src="./assets/index-abc.js"></script>
+    <link rel="stylesheet" crossorigin href="./assets/index-abc.css">
+  </head>
+  <body><div id="app"></div></body>
+</html>
+`;
+
+/** Writes a file under dir, creating its folders. */
+function put(dir: string, rel: string, text: string): void {
+  mkdirSync(dirname(join(dir, rel)), { recursive: true });
+  writeFileSync(join(dir, rel), text);
+}
+
+/** Rewrites a fixture file; throws when the rewrite changed nothing, so a case cannot pass by missing its target. */
+function edit(dir: string, rel: string, change: (text: string) => string): void {
+  const before = readFileSync(join(dir, rel), 'utf8');
+  const after = change(before);
+  if (after === before) throw new Error(`the edit of ${rel} changed nothing`);
+  writeFileSync(join(dir, rel), after);
+}
+
+/** Rewrites the fixture's electron-builder.yml through the YAML document model. */
+function editYaml(dir: string, change: (doc: ReturnType<typeof parseDocument>) => void): void {
+  edit(dir, 'electron-builder.yml', (text) => {
+    const doc = parseDocument(text);
+    change(doc);
+    return doc.toString();
+  });
+}
+
+function goodProject(): string {
+  const dir = temporaryFolder();
+  put(dir, 'out/main/index.js', GOOD_MAIN);
+  put(dir, 'out/main/core.js', 'process.parentPort.on("message", () => {});\n');
+  put(dir, 'out/preload/index.cjs', GOOD_PRELOAD);
+  put(dir, 'out/renderer/index.html', GOOD_HTML);
+  put(dir, 'out/renderer/assets/index-abc.js', 'document.title = "ok";\n');
+  put(dir, 'out/renderer/assets/index-abc.css', 'body { margin: 0 }\n');
+  put(dir, 'electron-builder.yml', builderYaml);
+  put(dir, 'package.json', JSON.stringify({ main: './out/main/index.js', dependencies: { 'better-sqlite3': '^12', keytar: '^7', zod: '^4' } }));
+  put(dir, 'node_modules/better-sqlite3/binding.gyp', '{}');
+  put(dir, 'node_modules/keytar/binding.gyp', '{}');
+  put(dir, 'node_modules/zod/package.json', '{}'); // not native: asarUnpack need not cover it
+  return dir;
+}
+
+function failingChecks(dir: string): { check: Check; problems: string[] }[] {
+  const ctx = verify.loadContext(dir, join(dir, 'out'));
+  return verify.CHECKS.map(({ run }) => ({ check: run, problems: run(ctx) })).filter((r) => r.problems.length > 0);
+}
+
+describe('the package checks can fail', () => {
+  it('a well-formed project passes every check (so the failures below are about their breakage)', () => {
+    expect(failingChecks(goodProject())).toEqual([]);
+  });
+
+  const cases: [what: string, breakIt: (dir: string) => void, check: Check, problem: RegExp][] = [
+    ['the main bundle uses loadFile', (d) => edit(d, 'out/main/index.js', (t) => t.replace('w.loadURL(APP_ENTRY_URL)', 'w.loadFile(join(here, "../renderer/index.html"))')), verify.checkAppProtocol, /loadFile\(\)/],
+    ['the main bundle loads a file:// URL', (d) => edit(d, 'out/main/index.js', (t) => t.replace('w.loadURL(APP_ENTRY_URL)', 'w.loadURL("file://" + join(here, "../renderer/index.html"))')), verify.checkAppProtocol, /file:\/\//],
+    ['the scheme is not registered as privileged', (d) => edit(d, 'out/main/index.js', (t) => t.replace(/^protocol\.registerSchemesAsPrivileged.*$/m, '')), verify.checkAppProtocol, /registerSchemesAsPrivileged/],
+    ['the scheme is registered but not secure', (d) => edit(d, 'out/main/index.js', (t) => t.replace('secure: true', 'secure: false')), verify.checkAppProtocol, /standard and secure/],
+    ['app:// has no handler', (d) => edit(d, 'out/main/index.js', (t) => t.replace(/^\tprotocol\.handle.*$/m, '')), verify.checkAppProtocol, /protocol\.handle/],
+    ['the preload is an ES module', (d) => edit(d, 'out/preload/index.cjs', (t) => t.replace('let electron = require("electron");', 'import * as electron from "electron";')), verify.checkPreload, /ES module/],
+    ['the preload requires a second module', (d) => edit(d, 'out/preload/index.cjs', (t) => `${t}const fs = require("node:fs");\n`), verify.checkPreload, /requires node:fs/],
+    ['main loads a preload the build lacks', (d) => edit(d, 'out/main/index.js', (t) => t.replace('../preload/index.cjs', '../preload/index.mjs')), verify.checkPreload, /no such file/],
+    ['the core is not forked at all', (d) => edit(d, 'out/main/index.js', (t) => t.replace(/^function forkCore[\s\S]*?^}\n/m, '').replace(/^\tforkCore.*$/m, '')), verify.checkCoreFork, /utilityProcess\.fork/],
+    ['main forks a core file the build lacks', (d) => rmSync(join(d, 'out/main/core.js')), verify.checkCoreFork, /forks "core\.js".*no such file/],
+    ['index.html references a missing asset', (d) => rmSync(join(d, 'out/renderer/assets/index-abc.css')), verify.checkRendererHtml, /index-abc\.css/],
+    ['index.html has an inline script', (d) => edit(d, 'out/renderer/index.html', (t) => t.replace('</body>', '<script>window.x = 1</script></body>')), verify.checkRendererHtml, /inline script/],
+    ['index.html loads a script from the network', (d) => edit(d, 'out/renderer/index.html', (t) => t.replace('./assets/index-abc.js', 'https://cdn.example/x.js')), verify.checkRendererHtml, /outside the app/],
+    ['a fuse is flipped', (d) => editYaml(d, (doc) => doc.setIn(['electronFuses', 'runAsNode'], true)), verify.checkFuses, /runAsNode is true; it must be false/],
+    ['a documented fuse is missing', (d) => editYaml(d, (doc) => doc.deleteIn(['electronFuses', 'grantFileProtocolExtraPrivileges'])), verify.checkFuses, /grantFileProtocolExtraPrivileges is not set/],
+    ['the asar is off', (d) => editYaml(d, (doc) => doc.set('asar', false)), verify.checkFuses, /asar is false/],
+    ['asarUnpack misses keytar', (d) => editYaml(d, (doc) => doc.set('asarUnpack', ['**/node_modules/better-sqlite3/**'])), verify.checkNativeUnpacked, /native module keytar/],
+    ['files leaves out the build', (d) => editYaml(d, (doc) => doc.set('files', ['package.json'])), verify.checkFilesAndMain, /leaves out part of the build/],
+    ["package.json's main is not a built file", (d) => edit(d, 'package.json', (t) => t.replace('./out/main/index.js', './out/main/main.js')), verify.checkFilesAndMain, /main "\.\/out\/main\/main\.js"/],
+  ];
+  it.each(cases)('%s', (_what, breakIt, check, problem) => {
+    const dir = goodProject();
+    breakIt(dir);
+    const failing = failingChecks(dir);
+    expect(failing.map((f) => f.check)).toEqual([check]);
+    expect(failing[0]?.problems.join('\n')).toMatch(problem);
+  });
+
+  it.each([
+    ['a string literal', 'utilityProcess.fork(join(here, "core.js"), [])'],
+    ['a constant', 'utilityProcess.fork(CORE_ENTRY)'],
+  ])('finds the forked file when main passes %s', (_how, call) => {
+    const dir = goodProject();
+    edit(dir, 'out/main/index.js', (t) => t.replace(/^\tforkCore.*$/m, `\tconst CORE_ENTRY = join(here, "core.js");\n\t${call};`));
+    expect(failingChecks(dir)).toEqual([]);
+    rmSync(join(dir, 'out/main/core.js'));
+    expect(verify.checkCoreFork(verify.loadContext(dir, join(dir, 'out')))).toEqual([expect.stringContaining('"core.js"')]);
   });
 });

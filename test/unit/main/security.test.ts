@@ -1,8 +1,8 @@
 // The window's security, item by item against Electron's security checklist
 // (https://www.electronjs.org/docs/latest/tutorial/security).
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, isAppUrl, isTrustedSender, menuTemplate, secureWebPreferences } from '../../../electron/main/security';
-import { checkExternalUrl } from '../../../electron/core/app/links';
+import { CONTENT_SECURITY_POLICY, contentSecurityPolicy, isAppUrl, isTrustedSender, menuTemplate, secureWebPreferences } from '../../../electron/main/security';
+import { checkExternalUrl } from '../../../shared/links';
 
 describe('web preferences', () => {
   const p = secureWebPreferences('/app/out/preload/index.cjs');
@@ -39,26 +39,32 @@ describe('Content-Security-Policy (checklist 7)', () => {
     expect(directives['object-src']).toBe("'none'");
     expect(directives['frame-ancestors']).toBe("'none'");
   });
-  it('the built page carries the same policy in a meta tag (file:// loads get no headers)', async () => {
+  it('the page carries no second policy of its own: the app:// handler sends the one definition as a header', async () => {
     const { readFileSync } = await import('node:fs');
-    const html = readFileSync('renderer/index.html', 'utf8');
-    const meta = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1];
-    expect(meta).toBeDefined();
-    expect(meta).toContain("script-src 'self'");
-    expect(meta).toContain("connect-src 'none'");
-    expect(meta).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(readFileSync('renderer/index.html', 'utf8')).not.toContain('Content-Security-Policy');
+  });
+  it('development adds only the dev server (its scripts, its websocket, injected styles); production is unchanged', () => {
+    const dev = contentSecurityPolicy({ dev: { serverOrigin: 'http://localhost:5173' } });
+    const d = Object.fromEntries(dev.split(';').map((x) => x.trim().split(/\s+/)).map(([k, ...v]) => [k, v.join(' ')]));
+    expect(d['script-src']).toBe("'self' http://localhost:5173");
+    expect(d['connect-src']).toBe('http://localhost:5173 ws://localhost:5173');
+    expect(d['style-src']).toBe("'self' 'unsafe-inline'");
+    expect(dev).not.toContain('unsafe-eval');
+    expect(contentSecurityPolicy()).toBe(CONTENT_SECURITY_POLICY);
+    expect(CONTENT_SECURITY_POLICY).not.toContain('localhost');
+    expect(contentSecurityPolicy({ connectSelf: true })).toContain("connect-src 'self';");
   });
 });
 
 describe('who may talk to main (checklist 17: validate the sender)', () => {
-  const mainFrame = { url: 'file:///app/out/renderer/index.html', parent: null };
+  const mainFrame = { url: 'app://renderer/index.html', parent: null };
   const win = { webContents: { id: 7, mainFrame } };
   it('the app window main frame showing the app page', () => {
     expect(isTrustedSender({ sender: { id: 7 }, senderFrame: mainFrame }, win, undefined)).toBe(true);
   });
   it('refuses another webContents, a sub-frame, a foreign page, no frame, no window', () => {
     expect(isTrustedSender({ sender: { id: 8 }, senderFrame: mainFrame }, win, undefined)).toBe(false);
-    expect(isTrustedSender({ sender: { id: 7 }, senderFrame: { url: 'file:///app/out/renderer/index.html', parent: mainFrame } }, win, undefined)).toBe(false);
+    expect(isTrustedSender({ sender: { id: 7 }, senderFrame: { url: 'app://renderer/index.html', parent: mainFrame } }, win, undefined)).toBe(false);
     expect(isTrustedSender({ sender: { id: 7 }, senderFrame: { url: 'https://evil.example/', parent: null } }, { webContents: { id: 7, mainFrame: { url: 'https://evil.example/', parent: null } } }, undefined)).toBe(false);
     expect(isTrustedSender({ sender: { id: 7 }, senderFrame: null }, win, undefined)).toBe(false);
     expect(isTrustedSender({ sender: { id: 7 }, senderFrame: mainFrame }, null, undefined)).toBe(false);
@@ -67,6 +73,30 @@ describe('who may talk to main (checklist 17: validate the sender)', () => {
     expect(isAppUrl('http://localhost:5173/', 'http://localhost:5173')).toBe(true);
     expect(isAppUrl('http://localhost:5173/', undefined)).toBe(false);
     expect(isAppUrl('file:///etc/passwd', undefined)).toBe(false);
+  });
+  it.each([
+    ['app://renderer/index.html', undefined, true],
+    ['app://renderer/', undefined, true],
+    // Chromium lowercases hosts of standard schemes, so a real frame never reports this; compared strictly, it is refused.
+    ['app://RENDERER/index.html', undefined, false],
+    ['file:///app/out/renderer/index.html', undefined, false],
+    ['app://renderer.evil/index.html', undefined, false],
+    ['app://renderer@evil/index.html', undefined, false],
+    ['app://user@renderer/index.html', undefined, false],
+    ['app://user:pw@renderer/index.html', undefined, false],
+    ['app://renderer:8080/index.html', undefined, false],
+    ['app://evil/index.html', undefined, false],
+    ['apps://renderer/index.html', undefined, false],
+    ['https://renderer/index.html', undefined, false],
+    ['http://localhost:5173/', 'http://localhost:5173', true],
+    ['http://localhost:5174/', 'http://localhost:5173', false],
+    ['http://localhost:5173.evil.com/', 'http://localhost:5173', false],
+    ['http://evil@localhost:5173/', 'http://localhost:5173', false],
+    ['https://localhost:5173/', 'http://localhost:5173', false],
+    ['http://127.0.0.1:5173/', 'http://localhost:5173', false],
+    ['not a url', undefined, false],
+  ])('%s (dev server %s) -> %s', (url, dev, ok) => {
+    expect(isAppUrl(url, dev)).toBe(ok);
   });
 });
 

@@ -1,5 +1,6 @@
 // The renderer's only way out: window.workbench (the contract), with each
 // Result unwrapped into a value or a thrown WorkbenchError in plain words.
+// Arguments cross as $state.snapshot copies: plain data, never a reactive proxy.
 import type { ContractError, ContractResults, EventPayloads, MethodArgs, MethodName } from '../../../shared/contract';
 
 export class WorkbenchError extends Error {
@@ -14,7 +15,7 @@ export class WorkbenchError extends Error {
 
 export async function call<M extends MethodName>(method: M, ...args: MethodArgs<M>): Promise<ContractResults[M]> {
   const fn = window.workbench[method] as (...a: MethodArgs<M>) => Promise<{ ok: true; value: ContractResults[M] } | { ok: false; error: ContractError }>;
-  const r = await fn(...args);
+  const r = await fn(...($state.snapshot(args) as MethodArgs<M>));
   if (!r.ok) throw new WorkbenchError(r.error);
   return r.value;
 }

@@ -1,0 +1,20 @@
+// The core process's entry (an Electron utilityProcess): the engine behind a
+// MessagePort, with Electron's net.fetch (system proxy, OS certificates) as its
+// HTTP transport and the keychain on this side of the port, never the window's.
+import { net } from 'electron';
+import { KeychainSecretStore } from '../core/secrets';
+import { createLog, installCrashLogging } from '../main/log';
+import { runCore } from './run';
+
+const log = createLog({ dir: process.env.WORKBENCH_LOG_DIR ?? process.cwd(), name: 'core.log' });
+installCrashLogging(log);
+
+void runCore(process.parentPort, {
+  keychain: new KeychainSecretStore(),
+  fetch: (input, init) => net.fetch(input instanceof URL ? input.href : input, init),
+  exit: (code) => process.exit(code),
+  log: (level, message) => log[level](message),
+}).catch((e: unknown) => {
+  log.error('the core process could not start', e);
+  process.exit(1);
+});

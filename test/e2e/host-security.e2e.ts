@@ -1,0 +1,67 @@
+// The UI test host guards what it serves as an app would: nothing (the shim
+// included) without the token, no other Host or Origin (DNS rebinding), calls
+// only as application/json, files only from the built renderer, each with the
+// app's Content-Security-Policy.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from 'node:http';
+import { startHost, type Host } from '../host/server';
+
+let host: Host;
+let port: number;
+beforeAll(async () => {
+  host = await startHost({});
+  port = Number(new URL(host.url).port);
+});
+afterAll(async () => {
+  await host.close();
+});
+
+function get(path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers: { Host: `127.0.0.1:${port}`, ...headers } }, (res) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('the test host', () => {
+  it('serves nothing without the token: not the page, not the shim, not a call, not an asset', async () => {
+    for (const path of ['/', '/index.html', '/__host/shim.js', '/__host/events', '/assets/']) expect((await get(path)).status, path).toBe(403);
+    expect((await get('/__host/call', { 'Content-Type': 'application/json' }, 'POST', '{"method":"app:info","args":[]}')).status).toBe(403);
+    expect((await get(`/?token=${'0'.repeat(host.token.length)}`)).status).toBe(403);
+  });
+
+  it('with the token: the page, with the CSP as a header, and a same-site cookie for what the page loads', async () => {
+    const r = await get(`/?token=${host.token}`);
+    expect(r.status).toBe(200);
+    expect(String(r.headers['content-security-policy'])).toContain("script-src 'self'");
+    expect(String(r.headers['content-security-policy'])).toContain("connect-src 'self'");
+    expect(String(r.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
+    expect(r.body).toContain('<script src="/__host/shim.js"></script>');
+    expect(r.body).not.toContain(host.token);
+  });
+
+  it('refuses another Host or Origin, even with the token (no DNS rebinding)', async () => {
+    expect((await get(`/?token=${host.token}`, { Host: `evil.example:${port}` })).status).toBe(403);
+    expect((await get(`/?token=${host.token}`, { Host: '127.0.0.1:1' })).status).toBe(403);
+    expect((await get(`/__host/call?token=${host.token}`, { Origin: 'http://evil.example', 'Content-Type': 'application/json' }, 'POST', '{"method":"app:info","args":[]}')).status).toBe(403);
+  });
+
+  it('takes calls only as application/json', async () => {
+    const form = await get(`/__host/call?token=${host.token}`, { 'Content-Type': 'text/plain' }, 'POST', '{"method":"app:info","args":[]}');
+    expect(form.status).toBe(415);
+    const ok = await get(`/__host/call?token=${host.token}`, { 'Content-Type': 'application/json' }, 'POST', '{"method":"app:info","args":[]}');
+    expect(JSON.parse(ok.body)).toMatchObject({ ok: true, value: { name: 'Outreach Workbench' } });
+  });
+
+  it('serves files only from the built renderer', async () => {
+    const cookie = { Cookie: `workbench_host=${host.token}` };
+    for (const path of ['/../package.json', '/%2e%2e/package.json', '/..%2fpackage.json', '/%2e%2e%2f%2e%2e%2fetc%2fpasswd', '/assets/..%5c..%5cpackage.json', '/%00index.html'])
+      expect((await get(path, cookie)).status, path).toBe(404);
+    expect((await get('/index.html', cookie)).status).toBe(200);
+  });
+});

@@ -1,0 +1,24 @@
+// The test host's main side of the core process: a Node child (core-child.ts)
+// over an IPC channel with structured clone, shaped as the CoreProcessHandle
+// that Electron's main gets from a utility process and a MessagePort.
+import { fork } from 'node:child_process';
+import type { CoreInit, CoreProcessHandle, FromCore, ToCore } from '../../shared/core-link';
+
+export function forkNodeCore(init: CoreInit): CoreProcessHandle & { pid: number | undefined } {
+  const child = fork(new URL('./core-child.ts', import.meta.url).pathname, [], {
+    serialization: 'advanced',
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  child.send(init);
+  return {
+    pid: child.pid,
+    post: (m: ToCore) => {
+      if (child.connected) child.send(m);
+      else throw new Error('the core process is not running');
+    },
+    onMessage: (listener) => void child.on('message', (m) => listener(m as FromCore)),
+    onExit: (listener) => void child.on('exit', (code) => listener(code)),
+    kill: () => void child.kill('SIGKILL'),
+  };
+}

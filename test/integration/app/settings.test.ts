@@ -1,0 +1,160 @@
+// The key goes only where it should: the API base URL set through the
+// contract (settings:set) or found in settings.json is https://, or http:// to
+// this computer; a new API origin is refused until the user has seen it.
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AppService, ServiceError } from '../../../electron/core/app/service';
+import { createHandlers, dispatch } from '../../../electron/core/app/handlers';
+import { SettingsFile } from '../../../electron/core/app/settings';
+import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
+import { tempDir } from '../../support/tmp';
+
+const DEFAULT = 'https://api.trakkr.ai';
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+async function app(settingsJson?: unknown) {
+  const tmp = tempDir();
+  if (settingsJson !== undefined) writeFileSync(join(tmp.dir, 'settings.json'), JSON.stringify(settingsJson));
+  const platform = new FakePlatform();
+  const s = await AppService.create({ userDataDir: tmp.dir, platform, keychain: new FakeKeychain(), appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux' });
+  cleanups.push(tmp.cleanup, () => s.close());
+  const handlers = createHandlers(s, platform);
+  const set = (patch: unknown) => dispatch(handlers, 'settings:set', [patch]);
+  const onDisk = () => JSON.parse(readFileSync(join(tmp.dir, 'settings.json'), 'utf8')) as Record<string, unknown>;
+  return { s, set, onDisk, dir: tmp.dir };
+}
+
+describe('settings:set refuses an API address the key must not go to', () => {
+  it('http:// to another computer, in plain words; nothing changes', async () => {
+    const { s, set } = await app();
+    const r = await set({ baseUrl: 'http://example.com' });
+    expect(r).toEqual({
+      ok: false,
+      error: {
+        kind: 'invalid-input',
+        field: '0.baseUrl',
+        message: 'Refused settings:set: 0.baseUrl: http:// sends the key unencrypted, so it is allowed only for this computer (localhost, 127.x.x.x or [::1]), for the simulator. Use https://example.com instead.',
+      },
+    });
+    expect(s.getSettings().baseUrl).toBe(DEFAULT);
+    expect(s.client().baseUrl).toBe(DEFAULT);
+  });
+
+  it.each([
+    ['ftp://api.trakkr.ai', 'must start with https://'],
+    ['https://user:pw@api.trakkr.ai', 'user name or password'],
+    ['http://127.0.0.1.evil.com', 'allowed only for this computer'],
+    ['http://localhost.evil.com', 'allowed only for this computer'],
+    ['http://0x7f000001', 'plainly'],
+    ['https://api.trakkr.ai/?key=x', 'query'],
+    ['https://api.trakkr.ai.', 'dot at the end'],
+  ])('%s', async (baseUrl, words) => {
+    const { s, set } = await app();
+    const r = await set({ baseUrl });
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.error.kind).toBe('invalid-input');
+      expect(r.error.message).toContain(words);
+      expect(r.error.message).not.toContain(':pw');
+    }
+    expect(s.getSettings().baseUrl).toBe(DEFAULT);
+  });
+});
+
+describe('a new API origin is shown to the user before the key is sent there', () => {
+  it('refused without confirmation, with the origin named; accepted with it', async () => {
+    const { s, set, onDisk } = await app();
+    await set({ syncOnLaunch: false });
+    const refused = await set({ baseUrl: 'https://other.example/api/' });
+    expect(refused).toEqual({
+      ok: false,
+      error: { kind: 'confirm-origin', field: 'baseUrl', message: 'Your API key will be sent to https://other.example instead of https://api.trakkr.ai. Confirm to use it.' },
+    });
+    expect(s.getSettings().baseUrl).toBe(DEFAULT);
+    expect(s.client().baseUrl).toBe(DEFAULT);
+    expect(onDisk().baseUrl).toBe(DEFAULT);
+
+    // A confirmation for some other origin is no confirmation.
+    expect(await set({ baseUrl: 'https://other.example/api/', confirmOrigin: 'https://evil.example' })).toMatchObject({ ok: false, error: { kind: 'confirm-origin' } });
+    expect(await set({ baseUrl: 'https://other.example/api/', confirmOrigin: 'https://other.example/api' })).toMatchObject({ ok: false, error: { kind: 'confirm-origin' } });
+
+    const ok = await set({ baseUrl: 'https://other.example/api/', confirmOrigin: 'https://other.example' });
+    expect(ok).toEqual({ ok: true, value: { baseUrl: 'https://other.example/api', syncOnLaunch: false, requestsPerMinute: 60 } });
+    expect(s.client().baseUrl).toBe('https://other.example/api');
+    expect(onDisk()).toEqual({ baseUrl: 'https://other.example/api', syncOnLaunch: false, requestsPerMinute: 60 });
+
+    // The same origin again (another path) needs no confirmation; a third origin does, naming the current one.
+    expect(await set({ baseUrl: 'https://other.example/v2' })).toMatchObject({ ok: true });
+    expect(await set({ baseUrl: 'https://third.example' })).toEqual({
+      ok: false,
+      error: { kind: 'confirm-origin', field: 'baseUrl', message: 'Your API key will be sent to https://third.example instead of https://other.example. Confirm to use it.' },
+    });
+    // Back to the default API, or to this computer (the simulator: the key stays on the machine), needs none.
+    expect(await set({ baseUrl: DEFAULT })).toMatchObject({ ok: true, value: { baseUrl: DEFAULT } });
+    expect(await set({ baseUrl: 'http://127.0.0.1:8787' })).toMatchObject({ ok: true, value: { baseUrl: 'http://127.0.0.1:8787' } });
+  });
+
+  it('confirmOrigin is never saved, and is text only', async () => {
+    const { set, onDisk } = await app();
+    await set({ baseUrl: 'https://other.example', confirmOrigin: 'https://other.example' });
+    expect(onDisk()).not.toHaveProperty('confirmOrigin');
+    expect(await set({ confirmOrigin: 42 })).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
+  });
+
+  it('SettingsFile.set throws a ServiceError of kind confirm-origin', async () => {
+    const tmp = tempDir();
+    cleanups.push(tmp.cleanup);
+    const f = new SettingsFile(join(tmp.dir, 'settings.json'));
+    let thrown: unknown;
+    try {
+      f.set({ baseUrl: 'https://x.example' });
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(ServiceError);
+    expect(thrown).toMatchObject({ kind: 'confirm-origin', message: 'Your API key will be sent to https://x.example instead of https://api.trakkr.ai. Confirm to use it.' });
+    expect(() => f.set({ baseUrl: 'http://example.com', confirmOrigin: 'http://example.com' })).toThrow(/allowed only for this computer/);
+    expect(f.get().baseUrl).toBe(DEFAULT);
+  });
+});
+
+describe('settings.json edited by hand', () => {
+  it('a refused API address is not used: the default is, with a warning; the other fields stay', async () => {
+    const { s, dir } = await app({ baseUrl: 'http://evil.example', syncOnLaunch: false, requestsPerMinute: 20 });
+    expect(s.getSettings()).toEqual({ baseUrl: DEFAULT, syncOnLaunch: false, requestsPerMinute: 20 });
+    expect(s.client().baseUrl).toBe(DEFAULT);
+    const f = new SettingsFile(join(dir, 'settings.json'));
+    expect(f.warning).toBe(
+      'settings.json names an API address the app refuses, so https://api.trakkr.ai is used instead. http:// sends the key unencrypted, so it is allowed only for this computer (localhost, 127.x.x.x or [::1]), for the simulator. Use https://evil.example instead.',
+    );
+  });
+
+  it('a password in the address is never repeated in the warning', () => {
+    const tmp = tempDir();
+    cleanups.push(tmp.cleanup);
+    const path = join(tmp.dir, 'settings.json');
+    writeFileSync(path, JSON.stringify({ baseUrl: 'https://me:hunter2@api.example' }));
+    const f = new SettingsFile(path);
+    expect(f.get().baseUrl).toBe(DEFAULT);
+    expect(f.warning).toContain('user name or password');
+    expect(f.warning).not.toContain('hunter2');
+    f.set({ baseUrl: DEFAULT });
+    expect(f.warning).toBeNull();
+  });
+
+  it('a good address, a damaged file and no file at all give no warning', () => {
+    const tmp = tempDir();
+    cleanups.push(tmp.cleanup);
+    const path = join(tmp.dir, 'settings.json');
+    expect(new SettingsFile(path).warning).toBeNull();
+    writeFileSync(path, JSON.stringify({ baseUrl: 'http://localhost:8787' }));
+    expect(new SettingsFile(path)).toMatchObject({ warning: null });
+    expect(new SettingsFile(path).get().baseUrl).toBe('http://localhost:8787');
+    writeFileSync(path, '{ not json');
+    expect(new SettingsFile(path).get()).toEqual({ baseUrl: DEFAULT, syncOnLaunch: true, requestsPerMinute: 60 });
+  });
+});
