@@ -270,6 +270,12 @@ describe('demo mode', () => {
       await page.getByText('Demo data').waitFor();
       await expect.poll(() => rows(page).count(), { timeout: 60_000 }).toBeGreaterThan(5);
       await shoot(page, '12-demo');
+      // The engine's process dies: the window says so in plain words, and the app goes on with a fresh one.
+      host.killCore();
+      await toast(page, /engine stopped unexpectedly and was restarted/).waitFor({ timeout: 30_000 });
+      await page.locator('[role="listbox"]').focus();
+      await page.keyboard.press('j');
+      await page.locator('.detail h2').waitFor();
     } finally {
       await page.context().close();
       await host.close();

@@ -4,13 +4,14 @@
 import { fork } from 'node:child_process';
 import type { CoreInit, CoreProcessHandle, FromCore, ToCore } from '../../shared/core-link';
 
-export function forkNodeCore(init: CoreInit): CoreProcessHandle & { pid: number | undefined } {
+export function forkNodeCore(init: CoreInit, onPid?: (pid: number | undefined) => void): CoreProcessHandle & { pid: number | undefined } {
   const child = fork(new URL('./core-child.ts', import.meta.url).pathname, [], {
     serialization: 'advanced',
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   child.send(init);
+  onPid?.(child.pid);
   return {
     pid: child.pid,
     post: (m: ToCore) => {

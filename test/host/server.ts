@@ -40,6 +40,8 @@ export interface Host {
   setSaveAs(path: string | null): void;
   /** The core process, for tests that stop it. */
   core: CoreSupervisor;
+  /** SIGKILL the running core process, as a crash would. */
+  killCore(): void;
   close(): Promise<void>;
 }
 
@@ -56,8 +58,9 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
   let saveAs: string | null = join(dataDir, 'export.csv');
   let launched = false;
 
+  let corePid: number | undefined;
   const core = new CoreSupervisor({
-    spawn: () => forkNodeCore({ userDataDir: dataDir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: !!opts.demo, demoOpportunities: opts.demoOpportunities, baseUrl: opts.baseUrl }),
+    spawn: () => forkNodeCore({ userDataDir: dataDir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: !!opts.demo, demoOpportunities: opts.demoOpportunities, baseUrl: opts.baseUrl }, (pid) => (corePid = pid)),
     host: hostHandlers({
       writeClipboard: (t) => void (clipboard = t),
       openExternal: async (u) => void opened.push(u),
@@ -157,6 +160,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     token,
     dataDir,
     core,
+    killCore: () => void (corePid && process.kill(corePid, 'SIGKILL')),
     call: async (method, ...args) => {
       const r = await core.call(method, args);
       if (!r.ok) throw new Error(`${method}: ${r.error.message}`);
