@@ -20,13 +20,17 @@ const rooms = {
     paths: [{ name: 'electron', message: 'core is plain Node: no electron import (DESIGN.md, rooms).' }],
     patterns: [room('core may import shared/, Node and npm packages only (DESIGN.md, rooms).', '**/main/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**')],
   },
+  'electron/simulator/**': {
+    paths: [{ name: 'electron', message: 'the simulator is plain Node: no electron import (DESIGN.md, rooms).' }],
+    patterns: [room('the simulator may import shared/ and Node only (DESIGN.md, rooms).', '**/core/**', '**/main/**', '**/core-process/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**', 'better-sqlite3', 'keytar')],
+  },
   'electron/main/**': {
     // Main talks to the engine only through the core process's protocol (shared/core-link.ts).
-    patterns: [room('main may import shared/ and electron; the engine lives in the core process (DESIGN.md, rooms; main never imports test/).', '**/core/**', '**/core-process/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**', 'better-sqlite3', 'keytar')],
+    patterns: [room('main may import shared/ and electron; the engine lives in the core process (DESIGN.md, rooms; main never imports test/).', '**/core/**', '**/simulator/**', '**/core-process/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**', 'better-sqlite3', 'keytar')],
   },
   'electron/core-process/**': {
     // The log file's writer is shared with main (plain Node, no electron).
-    patterns: [room('the core process entry wires core to Electron: shared/, core, electron and main/log only (DESIGN.md, processes).', '**/main/**', '!**/main/log', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**')],
+    patterns: [room('the core process entry wires core to Electron: shared/, core, electron and main/log only (DESIGN.md, processes).', '**/main/**', '!**/main/log', '**/simulator/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**')],
   },
   'electron/preload/**': {
     patterns: [

@@ -7,7 +7,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import { CoreSupervisor, type HostHandlers } from '../../shared/core-link';
 import type { EventName } from '../../shared/contract';
-import { DEMO_KEY } from '../../electron/core/simulator/server';
+import { DEMO_KEY } from '../../electron/simulator/server';
 import { forkNodeCore } from '../host/core-process';
 
 const [url, dir] = process.argv.slice(2) as [string, string];

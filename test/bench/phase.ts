@@ -7,7 +7,7 @@ import { Cache } from '../../electron/core/store/cache';
 import { TrakkrClient } from '../../electron/core/api/client';
 import { runSync } from '../../electron/core/sync';
 import { exportCsv } from '../../electron/core/export/csv-export';
-import { DEMO_KEY } from '../../electron/core/simulator/server';
+import { DEMO_KEY } from '../../electron/simulator/server';
 import { DIFFICULTIES, STATUSES } from '../../shared/domain';
 
 const [phase, url, dbPath, pagesFile] = process.argv.slice(2) as [string, string, string, string | undefined];

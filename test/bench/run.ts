@@ -19,7 +19,7 @@ async function phase<T>(...args: string[]): Promise<T> {
   return JSON.parse(out.trim().split('\n').pop()!) as T;
 }
 
-const sim = node(['electron/core/simulator/cli.ts', '--port', '0', '--quiet', '--brands', '1', '--opportunities', String(N), '--seed', '1']);
+const sim = node(['electron/simulator/cli.ts', '--port', '0', '--quiet', '--brands', '1', '--opportunities', String(N), '--seed', '1']);
 const url = await new Promise<string>((resolve, reject) => {
   let buf = '';
   sim.stdout.on('data', (c: Buffer) => {

@@ -3,7 +3,7 @@
 // Usage: ui.ts <sim-url> <data-dir containing workbench.db>
 import { performance } from 'node:perf_hooks';
 import { startHost } from '../host/server';
-import { DEMO_KEY } from '../../electron/core/simulator/server';
+import { DEMO_KEY } from '../../electron/simulator/server';
 import { context, launch } from '../e2e/browser';
 
 const [simUrl, dataDir] = process.argv.slice(2) as [string, string];

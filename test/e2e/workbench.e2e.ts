@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
-import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/core/simulator/server';
+import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
 import { context, launch } from './browser';
 
 const SCREENS = 'test-results/screens';

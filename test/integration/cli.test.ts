@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { run, type Io } from '../../electron/cli/main';
-import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/core/simulator/server';
+import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
 import { MemorySecretStore } from '../../electron/core/seams';
 import { tempDir } from '../support/tmp';
 

@@ -1,9 +1,9 @@
 // `npm run simulator` as a newcomer uses it: --help, then curl with the printed key.
 import { spawn, spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { DEMO_KEY } from '../../electron/core/simulator/server';
+import { DEMO_KEY } from '../../electron/simulator/server';
 
-const tsx = ['node_modules/.bin/tsx', 'electron/core/simulator/cli.ts'];
+const tsx = ['node_modules/.bin/tsx', 'electron/simulator/cli.ts'];
 
 describe('simulator CLI', () => {
   it('--help documents every option and prints the demo key', () => {

@@ -1,7 +1,7 @@
 // The API simulator behaves as the spec says: endpoints, parameters, auth,
 // errors, and every fault on demand. Real HTTP over loopback.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/core/simulator/server';
+import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
 import { addDays } from '../../shared/rules';
 
 let sim: Simulator;

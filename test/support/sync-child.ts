@@ -3,7 +3,7 @@
 import { Cache } from '../../electron/core/store/cache';
 import { TrakkrClient } from '../../electron/core/api/client';
 import { runSync } from '../../electron/core/sync';
-import { DEMO_KEY } from '../../electron/core/simulator/server';
+import { DEMO_KEY } from '../../electron/simulator/server';
 
 const [dbPath, baseUrl] = process.argv.slice(2);
 const cache = await Cache.open(dbPath!);

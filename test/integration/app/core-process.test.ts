@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { CoreSupervisor, type CoreInit, type HostHandlers } from '../../../shared/core-link';
 import type { EventName } from '../../../shared/contract';
-import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/core/simulator/server';
+import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { forkNodeCore } from '../../host/core-process';
 import { tempDir } from '../../support/tmp';
 

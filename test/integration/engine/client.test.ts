@@ -1,6 +1,6 @@
 // The real HTTP client against the project's simulator over loopback.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/core/simulator/server';
+import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { TrakkrClient, parseRateLimitReset, parseRetryAfter, type WaitInfo } from '../../../electron/core/api/client';
 import { ApiError } from '../../../electron/core/api/errors';
 import { MemorySecretStore } from '../../../electron/core/seams';

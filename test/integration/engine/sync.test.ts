@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/core/simulator/server';
+import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { TrakkrClient } from '../../../electron/core/api/client';
 import { Cache } from '../../../electron/core/store/cache';
 import { runSync, startSyncJob, type SyncEvent } from '../../../electron/core/sync';

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flushSync } from 'svelte';
 import { AppService } from '../../../electron/core/app/service';
 import { createHandlers, dispatch } from '../../../electron/core/app/handlers';
-import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/core/simulator/server';
+import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { AppStore } from '../../../renderer/src/state/app.svelte';
 import { OpportunitiesStore, PAGE } from '../../../renderer/src/state/opportunities.svelte';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';

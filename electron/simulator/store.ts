@@ -2,8 +2,8 @@
 // between syncs), compact attribute arrays for filtering and sorting, and
 // the generated citations. Records themselves are built only for the page
 // being served.
-import { DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES, type OutreachSort } from '../../../shared/domain';
-import { dayNumber } from '../../../shared/rules';
+import { DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES, type OutreachSort } from '../../shared/domain';
+import { dayNumber } from '../../shared/rules';
 import {
   BRAND_NAMES,
   DOMAINS,

@@ -4,7 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { CITATIONS_QUERY_PARAM, LIMITS, type OutreachSort } from '../../../shared/domain';
+import { CITATIONS_QUERY_PARAM, LIMITS, type OutreachSort } from '../../shared/domain';
 import {
   addDays,
   checkBooleanParam,
@@ -20,7 +20,7 @@ import {
   checkStatus,
   dayNumber,
   type RuleResult,
-} from '../../../shared/rules';
+} from '../../shared/rules';
 import { citationSummary, scoreEntries, todayUtc, type DataOptions } from './data';
 import { hashString } from './rng';
 import { type BrandState, makeBrands, type OutreachFilter } from './store';

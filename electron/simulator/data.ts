@@ -2,8 +2,8 @@
 // opportunities of both types, daily scores with model and prompt breakdowns,
 // and citations. Everything is derived from (seed, brand, index, version).
 import { Rng, hash32 } from './rng';
-import { dateFromDayNumber, dayNumber } from '../../../shared/rules';
-import { DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES } from '../../../shared/domain';
+import { dateFromDayNumber, dayNumber } from '../../shared/rules';
+import { DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES } from '../../shared/domain';
 
 export const BRAND_NAMES = ['Northwind Coffee', 'Acme Analytics', 'Lumen Health', 'Fjord Outdoor', 'Quill Legal'];
 
