@@ -11,7 +11,7 @@ import { forkCore } from './core-process';
 import { hostHandlers } from './host-ops';
 import { registerIpc } from './ipc';
 import { createLog, installCrashLogging } from './log';
-import { contentSecurityPolicy, isAppUrl, isTrustedSender, menuTemplate, secureWebPreferences } from './security';
+import { contentSecurityPolicy, hardenSession, hardenWindow, isTrustedSender, menuTemplate, secureWebPreferences } from './security';
 import { demoUserDataDir, forbiddenSwitch } from './startup-checks';
 
 // Demo mode: `npm run demo` (WORKBENCH_DEMO=1), or the app started with --demo. It gets its own
@@ -40,16 +40,7 @@ function createWindow(): BrowserWindow {
     webPreferences: secureWebPreferences(join(here, '../preload/index.cjs')),
   });
   w.once('ready-to-show', () => w.show());
-  const wc = w.webContents;
-  // Links go through the contract (links:open), never by navigating the window.
-  wc.setWindowOpenHandler(() => ({ action: 'deny' }));
-  wc.on('will-navigate', (e, url) => {
-    if (!isAppUrl(url, devUrl)) e.preventDefault();
-  });
-  wc.on('will-redirect', (e, url) => {
-    if (!isAppUrl(url, devUrl)) e.preventDefault();
-  });
-  wc.on('will-attach-webview', (e) => e.preventDefault());
+  hardenWindow(w.webContents, devUrl);
   void w.loadURL(devUrl ?? APP_ENTRY_URL);
   return w;
 }
@@ -122,8 +113,7 @@ if (refused) {
   });
 
   void app.whenReady().then(async () => {
-    session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
-    session.defaultSession.setPermissionCheckHandler(() => false);
+    hardenSession(session.defaultSession);
     const rendererDir = join(here, '../renderer');
     protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir, contentSecurityPolicy()));
     if (devUrl) {

@@ -90,6 +90,38 @@ export function isTrustedSender(event: SenderLike, window: { webContents: { id: 
   return isAppUrl(event.senderFrame.url, devServerUrl);
 }
 
+/** The parts of a webContents the hardening touches (Electron's shape, so a fake can test it). */
+export interface WebContentsLike {
+  setWindowOpenHandler(handler: (details: { url: string }) => { action: 'deny' }): void;
+  on(event: 'will-navigate' | 'will-redirect' | 'will-attach-webview', listener: (e: { preventDefault(): void }, url: string) => void): unknown;
+}
+
+/**
+ * The window's behaviour, all in one place: no new windows (links go through
+ * links:open), navigation only to the app's own page, no <webview>.
+ */
+export function hardenWindow(wc: WebContentsLike, devServerUrl: string | undefined): void {
+  wc.setWindowOpenHandler(() => ({ action: 'deny' }));
+  wc.on('will-navigate', (e, url) => {
+    if (!isAppUrl(url, devServerUrl)) e.preventDefault();
+  });
+  wc.on('will-redirect', (e, url) => {
+    if (!isAppUrl(url, devServerUrl)) e.preventDefault();
+  });
+  wc.on('will-attach-webview', (e) => e.preventDefault());
+}
+
+export interface SessionLike {
+  setPermissionRequestHandler(handler: (wc: unknown, permission: string, callback: (granted: boolean) => void) => void): void;
+  setPermissionCheckHandler(handler: () => boolean): void;
+}
+
+/** No permission (camera, notifications, clipboard-read, …) is ever granted to the page. */
+export function hardenSession(session: SessionLike): void {
+  session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
+  session.setPermissionCheckHandler(() => false);
+}
+
 /** The application menu: standard roles; reload and developer tools only in development. */
 export function menuTemplate(opts: { dev: boolean; mac: boolean; appName: string }): MenuItemConstructorOptions[] {
   const view: MenuItemConstructorOptions[] = [

@@ -1,7 +1,7 @@
 // The window's security, item by item against Electron's security checklist
 // (https://www.electronjs.org/docs/latest/tutorial/security).
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, contentSecurityPolicy, isAppUrl, isTrustedSender, menuTemplate, secureWebPreferences } from '../../../electron/main/security';
+import { CONTENT_SECURITY_POLICY, contentSecurityPolicy, hardenSession, hardenWindow, isAppUrl, isTrustedSender, menuTemplate, secureWebPreferences } from '../../../electron/main/security';
 import { checkExternalUrl } from '../../../shared/links';
 
 describe('web preferences', () => {
@@ -136,5 +136,45 @@ describe('menu', () => {
     const dev = roles(menuTemplate({ dev: true, mac: true, appName: 'Outreach Workbench' }));
     expect(dev).toContain('"reload"');
     expect(dev).toContain('"about"');
+  });
+});
+
+describe('the window and session hardening (one place, Electron-shaped fakes)', () => {
+  function fakeWebContents() {
+    const listeners = new Map<string, (e: { preventDefault(): void }, url: string) => void>();
+    let openHandler: ((d: { url: string }) => { action: string }) | null = null;
+    return {
+      setWindowOpenHandler: (h: (d: { url: string }) => { action: 'deny' }) => void (openHandler = h),
+      on: (event: string, l: (e: { preventDefault(): void }, url: string) => void) => void listeners.set(event, l),
+      fire(event: string, url: string): boolean {
+        let prevented = false;
+        listeners.get(event)!({ preventDefault: () => void (prevented = true) }, url);
+        return prevented;
+      },
+      open: (url: string) => openHandler!({ url }),
+    };
+  }
+  it('denies new windows and navigation away from the app; allows the app itself', () => {
+    const wc = fakeWebContents();
+    hardenWindow(wc, undefined);
+    expect(wc.open('https://evil.example/')).toEqual({ action: 'deny' });
+    expect(wc.fire('will-navigate', 'https://evil.example/')).toBe(true);
+    expect(wc.fire('will-navigate', 'app://renderer.evil/index.html')).toBe(true);
+    expect(wc.fire('will-redirect', 'file:///etc/passwd')).toBe(true);
+    expect(wc.fire('will-navigate', 'app://renderer/index.html')).toBe(false);
+    expect(wc.fire('will-attach-webview', 'app://renderer/index.html')).toBe(true);
+  });
+  it('in development, the dev server too, and only it', () => {
+    const wc = fakeWebContents();
+    hardenWindow(wc, 'http://localhost:5173');
+    expect(wc.fire('will-navigate', 'http://localhost:5173/')).toBe(false);
+    expect(wc.fire('will-navigate', 'http://localhost:5174/')).toBe(true);
+  });
+  it('grants no permission, asked or checked', () => {
+    const granted: boolean[] = [];
+    let check: (() => boolean) | null = null;
+    hardenSession({ setPermissionRequestHandler: (h) => h(null, 'media', (g) => granted.push(g)), setPermissionCheckHandler: (h) => void (check = h) });
+    expect(granted).toEqual([false]);
+    expect(check!()).toBe(false);
   });
 });
