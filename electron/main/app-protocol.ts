@@ -12,22 +12,40 @@ export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 
 /**
  * Registered before 'ready': a standard scheme (relative URLs, an origin of its
- * own), secure (like https), allowed to use fetch; it does not bypass the CSP.
+ * own, web storage), secure (a secure context, like https), allowed to use
+ * fetch, with V8's code cache. It does not bypass the CSP, is not readable
+ * cross-origin (no corsEnabled), and registers no service workers.
  */
-export const APP_SCHEME_PRIVILEGES = { standard: true, secure: true, supportFetchAPI: true, corsEnabled: false, bypassCSP: false, stream: false } as const;
+export const APP_SCHEME_PRIVILEGES = {
+  standard: true,
+  secure: true,
+  supportFetchAPI: true,
+  codeCache: true,
+  bypassCSP: false,
+  corsEnabled: false,
+  allowServiceWorkers: false,
+  stream: false,
+} as const;
 
-const CONTENT_TYPES: Record<string, string> = {
+/** What the build emits. Any other extension is refused (404), not served as octet-stream. */
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
   '.json': 'application/json',
+  '.map': 'application/json',
+  '.txt': 'text/plain; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
   '.ico': 'image/x-icon',
   '.woff2': 'font/woff2',
   '.woff': 'font/woff',
-  '.txt': 'text/plain; charset=utf-8',
+  '.ttf': 'font/ttf',
 };
 
 export type AppResolution = { ok: true; file: string; contentType: string } | { ok: false; status: 404; reason: string };
@@ -37,66 +55,86 @@ const refuse = (reason: string): AppResolution => ({ ok: false, status: 404, rea
 /** Is `child` the folder `parent` itself or inside it (separator-aware, not a bare prefix test)? */
 export function isInside(parent: string, child: string): boolean {
   const rel = relative(parent, child);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
-/**
- * Map an app:// request URL to a file of the built renderer, or refuse it.
- * Only the app's host, only files (not folders) under `rendererDir` after
- * symlinks are resolved, only known types; `..`, backslashes, NUL and
- * encoded forms of them are refused outright rather than normalised.
- */
-export function resolveAppRequest(url: string, rendererDir: string): AppResolution {
+function parseAppUrl(url: string): URL | string {
   let u: URL;
   try {
     u = new URL(url);
   } catch {
-    return refuse('not a URL');
+    return 'not a URL';
   }
-  if (u.protocol !== `${APP_SCHEME}:`) return refuse('not the app scheme');
-  if (u.hostname !== APP_HOST || u.port !== '' || u.username !== '' || u.password !== '') return refuse('not the app host');
+  if (u.protocol !== `${APP_SCHEME}:`) return 'not the app scheme';
+  if (u.hostname !== APP_HOST || u.port !== '' || u.username !== '' || u.password !== '') return 'not the app host';
+  return u;
+}
+
+/**
+ * The path's segments, decoded once. Anything that could mean something
+ * else after another decoding or on another OS is refused, not normalised:
+ * a `%` left over (double encoding), NUL, backslash, `:` (drive letters,
+ * Windows streams), dot segments; a trailing slash asks for a folder.
+ */
+function pathSegments(pathname: string): string[] | string {
   let path: string;
   try {
-    // Decode twice: a doubly encoded %252e%252e must not become .. later on.
-    path = decodeURIComponent(u.pathname);
-    if (/%[0-9a-f]{2}/i.test(path)) path = decodeURIComponent(path);
+    path = decodeURIComponent(pathname);
   } catch {
-    return refuse('malformed escape');
+    return 'malformed escape';
   }
-  if (path.includes('\0') || path.includes('\\')) return refuse('NUL or backslash in the path');
+  if (path.includes('%')) return 'encoded twice';
+  if (/[\0\\:]/.test(path)) return 'NUL, backslash or colon in the path';
+  if (path !== '/' && path.endsWith('/')) return 'a folder, not a file';
   const parts = path.split('/').filter((p) => p !== '');
-  if (parts.some((p) => p === '..' || p === '.')) return refuse('dot segment in the path');
-  if (parts.some((p) => /^[a-z]:$/i.test(p))) return refuse('drive letter in the path');
-  const rel = parts.length === 0 ? 'index.html' : parts.join('/');
+  if (parts.some((p) => p === '..' || p === '.')) return 'dot segment in the path';
+  return parts.length === 0 ? ['index.html'] : parts;
+}
+
+function realFileInside(rendererDir: string, rel: string): string | null {
+  try {
+    const root = realpathSync(rendererDir);
+    const file = realpathSync(join(root, rel));
+    return isInside(root, file) && statSync(file).isFile() ? file : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Map an app:// request URL to a file of the built renderer, or refuse it:
+ * only the app's host (no port, no user info), only files (not folders) of
+ * a known type under `rendererDir` once symlinks are resolved. `/` is
+ * index.html; the query and fragment never change which file is served.
+ */
+export function resolveAppRequest(url: string, rendererDir: string): AppResolution {
+  const u = parseAppUrl(url);
+  if (typeof u === 'string') return refuse(u);
+  const parts = pathSegments(u.pathname);
+  if (typeof parts === 'string') return refuse(parts);
+  const rel = parts.join('/');
   const contentType = CONTENT_TYPES[extname(rel).toLowerCase()];
   if (!contentType) return refuse('unknown file type');
-  let root: string;
-  let file: string;
-  try {
-    root = realpathSync(rendererDir);
-    file = realpathSync(join(root, rel));
-  } catch {
-    return refuse('no such file');
-  }
-  if (!isInside(root, file)) return refuse('outside the renderer folder');
-  try {
-    if (!statSync(file).isFile()) return refuse('not a file');
-  } catch {
-    return refuse('no such file');
-  }
+  const file = realFileInside(rendererDir, rel);
+  if (!file) return refuse('no such file in the renderer folder');
   return { ok: true, file, contentType };
 }
 
 /** The protocol.handle('app', …) handler: the resolved file with the CSP (one definition, passed in) as a header. */
 export function appProtocolHandler(rendererDir: string, contentSecurityPolicy: string): (request: Request) => Promise<Response> {
+  const headers = (contentType: string) => ({
+    'Content-Type': contentType,
+    'Content-Security-Policy': contentSecurityPolicy,
+    'X-Content-Type-Options': 'nosniff',
+  });
+  const notFound = () => new Response('Not found', { status: 404, headers: headers('text/plain; charset=utf-8') });
   return async (request) => {
     const r = resolveAppRequest(request.url, rendererDir);
-    const headers = { 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': contentSecurityPolicy };
-    if (!r.ok) return new Response('Not found', { status: 404, headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' } });
+    if (!r.ok) return notFound();
     try {
-      return new Response(await readFile(r.file), { status: 200, headers: { ...headers, 'Content-Type': r.contentType } });
+      return new Response(await readFile(r.file), { status: 200, headers: headers(r.contentType) });
     } catch {
-      return new Response('Not found', { status: 404, headers: { ...headers, 'Content-Type': 'text/plain; charset=utf-8' } });
+      return notFound();
     }
   };
 }

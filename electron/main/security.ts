@@ -55,25 +55,26 @@ export const CONTENT_SECURITY_POLICY = contentSecurityPolicy();
 /**
  * The page the window may show and the frame that may call the contract:
  * exactly app://renderer (no port, no user info, no look-alike host), or in
- * development only, exactly the dev server's origin. Node's URL gives custom
- * schemes an opaque origin, so the parts are compared one by one.
+ * development only, exactly the dev server's http(s) origin. Node's URL gives
+ * custom schemes an opaque origin, so the parts are compared one by one, as
+ * Node parses them: it keeps the case of a custom scheme's host, so
+ * app://RENDERER is refused (Chromium lowercases a standard scheme's host, so
+ * a real frame reports app://renderer).
  */
 export function isAppUrl(url: string, devServerUrl: string | undefined): boolean {
-  let u: URL;
+  const u = parseUrl(url);
+  if (!u || u.username !== '' || u.password !== '') return false;
+  if (u.protocol === `${APP_SCHEME}:` && u.hostname === APP_HOST && u.port === '') return true;
+  const dev = devServerUrl ? parseUrl(devServerUrl) : null;
+  return !!dev && (dev.protocol === 'http:' || dev.protocol === 'https:') && u.protocol === dev.protocol && u.host === dev.host;
+}
+
+function parseUrl(url: string): URL | null {
   try {
-    u = new URL(url);
+    return new URL(url);
   } catch {
-    return false;
+    return null;
   }
-  if (devServerUrl) {
-    try {
-      const d = new URL(devServerUrl);
-      if (u.protocol === d.protocol && u.host === d.host && !u.username && !u.password) return true;
-    } catch {
-      return false;
-    }
-  }
-  return u.protocol === `${APP_SCHEME}:` && u.hostname === APP_HOST && u.port === '' && u.username === '' && u.password === '';
 }
 
 interface SenderLike {
@@ -85,7 +86,6 @@ interface SenderLike {
 export function isTrustedSender(event: SenderLike, window: { webContents: { id: number; mainFrame: unknown } } | null, devServerUrl: string | undefined): boolean {
   if (!window || !event.senderFrame) return false;
   if (event.sender.id !== window.webContents.id) return false;
-  if (event.senderFrame !== window.webContents.mainFrame && event.senderFrame.parent !== null) return false;
   if (event.senderFrame.parent !== null) return false;
   return isAppUrl(event.senderFrame.url, devServerUrl);
 }

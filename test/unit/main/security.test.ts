@@ -94,6 +94,15 @@ describe('who may talk to main (checklist 17: validate the sender)', () => {
     ['http://evil@localhost:5173/', 'http://localhost:5173', false],
     ['https://localhost:5173/', 'http://localhost:5173', false],
     ['http://127.0.0.1:5173/', 'http://localhost:5173', false],
+    ['app://renderer./index.html', undefined, false],
+    ['app://renderer', undefined, true],
+    ['app://renderer/index.html', 'http://localhost:5173', true],
+    ['app://renderer/index.html', 'not a url', true],
+    ['http://localhost:5173/assets/x.js?y#z', 'http://localhost:5173/', true],
+    ['http://localhost:5173/', 'not a url', false],
+    ['file:///etc/passwd', 'file:///', false],
+    ['app://evil/', 'app://evil', false],
+    ['ws://localhost:5173/', 'http://localhost:5173', false],
     ['not a url', undefined, false],
   ])('%s (dev server %s) -> %s', (url, dev, ok) => {
     expect(isAppUrl(url, dev)).toBe(ok);
