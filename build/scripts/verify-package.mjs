@@ -12,6 +12,8 @@ import { parse as parseYaml } from 'yaml';
 /** electron-vite's default output folder: what `files` packages and `main` points into. */
 export const OUT = 'out';
 const MAIN_BUNDLE = 'main/index.js';
+/** The core process's bundle (electron.vite.config's `core` input), which runs the app's demo simulator. */
+const CORE_BUNDLE = 'main/core.js';
 const RENDERER_HTML = 'renderer/index.html';
 
 /** The fuses exactly as the README's Packaging section documents them. */
@@ -323,11 +325,49 @@ export function checkFilesAndMain(ctx) {
   return problems;
 }
 
+/** What only the full API simulator has (electron/simulator/admin.ts, faults.ts); its demo entry has neither. */
+export const FULL_SIMULATOR_MARKERS = Object.freeze([
+  { text: '/__sim/', what: "the simulator's admin routes" },
+  { text: 'auth-store-down', what: "the simulator's fault injection" },
+]);
+
+/**
+ * A bundle file and the build's files it imports (import/export from, import(), require()), followed through.
+ * @param {string} outDir @param {string} entry @returns {Map<string, string>} path -> code
+ */
+function bundleWithImports(outDir, entry) {
+  const files = new Map();
+  const queue = [resolve(outDir, entry)];
+  while (queue.length > 0) {
+    const file = queue.pop();
+    const code = files.has(file) ? undefined : readText(file);
+    if (code === undefined) continue;
+    files.set(file, code);
+    for (const m of code.matchAll(/(?:\bfrom|\bimport|\brequire)\s*\(?\s*["'`](\.{1,2}\/[^"'`\n]+)["'`]/g)) {
+      const target = resolve(dirname(file), m[1]);
+      if (isInside(outDir, target)) queue.push(target);
+    }
+  }
+  return files;
+}
+
+/** The core bundle and its chunks carry the demo simulator only: no fault injection, no admin routes. @param {Context} ctx */
+export function checkCoreDemoSimulator(ctx) {
+  // A build without the core bundle is checkCoreFork's to report.
+  return [...bundleWithImports(ctx.outDir, CORE_BUNDLE)].flatMap(([file, code]) =>
+    FULL_SIMULATOR_MARKERS.filter(({ text }) => code.includes(text)).map(
+      ({ text, what }) =>
+        `${relative(ctx.outDir, file).split(sep).join('/')} carries ${what} ("${text}"): the app's demo mode must use electron/simulator/demo.ts, not server.ts`,
+    ),
+  );
+}
+
 /** Each check with the words printed beside ✓ or ✗. */
 export const CHECKS = Object.freeze([
   { name: 'preload: one CommonJS file at the path main loads, requiring only electron', run: checkPreload },
   { name: 'renderer: served from a privileged app:// scheme, never loadFile() or file://', run: checkAppProtocol },
   { name: 'core: main forks it with utilityProcess.fork, and the forked file was built', run: checkCoreFork },
+  { name: "core: the demo simulator only, without the simulator's fault injection and /__sim/ admin routes", run: checkCoreDemoSimulator },
   { name: 'index.html: every script and stylesheet it references was built; no inline scripts', run: checkRendererHtml },
   { name: 'electron-builder.yml: asar on, the fuses exactly as the README documents', run: checkFuses },
   { name: 'electron-builder.yml: native modules unpacked from the asar', run: checkNativeUnpacked },

@@ -1,15 +1,12 @@
-// Deterministic demo data for the API simulator: brands, outreach
-// opportunities of both types, daily scores with model and prompt breakdowns,
-// and citations. Everything is derived from (seed, brand, index, version).
+// Deterministic demo data for the API simulator: brands and outreach opportunities of both types
+// (scores.ts and citations.ts make the rest). Everything is derived from (seed, brand, index, version).
 import { Rng, hash32 } from './rng';
-import { dateFromDayNumber, dayNumber } from '../../shared/rules';
+import { dayNumber } from '../../shared/rules';
 import { DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES } from '../../shared/domain';
 
 export const BRAND_NAMES = ['Northwind Coffee', 'Acme Analytics', 'Lumen Health', 'Fjord Outdoor', 'Quill Legal'];
 
-export const MODELS = ['gpt-4o', 'claude-sonnet-4', 'gemini-2.5-pro', 'perplexity-sonar'];
-
-const DOMAINS = [
+export const DOMAINS = [
   'techcrunch.com', 'theverge.com', 'wired.com', 'forbes.com', 'businessinsider.com', 'zdnet.com',
   'healthline.com', 'medicalnewstoday.com', 'outsideonline.com', 'seriouseats.com', 'sprudge.com',
   'coffeereview.com', 'g2.com', 'capterra.com', 'producthunt.com', 'hbr.org', 'fastcompany.com',
@@ -23,14 +20,14 @@ const DOMAINS = [
   'food52.com', 'eater.com', 'bonappetit.com', 'saveur.com', 'datanami.com',
 ];
 
-const TOPICS = [
+export const TOPICS = [
   'cold brew', 'specialty coffee', 'home espresso', 'sustainability', 'B2B analytics', 'dashboards',
   'data privacy', 'telehealth', 'patient experience', 'trail running', 'ultralight gear', 'legal tech',
   'contract review', 'AI search', 'product reviews', 'buying guides', 'small business', 'remote work',
   'nutrition', 'sleep', 'climate', 'pricing', 'onboarding', 'integrations', 'startups',
 ];
 
-const COMPETITORS = [
+export const COMPETITORS = [
   'Blue Bottle', 'Stumptown', 'Intelligentsia', 'Tableau', 'Looker', 'Mode', 'Hims', 'Ro', 'Teladoc',
   'Patagonia', 'Arc\'teryx', 'Black Diamond', 'Clio', 'Ironclad', 'LegalZoom', 'Mixpanel', 'Amplitude',
 ];
@@ -57,7 +54,7 @@ const CONTENT_TYPES = ['listicle', 'review', 'guide', 'news', 'comparison', 'opi
 const SITE_TYPES = ['news publication', 'niche blog', 'review site', 'trade magazine', 'community forum'];
 const STRATEGIES = ['Get added to list', 'Expert quote', 'Data contribution', 'Product review', 'Guest post'];
 const CONFIDENCE = ['high', 'medium', 'low'];
-const LANGS = ['en', 'en', 'en', 'de', 'fr', 'es'];
+export const LANGS = ['en', 'en', 'en', 'de', 'fr', 'es'];
 const COUNTRIES = ['US', 'GB', 'DE', null, 'CA', 'AU'];
 
 /** Reference "today" for generated dates: the real date at start, overridable. */
@@ -124,11 +121,11 @@ function fill(template: string, rng: Rng, topic: string): string {
     .replace('{y}', String(rng.pick([2025, 2026])));
 }
 
-function slug(s: string): string {
+export function slug(s: string): string {
   return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
 }
 
-function isoAt(day: number, rng: Rng): string {
+export function isoAt(day: number, rng: Rng): string {
   const ms = day * 86_400_000 + rng.int(0, 86_399_999);
   return new Date(ms).toISOString();
 }
@@ -248,143 +245,6 @@ export function buildOpportunity(
   return rec;
 }
 
-// ---- scores ------------------------------------------------------------------
-
-export function promptsFor(brandName: string): string[] {
-  return [
-    `best ${brandName.split(' ')[1]?.toLowerCase() ?? 'tools'} brands`,
-    `is ${brandName} worth it`,
-    `${brandName} vs competitors`,
-    `top rated ${brandName.split(' ')[1]?.toLowerCase() ?? 'products'} ${2026}`,
-    `where to buy ${brandName}`,
-    `${brandName} reviews`,
-  ];
-}
-
-function wave(seed: number, brand: number, day: number, salt: number, base: number): number {
-  const noise = (hash32(seed, brand, day, salt) % 1000) / 1000 - 0.5;
-  const v = base + 18 * Math.sin(day / 13 + brand + salt) + 6 * noise;
-  return Math.round(Math.max(0, Math.min(100, v)) * 10) / 10;
-}
-
-/** A day with no report (shown as a gap, not a zero). */
-export function missingDay(seed: number, brand: number, day: number): boolean {
-  return hash32(seed, brand, day, 77) % 31 === 0;
-}
-
-export function scoreEntries(
-  seed: number,
-  brand: { index: number; name: string },
-  start: string,
-  end: string,
-  breakdown: string[],
-): Record<string, unknown>[] {
-  const s = dayNumber(start) ?? 0;
-  const e = dayNumber(end) ?? 0;
-  const out: Record<string, unknown>[] = [];
-  const byModel = breakdown.includes('model');
-  const byPrompt = breakdown.includes('prompt');
-  const models = byModel ? MODELS : [null];
-  const prompts = byPrompt ? promptsFor(brand.name) : [null];
-  for (let d = s; d <= e; d++) {
-    if (missingDay(seed, brand.index, d)) continue;
-    const date = dateFromDayNumber(d);
-    models.forEach((m, mi) => {
-      prompts.forEach((p, pi) => {
-        const salt = 1 + (m === null ? 0 : mi + 1) * 10 + (p === null ? 0 : pi + 1);
-        const entry: Record<string, unknown> = { date };
-        if (m !== null) entry.model = m;
-        if (p !== null) entry.prompt = p;
-        entry.visibility = wave(seed, brand.index, d, salt, 55 - mi * 6);
-        entry.presence = wave(seed, brand.index, d, salt + 500, 70 - pi * 4);
-        out.push(entry);
-      });
-    });
-  }
-  return out;
-}
-
-// ---- citations ---------------------------------------------------------------
-
-export function buildCitation(opts: DataOptions, brand: { index: number; name: string }, i: number): Record<string, unknown> {
-  const rng = new Rng(hash32(opts.seed, brand.index, i, 808));
-  const todayDay = dayNumber(opts.today) ?? 0;
-  const domain = DOMAINS[hash32(opts.seed, brand.index, i, 809) % DOMAINS.length]!;
-  const topic = rng.pick(TOPICS);
-  const first = todayDay - rng.int(30, 200);
-  const last = Math.min(todayDay, first + rng.int(0, 120));
-  const mentions = rng.chance(0.35);
-  return {
-    url: `https://${domain}/${slug(topic)}-${i}`,
-    domain,
-    times_cited: rng.int(1, 120),
-    first_seen: isoAt(first, rng),
-    last_seen: isoAt(last, rng),
-    competitors_referenced: rng.some(COMPETITORS, 0, 3),
-    prompts: rng.some(promptsFor(brand.name), 1, 3),
-    search_queries: rng.some([`best ${topic}`, `${topic} review`, `${topic} alternatives`, `${brand.name} ${topic}`], 1, 3).map((q) => ({ query: q, count: rng.int(1, 25) })),
-    sentiment: rng.int(-100, 100),
-    domain_rating: rng.int(10, 95),
-    page_authority: rng.int(5, 80),
-    topics: rng.some(TOPICS, 1, 3),
-    h1: `${topic[0]?.toUpperCase() ?? ''}${topic.slice(1)}: ${rng.pick(['a complete guide', 'what experts say', 'tested', 'the shortlist'])}`,
-    mentions_brand: mentions,
-  };
-}
-
-export function buildSearchQuery(opts: DataOptions, brand: { index: number; name: string }, i: number): Record<string, unknown> {
-  const rng = new Rng(hash32(opts.seed, brand.index, i, 909));
-  const todayDay = dayNumber(opts.today) ?? 0;
-  const topic = rng.pick(TOPICS);
-  const n = rng.int(1, 4);
-  return {
-    query: `${rng.pick(['best', 'top', 'cheapest', 'most reliable'])} ${topic} ${i}`,
-    count: rng.int(1, 50),
-    last_seen: isoAt(todayDay - rng.int(0, 90), rng),
-    prompts: rng.some(promptsFor(brand.name), 1, 2),
-    citations: Array.from({ length: n }, () => {
-      const d = rng.pick(DOMAINS);
-      return { url: `https://${d}/${slug(topic)}`, domain: d };
-    }),
-  };
-}
-
-export function buildKnowledge(opts: DataOptions, brand: { index: number; name: string }, i: number): Record<string, unknown> {
-  const rng = new Rng(hash32(opts.seed, brand.index, i, 1010));
-  const domain = rng.pick(DOMAINS);
-  const topic = rng.pick(TOPICS);
-  return {
-    id: `kb_${hash32(opts.seed, brand.index, i).toString(16)}`,
-    url: `https://${domain}/kb/${slug(topic)}-${i}`,
-    domain,
-    title: `${topic} explained`,
-    source_type: rng.pick(['article', 'forum', 'documentation', 'video']),
-    excerpt: `${brand.name} and ${rng.pick(COMPETITORS)} are compared on ${topic}.`,
-    retrieved_at: isoAt((dayNumber(opts.today) ?? 0) - rng.int(0, 60), rng),
-    metadata: { word_count: rng.int(300, 4000), language: rng.pick(LANGS), has_schema_markup: rng.chance(0.5) },
-  };
-}
-
-export function citationSummary(items: Record<string, unknown>[]): Record<string, unknown> {
-  let total = 0;
-  const domains = new Map<string, number>();
-  const comps = new Map<string, number>();
-  for (const c of items) {
-    const n = c.times_cited as number;
-    total += n;
-    domains.set(c.domain as string, (domains.get(c.domain as string) ?? 0) + n);
-    for (const comp of c.competitors_referenced as string[]) comps.set(comp, (comps.get(comp) ?? 0) + n);
-  }
-  const top = (m: Map<string, number>, key: string) =>
-    [...m.entries()]
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .slice(0, 10)
-      .map(([k, count]) => ({ [key]: k, count, citation_share: total ? Math.round((count / total) * 10000) / 100 : 0 }));
-  return { total_citations: total, top_domains: top(domains, 'domain'), top_competitors: top(comps, 'competitor') };
-}
-
 export function todayUtc(): string {
   return new Date().toISOString().slice(0, 10);
 }
-
-export { DOMAINS };

@@ -4,17 +4,8 @@
 // being served.
 import { DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES, type OutreachSort } from '../../shared/domain';
 import { dayNumber } from '../../shared/rules';
-import {
-  BRAND_NAMES,
-  DOMAINS,
-  brandId,
-  buildCitation,
-  buildKnowledge,
-  buildOpportunity,
-  buildSearchQuery,
-  skeleton,
-  type DataOptions,
-} from './data';
+import { buildCitation, buildKnowledge, buildSearchQuery } from './citations';
+import { BRAND_NAMES, DOMAINS, brandId, buildOpportunity, skeleton, type DataOptions } from './data';
 
 interface Attributes {
   type: Uint8Array;

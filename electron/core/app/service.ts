@@ -12,7 +12,7 @@ import { ApiError } from '../api/errors';
 import { exportCsv, previewExport, type ExportOptions } from '../export/csv-export';
 import { Cache } from '../store/cache';
 import { startSyncJob, type SyncJob } from '../sync';
-import { DEMO_KEY, startSimulator, type Simulator } from '../../simulator/server';
+import { DEMO_KEY, startDemoSimulator as startSimulator, type DemoSimulator as Simulator } from '../../simulator/demo';
 import { MemorySecretStore, type Transport } from '../seams';
 import { KeyError, KeyManager, type Keychain } from './keys';
 import { checkExternalUrl, checkMailto } from '../../../shared/links';

@@ -20,6 +20,7 @@ interface VerifyPackage {
   checkPreload: Check;
   checkAppProtocol: Check;
   checkCoreFork: Check;
+  checkCoreDemoSimulator: Check;
   checkRendererHtml: Check;
   checkFuses: Check;
   checkNativeUnpacked: Check;
@@ -157,6 +158,16 @@ app.whenReady().then(() => {
 	forkCore({ utilityProcess }, join(here, "core.js"), process.env);
 });
 `;
+// The core imports the demo simulator from a chunk, as electron-vite splits it.
+const GOOD_CORE = `import { t as startDemoSimulator } from "./chunks/demo-abc.js";
+process.parentPort.on("message", () => startDemoSimulator({ seed: 1 }));
+`;
+const GOOD_DEMO_CHUNK = `const routes = { "/get-brands": ["GET"], "/get-outreach": ["GET"], "/get-citations": ["GET"], "/get-scores": ["GET", "POST"] };
+function t(options) {
+	return { routes, options };
+}
+export { t };
+`;
 const GOOD_PRELOAD = `let electron = require("electron");
 electron.contextBridge.exposeInMainWorld("workbench", { ping: () => electron.ipcRenderer.invoke("workbench:ping") });
 `;
@@ -197,7 +208,8 @@ function editYaml(dir: string, change: (doc: ReturnType<typeof parseDocument>) =
 function goodProject(): string {
   const dir = temporaryFolder();
   put(dir, 'out/main/index.js', GOOD_MAIN);
-  put(dir, 'out/main/core.js', 'process.parentPort.on("message", () => {});\n');
+  put(dir, 'out/main/core.js', GOOD_CORE);
+  put(dir, 'out/main/chunks/demo-abc.js', GOOD_DEMO_CHUNK);
   put(dir, 'out/preload/index.cjs', GOOD_PRELOAD);
   put(dir, 'out/renderer/index.html', GOOD_HTML);
   put(dir, 'out/renderer/assets/index-abc.js', 'document.title = "ok";\n');
@@ -231,6 +243,17 @@ describe('the package checks can fail', () => {
     ['main loads a preload the build lacks', (d) => edit(d, 'out/main/index.js', (t) => t.replace('../preload/index.cjs', '../preload/index.mjs')), verify.checkPreload, /no such file/],
     ['the core is not forked at all', (d) => edit(d, 'out/main/index.js', (t) => t.replace(/^function forkCore[\s\S]*?^}\n/m, '').replace(/^\tforkCore.*$/m, '')), verify.checkCoreFork, /utilityProcess\.fork/],
     ['main forks a core file the build lacks', (d) => rmSync(join(d, 'out/main/core.js')), verify.checkCoreFork, /forks "core\.js".*no such file/],
+    ['a chunk the core imports carries the admin routes', (d) => edit(d, 'out/main/chunks/demo-abc.js', (t) => t.replace('"/get-brands": ["GET"]', '"/__sim/faults": ["POST"], "/get-brands": ["GET"]')), verify.checkCoreDemoSimulator, /chunks\/demo-abc\.js carries the simulator's admin routes \("\/__sim\/"\)/],
+    ['the core bundle carries fault injection', (d) => edit(d, 'out/main/core.js', (t) => `const FAULT_KINDS = ["drop", "auth-store-down"];\n${t}`), verify.checkCoreDemoSimulator, /core\.js carries the simulator's fault injection/],
+    [
+      'a chunk the core loads with import() carries the admin routes',
+      (d) => {
+        edit(d, 'out/main/chunks/demo-abc.js', (t) => `${t}const admin = () => import("./admin-xyz.js");\n`);
+        put(d, 'out/main/chunks/admin-xyz.js', 'export const route = "/__sim/mutate";\n');
+      },
+      verify.checkCoreDemoSimulator,
+      /chunks\/admin-xyz\.js carries the simulator's admin routes/,
+    ],
     ['index.html references a missing asset', (d) => rmSync(join(d, 'out/renderer/assets/index-abc.css')), verify.checkRendererHtml, /index-abc\.css/],
     ['index.html has an inline script', (d) => edit(d, 'out/renderer/index.html', (t) => t.replace('</body>', '<script>window.x = 1</script></body>')), verify.checkRendererHtml, /inline script/],
     ['index.html loads a script from the network', (d) => edit(d, 'out/renderer/index.html', (t) => t.replace('./assets/index-abc.js', 'https://cdn.example/x.js')), verify.checkRendererHtml, /outside the app/],
@@ -247,6 +270,12 @@ describe('the package checks can fail', () => {
     const failing = failingChecks(dir);
     expect(failing.map((f) => f.check)).toEqual([check]);
     expect(failing[0]?.problems.join('\n')).toMatch(problem);
+  });
+
+  it('only the core and what it imports are held to the demo simulator', () => {
+    const dir = goodProject();
+    put(dir, 'out/main/chunks/simulator-def.js', 'export const route = "/__sim/faults";\n'); // built, but not imported by the core
+    expect(failingChecks(dir)).toEqual([]);
   });
 
   it.each([
