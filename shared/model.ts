@@ -3,6 +3,7 @@
 import type { Opportunity } from './api/schemas';
 import type { Contact } from './contacts';
 import type { Difficulty, OpportunityType, Status } from './domain';
+import type { ListedFields } from './opportunity-fields';
 
 export type { Status };
 
@@ -36,32 +37,26 @@ export interface ListFilter {
   sort?: ListSort;
 }
 
-export interface ListItem {
-  id: string;
-  unique_key: string | null;
-  title: string;
-  domain: string;
-  url: string | null;
-  opportunity_type: string | null;
-  status: string | null;
-  server_status: string | null;
-  archived: boolean;
-  removed_on_server: boolean;
-  priority_score: number | null;
-  fit_score: number | null;
-  difficulty: string | null;
-  last_seen: string | null;
-  contact_count: number;
-  catch_all_count: number;
-  starred: boolean;
-  note: string;
-  contacted_at: string | null;
-  exported_at: string | null;
-  /** Latest date any of its addresses was contacted or exported, in any opportunity of the brand. */
-  pitched_at: string | null;
-  /** Addresses of it on the do-not-contact list. */
-  do_not_contact_count: number;
-}
+/**
+ * One row of the list: the stored fields the field table shows in the list
+ * (../shared/opportunity-fields.ts), then the user's triage and two flags.
+ */
+export type ListItem = Flat<
+  ListedFields & {
+    /** Effective status: the local one if set, else the server's (`server_status`). */
+    status: string | null;
+    removed_on_server: boolean;
+    starred: boolean;
+    note: string;
+    contacted_at: string | null;
+    exported_at: string | null;
+    /** Latest date any of its addresses was contacted or exported, in any opportunity of the brand. */
+    pitched_at: string | null;
+    /** Addresses of it on the do-not-contact list. */
+    do_not_contact_count: number;
+  }
+>;
+type Flat<T> = { [K in keyof T]: T[K] };
 
 export interface Triage {
   status: Status | null;

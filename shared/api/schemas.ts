@@ -10,6 +10,7 @@ import {
   OUTREACH_SORTS,
   STATUSES,
 } from '../domain';
+import { apiFields, apiKey, type ApiFieldKinds, type ApiKind } from '../opportunity-fields';
 
 const int = () => z.number().int();
 const str = () => z.string();
@@ -27,55 +28,20 @@ export const paginationSchema = z.looseObject({
 });
 export type Pagination = z.infer<typeof paginationSchema>;
 
-/** Every field of spec 2.3, each optional; the shape is used field by field (see sanitizeRecord). */
-export const opportunityShape = {
-  _id: str(),
-  unique_key: str(),
-  opportunity_type: str(),
-  url: str(),
-  domain: str(),
-  title: str(),
-  content_type: str(),
-  language: str(),
-  country: str().nullable(),
-  status: str(),
-  archived: z.boolean(),
-  difficulty: str(),
-  strategy_name: str(),
-  topics_covered: strArray(),
-  site_type: str(),
-  audience_profile: str(),
-  content_style: str(),
-  competitors: strArray(),
-  competitor_count: int(),
-  gap_analysis: str(),
-  why_competitors_win: str(),
-  brand_angle: str(),
-  fit_score: int(),
-  topics_aligned: strArray(),
-  audience_match: str(),
-  why_relevant: str(),
-  pitch_subject: str(),
-  pitch_body: str(),
-  author_name: str().nullable(),
-  contact_emails: strArray(),
-  contact_confidence: str(),
-  appearance_count: int(),
-  prompt_count: int(),
-  query_count: int(),
-  priority_score: int(),
-  brand_citations_on_prompt: int(),
-  competitor_citations_on_prompt: int(),
-  original_prompts: strArray(),
-  search_queries: strArray(),
-  weak_prompt: str().nullable(),
-  competitors_winning: strArray(),
-  instructions: strArray(),
-  what_itll_do: str(),
-  last_seen_date: str(),
-  'Created Date': str(),
-  'Modified Date': str(),
-} as const;
+/** A zod schema for each kind of field in the opportunity's field table. */
+const ZOD_OF_KIND = {
+  string: () => str(),
+  'string|null': () => str().nullable(),
+  int: () => int(),
+  boolean: () => z.boolean(),
+  'string[]': () => strArray(),
+} satisfies Record<ApiKind, () => z.ZodType>;
+type ZodOfKind = { [K in ApiKind]: ReturnType<(typeof ZOD_OF_KIND)[K]> };
+
+/** Every field of spec 2.3, from the field table (../opportunity-fields.ts); used field by field (see sanitizeRecord). */
+export const opportunityShape = Object.fromEntries(
+  apiFields().map((f) => [apiKey(f), ZOD_OF_KIND[f.kind]()]),
+) as { [K in keyof ApiFieldKinds]: ZodOfKind[ApiFieldKinds[K]] };
 
 export const opportunitySchema = z.looseObject(
   Object.fromEntries(Object.entries(opportunityShape).map(([k, v]) => [k, v.optional()])) as {
@@ -299,7 +265,7 @@ export function sanitizeRecord<T extends Record<string, unknown>>(
   return { record: (out ?? input) as T, warnings: warnings ?? [] };
 }
 
-export const OPPORTUNITY_FIELD_KINDS = fieldKinds(opportunityShape);
+export const OPPORTUNITY_FIELD_KINDS: Record<string, FieldKind> = Object.fromEntries(apiFields().map((f) => [apiKey(f), f.kind]));
 export const CITATION_FIELD_KINDS = fieldKinds(citationItemShape);
 const SCORE_FIELD_KINDS: Record<string, FieldKind> = { date: 'string', visibility: 'number', presence: 'number' };
 

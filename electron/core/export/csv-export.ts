@@ -8,14 +8,15 @@ import { once } from 'node:events';
 import { basename, dirname, extname, join } from 'node:path';
 import { stringify } from 'csv-stringify';
 import { PLACEHOLDER } from '../../../shared/outreach';
+import type { Pitch } from '../../../shared/opportunity-fields';
 import type { Cache } from '../store/cache';
 import type { ContactRowOptions } from '../store/export-rows';
 import type { ListFilter } from '../store/opportunities';
 import type { ExportCheck, ExportResult } from '../../../shared/model';
+import { CONTACT_COLUMNS, contactColumns, contactExportRow, contactFields, OPPORTUNITY_COLUMNS, opportunityColumns, opportunityExportRow, type ExportPreset } from './presets';
 export type { ExportCheck, ExportResult } from '../../../shared/model';
+export { CONTACT_COLUMNS, EXPORT_PRESETS, OPPORTUNITY_COLUMNS, splitName, type ExportPreset } from './presets';
 
-export const EXPORT_PRESETS = ['contacts', 'opportunities'] as const;
-export type ExportPreset = (typeof EXPORT_PRESETS)[number];
 export const DELIMITERS = { ',': ',', ';': ';', tab: '\t' } as const;
 
 export interface ExportOptions extends ContactRowOptions {
@@ -37,27 +38,6 @@ export interface ExportOptions extends ContactRowOptions {
   onProgress?: (p: { rows: number; bytes: number; file: string }) => void;
 }
 
-
-
-export const CONTACT_COLUMNS = [
-  'email', 'catch_all', 'name', 'first_name', 'last_name', 'domain', 'url', 'title', 'opportunity_type',
-  'priority_score', 'fit_score', 'difficulty', 'status', 'pitch_subject', 'pitch_body', 'opportunity_id', 'brand',
-] as const;
-
-/** Every scalar field of the spec (2.3), then addresses and the local triage. */
-export const OPPORTUNITY_FIELDS = [
-  '_id', 'unique_key', 'opportunity_type', 'url', 'domain', 'title', 'content_type', 'language', 'country', 'status', 'archived',
-  'difficulty', 'strategy_name', 'site_type', 'audience_profile', 'content_style', 'competitor_count', 'gap_analysis',
-  'why_competitors_win', 'brand_angle', 'fit_score', 'audience_match', 'why_relevant', 'pitch_subject', 'pitch_body',
-  'author_name', 'contact_confidence', 'appearance_count', 'prompt_count', 'query_count', 'priority_score',
-  'brand_citations_on_prompt', 'competitor_citations_on_prompt', 'weak_prompt', 'what_itll_do', 'last_seen_date',
-  'Created Date', 'Modified Date',
-] as const;
-export const OPPORTUNITY_COLUMNS = [
-  ...OPPORTUNITY_FIELDS.map((f) => (f === 'status' ? 'server_status' : f)),
-  'emails', 'catch_all_emails', 'status', 'note', 'contacted_at', 'exported_at', 'brand',
-] as const;
-
 const FORMULA_START = /^[=+\-@\t\r\n]/;
 
 /** One cell as text: the formula guard (OWASP) and optional newline flattening. */
@@ -70,51 +50,36 @@ export function cell(v: unknown, opts: { raw?: boolean; flattenNewlines?: boolea
   return s;
 }
 
-/** Split an author name into first and last; nothing is made up when it is missing. */
-export function splitName(name: string | null | undefined): { first: string; last: string } {
-  const parts = (name ?? '').trim().split(/\s+/).filter(Boolean);
-  if (parts.length === 0) return { first: '', last: '' };
-  return { first: parts[0]!, last: parts.slice(1).join(' ') };
-}
-
 interface Record_ {
   cells: unknown[];
   opportunityRowid: number;
   email: string;
   catchAll: boolean;
-  subject: string;
-  body: string;
+  pitch: Pitch;
 }
+
+const CONTACTS = contactColumns();
+const CONTACT_FIELDS = contactFields();
+const OPPORTUNITIES = opportunityColumns();
 
 function* records(cache: Cache, o: ExportOptions): Generator<Record_> {
   const filter: ListFilter = { ...o.filter, brandId: o.brandId };
-  const brandName = cache.brands.get(o.brandId)?.name ?? o.brandId;
+  const brand = cache.brands.get(o.brandId)?.name ?? o.brandId;
   if (o.preset === 'contacts') {
-    for (const r of cache.exportRows.contactRows(filter, o)) {
-      const { first, last } = splitName(r.author_name);
-      yield {
-        cells: [r.email, r.catch_all === 1, r.author_name ?? '', first, last, r.domain, r.url, r.title, r.opportunity_type, r.priority_score, r.fit_score, r.difficulty, r.status, r.pitch_subject, r.pitch_body, r.opportunity_id, brandName],
-        opportunityRowid: r.opportunity_rowid,
-        email: r.email,
-        catchAll: r.catch_all === 1,
-        subject: r.pitch_subject ?? '',
-        body: r.pitch_body ?? '',
-      };
+    for (const contact of cache.exportRows.contactRows(filter, o, CONTACT_FIELDS)) {
+      const { row, pitch } = contactExportRow(contact, brand);
+      yield { cells: CONTACTS.map(([, value]) => value(row)), opportunityRowid: contact.opportunity_rowid, email: contact.email, catchAll: contact.catch_all === 1, pitch };
     }
     return;
   }
-  for (const r of cache.exportRows.opportunityRows(filter, o)) {
-    const rec = JSON.parse(r.raw) as Record<string, unknown>;
-    const addresses = JSON.parse(r.addresses) as [string, number][];
-    const emails = addresses.filter(([, c]) => c === 0).map(([e]) => e);
-    const catchAlls = addresses.filter(([, c]) => c === 1).map(([e]) => e);
+  for (const opportunity of cache.exportRows.opportunityRows(filter, o)) {
+    const { row, pitch } = opportunityExportRow(opportunity, brand);
     yield {
-      cells: [...OPPORTUNITY_FIELDS.map((f) => rec[f]), emails.join('; '), catchAlls.join('; '), r.status, r.note, r.contacted_at, r.exported_at, brandName],
-      opportunityRowid: r.opportunity_rowid,
-      email: [...emails, ...catchAlls].join('; '),
-      catchAll: catchAlls.length > 0,
-      subject: typeof rec.pitch_subject === 'string' ? rec.pitch_subject : '',
-      body: typeof rec.pitch_body === 'string' ? rec.pitch_body : '',
+      cells: OPPORTUNITIES.map(([, value]) => value(row)),
+      opportunityRowid: opportunity.opportunity_rowid,
+      email: [...row.emails, ...row.catchAlls].join('; '),
+      catchAll: row.catchAlls.length > 0,
+      pitch,
     };
   }
 }
@@ -126,9 +91,9 @@ function newCheck(): ExportCheck {
 function tally(c: ExportCheck, r: Record_): void {
   c.rows++;
   if (!r.email) c.emptyEmail++;
-  if (!r.subject.trim()) c.emptySubject++;
-  if (!r.body.trim()) c.emptyBody++;
-  if (PLACEHOLDER.test(r.subject) || PLACEHOLDER.test(r.body)) c.placeholders++;
+  if (!r.pitch.subject.trim()) c.emptySubject++;
+  if (!r.pitch.body.trim()) c.emptyBody++;
+  if (PLACEHOLDER.test(r.pitch.subject) || PLACEHOLDER.test(r.pitch.body)) c.placeholders++;
   if (r.catchAll) c.catchAll++;
 }
 

@@ -30,7 +30,7 @@ export class Cache {
     this.citations = new CitationStore(db);
     this.runs = new SyncRunStore(db);
     this.doNotContact = new DoNotContactStore(db);
-    this.exportRows = new ExportRowStore(db, this.opportunities);
+    this.exportRows = new ExportRowStore(db, this.opportunities, this.triage);
   }
 
   static async open(path: string, opts: OpenOptions = {}): Promise<Cache> {

@@ -2,9 +2,19 @@
 // user's data; sync never writes it), honoured by every export.
 import { isEmailAddress, parseContact } from '../../../shared/contacts';
 import type { DB } from './db';
+import { sql, type Sql } from './sql';
+import { Statements } from './statements';
 import type { DoNotContactEntry } from '../../../shared/model';
 export type { DoNotContactEntry } from '../../../shared/model';
 
+/**
+ * The do-not-contact condition, the one place it is written: is the address
+ * (`identity`, lower-cased) blocked by itself, by its domain or by a parent
+ * domain? Both are SQL: contact columns, or bound values.
+ */
+export function isBlocked(identity: Sql, domain: Sql): Sql {
+  return sql`EXISTS (SELECT 1 FROM do_not_contact d WHERE (d.kind = 'address' AND d.value = ${identity}) OR (d.kind = 'domain' AND (${domain} = d.value OR ${domain} LIKE '%.' || d.value)))`;
+}
 
 const DOMAIN = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/;
 
@@ -22,31 +32,31 @@ export function parseDoNotContact(input: string): { kind: 'address' | 'domain'; 
 }
 
 export class DoNotContactStore {
-  constructor(private readonly db: DB) {}
+  private readonly statements: Statements;
+
+  constructor(db: DB) {
+    this.statements = new Statements(db);
+  }
 
   add(input: string, note = '', now = new Date().toISOString()): DoNotContactEntry {
     const p = parseDoNotContact(input);
     if ('error' in p) throw new RangeError(p.error);
-    this.db.prepare('INSERT INTO do_not_contact (kind, value, note, added_at) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET note = excluded.note').run(p.kind, p.value, note, now);
-    return this.db.prepare('SELECT * FROM do_not_contact WHERE kind = ? AND value = ?').get(p.kind, p.value) as DoNotContactEntry;
+    this.statements.run(sql`INSERT INTO do_not_contact (kind, value, note, added_at) VALUES (${p.kind}, ${p.value}, ${note}, ${now}) ON CONFLICT DO UPDATE SET note = excluded.note`);
+    return this.statements.get<DoNotContactEntry>(sql`SELECT * FROM do_not_contact WHERE kind = ${p.kind} AND value = ${p.value}`)!;
   }
 
   remove(input: string): boolean {
     const p = parseDoNotContact(input);
     if ('error' in p) throw new RangeError(p.error);
-    return this.db.prepare('DELETE FROM do_not_contact WHERE kind = ? AND value = ?').run(p.kind, p.value).changes > 0;
+    return this.statements.run(sql`DELETE FROM do_not_contact WHERE kind = ${p.kind} AND value = ${p.value}`).changes > 0;
   }
 
   list(): DoNotContactEntry[] {
-    return this.db.prepare('SELECT * FROM do_not_contact ORDER BY kind, value').all() as DoNotContactEntry[];
+    return this.statements.all<DoNotContactEntry>(sql`SELECT * FROM do_not_contact ORDER BY kind, value`);
   }
 
   /** Is this address blocked (by itself, its domain, or a parent domain)? */
   blocks(identity: string, domain: string): boolean {
-    return (
-      this.db
-        .prepare(`SELECT 1 FROM do_not_contact WHERE (kind = 'address' AND value = ?) OR (kind = 'domain' AND (value = ? OR ? LIKE '%.' || value)) LIMIT 1`)
-        .get(identity, domain, domain) !== undefined
-    );
+    return this.statements.get<{ hit: number }>(sql`SELECT ${isBlocked(sql`${identity}`, sql`${domain}`)} AS hit`)!.hit === 1;
   }
 }

@@ -1,6 +1,8 @@
 // Sync runs: progress written with each page, so a sync killed at any instant
 // can be resumed by the next one.
 import type { DB } from './db';
+import { sql } from './sql';
+import { Statements } from './statements';
 
 export type RunKind = 'opportunities' | 'citations:citations' | 'citations:search-queries' | 'citations:knowledge';
 
@@ -22,40 +24,46 @@ export interface SyncRun {
 }
 
 export class SyncRunStore {
-  constructor(private readonly db: DB) {}
+  private readonly statements: Statements;
+
+  constructor(db: DB) {
+    this.statements = new Statements(db);
+  }
 
   /** The unfinished run of this kind, if a sync was killed or cancelled mid-way. */
   unfinished(brandId: string, kind: RunKind): SyncRun | undefined {
-    return this.db
-      .prepare("SELECT * FROM sync_runs WHERE brand_id = ? AND kind = ? AND state IN ('running', 'cancelled', 'failed') AND id > COALESCE((SELECT max(id) FROM sync_runs WHERE brand_id = ? AND kind = ? AND state = 'done'), 0) ORDER BY id DESC LIMIT 1")
-      .get(brandId, kind, brandId, kind) as SyncRun | undefined;
+    return this.statements.get<SyncRun>(
+      sql`SELECT * FROM sync_runs WHERE brand_id = ${brandId} AND kind = ${kind} AND state IN ('running', 'cancelled', 'failed')
+        AND id > COALESCE((SELECT max(id) FROM sync_runs WHERE brand_id = ${brandId} AND kind = ${kind} AND state = 'done'), 0) ORDER BY id DESC LIMIT 1`,
+    );
   }
 
   start(brandId: string, kind: RunKind, now: string): SyncRun {
-    const id = Number(this.db.prepare("INSERT INTO sync_runs (brand_id, kind, started_at, state) VALUES (?, ?, ?, 'running')").run(brandId, kind, now).lastInsertRowid);
+    const id = Number(this.statements.run(sql`INSERT INTO sync_runs (brand_id, kind, started_at, state) VALUES (${brandId}, ${kind}, ${now}, 'running')`).lastInsertRowid);
     return this.get(id)!;
   }
 
   resume(id: number): void {
-    this.db.prepare("UPDATE sync_runs SET state = 'running', error = NULL, finished_at = NULL WHERE id = ?").run(id);
+    this.statements.run(sql`UPDATE sync_runs SET state = 'running', error = NULL, finished_at = NULL WHERE id = ${id}`);
   }
 
   /** Record a page's progress (call in the page's transaction). */
   progress(id: number, p: { cursor: string | null; items: number; added: number; changed: number; warnings: number }): void {
-    this.db
-      .prepare('UPDATE sync_runs SET cursor = ?, pages = pages + 1, items = items + ?, added = added + ?, changed = changed + ?, warnings = warnings + ? WHERE id = ?')
-      .run(p.cursor, p.items, p.added, p.changed, p.warnings, id);
+    this.statements.run(
+      sql`UPDATE sync_runs SET cursor = ${p.cursor}, pages = pages + 1, items = items + ${p.items}, added = added + ${p.added}, changed = changed + ${p.changed},
+        warnings = warnings + ${p.warnings} WHERE id = ${id}`,
+    );
   }
 
   finish(id: number, state: 'done' | 'failed' | 'cancelled', now: string, extra: { removed?: number; error?: string } = {}): void {
-    this.db.prepare('UPDATE sync_runs SET state = ?, finished_at = ?, removed = removed + ?, error = ? WHERE id = ?').run(state, now, extra.removed ?? 0, extra.error ?? null, id);
+    this.statements.run(sql`UPDATE sync_runs SET state = ${state}, finished_at = ${now}, removed = removed + ${extra.removed ?? 0}, error = ${extra.error ?? null} WHERE id = ${id}`);
   }
 
   get(id: number): SyncRun | undefined {
-    return this.db.prepare('SELECT * FROM sync_runs WHERE id = ?').get(id) as SyncRun | undefined;
+    return this.statements.get<SyncRun>(sql`SELECT * FROM sync_runs WHERE id = ${id}`);
   }
 
   last(brandId: string, kind: RunKind = 'opportunities'): SyncRun | undefined {
-    return this.db.prepare('SELECT * FROM sync_runs WHERE brand_id = ? AND kind = ? ORDER BY id DESC LIMIT 1').get(brandId, kind) as SyncRun | undefined;
+    return this.statements.get<SyncRun>(sql`SELECT * FROM sync_runs WHERE brand_id = ${brandId} AND kind = ${kind} ORDER BY id DESC LIMIT 1`);
   }
 }

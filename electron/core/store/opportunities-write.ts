@@ -1,0 +1,113 @@
+// Sync's writes to the opportunities (server data only, never the user's triage):
+// pages of records upserted with contacts and search document; unseen ones marked removed.
+import type { Statement } from 'better-sqlite3';
+import { createHash } from 'node:crypto';
+import type { Opportunity } from '../../../shared/api/schemas';
+import { parseContacts } from '../../../shared/contacts';
+import { fieldValue, type FieldTable, type OpportunityField } from '../../../shared/opportunity-fields';
+import type { BrandKeys } from './brand-keys';
+import { columnPlan, recordValues, searchValues, upsertSql, type ColumnPlan } from './opportunity-columns';
+import { slot, sql } from './sql';
+import type { Statements } from './statements';
+
+export interface UpsertResult {
+  added: number;
+  changed: number;
+  unchanged: number;
+  skipped: number;
+  warnings: string[];
+}
+
+export class OpportunityWriter {
+  private readonly plan: ColumnPlan;
+  private readonly idField: OpportunityField;
+  /** Where the id is among the plan's values (an update sets every other column). */
+  private readonly idAt: number;
+  private readonly find: Statement<unknown[], unknown>;
+  private readonly putRaw: Statement<unknown[], unknown>;
+  private readonly insert: Statement<unknown[], unknown>;
+  private readonly update: Statement<unknown[], unknown>;
+  private readonly touch: Statement<unknown[], unknown>;
+  private readonly delContacts: Statement<unknown[], unknown>;
+  private readonly addContact: Statement<unknown[], unknown>;
+  private readonly delSearch: Statement<unknown[], unknown>;
+  private readonly addSearch: Statement<unknown[], unknown>;
+
+  constructor(
+    private readonly statements: Statements,
+    private readonly keys: BrandKeys,
+    fields: FieldTable,
+  ) {
+    this.plan = columnPlan(fields);
+    this.idAt = this.plan.stored.findIndex((f) => f.column === 'key');
+    if (this.idAt < 0) throw new Error('The field table has no key column.');
+    this.idField = this.plan.stored[this.idAt]!;
+    // Prepared once, run for every record: each ${slot} is bound at each run.
+    const once = statements.prepareOnce.bind(statements);
+    const upsert = upsertSql(this.plan);
+    this.find = once(sql`SELECT rowid, raw_hash, removed_on_server FROM opportunities WHERE brand_key = ${slot} AND id = ${slot}`);
+    this.putRaw = once(sql`INSERT INTO opportunity_records (rowid, raw) VALUES (${slot}, ${slot}) ON CONFLICT (rowid) DO UPDATE SET raw = excluded.raw`);
+    this.insert = once(upsert.insert);
+    this.update = once(upsert.update);
+    this.touch = once(sql`UPDATE opportunities SET seen_in_run = ${slot} WHERE rowid = ${slot}`);
+    this.delContacts = once(sql`DELETE FROM contacts WHERE opportunity_rowid = ${slot}`);
+    this.addContact = once(
+      sql`INSERT INTO contacts (opportunity_rowid, position, brand_key, raw, email, identity, domain, catch_all, valid)
+        VALUES (${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot})`,
+    );
+    this.delSearch = once(sql`DELETE FROM opportunity_search WHERE rowid = ${slot}`);
+    this.addSearch = once(upsert.search);
+  }
+
+  /**
+   * Write one page of server records. Call inside a transaction (sync writes
+   * the page and its progress together). Idempotent: re-applying a page
+   * changes nothing; a record seen twice is stored once.
+   */
+  upsertPage(brandId: string, records: Opportunity[], runId: number, now: string): UpsertResult {
+    const result: UpsertResult = { added: 0, changed: 0, unchanged: 0, skipped: 0, warnings: [] };
+    const bk = this.keys.key(brandId, true);
+    for (const rec of records) {
+      const r = rec as Record<string, unknown>;
+      const id = fieldValue(this.idField, r);
+      if (typeof id !== 'string') {
+        result.skipped++;
+        result.warnings.push('an opportunity without _id or unique_key was skipped');
+        continue;
+      }
+      const raw = JSON.stringify(r);
+      const rawHash = createHash('sha1').update(raw).digest('base64');
+      const existing = this.find.get(bk, id) as { rowid: number; raw_hash: string; removed_on_server: number } | undefined;
+      if (existing && existing.raw_hash === rawHash && existing.removed_on_server === 0) {
+        this.touch.run(runId, existing.rowid);
+        result.unchanged++;
+        continue;
+      }
+      const contacts = parseContacts(r.contact_emails);
+      const values = recordValues(this.plan, r, contacts);
+      let rowid: number;
+      if (existing) {
+        rowid = existing.rowid;
+        values.splice(this.idAt, 1);
+        this.update.run(...values, rawHash, now, runId, rowid);
+        this.delContacts.run(rowid);
+        this.delSearch.run(rowid);
+        result.changed++;
+      } else {
+        rowid = Number(this.insert.run(bk, ...values, rawHash, now, now, runId).lastInsertRowid);
+        result.added++;
+      }
+      this.putRaw.run(rowid, raw);
+      contacts.forEach((c, i) => this.addContact.run(rowid, i, bk, c.raw, c.email, c.identity, c.domain, c.catchAll ? 1 : 0, c.valid ? 1 : 0));
+      this.addSearch.run(rowid, ...searchValues(this.plan, r, contacts));
+    }
+    return result;
+  }
+
+  /** After a complete pass: every record of the brand this run did not see is marked removed (kept, with its triage). */
+  markUnseenRemoved(brandId: string, runId: number, now: string): number {
+    return this.statements.run(
+      sql`UPDATE opportunities SET removed_on_server = 1, changed_at = ${now} WHERE brand_key = ${this.keys.key(brandId)} AND seen_in_run != ${runId} AND removed_on_server = 0`,
+    ).changes;
+  }
+}

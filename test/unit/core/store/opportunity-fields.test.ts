@@ -1,0 +1,64 @@
+// The field table drives the store and the export: a fixture table with one field more
+// sees it flow into the SQL column lists, row values and mapping, search document, list and export.
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../../electron/core/store/db';
+import { ExportRowStore } from '../../../../electron/core/store/export-rows';
+import { OpportunityStore } from '../../../../electron/core/store/opportunities';
+import { TriageStore } from '../../../../electron/core/store/triage';
+import { columnPlan, listColumns, listItemMapper, recordValues, searchValues, upsertSql } from '../../../../electron/core/store/opportunity-columns';
+import { contactColumns, opportunityColumns, type OpportunityExportRow } from '../../../../electron/core/export/presets';
+import { apiFields, fieldNamed, OPPORTUNITY_FIELDS, type FieldTable } from '../../../../shared/opportunity-fields';
+
+/** The real table and one new field: stored, searched in a column of its own, shown in the list, exported. */
+const FIXTURE: FieldTable = [...OPPORTUNITY_FIELDS, { name: 'outlet', kind: 'string', column: 'text', search: 'outlet', list: true }];
+const record = { _id: 'a1', title: 'Best espresso', domain: 'theverge.com', outlet: 'The Verge', pitch_subject: 'Hi', contact_emails: ['ana@theverge.com'] };
+
+describe('a field added to the table', () => {
+  const plan = columnPlan(FIXTURE);
+  const at = plan.stored.findIndex((f) => f.name === 'outlet');
+
+  it('joins the sync statements, the record values and the search document', () => {
+    expect(at).toBeGreaterThan(0);
+    const q = upsertSql(plan);
+    expect(q.insert.text).toMatch(/INSERT INTO opportunities \(brand_key, id, .*\boutlet, raw_hash/s);
+    expect(q.update.text).toMatch(/\boutlet = \?/);
+    expect(q.search.text).toMatch(/\boutlet\) VALUES/);
+    expect(recordValues(plan, record, [])[at]).toBe('The Verge');
+    expect(searchValues(plan, record, [])[plan.search.findIndex((s) => s.column === 'outlet')]).toBe('The Verge');
+    expect(apiFields(FIXTURE).map((f) => f.name)).toContain('outlet');
+  });
+
+  it('joins the list columns and the row mapping', () => {
+    expect(listColumns(FIXTURE).text).toContain('o.outlet AS outlet');
+    expect(listColumns(OPPORTUNITY_FIELDS).text).not.toContain('outlet');
+    const item = listItemMapper<Record<string, unknown>>(FIXTURE, ['starred'])({ _rowid: 1, id: 'a1', archived: 1, outlet: 'The Verge', starred: 0 });
+    expect(item).toEqual({ id: 'a1', archived: true, outlet: 'The Verge', starred: false });
+  });
+
+  it('joins the opportunities export (every scalar field); the contacts preset keeps its chosen columns', () => {
+    const columns = opportunityColumns(FIXTURE);
+    const headers = columns.map(([h]) => h);
+    expect(headers.slice(headers.indexOf('Modified Date'), headers.indexOf('emails'))).toEqual(['Modified Date', 'outlet']);
+    const row = { record, opportunity: {}, emails: [], catchAlls: [], brand: 'B' } as unknown as OpportunityExportRow;
+    expect(columns[headers.indexOf('outlet')]![1](row)).toBe('The Verge');
+    expect(contactColumns(FIXTURE).map(([h]) => h)).toEqual(contactColumns().map(([h]) => h));
+  });
+
+  it('end to end: a store over a schema with its column (what its migration would add) stores, lists, finds and shows it', async () => {
+    const db = await openDatabase(':memory:');
+    const fts = plan.search.map((s) => s.column).join(', ');
+    db.exec(`ALTER TABLE opportunities ADD COLUMN outlet TEXT;
+      DROP TABLE opportunity_search;
+      CREATE VIRTUAL TABLE opportunity_search USING fts5 (${fts}, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');`);
+    const store = new OpportunityStore(db, FIXTURE);
+    store.upsertPage('b', [record, { _id: 'a2', title: 'Other', outlet: 'Wired' }], 1, 'now');
+    const byId = (items: unknown[]) => (items as Record<string, unknown>[]).map((o) => [o.id, o.outlet]);
+    expect(byId(store.list({ brandId: 'b', sort: 'title' }))).toEqual([['a1', 'The Verge'], ['a2', 'Wired']]);
+    expect(byId(store.list({ brandId: 'b', search: 'verge' }))).toEqual([['a1', 'The Verge']]);
+    expect((store.get('b', 'a2')!.item as Record<string, unknown>).outlet).toBe('Wired');
+    // An export asks for it with the contact rows: stored fields from their columns, the others from the record.
+    const rows = [...new ExportRowStore(db, store, new TriageStore(db)).contactRows({ brandId: 'b' }, {}, ['outlet', 'title', 'pitch_subject'].map((n) => fieldNamed(n, FIXTURE)))];
+    expect(rows.map((r) => [r.email, r.stored, r.record])).toEqual([['ana@theverge.com', { outlet: 'The Verge', title: 'Best espresso' }, { pitch_subject: 'Hi' }]]);
+    db.close();
+  });
+});
