@@ -1,0 +1,46 @@
+// `workbench sync`: fetch opportunities, scores and citations into the cache,
+// with a progress line on a TTY and a summary per brand.
+import { ApiError } from '../../core/api/errors';
+import { runSync, type SyncEvent } from '../../core/sync';
+import { clientFor, withCache, type Ctx } from '../context';
+import { plain } from '../output';
+import { brandOf, parse } from '../options';
+import { spinner, StatusLine } from '../progress';
+
+export const help = `  sync [--brand ID ...] [--no-scores] [--no-citations]
+                                        fetch opportunities, scores and citations into the cache
+`;
+
+/** Exits 4 when a brand's phase failed (the others were still synced). */
+export async function run(ctx: Ctx, args: string[]): Promise<number> {
+  const { values } = parse(args, { brand: { type: 'string', multiple: true }, 'no-scores': { type: 'boolean' }, 'no-citations': { type: 'boolean' } });
+  const ids = values.brand?.map(brandOf);
+  const io = ctx.io;
+  const status = new StatusLine(io);
+  const names = new Map<string, string>();
+  const client = await clientFor(ctx, (s) => status.say(s));
+  const onEvent = (e: SyncEvent) => {
+    if (e.type === 'brand-start') {
+      names.set(e.brandId, e.name);
+      if (!io.isTTY) io.err(`Syncing ${plain(e.name)}${e.resumed ? ' (resuming)' : ''}…\n`);
+    } else if (e.type === 'progress') {
+      status.show(`${spinner(e.pages)} ${plain(names.get(e.brandId) ?? e.brandId)}: ${e.phase}, ${e.pages} page${e.pages === 1 ? '' : 's'}, ${e.items.toLocaleString('en-US')} items`);
+    } else if (e.type === 'brand-done') {
+      status.blank();
+    }
+  };
+  const summary = await withCache(ctx, (cache) => runSync(cache, client, { brandIds: ids, onEvent, scores: !values['no-scores'], citations: !values['no-citations'] }));
+  status.clear();
+  for (const b of summary.brands) {
+    io.out(
+      `${plain(b.name)}: ${b.items.toLocaleString('en-US')} opportunities checked; ${b.added} added, ${b.changed} changed, ${b.removed} removed` +
+        `${b.warnings ? `, ${b.warnings} warning${b.warnings === 1 ? '' : 's'} (fields of the wrong type were dropped)` : ''}${b.resumed ? ' (resumed)' : ''}\n`,
+    );
+    for (const f of b.failures) io.err(`  ${f.phase} failed: ${f.message}\n`);
+  }
+  io.out(`Done in ${(summary.durationMs / 1000).toFixed(1)} s.\n`);
+  if (summary.cancelled) throw new ApiError('cancelled', 'Sync cancelled.');
+  if (summary.error) throw new ApiError(summary.error.kind as ApiError['kind'], summary.error.message);
+  const failures = summary.brands.flatMap((b) => b.failures);
+  return failures.length ? 4 : 0;
+}

@@ -1,0 +1,48 @@
+// `workbench triage`: set an opportunity's status, note, star or contacted date
+// in the cache (the user's data; sync never overwrites it).
+import { STATUSES, type Status } from '../../../shared/domain';
+import { checkDate } from '../../../shared/rules';
+import { withCache, type Ctx } from '../context';
+import { plain } from '../output';
+import { brandOf, oneOf, parse, UsageError } from '../options';
+
+export const help = `  triage --brand ID --id OPP_ID [--status New|"In Progress"|Done|Archived|none]
+       [--note TEXT] [--star|--unstar] [--contacted [YYYY-MM-DD]]
+`;
+
+export async function run(ctx: Ctx, args: string[]): Promise<void> {
+  const { values } = parse(args, {
+    brand: { type: 'string' },
+    id: { type: 'string' },
+    status: { type: 'string' },
+    note: { type: 'string' },
+    star: { type: 'boolean' },
+    unstar: { type: 'boolean' },
+    contacted: { type: 'string' },
+  });
+  const brandId = brandOf(values.brand);
+  if (!values.id) throw new UsageError('--id is required (the opportunity id from `workbench list`).');
+  let status: Status | null | undefined;
+  if (values.status !== undefined) status = values.status.toLowerCase() === 'none' ? null : oneOf(STATUSES, values.status, '--status');
+  let contacted: string | undefined;
+  if (values.contacted !== undefined) {
+    const d = values.contacted === '' || values.contacted === 'today' ? new Date().toISOString().slice(0, 10) : values.contacted;
+    const r = checkDate(d, '--contacted');
+    if (!r.ok) throw new UsageError(r.message);
+    contacted = r.value;
+  }
+  if (status === undefined && values.note === undefined && !values.star && !values.unstar && contacted === undefined) {
+    throw new UsageError('Say what to change: --status, --note, --star, --unstar or --contacted.');
+  }
+  await withCache(ctx, (cache) => {
+    if (!cache.opportunities.exists(brandId, values.id!)) throw new UsageError(`No opportunity ${values.id} for brand ${brandId} in the cache. Run \`workbench sync\`, or check the id with \`workbench list\`.`);
+    cache.triage.set(brandId, values.id!, {
+      ...(status !== undefined ? { status } : {}),
+      ...(values.note !== undefined ? { note: values.note } : {}),
+      ...(values.star ? { starred: true } : values.unstar ? { starred: false } : {}),
+      ...(contacted ? { contacted_at: contacted } : {}),
+    });
+    const d = cache.opportunities.get(brandId, values.id!)!;
+    ctx.io.out(`${plain(d.item.title)}: status ${d.item.status}${d.triage.starred ? ', starred' : ''}${d.triage.note ? `, note saved (${d.triage.note.length} characters)` : ''}${d.triage.contacted_at ? `, contacted ${d.triage.contacted_at}` : ''}.\n`);
+  });
+}

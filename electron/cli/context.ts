@@ -1,0 +1,96 @@
+// What every command runs with: the streams and environment, the API address,
+// the cache file, the key, and how to open the cache or a client from them.
+import { parseArgs } from 'node:util';
+import { checkApiKeyShape } from '../../shared/rules';
+import { ApiError } from '../core/api/errors';
+import { TrakkrClient } from '../core/api/client';
+import { Cache } from '../core/store/cache';
+import { defaultCachePath } from '../core/paths';
+import { KeychainSecretStore } from '../core/secrets';
+import type { SecretStore } from '../core/seams';
+import { announcingFetch, apiBaseUrl } from './api-address';
+import { GLOBAL, UsageError } from './options';
+
+export interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  isTTY: boolean;
+  readStdin: () => Promise<string>;
+  env: NodeJS.ProcessEnv;
+  /** Keychain; tests pass a memory store. */
+  secrets?: SecretStore;
+}
+
+export interface Ctx {
+  io: Io;
+  baseUrl: string;
+  dbPath: string;
+  secrets: SecretStore;
+  /** Requests per minute (0: no pacing). */
+  rate: number;
+  /** Every request goes through this: it says once, before the first, when the API is not the default one. */
+  fetch: typeof fetch;
+}
+
+/** The context from the global options (flags, else environment, else defaults), and whether --json was given. */
+export function createContext(args: string[], io: Io): { ctx: Ctx; asJson: boolean } {
+  const g = parseArgs({ args, options: GLOBAL, strict: false, allowPositionals: true }).values;
+  const baseUrl = apiBaseUrl(g['base-url'], io.env.TRAKKR_BASE_URL);
+  const rateText = (g.rate as string | undefined) ?? io.env.WORKBENCH_RATE ?? '60';
+  const rate = Number(rateText);
+  if (!Number.isFinite(rate) || rate < 0) throw new UsageError(`--rate must be a number of requests per minute (0 for no pacing); got "${rateText}".`);
+  const ctx: Ctx = {
+    io,
+    rate,
+    baseUrl: baseUrl.url,
+    fetch: announcingFetch(baseUrl, io),
+    dbPath: (g.db as string | undefined) ?? defaultCachePath(io.env),
+    secrets: io.secrets ?? new KeychainSecretStore(),
+  };
+  return { ctx, asJson: g.json === true };
+}
+
+/** The key: TRAKKR_API_KEY if set (its shape checked), else the keychain's. */
+async function keyFor(ctx: Ctx): Promise<string> {
+  const fromEnv = ctx.io.env.TRAKKR_API_KEY;
+  if (fromEnv) {
+    const r = checkApiKeyShape(fromEnv);
+    if (!r.ok) throw new UsageError(`TRAKKR_API_KEY: ${r.message}`);
+    return r.value;
+  }
+  const key = await ctx.secrets.get();
+  if (!key) throw new ApiError('no-key', 'No API key is stored. Run `workbench key set` (it reads the key from standard input) or set TRAKKR_API_KEY.');
+  return key;
+}
+
+/** A client with the user's key; onWait hears of rate-limit and retry waits in words. */
+export async function clientFor(ctx: Ctx, onWait?: (s: string) => void): Promise<TrakkrClient> {
+  return new TrakkrClient({
+    baseUrl: ctx.baseUrl,
+    fetch: ctx.fetch,
+    apiKey: await keyFor(ctx),
+    requestsPerMinute: ctx.rate,
+    onWait: onWait ? (w) => onWait(`${w.reason === 'rate-limit' ? 'Rate-limited' : 'Retrying'}: waiting ${Math.ceil(w.seconds)} s${w.capped ? ' (the service asked for longer; capped)' : ''}…`) : undefined,
+  });
+}
+
+/** A client for checking a key that is not (yet) the stored one: two attempts, no pacing. */
+export function checkingClient(ctx: Ctx, apiKey: string): TrakkrClient {
+  return new TrakkrClient({ baseUrl: ctx.baseUrl, fetch: ctx.fetch, apiKey, maxAttempts: 2 });
+}
+
+/** Open the cache, run fn, and close it whatever happens. */
+export async function withCache<T>(ctx: Ctx, fn: (c: Cache) => Promise<T> | T): Promise<T> {
+  const cache = await Cache.open(ctx.dbPath);
+  try {
+    return await fn(cache);
+  } finally {
+    cache.close();
+  }
+}
+
+/** A command: its lines in `workbench --help` and its handler; a handler returning nothing exits 0. */
+export interface Command {
+  help: string;
+  run: (ctx: Ctx, args: string[], asJson: boolean) => Promise<number | void>;
+}

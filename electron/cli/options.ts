@@ -1,0 +1,51 @@
+// Option parsing shared by every command: the global flags, strict parsing that
+// turns mistakes into usage errors (exit 2), and the checks for common values.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { checkBrandId } from '../../shared/rules';
+
+/** Bad input or usage: exit 2, nothing sent. */
+export class UsageError extends Error {}
+
+export type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** Accepted by every command, wherever they stand on the line. */
+export const GLOBAL = {
+  'base-url': { type: 'string' },
+  db: { type: 'string' },
+  rate: { type: 'string' },
+  debug: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+  json: { type: 'boolean' },
+} as const satisfies Options;
+
+/** A command's arguments with its own options and the global ones; an unknown flag is a usage error. */
+export function parse<O extends Options>(args: string[], options: O) {
+  try {
+    return parseArgs({ args, options: { ...GLOBAL, ...options }, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message.replace(/\. To specify a positional.*$/s, '.')}`);
+  }
+}
+
+/** The --brand value, required and checked. */
+export function brandOf(v: string | undefined): string {
+  if (v === undefined) throw new UsageError('--brand is required (see `workbench brands` for the ids).');
+  const r = checkBrandId(v, '--brand');
+  if (!r.ok) throw new UsageError(r.message);
+  return r.value;
+}
+
+/** One of a fixed set of values, matched without regard to case; undefined when the flag is absent. */
+export function oneOf<T extends string>(values: readonly T[], v: string | undefined, flag: string): T | undefined {
+  if (v === undefined) return undefined;
+  const hit = values.find((x) => x.toLowerCase() === v.toLowerCase());
+  if (!hit) throw new UsageError(`${flag} must be one of: ${values.join(', ')}.`);
+  return hit;
+}
+
+/** A whole number of at least 1 from a flag's text. */
+export function positiveInt(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`${flag} must be a whole number of at least 1.`);
+  return n;
+}
