@@ -2,11 +2,14 @@
 // MessagePort, with Electron's net.fetch (system proxy, OS certificates) as its
 // HTTP transport and the keychain on this side of the port, never the window's.
 import { net } from 'electron';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { KeychainSecretStore } from '../core/secrets';
 import { createLog, installCrashLogging } from '../main/log';
 import { runCore } from './run';
 
-const log = createLog({ dir: process.env.WORKBENCH_LOG_DIR ?? process.cwd(), name: 'core.log' });
+// Main passes its log folder; without it (started by hand) the log goes to the system's temporary folder.
+const log = createLog({ dir: process.env.WORKBENCH_LOG_DIR ?? join(tmpdir(), 'outreach-workbench-logs'), name: 'core.log' });
 installCrashLogging(log);
 
 void runCore(process.parentPort, {

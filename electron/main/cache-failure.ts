@@ -1,43 +1,85 @@
 // What the app says, and offers, when its cache cannot open: plain words and
-// only the choices that fit. Starting over (the old file kept aside) is offered
-// only where it is safe. No electron import: the dialog itself runs in index.ts.
-export type CacheFailureKind = 'corrupt' | 'newer' | 'locked' | 'disk-full' | 'not-writable' | 'unreadable';
+// only the choices that fit. No electron import: index.ts shows the dialog
+// with `dialog.showMessageBox`, and this model is tested in Node.
+//
+// Start over (the old file renamed aside, never deleted) is offered only where
+// it is safe and helps: a damaged or unreadable file. Never for a file from a
+// newer version (the newer app still reads it), one held by another program
+// (it is in use), a full disk or a folder that cannot be written (a fresh
+// cache would fail the same way).
+import type { CoreFailureKind } from '../../shared/core-link';
+import { redactKeys } from '../../shared/rules';
+
+/** The kinds the store reports (electron/core/store/db.ts), plus `internal` for anything else. */
+export type CacheFailureKind = CoreFailureKind;
 export type CacheFailureAction = 'open-folder' | 'quit' | 'start-over';
+
+export interface CacheFailure {
+  kind: CacheFailureKind;
+  message: string;
+  path: string;
+}
 
 export interface CacheFailureDialog {
   title: string;
+  /** The headline. */
   message: string;
+  /** What it means, what each choice does, the file, and the technical detail. */
   detail: string;
   buttons: { label: string; action: CacheFailureAction }[];
+  /** Quit, so Enter never moves a file. */
   defaultId: number;
+  /** Quit, for Esc or closing the dialog. */
   cancelId: number;
 }
 
-const WORDS: Record<CacheFailureKind, { message: string; safeToStartOver: boolean }> = {
-  corrupt: { message: 'The workbench’s cache file is damaged.', safeToStartOver: true },
-  unreadable: { message: 'The workbench’s cache file could not be read.', safeToStartOver: true },
-  newer: { message: 'The cache was written by a newer version of Outreach Workbench.', safeToStartOver: false },
-  locked: { message: 'The cache is in use by another program.', safeToStartOver: false },
-  'disk-full': { message: 'The disk is full.', safeToStartOver: false },
-  'not-writable': { message: 'The workbench cannot write to its data folder.', safeToStartOver: false },
+const WORDS: Record<CacheFailureKind, { headline: string; explain: string; startOver: boolean }> = {
+  corrupt: {
+    headline: 'Outreach Workbench’s cache file is damaged.',
+    explain: 'The file that holds your opportunities, triage and notes can no longer be read as a whole.',
+    startOver: true,
+  },
+  unreadable: {
+    headline: 'Outreach Workbench could not read its cache file.',
+    explain: 'The file could not be opened or read.',
+    startOver: true,
+  },
+  newer: {
+    headline: 'This cache was made by a newer version of Outreach Workbench.',
+    explain: 'This version cannot read it. Install the newer version to carry on where you left off. The file was left exactly as it is.',
+    startOver: false,
+  },
+  locked: {
+    headline: 'The cache is in use by another program.',
+    explain: 'Another Outreach Workbench, or a `workbench` command that is still running, has the cache open. Close it, then open the app again. Nothing was changed.',
+    startOver: false,
+  },
+  'disk-full': {
+    headline: 'The disk is full.',
+    explain: 'Outreach Workbench needs some free space on the disk that holds its data folder. Free some space, then open the app again. Nothing in the cache was changed.',
+    startOver: false,
+  },
+  'not-writable': {
+    headline: 'Outreach Workbench cannot write to its data folder.',
+    explain: 'Check that the folder exists, that your account may write there, and that the disk is not read-only, then open the app again. Nothing was changed.',
+    startOver: false,
+  },
+  internal: {
+    headline: 'Outreach Workbench could not open its cache.',
+    explain: 'Something unexpected went wrong while opening it. The file was left as it is; the log in the data folder has the details.',
+    startOver: false,
+  },
 };
 
-export function cacheFailureDialog(failure: { kind: CacheFailureKind; message: string; path: string }): CacheFailureDialog {
-  const w = WORDS[failure.kind];
+const START_OVER =
+  'Start over renames the old file (nothing is deleted; it stays in the data folder with your triage and notes) and makes a fresh cache; the next sync fetches your opportunities again.';
+
+export function cacheFailureDialog(failure: CacheFailure): CacheFailureDialog {
+  const w = WORDS[failure.kind] ?? WORDS.internal;
   const buttons: CacheFailureDialog['buttons'] = [];
-  if (w.safeToStartOver) buttons.push({ label: 'Start over (keep the old file aside)', action: 'start-over' });
+  if (w.startOver) buttons.push({ label: 'Start over (keep the old file)', action: 'start-over' });
   buttons.push({ label: 'Open the data folder', action: 'open-folder' }, { label: 'Quit', action: 'quit' });
-  const after = w.safeToStartOver
-    ? 'Starting over renames the old file (nothing is deleted) and builds a fresh cache; a sync then fetches your opportunities again.'
-    : failure.kind === 'newer'
-      ? 'Update the app to open it. The file is left as it is.'
-      : 'Nothing was changed. Fix this, then open the app again.';
-  return {
-    title: 'Outreach Workbench cannot open its cache',
-    message: w.message,
-    detail: `${failure.message}\n\n${after}`,
-    buttons,
-    defaultId: buttons.length - 1,
-    cancelId: buttons.length - 1,
-  };
+  const quit = buttons.length - 1;
+  const detail = [w.explain, w.startOver ? START_OVER : null, `Cache file: ${failure.path}`, `Details: ${redactKeys(failure.message)}`].filter((s) => s !== null).join('\n\n');
+  return { title: 'Outreach Workbench cannot open its cache', message: w.headline, detail, buttons, defaultId: quit, cancelId: quit };
 }

@@ -2,6 +2,7 @@
 // menus, dialogs, clipboard and shell. The engine runs in the core process
 // (electron/core-process); main checks each call's sender and forwards it.
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, MessageChannelMain, net, protocol, session, shell, utilityProcess } from 'electron';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventChannelOf, type EventName } from '../../shared/contract-names';
 import { CoreSupervisor, type CoreFailure, type CoreInit } from '../../shared/core-link';
@@ -17,11 +18,18 @@ import { demoUserDataDir, forbiddenSwitch } from './startup-checks';
 // Demo mode: `npm run demo` (WORKBENCH_DEMO=1), or the app started with --demo. It gets its own
 // user-data folder, so its own cache, settings, log and single-instance lock.
 const demo = process.argv.includes('--demo') || process.env.WORKBENCH_DEMO === '1';
-if (demo) app.setPath('userData', demoUserDataDir(app.getPath('appData'), app.getName()));
+if (demo) {
+  const dir = demoUserDataDir(app.getPath('appData'), app.getName());
+  mkdirSync(dir, { recursive: true }); // setPath may refuse a folder that does not exist yet
+  app.setPath('userData', dir);
+}
 const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
 const here = import.meta.dirname;
 const log = createLog({ dir: join(app.getPath('userData'), 'logs') });
-installCrashLogging(log);
+installCrashLogging(log, process, (e) => {
+  dialog.showErrorBox('Outreach Workbench stopped', `Something went wrong and the app has to close. Details are in ${log.file}.\n\n${e instanceof Error ? e.message : String(e)}`);
+  app.exit(1);
+});
 
 // Must happen before 'ready'.
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
@@ -81,7 +89,7 @@ function startCore(startOver = false): CoreSupervisor {
 /** The cache could not open: say so in plain words, offer what fits, and quit (never a process without a window). */
 async function handleFailure(failure: CoreFailure, core: CoreSupervisor): Promise<CoreSupervisor | null> {
   log.error(`the cache could not open (${failure.kind}): ${failure.message}`);
-  const d = cacheFailureDialog({ kind: failure.kind === 'internal' ? 'unreadable' : failure.kind, message: failure.message, path: failure.path ?? app.getPath('userData') });
+  const d = cacheFailureDialog({ kind: failure.kind, message: failure.message, path: failure.path ?? app.getPath('userData') });
   const { response } = await dialog.showMessageBox({ type: 'error', title: d.title, message: d.message, detail: d.detail, buttons: d.buttons.map((b) => b.label), defaultId: d.defaultId, cancelId: d.cancelId, noLink: true });
   const action = d.buttons[response]?.action ?? 'quit';
   await core.shutdown(1_000);

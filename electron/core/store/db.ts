@@ -1,15 +1,26 @@
 // Opening the cache: WAL, foreign keys, an integrity check, a backup before
 // any migration (the user's triage and notes cannot be fetched again), and
-// migrations recorded in PRAGMA user_version.
+// migrations recorded in PRAGMA user_version. A cache that cannot open says
+// why, as one of the kinds the app's start-up dialog acts on.
 import Database from 'better-sqlite3';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import type { CoreFailureKind } from '../../../shared/core-link';
 import { MIGRATIONS, LATEST_VERSION } from './migrations';
 
 export type DB = Database.Database;
 
-/** Why a cache could not open, in the kinds the app's start-up dialog offers choices for. */
-export type CacheFailureKind = 'newer' | 'corrupt' | 'unreadable' | 'locked' | 'disk-full' | 'not-writable';
+/**
+ * Why a cache could not open, in the kinds the app's start-up dialog offers
+ * choices for (declared once, in shared/core-link.ts):
+ * - `newer`: written by a newer version (user_version above this app's);
+ * - `corrupt`: damaged, or not a database at all;
+ * - `unreadable`: an I/O error reading or writing it;
+ * - `locked`: another process holds a lock past the busy timeout;
+ * - `disk-full`: no space to write;
+ * - `not-writable`: the folder or file cannot be created or written.
+ */
+export type CacheFailureKind = Exclude<CoreFailureKind, 'internal'>;
 
 export class CacheError extends Error {
   override readonly name = 'CacheError';
@@ -41,9 +52,40 @@ function configure(db: DB): void {
   db.pragma('cache_size = -65536');
 }
 
+function newerError(path: string, version: number): CacheError {
+  return new CacheError(
+    'newer',
+    `The cache file ${path} was written by a newer version of Outreach Workbench (schema ${version}; this version knows up to ${LATEST_VERSION}). Update the app, or use another cache file.`,
+    path,
+  );
+}
+
+/**
+ * The schema version in a SQLite file's header (user_version, bytes 60-63),
+ * read without SQLite, or null when the file has no SQLite header or cannot be
+ * read. A newer app's file is recognised before this app parses its schema
+ * (which may use syntax this SQLite does not know) or changes its journal mode.
+ */
+export function headerSchemaVersion(path: string): number | null {
+  let fd: number | null = null;
+  try {
+    fd = openSync(path, 'r');
+    const header = Buffer.alloc(100);
+    if (readSync(fd, header, 0, 100, 0) < 100) return null;
+    if (header.subarray(0, 16).toString('latin1') !== 'SQLite format 3\0') return null;
+    return header.readInt32BE(60);
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
 /**
  * Open (creating if needed) and migrate the cache at `path`. Throws CacheError
- * with words a person can act on when the file is from a newer app or damaged.
+ * with words a person can act on when the file cannot be opened (see
+ * CacheFailureKind); a file from a newer version is refused before anything in
+ * it is changed.
  */
 export async function openDatabase(path: string, opts: OpenOptions = {}): Promise<DB> {
   try {
@@ -52,6 +94,10 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
     throw classifyOpenError(e, path) ?? e;
   }
   const fresh = path === ':memory:' || !existsSync(path);
+  if (!fresh) {
+    const version = headerSchemaVersion(path);
+    if (version !== null && version > LATEST_VERSION) throw newerError(path, version);
+  }
   let db: DB;
   try {
     db = new Database(path, { readonly: opts.readonly ?? false });
@@ -60,6 +106,9 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
   }
   try {
     configure(db);
+    // The version first: a newer app's file (its latest version may be in the WAL) is never called damaged.
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > LATEST_VERSION) throw newerError(path, current);
     if (!fresh) {
       const check = db.pragma('quick_check', { simple: true });
       if (check !== 'ok') {
@@ -72,42 +121,58 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
         );
       }
     }
-    const current = db.pragma('user_version', { simple: true }) as number;
-    if (current > LATEST_VERSION) {
-      throw new CacheError(
-        'newer',
-        `The cache file ${path} was written by a newer version of Outreach Workbench (schema ${current}; this version knows up to ${LATEST_VERSION}). Update the app, or use another cache file.`,
-        path,
-      );
-    }
     if (current < LATEST_VERSION) {
       if (!fresh && current > 0 && !opts.readonly) await backupBeforeMigration(db, path, current, opts);
       migrate(db, current);
     }
     return db;
   } catch (e) {
+    let failure = e instanceof CacheError ? e : classifyOpenError(e, path);
+    if (failure?.kind === 'corrupt') {
+      // A schema this SQLite cannot parse, from a newer app whose version is still in the WAL: newer, not damaged.
+      const version = readUserVersion(db);
+      if (version !== null && version > LATEST_VERSION) failure = newerError(path, version);
+    }
     db.close();
-    if (e instanceof CacheError) throw e;
-    throw classifyOpenError(e, path) ?? e;
+    throw failure ?? e;
+  }
+}
+
+function readUserVersion(db: DB): number | null {
+  try {
+    return db.pragma('user_version', { simple: true }) as number;
+  } catch {
+    return null;
   }
 }
 
 /**
- * Words and a kind for an error met while opening: another process holding
- * the file, a full disk, a folder that cannot be written, a damaged file.
- * Null when it is none of these.
+ * Words and a kind for an error met while opening the cache, from its code
+ * (better-sqlite3's SqliteError carries SQLite's extended code, Node's fs
+ * errors their errno name), or null when it is none of these:
+ * - `locked`: SQLITE_BUSY* / SQLITE_LOCKED* (another process holds a lock
+ *   longer than the busy timeout, e.g. `locking_mode=EXCLUSIVE` or a write);
+ * - `disk-full`: SQLITE_FULL, ENOSPC, EDQUOT, and SQLITE_IOERR_SHMSIZE (the
+ *   WAL index could not grow, which SQLite documents as a likely full disk);
+ * - `not-writable`: SQLITE_READONLY*, SQLITE_CANTOPEN*, SQLITE_PERM, and
+ *   EACCES / EPERM / EROFS / ENOTDIR / EEXIST / EISDIR from making the folder;
+ * - `corrupt`: SQLITE_CORRUPT*, SQLITE_NOTADB;
+ * - `unreadable`: any other SQLITE_IOERR* (a disk I/O error).
  */
 export function classifyOpenError(e: unknown, path: string): CacheError | null {
-  const code = String((e as { code?: unknown })?.code ?? '');
+  const code = String((e as { code?: unknown } | null)?.code ?? '');
   const msg = e instanceof Error ? e.message : String(e);
-  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED') || /database is locked/i.test(msg))
+  const is = (prefix: string) => code === prefix || code.startsWith(prefix + '_');
+  if (is('SQLITE_BUSY') || is('SQLITE_LOCKED') || (!code && /database is locked/i.test(msg)))
     return new CacheError('locked', `The cache file ${path} is in use by another program (another Outreach Workbench, or a \`workbench\` command still running). Close it and start again.`, path);
-  if (code.startsWith('SQLITE_FULL') || code === 'ENOSPC' || /disk is full|no space/i.test(msg))
+  if (is('SQLITE_FULL') || code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_IOERR_SHMSIZE' || (!code && /disk is full|no space left/i.test(msg)))
     return new CacheError('disk-full', `The disk that holds ${path} is full. Free some space and start again; nothing in the cache was changed.`, path);
-  if (code.startsWith('SQLITE_READONLY') || code.startsWith('SQLITE_CANTOPEN') || ['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST'].includes(code))
-    return new CacheError('not-writable', `The folder ${dirname(path)} cannot be written to (${code || msg}). Check that it exists and that you may write there.`, path);
-  if (code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || /not a database|malformed|corrupt/i.test(msg))
+  if (is('SQLITE_READONLY') || is('SQLITE_CANTOPEN') || code === 'SQLITE_PERM' || ['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'EISDIR'].includes(code))
+    return new CacheError('not-writable', `The cache file ${path} cannot be created or written in ${dirname(path)} (${code || msg}). Check that the folder exists, that you may write there, and that the disk is not read-only.`, path);
+  if (is('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || (!code && /not a database|malformed|corrupt/i.test(msg)))
     return new CacheError('corrupt', `The cache file ${path} is damaged (${msg}). Move it aside and start a fresh cache with \`workbench cache reset\`.`, path);
+  if (is('SQLITE_IOERR'))
+    return new CacheError('unreadable', `The cache file ${path} could not be read or written (${code}: ${msg}). The disk may be failing or disconnected.`, path);
   return null;
 }
 
@@ -137,11 +202,30 @@ async function backupBeforeMigration(db: DB, path: string, version: number, opts
   return target;
 }
 
-/** Move a damaged cache file (and its WAL) aside so a fresh one can be made; returns the new name. */
+/**
+ * Move a cache file aside (with its WAL, shared-memory and journal files) so a
+ * fresh one can be made: renamed in the same folder, never deleted, so the
+ * triage and notes in it are kept. Returns the new name. Used by the app's
+ * "Start over" and by `workbench cache reset`.
+ */
 export function moveAside(path: string): string {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const target = `${path}.damaged-${stamp}`;
+  let target = `${path}.damaged-${stamp}`;
+  for (let n = 2; existsSync(target); n++) target = `${path}.damaged-${stamp}-${n}`;
+  // The file first: if it cannot move (in use on Windows), nothing has moved.
   renameSync(path, target);
-  for (const suffix of ['-wal', '-shm']) if (existsSync(path + suffix)) renameSync(path + suffix, target + suffix);
+  const moved: string[] = [];
+  try {
+    for (const suffix of ['-wal', '-shm', '-journal']) {
+      if (!existsSync(path + suffix)) continue;
+      renameSync(path + suffix, target + suffix);
+      moved.push(suffix);
+    }
+  } catch (e) {
+    // A WAL left behind must never meet a fresh cache (SQLite would replay it): put everything back.
+    for (const suffix of moved) renameSync(target + suffix, path + suffix);
+    renameSync(target, path);
+    throw e;
+  }
   return target;
 }

@@ -1,12 +1,14 @@
-// A cache that cannot open says why, with a kind the app's start-up dialog
-// acts on: held by another process, a folder that cannot be written, a file
-// from a newer version, a damaged file; and "start over" keeps the old file.
+// A cache that cannot open says why, with a kind the app's start-up dialog acts
+// on: from a newer version, damaged, held by another process, a folder that
+// cannot be written, a full disk. Real SQLite files and real processes; "start
+// over" keeps the old file.
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { CacheError, classifyOpenError, openDatabase } from '../../../electron/core/store/db';
+import { CacheError, classifyOpenError, headerSchemaVersion, moveAside, openDatabase } from '../../../electron/core/store/db';
+import { LATEST_VERSION } from '../../../electron/core/store/migrations';
 import { CoreLink, type HostHandlers } from '../../../shared/core-link';
 import { forkNodeCore } from '../../host/core-process';
 import { tempDir } from '../../support/tmp';
@@ -14,6 +16,14 @@ import { tempDir } from '../../support/tmp';
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 
+let n = 0;
+const freshDir = () => {
+  const dir = join(tmp.dir, `case-${++n}`);
+  mkdirSync(dir);
+  return dir;
+};
+
+/** The kind openDatabase refuses `path` with, or 'opened'. */
 async function kindOf(path: string): Promise<string> {
   try {
     const db = await openDatabase(path);
@@ -25,47 +35,247 @@ async function kindOf(path: string): Promise<string> {
   }
 }
 
-describe('opening the cache', () => {
-  it('held by another process: locked, at once (no hang)', async () => {
-    const path = join(tmp.dir, 'held.db');
-    new Database(path).exec('CREATE TABLE t (x)').close();
-    const holder = spawn(process.execPath, ['-e', `const D=require('better-sqlite3');const d=new D(${JSON.stringify(path)});d.exec('BEGIN EXCLUSIVE');d.exec('INSERT INTO t VALUES (1)');process.stdout.write('held');setInterval(()=>{},1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** A real cache with the current schema and a row of its own, closed. */
+async function realCache(path: string): Promise<void> {
+  const db = await openDatabase(path);
+  db.exec("CREATE TABLE probe (x TEXT) STRICT; INSERT INTO probe VALUES ('a')");
+  db.close();
+}
+
+describe('written by a newer version: newer, and left untouched', () => {
+  it('user_version above this app: refused before anything in the file changes', async () => {
+    const path = join(freshDir(), 'workbench.db');
+    const d = new Database(path);
+    d.exec('CREATE TABLE t (x)');
+    d.pragma(`user_version = ${LATEST_VERSION + 7}`);
+    d.close();
+    const before = readFileSync(path);
+    const err = await openDatabase(path).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CacheError);
+    expect(err).toMatchObject({ kind: 'newer', path, message: expect.stringContaining(`schema ${LATEST_VERSION + 7}`) });
+    // Not switched to WAL, not migrated, no -wal or -shm beside it.
+    expect(readFileSync(path).equals(before)).toBe(true);
+    expect(readdirSync(join(path, '..'))).toEqual(['workbench.db']);
+    expect(headerSchemaVersion(path)).toBe(LATEST_VERSION + 7);
+  });
+
+  it('a schema this SQLite cannot parse (a newer app may use newer syntax) is newer, not damaged', async () => {
+    const path = join(freshDir(), 'workbench.db');
+    const d = new Database(path);
+    d.exec('CREATE TABLE future (aa, b)');
+    d.pragma(`user_version = ${LATEST_VERSION + 1}`);
+    d.close();
+    // Same length, so the record stays well-formed: only the SQL is new to this SQLite.
+    const bytes = readFileSync(path);
+    Buffer.from('CREATE TABLE future (a) NEW').copy(bytes, bytes.indexOf('CREATE TABLE future (aa, b)'));
+    writeFileSync(path, bytes);
+    expect(() => new Database(path).pragma('quick_check')).toThrow(/malformed database schema/);
+    expect(await kindOf(path)).toBe('newer');
+  });
+
+  it('a newer version still in the WAL (not yet checkpointed into the file) is newer too', async () => {
+    const dir = freshDir();
+    const writer = new Database(join(dir, 'live.db'));
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('wal_autocheckpoint = 0');
+    writer.exec('CREATE TABLE t (x)');
+    writer.pragma(`user_version = ${LATEST_VERSION + 3}`);
+    // A copy taken while the writer is open: the version is only in the WAL.
+    copyFileSync(join(dir, 'live.db'), join(dir, 'workbench.db'));
+    copyFileSync(join(dir, 'live.db-wal'), join(dir, 'workbench.db-wal'));
+    writer.close();
+    expect(headerSchemaVersion(join(dir, 'workbench.db'))).not.toBe(LATEST_VERSION + 3);
+    expect(await kindOf(join(dir, 'workbench.db'))).toBe('newer');
+  });
+});
+
+describe('damaged: corrupt', () => {
+  it('a file of garbage', async () => {
+    const path = join(freshDir(), 'workbench.db');
+    writeFileSync(path, Buffer.alloc(8192, 7));
+    expect(await kindOf(path)).toBe('corrupt');
+  });
+
+  it.each([0.25, 0.5, 0.9])('a real cache truncated to %s of its size', async (fraction) => {
+    const path = join(freshDir(), 'workbench.db');
+    await realCache(path);
+    truncateSync(path, Math.floor((statSync(path).size * fraction) / 4096) * 4096);
+    const err = await openDatabase(path).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'corrupt', message: expect.stringContaining('workbench cache reset') });
+  });
+
+  it('a real cache whose header survived but whose pages are overwritten', async () => {
+    const path = join(freshDir(), 'workbench.db');
+    await realCache(path);
+    const bytes = readFileSync(path);
+    bytes.fill(0xa5, 4096 * 2, 4096 * 6);
+    writeFileSync(path, bytes);
+    expect(await kindOf(path)).toBe('corrupt');
+  });
+});
+
+describe('held by another process: locked', () => {
+  it('a process holding the cache with locking_mode=EXCLUSIVE after a write: locked within the busy timeout, then fine once it lets go', async () => {
+    const path = join(freshDir(), 'workbench.db');
+    await realCache(path);
+    const holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const D = require('better-sqlite3');
+const d = new D(${JSON.stringify(path)});
+d.pragma('locking_mode = EXCLUSIVE');
+d.exec("INSERT INTO probe VALUES ('held')");
+process.stdout.write('held');
+setInterval(() => {}, 1000);`,
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     try {
-      await new Promise<void>((r) => holder.stdout.once('data', () => r()));
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout.once('data', () => resolve());
+        holder.once('exit', (code) => reject(new Error(`the holder exited (${code})`)));
+      });
       const t0 = Date.now();
-      expect(await kindOf(path)).toBe('locked');
-      expect(Date.now() - t0).toBeLessThan(15_000);
+      const err = await openDatabase(path).catch((e: unknown) => e);
+      const waited = Date.now() - t0;
+      expect(err).toMatchObject({ kind: 'locked', message: expect.stringContaining('in use by another program') });
+      // busy_timeout is 5 s: it waits that long for a short write to finish, and no longer.
+      expect(waited).toBeLessThan(12_000);
     } finally {
       holder.kill('SIGKILL');
+      await new Promise((r) => holder.once('exit', r));
     }
+    expect(await kindOf(path)).toBe('opened');
   }, 30_000);
+});
 
-  it('a folder that cannot be made (its parent is a file): not-writable', async () => {
-    writeFileSync(join(tmp.dir, 'plainfile'), 'x');
-    expect(await kindOf(join(tmp.dir, 'plainfile', 'sub', 'workbench.db'))).toBe('not-writable');
+describe('a folder or file that cannot be written: not-writable', () => {
+  // Tests run as root here, and chmod does not stop root: these paths fail for every user.
+  it('the folder cannot be made because a parent is a regular file (ENOTDIR)', async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'plainfile'), 'x');
+    const err = await openDatabase(join(dir, 'plainfile', 'sub', 'workbench.db')).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'not-writable', message: expect.stringContaining('ENOTDIR') });
   });
 
-  it('written by a newer version: newer; damaged: corrupt', async () => {
-    const newer = join(tmp.dir, 'newer.db');
-    const d = new Database(newer);
-    d.pragma('user_version = 999');
-    d.close();
-    expect(await kindOf(newer)).toBe('newer');
-    const garbage = join(tmp.dir, 'garbage.db');
-    writeFileSync(garbage, Buffer.alloc(8192, 7));
-    expect(await kindOf(garbage)).toBe('corrupt');
+  it('the folder path itself is a regular file (EEXIST)', async () => {
+    const dir = freshDir();
+    writeFileSync(join(dir, 'Outreach Workbench'), 'x');
+    expect(await kindOf(join(dir, 'Outreach Workbench', 'workbench.db'))).toBe('not-writable');
   });
 
-  it('a full disk is told apart by its error code', () => {
-    expect(classifyOpenError(Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' }), '/x/workbench.db')?.kind).toBe('disk-full');
-    expect(classifyOpenError(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }), '/x/workbench.db')?.kind).toBe('disk-full');
-    expect(classifyOpenError(new Error('something else'), '/x/workbench.db')).toBeNull();
+  it('the cache path is a folder (SQLITE_CANTOPEN)', async () => {
+    const dir = freshDir();
+    mkdirSync(join(dir, 'workbench.db'));
+    const err = await openDatabase(join(dir, 'workbench.db')).catch((e: unknown) => e);
+    expect(err).toMatchObject({ kind: 'not-writable', message: expect.stringContaining('SQLITE_CANTOPEN') });
   });
 
-  it('starting over after a damaged cache keeps the old file aside and opens a fresh one', async () => {
-    const dir = join(tmp.dir, 'over');
-    const { mkdirSync } = await import('node:fs');
-    mkdirSync(dir);
+  it.skipIf(process.platform === 'win32' || process.getuid?.() === 0)('a folder without write permission (as a normal user)', async () => {
+    const { chmodSync } = await import('node:fs');
+    const dir = freshDir();
+    chmodSync(dir, 0o500);
+    try {
+      expect(await kindOf(join(dir, 'workbench.db'))).toBe('not-writable');
+    } finally {
+      chmodSync(dir, 0o700);
+    }
+  });
+});
+
+describe('a full disk: disk-full', () => {
+  it('told apart by its error code (SQLITE_FULL, ENOSPC, EDQUOT, a WAL index that cannot grow)', () => {
+    const err = (code: string, message = 'x') => Object.assign(new Error(message), { code });
+    for (const code of ['SQLITE_FULL', 'ENOSPC', 'EDQUOT', 'SQLITE_IOERR_SHMSIZE']) expect(classifyOpenError(err(code), '/x/workbench.db')?.kind, code).toBe('disk-full');
+    expect(classifyOpenError(err('SQLITE_FULL', 'database or disk is full'), '/x/workbench.db')?.message).toMatch(/disk that holds \/x\/workbench\.db is full/);
+  });
+
+  it('for real, on a 64 KB tmpfs (where this machine lets the test mount one: root on Linux)', async (ctx) => {
+    const dir = freshDir();
+    const canMount = process.platform === 'linux' && process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]).status === 0;
+    if (!canMount) return ctx.skip('cannot mount a tmpfs here; the error-code test above covers the mapping');
+    try {
+      // A fresh cache's schema is about 130 KB: the migration cannot be written.
+      const err = await openDatabase(join(dir, 'workbench.db')).catch((e: unknown) => e);
+      expect(err).toMatchObject({ kind: 'disk-full' });
+    } finally {
+      spawnSync('umount', ['-l', dir]);
+    }
+  });
+});
+
+describe('the classifier', () => {
+  const kind = (code: string | undefined, message = 'x') => classifyOpenError(Object.assign(new Error(message), code ? { code } : {}), '/x/workbench.db')?.kind ?? null;
+  it.each([
+    ['SQLITE_BUSY', 'locked'],
+    ['SQLITE_BUSY_SNAPSHOT', 'locked'],
+    ['SQLITE_LOCKED', 'locked'],
+    ['SQLITE_READONLY', 'not-writable'],
+    ['SQLITE_READONLY_DBMOVED', 'not-writable'],
+    ['SQLITE_CANTOPEN', 'not-writable'],
+    ['SQLITE_PERM', 'not-writable'],
+    ['EACCES', 'not-writable'],
+    ['EPERM', 'not-writable'],
+    ['EROFS', 'not-writable'],
+    ['EISDIR', 'not-writable'],
+    ['SQLITE_CORRUPT', 'corrupt'],
+    ['SQLITE_CORRUPT_INDEX', 'corrupt'],
+    ['SQLITE_NOTADB', 'corrupt'],
+    ['SQLITE_IOERR', 'unreadable'],
+    ['SQLITE_IOERR_READ', 'unreadable'],
+    ['SQLITE_IOERR_SHORT_READ', 'unreadable'],
+    ['SQLITE_IOERR_WRITE', 'unreadable'],
+    ['SQLITE_ERROR', null],
+    ['SQLITE_BUSYNESS', null],
+    ['ENOENT', null],
+  ] as const)('%s -> %s', (code, expected) => {
+    expect(kind(code)).toBe(expected);
+  });
+
+  it('without a code, falls back to SQLite\'s words; anything else is not a cache failure', () => {
+    expect(kind(undefined, 'database is locked')).toBe('locked');
+    expect(kind(undefined, 'file is not a database')).toBe('corrupt');
+    expect(kind(undefined, 'something else')).toBeNull();
+    expect(classifyOpenError(null, '/x/workbench.db')).toBeNull();
+    expect(classifyOpenError('a string', '/x/workbench.db')).toBeNull();
+  });
+});
+
+describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
+  it('renames the file with its WAL and shared memory, keeps every byte, and frees the name for a fresh cache', async () => {
+    const dir = freshDir();
+    const path = join(dir, 'workbench.db');
+    const live = await openDatabase(path);
+    live.pragma('wal_autocheckpoint = 0');
+    live.exec("CREATE TABLE probe (x TEXT) STRICT; INSERT INTO probe VALUES ('kept')");
+    // Copy the three files while the WAL holds the row, as after a crash.
+    const crashed = join(dir, 'crashed.db');
+    for (const s of ['', '-wal', '-shm']) copyFileSync(path + s, crashed + s);
+    live.close();
+
+    const aside = moveAside(crashed);
+    expect(aside.startsWith(crashed + '.damaged-')).toBe(true);
+    for (const s of ['', '-wal', '-shm']) {
+      expect(existsSync(crashed + s), s).toBe(false);
+      expect(existsSync(aside + s), s).toBe(true);
+    }
+    // The moved copy still has the row that was only in its WAL.
+    const old = new Database(aside, { readonly: true });
+    expect(old.prepare('SELECT x FROM probe').all()).toEqual([{ x: 'kept' }]);
+    old.close();
+    // And a fresh cache opens under the old name.
+    const fresh = await openDatabase(crashed);
+    expect(fresh.prepare("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'probe'").get()).toEqual({ n: 0 });
+    fresh.close();
+    // Twice in the same millisecond never overwrites the first.
+    const again = moveAside(crashed);
+    expect(again).not.toBe(aside);
+    expect(existsSync(aside)).toBe(true);
+  });
+
+  it('starting over after a damaged cache, through the core process: the old file kept aside, a fresh one opened', async () => {
+    const dir = freshDir();
     writeFileSync(join(dir, 'workbench.db'), Buffer.alloc(8192, 7));
     const host: HostHandlers = { 'clipboard:write': () => null, 'shell:open-external': () => null, 'shell:show-item-in-folder': () => null, 'dialog:save-file': () => null };
     const init = { userDataDir: dir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: false };
@@ -76,7 +286,9 @@ describe('opening the cache', () => {
     expect(await again.ready()).toBeNull();
     expect(await again.call('app:info', [])).toMatchObject({ ok: true });
     await again.shutdown(3_000);
-    expect(readdirSync(dir).some((f) => f.startsWith('workbench.db.damaged-'))).toBe(true);
+    const kept = readdirSync(dir).filter((f) => f.startsWith('workbench.db.damaged-') && !f.endsWith('-wal') && !f.endsWith('-shm'));
+    expect(kept).toHaveLength(1);
+    expect(readFileSync(join(dir, kept[0]!)).equals(Buffer.alloc(8192, 7))).toBe(true);
     expect(existsSync(join(dir, 'workbench.db'))).toBe(true);
   }, 30_000);
 });
