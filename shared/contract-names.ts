@@ -1,7 +1,13 @@
-// The app contract's method and event names and their channels, with no
-// dependencies, so the sandboxed preload (which can load no npm package) can
-// build its bridge from them. shared/contract.ts checks at compile time that
-// the method list and the schemas agree.
+// The contract's method and event names as plain data, and their channels.
+// The sandboxed preload can load no npm package (so not zod, and not
+// shared/contract.ts, which is made of zod schemas): it builds window.workbench
+// from these lists. The declaration in shared/contract.ts is the source; the
+// checks at the bottom make these lists name exactly its keys, both ways, so
+// a name missing here or misspelt here fails to compile.
+import type { EventName, MethodName } from './contract';
+
+export type { EventName, MethodName };
+
 export const METHOD_NAMES = [
   'app:info',
   'app:state',
@@ -32,13 +38,17 @@ export const METHOD_NAMES = [
   'keys:clear',
   'demo:start',
   'demo:reset',
-] as const;
-export type MethodName = (typeof METHOD_NAMES)[number];
+] as const satisfies readonly MethodName[];
 
-export const EVENT_NAMES = ['sync:event', 'sync:done', 'export:progress', 'export:done', 'app:online', 'key:status', 'core:status'] as const;
-export type EventName = (typeof EVENT_NAMES)[number];
+export const EVENT_NAMES = ['sync:event', 'sync:done', 'export:progress', 'export:done', 'app:online', 'key:status', 'core:status'] as const satisfies readonly EventName[];
 
 /** The IPC channel a method travels on. */
 export const channelOf = (m: MethodName): string => `workbench:${m}`;
 /** The IPC channel an event travels on. */
 export const eventChannelOf = (e: EventName): string => `workbench-event:${e}`;
+
+// `satisfies` above refuses a name the declaration lacks; these refuse a declared name left out.
+type NoneLeftOut<Declared extends string, Listed extends string> = [Exclude<Declared, Listed>] extends [never] ? true : { leftOut: Exclude<Declared, Listed> };
+type Holds<T extends true> = T;
+type _MethodNamesComplete = Holds<NoneLeftOut<MethodName, (typeof METHOD_NAMES)[number]>>;
+type _EventNamesComplete = Holds<NoneLeftOut<EventName, (typeof EVENT_NAMES)[number]>>;

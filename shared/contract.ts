@@ -1,33 +1,31 @@
-// The app contract (renderer <-> main), declared once. Each method: its name
-// (`domain:verb`), its argument schema, and its result type. Main (and the UI
-// test host) implement a handler for every method (a missing one fails to
-// compile), parse every argument with these schemas, preload exposes exactly
-// these methods as window.workbench, and the renderer gets the types.
+// The app contract (renderer <-> main), declared once: each method's name
+// (`domain:verb`) with its argument schema and its result schema side by side,
+// and each event with its payload. Every type is inferred from this one
+// declaration: the core's handler map (a missing or misspelt handler fails to
+// compile), the preload's window.workbench and the renderer's calls. The core
+// parses every argument with these schemas. Results are not parsed at run time:
+// their schemas carry the types (shared/model.ts's large types ride in `shaped`).
 import { z } from 'zod';
 import { CITATION_MODES, DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES } from './domain';
 import { checkApiBaseUrl } from './api-origin';
-import type { MethodName } from './contract-names';
-import type {
-  CachedBrand,
-  DoNotContactEntry,
-  ExportCheck,
-  ExportResult,
-  ListItem,
-  OpportunityDetail,
-  ScoreRow,
-  SyncEvent,
-  SyncSummary,
-} from './model';
+import { brandIdSchema, dateSchema } from './rules';
+import type { CachedBrand, DoNotContactEntry, ExportCheck, ExportResult, ListItem, OpportunityDetail, ScoreRow, SyncEvent, SyncSummary } from './model';
 import { LIST_SORTS } from './model';
 
-export { METHOD_NAMES, EVENT_NAMES, channelOf, eventChannelOf, type MethodName, type EventName } from './contract-names';
+export { METHOD_NAMES, EVENT_NAMES, channelOf, eventChannelOf } from './contract-names';
 
-const brandId = z.string().regex(/^[0-9a-fx]{32}$/, 'A brand id has 32 characters: digits, a to f, and x.');
+/** A result whose type is declared elsewhere (shared/model.ts): a type carrier, unchecked at run time. */
+const shaped = <T>() => z.custom<T>();
+
+const brandId = brandIdSchema;
 const oppId = z.string().min(1).max(200);
-const date = z.string().regex(/^\d{4}-\d{2}-\d{2}/);
 const text = (max: number) => z.string().max(max);
+const int = () => z.number().int();
+const jobStarted = z.object({ jobId: z.string() });
 
-export const listFilterSchema = z.strictObject({
+// ---- arguments ------------------------------------------------------------
+
+const listFilterSchema = z.strictObject({
   brandId,
   type: z.enum(OPPORTUNITY_TYPES).optional(),
   status: z.enum(STATUSES).optional(),
@@ -45,15 +43,15 @@ export const listFilterSchema = z.strictObject({
   sort: z.enum(LIST_SORTS).optional(),
 });
 
-export const triagePatchSchema = z.strictObject({
+const triagePatchSchema = z.strictObject({
   status: z.enum(STATUSES).nullable().optional(),
   note: text(100_000).optional(),
   starred: z.boolean().optional(),
-  contacted_at: date.nullable().optional(),
-  exported_at: date.nullable().optional(),
+  contacted_at: dateSchema('contacted_at').nullable().optional(),
+  exported_at: dateSchema('exported_at').nullable().optional(),
 });
 
-export const exportOptionsSchema = z.strictObject({
+const exportOptionsSchema = z.strictObject({
   brandId,
   filter: listFilterSchema.omit({ brandId: true }).optional(),
   preset: z.enum(['contacts', 'opportunities']),
@@ -82,150 +80,145 @@ export const settingsSchema = z.strictObject({
 });
 export type Settings = z.infer<typeof settingsSchema>;
 /** settings:set: any settings, and `confirmOrigin` (the new API origin the user saw and accepted) when the API origin changes. */
-export const settingsPatchSchema = settingsSchema.partial().extend({ confirmOrigin: z.string().max(600).optional() }).strict();
+const settingsPatchSchema = settingsSchema.partial().extend({ confirmOrigin: z.string().max(600).optional() }).strict();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
+
+// ---- results ---------------------------------------------------------------
+
+const appInfoSchema = z.object({ name: z.string(), version: z.string(), demo: z.boolean(), cachePath: z.string(), platform: z.string() });
+
+/** What the renderer may know about the key: never the key itself. */
+const keyStatusSchema = z.object({
+  state: z.enum(['none', 'stored', 'session']),
+  /** Last four characters, for "ends in …abcd". */
+  last4: z.string().nullable(),
+  keychain: z.enum(['available', 'locked', 'unavailable']),
+  lastCheck: z.object({ ok: z.boolean(), at: z.string(), message: z.string() }).nullable(),
+  /** Plain words for the settings screen. */
+  message: z.string(),
+});
+
+const syncStateSchema = z.object({
+  jobId: z.string().nullable(),
+  running: z.boolean(),
+  /** Last event of the running job (pages, items, a wait with its countdown). */
+  last: shaped<SyncEvent>().nullable(),
+  lastSummary: shaped<SyncSummary>().nullable(),
+  lastFinishedAt: z.string().nullable(),
+});
+
+const appStateSchema = z.object({
+  info: appInfoSchema,
+  key: keyStatusSchema,
+  online: z.boolean(),
+  settings: settingsSchema,
+  sync: syncStateSchema,
+  brands: z.array(shaped<CachedBrand>()),
+});
+
+const tally = z.record(z.string(), z.number());
+const detail = shaped<OpportunityDetail>().nullable();
+
+/** A failure a handler reports: plain data that crosses the bridge. */
+const contractErrorSchema = z.object({ kind: z.string(), message: z.string(), field: z.string().optional() });
+
+// ---- the declaration -------------------------------------------------------
 
 const none = z.tuple([]);
 const one = <T extends z.ZodType>(t: T) => z.tuple([t]);
 
 export const contract = {
-  'app:info': { args: none },
-  'app:state': { args: none },
-  'brands:list': { args: none },
-  'opportunities:list': { args: one(z.strictObject({ filter: listFilterSchema, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) })) },
-  'opportunities:counts': { args: one(listFilterSchema) },
-  'opportunities:get': { args: one(z.strictObject({ brandId, id: oppId })) },
-  'triage:set': { args: one(z.strictObject({ brandId, id: oppId, patch: triagePatchSchema })) },
-  'triage:bulk': { args: one(z.strictObject({ brandId, ids: z.array(oppId).min(1).max(100_000), patch: triagePatchSchema })) },
-  'dnc:list': { args: none },
-  'dnc:add': { args: one(z.strictObject({ value: text(320).min(1), note: text(1000).optional() })) },
-  'dnc:remove': { args: one(z.strictObject({ value: text(320).min(1) })) },
-  'sync:start': { args: one(z.strictObject({ brandIds: z.array(brandId).max(1000).optional() })) },
-  'sync:cancel': { args: one(z.strictObject({ jobId: z.string().max(100) })) },
-  'export:preview': { args: one(exportOptionsSchema) },
-  'export:choose-file': { args: one(z.strictObject({ suggestedName: text(200) })) },
-  // The renderer never names a path: main's save dialog gives it an opaque handle; exports are named by job id.
-  'export:start': { args: one(z.strictObject({ options: exportOptionsSchema, file: z.uuid() })) },
-  'export:show-in-folder': { args: one(z.strictObject({ jobId: z.uuid() })) },
-  'clipboard:write': { args: one(z.strictObject({ text: text(1_000_000) })) },
-  'links:open': { args: one(z.strictObject({ url: text(10_000) })) },
-  'mail:open': { args: one(z.strictObject({ emails: z.array(text(320)).min(1).max(50), subject: text(10_000).optional(), body: text(200_000).optional() })) },
-  'scores:get': { args: one(z.strictObject({ brandId, breakdown: z.enum(['', 'model', 'prompt']), start: date.optional(), end: date.optional() })) },
-  'citations:get': { args: one(z.strictObject({ brandId, mode: z.enum(CITATION_MODES), domain: text(200).optional(), start: date.optional(), end: date.optional() })) },
-  'settings:get': { args: none },
-  'settings:set': { args: one(settingsPatchSchema) },
-  'keys:status': { args: none },
-  'keys:set': { args: one(z.strictObject({ key: text(200), sessionOnly: z.boolean().optional() })) },
-  'keys:clear': { args: none },
-  'demo:start': { args: none },
-  'demo:reset': { args: none },
-  // `satisfies` refuses a missing name and an extra one alike.
-} as const satisfies Record<MethodName, { args: z.ZodType<unknown[]> }>;
+  'app:info': { args: none, result: appInfoSchema },
+  'app:state': { args: none, result: appStateSchema },
+  'brands:list': { args: none, result: z.array(shaped<CachedBrand>()) },
+  'opportunities:list': {
+    args: one(z.strictObject({ filter: listFilterSchema, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) })),
+    /** capped: the search matched at least `total` rows and counting stopped there. */
+    result: z.object({ items: z.array(shaped<ListItem>()), total: int(), capped: z.boolean() }),
+  },
+  'opportunities:counts': { args: one(listFilterSchema), result: z.object({ status: tally, type: tally, difficulty: tally, total: int() }) },
+  'opportunities:get': { args: one(z.strictObject({ brandId, id: oppId })), result: detail },
+  'triage:set': { args: one(z.strictObject({ brandId, id: oppId, patch: triagePatchSchema })), result: detail },
+  // All or nothing: refused when any of the ids is not in the cache.
+  'triage:bulk': { args: one(z.strictObject({ brandId, ids: z.array(oppId).min(1).max(100_000), patch: triagePatchSchema })), result: z.object({ updated: int() }) },
+  'dnc:list': { args: none, result: z.array(shaped<DoNotContactEntry>()) },
+  'dnc:add': { args: one(z.strictObject({ value: text(320).min(1), note: text(1000).optional() })), result: shaped<DoNotContactEntry>() },
+  'dnc:remove': { args: one(z.strictObject({ value: text(320).min(1) })), result: z.object({ removed: z.boolean() }) },
+  'sync:start': { args: one(z.strictObject({ brandIds: z.array(brandId).max(1000).optional() })), result: jobStarted },
+  'sync:cancel': { args: one(z.strictObject({ jobId: z.string().max(100) })), result: z.object({ cancelled: z.boolean() }) },
+  'export:preview': { args: one(exportOptionsSchema), result: shaped<ExportCheck>() },
+  // The renderer never names a path: main's save dialog gives it an opaque handle and the file's name (null when cancelled).
+  'export:choose-file': { args: one(z.strictObject({ suggestedName: text(200) })), result: z.object({ file: z.object({ handle: z.string(), name: z.string() }).nullable() }) },
+  // Exports are named by job id.
+  'export:start': { args: one(z.strictObject({ options: exportOptionsSchema, file: z.uuid() })), result: jobStarted },
+  'export:show-in-folder': { args: one(z.strictObject({ jobId: z.uuid() })), result: z.object({ shown: z.boolean() }) },
+  'clipboard:write': { args: one(z.strictObject({ text: text(1_000_000) })), result: z.object({ written: z.boolean() }) },
+  'links:open': { args: one(z.strictObject({ url: text(10_000) })), result: z.object({ opened: z.boolean(), reason: z.string().optional() }) },
+  'mail:open': {
+    args: one(z.strictObject({ emails: z.array(text(320)).min(1).max(50), subject: text(10_000).optional(), body: text(200_000).optional() })),
+    result: z.object({ opened: z.boolean(), message: z.string(), copiedBody: z.boolean() }),
+  },
+  'scores:get': {
+    args: one(z.strictObject({ brandId, breakdown: z.enum(['', 'model', 'prompt']), start: dateSchema('start').optional(), end: dateSchema('end').optional() })),
+    result: z.object({ rows: z.array(shaped<ScoreRow>()), brandName: z.string().nullable(), fetchedAt: z.string().nullable() }),
+  },
+  'citations:get': {
+    args: one(z.strictObject({ brandId, mode: z.enum(CITATION_MODES), domain: text(200).optional(), start: dateSchema('start').optional(), end: dateSchema('end').optional() })),
+    result: z.object({ items: z.array(z.record(z.string(), z.unknown())), updatedAt: z.string().nullable(), summary: z.unknown(), fetchedAt: z.string().nullable() }),
+  },
+  'settings:get': { args: none, result: settingsSchema },
+  'settings:set': { args: one(settingsPatchSchema), result: settingsSchema },
+  'keys:status': { args: none, result: keyStatusSchema },
+  'keys:set': { args: one(z.strictObject({ key: text(200), sessionOnly: z.boolean().optional() })), result: keyStatusSchema },
+  'keys:clear': { args: none, result: keyStatusSchema },
+  'demo:start': { args: none, result: z.object({ demo: z.boolean() }) },
+  'demo:reset': { args: none, result: z.object({ reset: z.boolean() }) },
+} as const satisfies Record<`${string}:${string}`, { args: z.ZodType<unknown[]>; result: z.ZodType }>;
 
-export interface AppInfo {
-  name: string;
-  version: string;
-  demo: boolean;
-  cachePath: string;
-  platform: string;
-}
-
-export type KeyState = 'none' | 'stored' | 'session';
-
-/** What the renderer may know about the key: never the key itself. */
-export interface KeyStatus {
-  state: KeyState;
-  /** Last four characters, for "ends in …abcd". */
-  last4: string | null;
-  keychain: 'available' | 'locked' | 'unavailable';
-  lastCheck: { ok: boolean; at: string; message: string } | null;
-  /** Plain words for the settings screen. */
-  message: string;
-}
-
-export interface SyncState {
-  jobId: string | null;
-  running: boolean;
-  /** Last event of the running job (pages, items, a wait with its countdown). */
-  last: SyncEvent | null;
-  lastSummary: SyncSummary | null;
-  lastFinishedAt: string | null;
-}
-
-export interface AppState {
-  info: AppInfo;
-  key: KeyStatus;
-  online: boolean;
-  settings: Settings;
-  sync: SyncState;
-  brands: CachedBrand[];
-}
-
-export interface ExportJobResult extends ExportResult {
-  jobId: string;
-}
-
-export interface ContractResults {
-  'app:info': AppInfo;
-  'app:state': AppState;
-  'brands:list': CachedBrand[];
-  /** capped: the search matched at least `total` rows and counting stopped there. */
-  'opportunities:list': { items: ListItem[]; total: number; capped: boolean };
-  'opportunities:counts': { status: Record<string, number>; type: Record<string, number>; difficulty: Record<string, number>; total: number };
-  'opportunities:get': OpportunityDetail | null;
-  'triage:set': OpportunityDetail | null;
-  'triage:bulk': { updated: number };
-  'dnc:list': DoNotContactEntry[];
-  'dnc:add': DoNotContactEntry;
-  'dnc:remove': { removed: boolean };
-  'sync:start': { jobId: string };
-  'sync:cancel': { cancelled: boolean };
-  'export:preview': ExportCheck;
-  /** The chosen file: an opaque handle for export:start and its name to show; null when cancelled. */
-  'export:choose-file': { file: { handle: string; name: string } | null };
-  'export:start': { jobId: string };
-  'export:show-in-folder': { shown: boolean };
-  'clipboard:write': { written: boolean };
-  'links:open': { opened: boolean; reason?: string };
-  'mail:open': { opened: boolean; message: string; copiedBody: boolean };
-  'scores:get': { rows: ScoreRow[]; brandName: string | null; fetchedAt: string | null };
-  'citations:get': { items: Record<string, unknown>[]; updatedAt: string | null; summary: unknown; fetchedAt: string | null };
-  'settings:get': Settings;
-  'settings:set': Settings;
-  'keys:status': KeyStatus;
-  'keys:set': KeyStatus;
-  'keys:clear': KeyStatus;
-  'demo:start': { demo: boolean };
-  'demo:reset': { reset: boolean };
-}
-
-/** Events main pushes to the renderer. */
-export interface EventPayloads {
-  'sync:event': { jobId: string; event: SyncEvent };
-  'sync:done': { jobId: string; summary: SyncSummary };
-  'export:progress': { jobId: string; rows: number; bytes: number };
-  'export:done': { jobId: string; result: ExportResult | null; error: ContractError | null };
-  'app:online': { online: boolean };
+/** Events main pushes to the renderer, with their payloads. */
+export const events = {
+  'sync:event': z.object({ jobId: z.string(), event: shaped<SyncEvent>() }),
+  'sync:done': z.object({ jobId: z.string(), summary: shaped<SyncSummary>() }),
+  'export:progress': z.object({ jobId: z.string(), rows: int(), bytes: int() }),
+  'export:done': z.object({ jobId: z.string(), result: shaped<ExportResult>().nullable(), error: contractErrorSchema.nullable() }),
+  'app:online': z.object({ online: z.boolean() }),
+  'key:status': keyStatusSchema,
   /** The core process stopped: restarted once, or down for good. */
-  'core:status': { state: 'restarted' | 'failed'; message: string };
-  'key:status': KeyStatus;
-}
+  'core:status': z.object({ state: z.enum(['restarted', 'failed']), message: z.string() }),
+} as const satisfies Record<`${string}:${string}`, z.ZodType>;
 
-export type MethodArgs<M extends MethodName> = z.infer<(typeof contract)[M]['args']>;
+// ---- the types, inferred ---------------------------------------------------
 
-/** A failure a handler reports: plain data that crosses the bridge. */
-export interface ContractError {
-  kind: string;
-  message: string;
-  field?: string;
-}
+export type Contract = typeof contract;
+export type MethodName = Extract<keyof Contract, string>;
+export type EventName = Extract<keyof typeof events, string>;
+/** What a caller passes (the schema's input)... */
+export type MethodArgs<M extends MethodName> = z.input<Contract[M]['args']>;
+/** ...and what the handler receives once the core has parsed it. */
+export type HandlerArgs<M extends MethodName> = z.output<Contract[M]['args']>;
+export type MethodResult<M extends MethodName> = z.output<Contract[M]['result']>;
+export type ContractResults = { [M in MethodName]: MethodResult<M> };
+export type EventPayloads = { [E in EventName]: z.output<(typeof events)[E]> };
+
+/** The core's implementation of the contract: a handler for every method, typed by its schemas. */
+export type ContractHandlers = { [M in MethodName]: (...args: HandlerArgs<M>) => MethodResult<M> | Promise<MethodResult<M>> };
+
+export type AppInfo = z.output<typeof appInfoSchema>;
+export type KeyStatus = z.output<typeof keyStatusSchema>;
+export type KeyState = KeyStatus['state'];
+export type SyncState = z.output<typeof syncStateSchema>;
+export type AppState = z.output<typeof appStateSchema>;
+export type ContractError = z.output<typeof contractErrorSchema>;
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ContractError };
 
+/** One of window.workbench's methods: the contract method's arguments in, a Result out. */
+export type WorkbenchMethod<M extends MethodName> = (...args: MethodArgs<M>) => Promise<Result<MethodResult<M>>>;
+/** window.workbench's methods: one per contract method. */
+export type WorkbenchMethods = { [M in MethodName]: WorkbenchMethod<M> };
+
 /** The object the renderer sees as window.workbench. */
-export type WorkbenchApi = {
-  [M in MethodName]: (...args: MethodArgs<M>) => Promise<Result<ContractResults[M]>>;
-} & {
+export type WorkbenchApi = WorkbenchMethods & {
   /** Subscribe to an event from main; returns the unsubscribe function. */
-  on<E extends keyof EventPayloads>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
+  on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void;
 };

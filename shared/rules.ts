@@ -1,22 +1,21 @@
-// Input rules with the spec's bounds, as pure functions. Each check returns a
-// Result so callers (the API client, the CLI, the simulator, the UI) can say
-// exactly what is wrong before anything is sent.
-import {
-  BREAKDOWN_KINDS,
-  CITATION_MODES,
-  DIFFICULTIES,
-  LIMITS,
-  OPPORTUNITY_TYPES,
-  OUTREACH_SORTS,
-  STATUSES,
-  type BreakdownKind,
-  isOneOf,
-} from './domain';
+// Input rules with the spec's bounds, as zod schemas (the same system as the
+// API's data and the contract's arguments). The check* functions run a rule
+// and return a Result, so callers (the API client, the CLI, the simulator, the
+// UI) can say exactly what is wrong, in plain words, before anything is sent.
+import { z } from 'zod';
+import { BREAKDOWN_KINDS, CITATION_MODES, DIFFICULTIES, LIMITS, OPPORTUNITY_TYPES, OUTREACH_SORTS, STATUSES } from './domain';
 
 export type RuleResult<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
 
-const ok = <T>(value: T): RuleResult<T> => ({ ok: true, value });
-const fail = <T>(field: string, message: string): RuleResult<T> => ({ ok: false, field, message });
+/** Run a rule: its value, or its first problem in plain words with the field it concerns. */
+function checkWith<T>(schema: z.ZodType<T>, v: unknown, field: string): RuleResult<T> {
+  const r = schema.safeParse(v);
+  if (r.success) return { ok: true, value: r.data };
+  const issue = r.error.issues[0];
+  // A rule over several fields (a date range) names the one at fault; a list's items are the list's field.
+  const at = issue?.path.find((p): p is string => typeof p === 'string');
+  return { ok: false, field: at ?? field, message: issue?.message ?? `${field} is not valid.` };
+}
 
 export const BRAND_ID_PATTERN = /^[0-9a-fx]{32}$/;
 export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
@@ -24,26 +23,112 @@ export const API_KEY_PATTERN = /^sk_live_[A-Za-z0-9]{32}$/;
 /** Anything that looks like a key, anywhere in a text: used to redact. */
 export const API_KEY_ANYWHERE = /sk_live_[A-Za-z0-9]{32}/g;
 
-export function checkBrandId(v: unknown, field = 'brand'): RuleResult<string> {
-  if (typeof v !== 'string' || v.length === 0) return fail(field, `The brand id is required.`);
-  if (v.length !== LIMITS.brandIdLength)
-    return fail(field, `A brand id has exactly 32 characters; this one has ${v.length}.`);
-  if (!BRAND_ID_PATTERN.test(v))
-    return fail(field, 'A brand id may hold only digits, the letters a to f and x.');
-  return ok(v);
+const lengthOf = (input: unknown): number => (typeof input === 'string' ? input.length : 0);
+
+// ---- the schemas -----------------------------------------------------------
+
+const brandRequired = 'The brand id is required.';
+export const brandIdSchema = z
+  .string({ error: brandRequired })
+  .min(1, { error: brandRequired, abort: true })
+  .length(LIMITS.brandIdLength, { error: (iss) => `A brand id has exactly 32 characters; this one has ${lengthOf(iss.input)}.`, abort: true })
+  .regex(BRAND_ID_PATTERN, 'A brand id may hold only digits, the letters a to f and x.');
+
+const KEY_PREFIX = 'sk_live_';
+/** The key as pasted (surrounding spaces and line ends trimmed). */
+const apiKeySchema = z
+  .string({ error: 'Paste your API key.' })
+  .trim()
+  .min(1, { error: 'Paste your API key.', abort: true })
+  .startsWith(KEY_PREFIX, { error: `An API key starts with "${KEY_PREFIX}".`, abort: true })
+  .refine((key) => key.length - KEY_PREFIX.length === 32, {
+    error: (iss) => `An API key has 32 characters after "${KEY_PREFIX}"; this one has ${lengthOf(iss.input) - KEY_PREFIX.length}.`,
+    abort: true,
+  })
+  .regex(API_KEY_PATTERN, `An API key holds only letters and digits after "${KEY_PREFIX}".`);
+
+/** A calendar date written YYYY-MM-DD, nothing before or after it; `field` names it in the messages. */
+export const dateSchema = (field = 'date') =>
+  z
+    .string({ error: `${field} must be a date written YYYY-MM-DD.` })
+    .regex(DATE_PATTERN, { error: `${field} must be a date written YYYY-MM-DD.`, abort: true })
+    .refine((v) => dayNumber(v) !== null, { error: (iss) => `${field} is not a real calendar date (${String(iss.input)}).` });
+
+export interface DateRange {
+  start_date?: string;
+  end_date?: string;
 }
 
-export function checkApiKeyShape(v: unknown): RuleResult<string> {
-  if (typeof v !== 'string' || v.trim().length === 0) return fail('key', 'Paste your API key.');
-  const key = v.trim();
-  if (!key.startsWith('sk_live_')) return fail('key', 'An API key starts with "sk_live_".');
-  const rest = key.slice('sk_live_'.length);
-  if (rest.length !== 32)
-    return fail('key', `An API key has 32 characters after "sk_live_"; this one has ${rest.length}.`);
-  if (!API_KEY_PATTERN.test(key))
-    return fail('key', 'An API key holds only letters and digits after "sk_live_".');
-  return ok(key);
+const dateRange = z.object({ start_date: dateSchema('start_date').optional(), end_date: dateSchema('end_date').optional() });
+const startAfterEnd = 'The start date is after the end date.';
+
+/**
+ * Scores date range: both optional; end minus start at most 90 days, start not
+ * after end. When only end is given the service uses the 28 days before it.
+ */
+const scoresRangeSchema = dateRange.superRefine((r, ctx) => {
+  const start = r.start_date === undefined ? null : dayNumber(r.start_date);
+  const end = r.end_date === undefined ? null : dayNumber(r.end_date);
+  if (start === null || end === null) return;
+  const span = end - start;
+  if (span < 0) ctx.addIssue({ code: 'custom', path: ['start_date'], message: startAfterEnd });
+  else if (span > LIMITS.scoresMaxRangeDays) {
+    ctx.addIssue({ code: 'custom', path: ['end_date'], message: `The date range is ${span} days; the service allows at most ${LIMITS.scoresMaxRangeDays}.` });
+  }
+});
+
+/** Citation last-seen filters: same date format; no 90-day rule is published, so only order is checked. */
+const citationRangeSchema = dateRange.refine((r) => !(r.start_date && r.end_date && r.start_date > r.end_date), { path: ['start_date'], error: startAfterEnd });
+
+/** Valid combinations: [], [model], [prompt], [model, prompt] (the pair in either order is normalised). */
+const breakdownSchema = z.preprocess(
+  (v) => v ?? [],
+  z
+    .array(z.unknown(), { error: 'breakdown must be a list of "model" and/or "prompt".' })
+    .max(LIMITS.breakdownMaxItems, { error: 'breakdown takes at most 2 items.', abort: true })
+    .pipe(z.array(z.enum(BREAKDOWN_KINDS, { error: (iss) => `Unknown breakdown "${String(iss.input)}"; use "model" and/or "prompt".` })))
+    .refine((v) => !(v.length === 2 && v[0] === v[1]), { error: (iss) => `breakdown lists "${String((iss.input as unknown[])[0])}" twice.` })
+    .transform((v) => BREAKDOWN_KINDS.filter((k) => v.includes(k))),
+);
+
+/** A page size from 1 to 500; query-string digits count as a number. */
+const pageSizeSchema = (field = 'limit') => {
+  const whole = `${field} must be a whole number from 1 to 500.`;
+  const range = { error: (iss: { input?: unknown }) => `${field} must be from 1 to 500; got ${String(iss.input)}.` };
+  return z.preprocess(
+    (v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v),
+    z.number({ error: whole }).refine(Number.isInteger, { error: whole, abort: true }).min(LIMITS.pageSizeMin, range).max(LIMITS.pageSizeMax, range),
+  );
+};
+
+/** Query-string booleans: only the words true and false. */
+const booleanParamSchema = (field: string) =>
+  z.preprocess((v) => (v === 'true' ? true : v === 'false' ? false : v), z.boolean({ error: `${field} must be true or false.` }));
+
+// ---- the checks, for callers that want a Result -----------------------------
+
+export const checkBrandId = (v: unknown, field = 'brand') => checkWith(brandIdSchema, v, field);
+export const checkApiKeyShape = (v: unknown) => checkWith(apiKeySchema, v, 'key');
+export const checkDate = (v: unknown, field: string) => checkWith(dateSchema(field), v, field);
+export const checkScoresRange = (r: DateRange) => checkWith<DateRange>(scoresRangeSchema, r, 'start_date');
+export const checkCitationRange = (r: DateRange) => checkWith<DateRange>(citationRangeSchema, r, 'start_date');
+export const checkBreakdown = (v: unknown) => checkWith(breakdownSchema, v, 'breakdown');
+export const checkPageSize = (v: unknown, field = 'limit') => checkWith(pageSizeSchema(field), v, field);
+export const checkBooleanParam = (v: unknown, field: string) => checkWith(booleanParamSchema(field), v, field);
+
+/** An enumeration of the spec: exactly its values, in their case. */
+function oneOf<const T extends readonly [string, ...string[]]>(values: T, field: string) {
+  const schema = z.enum(values, { error: `${field} must be one of: ${values.join(', ')}.` });
+  return (v: unknown) => checkWith(schema, v, field);
 }
+
+export const checkOpportunityType = oneOf(OPPORTUNITY_TYPES, 'opportunity_type');
+export const checkStatus = oneOf(STATUSES, 'status');
+export const checkDifficulty = oneOf(DIFFICULTIES, 'difficulty');
+export const checkOutreachSort = oneOf(OUTREACH_SORTS, 'sort_by');
+export const checkCitationMode = oneOf(CITATION_MODES, 'mode');
+
+// ---- calendar days ---------------------------------------------------------
 
 /** Days since 1970-01-01 for a valid calendar date, or null. */
 export function dayNumber(date: string): number | null {
@@ -68,104 +153,9 @@ export function addDays(date: string, days: number): string {
   return dateFromDayNumber(n + days);
 }
 
-export function checkDate(v: unknown, field: string): RuleResult<string> {
-  if (typeof v !== 'string' || !DATE_PATTERN.test(v))
-    return fail(field, `${field} must be a date written YYYY-MM-DD.`);
-  if (dayNumber(v) === null) return fail(field, `${field} is not a real calendar date (${v}).`);
-  return ok(v);
-}
-
-export interface DateRange {
-  start_date?: string;
-  end_date?: string;
-}
-
-/**
- * Scores date range: both optional; end minus start at most 90 days, start not
- * after end. When only end is given the service uses the 28 days before it.
- */
-export function checkScoresRange(r: DateRange): RuleResult<DateRange> {
-  const out: DateRange = {};
-  if (r.start_date !== undefined) {
-    const s = checkDate(r.start_date, 'start_date');
-    if (!s.ok) return s;
-    out.start_date = s.value;
-  }
-  if (r.end_date !== undefined) {
-    const e = checkDate(r.end_date, 'end_date');
-    if (!e.ok) return e;
-    out.end_date = e.value;
-  }
-  if (out.start_date !== undefined && out.end_date !== undefined) {
-    const span = (dayNumber(out.end_date) ?? 0) - (dayNumber(out.start_date) ?? 0);
-    if (span < 0) return fail('start_date', 'The start date is after the end date.');
-    if (span > LIMITS.scoresMaxRangeDays)
-      return fail(
-        'end_date',
-        `The date range is ${span} days; the service allows at most ${LIMITS.scoresMaxRangeDays}.`,
-      );
-  }
-  return ok(out);
-}
-
 /** The start date the service uses when start_date is omitted. */
 export function defaultScoresStart(endDate: string): string {
   return addDays(endDate, -LIMITS.scoresDefaultWindowDays);
-}
-
-/** Citation last-seen filters: same date format; no 90-day rule is published, so only order is checked. */
-export function checkCitationRange(r: DateRange): RuleResult<DateRange> {
-  const out: DateRange = {};
-  for (const f of ['start_date', 'end_date'] as const) {
-    if (r[f] !== undefined) {
-      const c = checkDate(r[f], f);
-      if (!c.ok) return c;
-      out[f] = c.value;
-    }
-  }
-  if (out.start_date && out.end_date && out.start_date > out.end_date)
-    return fail('start_date', 'The start date is after the end date.');
-  return ok(out);
-}
-
-/** Valid combinations: [], [model], [prompt], [model, prompt] (the pair in either order is normalised). */
-export function checkBreakdown(v: unknown): RuleResult<BreakdownKind[]> {
-  if (v === undefined || v === null) return ok([]);
-  if (!Array.isArray(v)) return fail('breakdown', 'breakdown must be a list of "model" and/or "prompt".');
-  if (v.length > LIMITS.breakdownMaxItems) return fail('breakdown', 'breakdown takes at most 2 items.');
-  for (const item of v) {
-    if (!isOneOf(BREAKDOWN_KINDS, item))
-      return fail('breakdown', `Unknown breakdown "${String(item)}"; use "model" and/or "prompt".`);
-  }
-  if (v.length === 2 && v[0] === v[1]) return fail('breakdown', `breakdown lists "${String(v[0])}" twice.`);
-  return ok(BREAKDOWN_KINDS.filter((k) => v.includes(k)));
-}
-
-export function checkPageSize(v: unknown, field = 'limit'): RuleResult<number> {
-  const n = typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v) : v;
-  if (typeof n !== 'number' || !Number.isInteger(n))
-    return fail(field, `${field} must be a whole number from 1 to 500.`);
-  if (n < LIMITS.pageSizeMin || n > LIMITS.pageSizeMax)
-    return fail(field, `${field} must be from 1 to 500; got ${n}.`);
-  return ok(n);
-}
-
-function checkEnum<T extends string>(values: readonly T[], field: string) {
-  return (v: unknown): RuleResult<T> =>
-    isOneOf(values, v) ? ok(v) : fail(field, `${field} must be one of: ${values.join(', ')}.`);
-}
-
-export const checkOpportunityType = checkEnum(OPPORTUNITY_TYPES, 'opportunity_type');
-export const checkStatus = checkEnum(STATUSES, 'status');
-export const checkDifficulty = checkEnum(DIFFICULTIES, 'difficulty');
-export const checkOutreachSort = checkEnum(OUTREACH_SORTS, 'sort_by');
-export const checkCitationMode = checkEnum(CITATION_MODES, 'mode');
-
-/** Query-string booleans: only the words true and false. */
-export function checkBooleanParam(v: unknown, field: string): RuleResult<boolean> {
-  if (v === true || v === 'true') return ok(true);
-  if (v === false || v === 'false') return ok(false);
-  return fail(field, `${field} must be true or false.`);
 }
 
 /** Replace anything that looks like an API key, so it cannot leave in a message or log line. */

@@ -13,6 +13,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ContractResults, MethodArgs, MethodName } from '../../shared/contract';
+import { EVENT_NAMES, METHOD_NAMES } from '../../shared/contract-names';
 import { CoreSupervisor } from '../../shared/core-link';
 import { APP_ORIGIN, resolveAppRequest } from '../../electron/main/app-protocol';
 import { hostHandlers } from '../../electron/main/host-ops';
@@ -47,6 +48,14 @@ export interface Host {
 
 const COOKIE = 'workbench_host';
 
+/** The shim with the contract's method and event names written in: it offers those and nothing else. */
+export function shimSource(): string {
+  const placeholder = '/* contract names */ { methods: [], events: [] }';
+  const source = readFileSync(new URL('./shim.js', import.meta.url), 'utf8');
+  if (!source.includes(placeholder)) throw new Error('shim.js has lost its placeholder for the contract names.');
+  return source.replace(placeholder, () => JSON.stringify({ methods: METHOD_NAMES, events: EVENT_NAMES }));
+}
+
 export async function startHost(opts: HostOptions = {}): Promise<Host> {
   const rendererDir = resolve(opts.rendererDir ?? 'out/renderer');
   if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`No built renderer in ${rendererDir}: run \`npx electron-vite build\` first.`);
@@ -79,7 +88,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     throw new Error(`The core could not start: ${failure.message}`);
   }
 
-  const shim = readFileSync(new URL('./shim.js', import.meta.url), 'utf8');
+  const shim = shimSource();
   const policy = contentSecurityPolicy({ connectSelf: true });
 
   const sameToken = (given: string | undefined | null): boolean => {

@@ -122,7 +122,7 @@ export async function serveCore(link: Endpoint<ToCore, FromCore>, init: CoreInit
     for (const m of early.splice(0)) void handle(m);
     return;
   }
-  handlers = createHandlers(service, platform);
+  handlers = createHandlers(service);
   link.post({ type: 'ready' });
   for (const m of early.splice(0)) void handle(m);
 }

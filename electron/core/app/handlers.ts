@@ -1,11 +1,14 @@
-// One handler per contract method, typed so a missing one fails to compile.
-// Every argument arrives as `unknown` and is parsed with the contract's schema
-// before it reaches the service; every answer is a Result (plain data).
-import { contract, type ContractResults, type MethodArgs, type MethodName, type Result } from '../../../shared/contract';
+// One handler per contract method, each a call to the app service, typed
+// from the contract's declaration so a missing or misspelt handler, or a wrong
+// result, fails to compile. Every argument arrives as `unknown` and is parsed
+// with the contract's schema before it reaches the service; every answer is a
+// Result (plain data).
+import { contract, type ContractError, type ContractHandlers, type MethodName, type Result } from '../../../shared/contract';
 import { redactKeys } from '../../../shared/rules';
 import { ApiError } from '../api/errors';
 import { CacheError } from '../store/db';
-import { ServiceError, type AppService } from './service';
+import type { AppService } from './service';
+import { ServiceError } from './service-error';
 
 /** A suggested file name without path separators or control characters. */
 function safeFileName(name: string): string {
@@ -13,31 +16,33 @@ function safeFileName(name: string): string {
   return cleaned.trim() || 'export.csv';
 }
 
-type Handlers = { [M in MethodName]: (...args: MethodArgs<M>) => Promise<ContractResults[M]> | ContractResults[M] };
+/** The core's handler map (the contract's ContractHandlers). */
+export type Handlers = ContractHandlers;
 
-export function createHandlers(s: AppService, platform: { writeClipboard(t: string): void }): Handlers {
+/**
+ * The handler map: each handler one call to the service. The second argument
+ * is ignored (callers written when the clipboard bypassed the service pass their Platform).
+ */
+export function createHandlers(s: AppService, _platform?: unknown): Handlers {
   return {
     'app:info': () => s.info(),
     'app:state': () => s.state(),
-    'brands:list': () => s.cache.brands.list(),
+    'brands:list': () => s.brands(),
     'opportunities:list': ({ filter, offset, limit }) => s.list(filter, offset, limit),
-    'opportunities:counts': (filter) => s.cache.opportunities.counts(filter),
-    'opportunities:get': ({ brandId, id }) => s.cache.opportunities.get(brandId, id),
+    'opportunities:counts': (filter) => s.counts(filter),
+    'opportunities:get': ({ brandId, id }) => s.opportunity(brandId, id),
     'triage:set': ({ brandId, id, patch }) => s.setTriage(brandId, id, patch),
-    'triage:bulk': ({ brandId, ids, patch }) => ({ updated: s.cache.triage.setMany(brandId, ids, patch) }),
-    'dnc:list': () => s.cache.doNotContact.list(),
-    'dnc:add': ({ value, note }) => s.cache.doNotContact.add(value, note),
-    'dnc:remove': ({ value }) => ({ removed: s.cache.doNotContact.remove(value) }),
+    'triage:bulk': ({ brandId, ids, patch }) => s.setTriageMany(brandId, ids, patch),
+    'dnc:list': () => s.doNotContact(),
+    'dnc:add': ({ value, note }) => s.addDoNotContact(value, note),
+    'dnc:remove': ({ value }) => s.removeDoNotContact(value),
     'sync:start': ({ brandIds }) => s.startSync({ brandIds }),
     'sync:cancel': ({ jobId }) => s.cancelSync(jobId),
     'export:preview': (o) => s.previewExport(o),
     'export:choose-file': ({ suggestedName }) => s.chooseExportFile(safeFileName(suggestedName)),
     'export:start': ({ options, file }) => s.startExport(options, file),
     'export:show-in-folder': ({ jobId }) => s.showExportInFolder(jobId),
-    'clipboard:write': ({ text }) => {
-      platform.writeClipboard(text);
-      return { written: true };
-    },
+    'clipboard:write': ({ text }) => s.writeClipboard(text),
     'links:open': ({ url }) => s.openLink(url),
     'mail:open': ({ emails, subject, body }) => s.openMail(emails, subject, body),
     'scores:get': ({ brandId, breakdown, start, end }) => s.scores(brandId, breakdown, start, end),
@@ -53,7 +58,7 @@ export function createHandlers(s: AppService, platform: { writeClipboard(t: stri
 }
 
 /** Turn any failure into plain words that may cross to the renderer (redacted: no key ever). */
-export function toContractError(e: unknown): { kind: string; message: string; field?: string } {
+export function toContractError(e: unknown): ContractError {
   if (e instanceof ServiceError) return { kind: e.kind, message: redactKeys(e.message), ...(e.field ? { field: e.field } : {}) };
   if (e instanceof ApiError) return { kind: e.kind, message: redactKeys(e.message), ...(e.field ? { field: e.field } : {}) };
   if (e instanceof CacheError) return { kind: `cache-${e.kind}`, message: e.message };
@@ -81,4 +86,3 @@ export async function dispatch(handlers: Handlers, name: string, raw: unknown): 
   }
 }
 
-export type { Handlers };

@@ -11,7 +11,7 @@ import { dirname } from 'node:path';
 import { checkApiBaseUrl, DEFAULT_API_ORIGIN, isLoopbackHost } from '../../../shared/api-origin';
 import { settingsSchema, type Settings, type SettingsPatch } from '../../../shared/contract';
 import { DEFAULT_BASE_URL } from '../../../shared/domain';
-import { ServiceError } from './service';
+import { ServiceError } from './service-error';
 
 export const DEFAULT_SETTINGS: Settings = { baseUrl: DEFAULT_BASE_URL, syncOnLaunch: true, requestsPerMinute: 60 };
 

@@ -1,7 +1,7 @@
 // The renderer's only way out: window.workbench (the contract), with each
 // Result unwrapped into a value or a thrown WorkbenchError in plain words.
 // Arguments cross as $state.snapshot copies: plain data, never a reactive proxy.
-import type { ContractError, ContractResults, EventPayloads, MethodArgs, MethodName } from '../../../shared/contract';
+import type { ContractError, EventName, EventPayloads, MethodArgs, MethodName, MethodResult, WorkbenchMethod, WorkbenchMethods } from '../../../shared/contract';
 
 export class WorkbenchError extends Error {
   readonly kind: string;
@@ -13,13 +13,14 @@ export class WorkbenchError extends Error {
   }
 }
 
-export async function call<M extends MethodName>(method: M, ...args: MethodArgs<M>): Promise<ContractResults[M]> {
-  const fn = window.workbench[method] as (...a: MethodArgs<M>) => Promise<{ ok: true; value: ContractResults[M] } | { ok: false; error: ContractError }>;
+export async function call<M extends MethodName>(method: M, ...args: MethodArgs<M>): Promise<MethodResult<M>> {
+  const methods: WorkbenchMethods = window.workbench;
+  const fn: WorkbenchMethod<M> = methods[method];
   const r = await fn(...($state.snapshot(args) as MethodArgs<M>));
   if (!r.ok) throw new WorkbenchError(r.error);
   return r.value;
 }
 
-export function on<E extends keyof EventPayloads>(event: E, listener: (payload: EventPayloads[E]) => void): () => void {
+export function on<E extends EventName>(event: E, listener: (payload: EventPayloads[E]) => void): () => void {
   return window.workbench.on(event, listener);
 }

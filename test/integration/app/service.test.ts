@@ -5,6 +5,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { AppService } from '../../../electron/core/app/service';
+import { createHandlers, dispatch } from '../../../electron/core/app/handlers';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';
@@ -129,6 +130,31 @@ describe('jobs', () => {
     await s.close();
     tmp.cleanup();
   }, 60_000);
+});
+
+describe('triage', () => {
+  it('a bulk change applies only when every opportunity is in the cache; otherwise nothing changes and the missing ones are named', async () => {
+    const { s, platform, tmp } = await service();
+    await s.setKey(DEMO_KEY);
+    s.startSync({});
+    await platform.waitFor('sync:done');
+    const brand = sim.brands[0]!.id;
+    const [a, b] = s.list({ brandId: brand }, 0, 2).items.map((i) => i.id);
+    const bulk = (ids: string[], patch: object) => dispatch(createHandlers(s), 'triage:bulk', [{ brandId: brand, ids, patch }]);
+
+    expect(await bulk([a!, 'gone-1', b!, 'gone-2'], { starred: true })).toEqual({
+      ok: false,
+      error: { kind: 'not-found', field: 'ids', message: 'Nothing was changed: 2 of these 4 opportunities are not in the cache (it may have been reset): gone-1, gone-2.' },
+    });
+    expect(s.opportunity(brand, a!)!.triage.starred).toBe(false);
+    expect(() => s.setTriageMany(brand, ['g1', 'g2', 'g3', 'g4', 'g5'], { note: 'x' })).toThrow('5 of these 5 opportunities are not in the cache (it may have been reset): g1, g2, g3 and 2 more.');
+    expect(() => s.setTriageMany(sim.brands[1]!.id, [a!], { note: 'x' })).toThrow('Nothing was changed: 1 of these opportunities is not in the cache (it may have been reset): ');
+
+    expect(await bulk([a!, b!], { starred: true, status: 'In Progress' })).toEqual({ ok: true, value: { updated: 2 } });
+    expect(s.opportunity(brand, b!)!.triage).toMatchObject({ starred: true, status: 'In Progress' });
+    await s.close();
+    tmp.cleanup();
+  });
 });
 
 describe('mail links', () => {

@@ -82,6 +82,14 @@ describe('the contract over IPC', () => {
     expect(JSON.parse(JSON.stringify(list))).toEqual(list);
   });
 
+  it('answers match the result schemas declared beside each method', async () => {
+    for (const name of ['app:info', 'app:state', 'brands:list', 'dnc:list', 'settings:get', 'keys:status'] as const) {
+      const r = await call(name, true);
+      expect(r.ok, name).toBe(true);
+      if (r.ok) expect(contract[name].result.safeParse(r.value).success, name).toBe(true);
+    }
+  });
+
   it('failures come back as typed errors in plain words', async () => {
     const r = await call('triage:set', true, { brandId: '1749113348709x432280934699237400', id: 'missing', patch: { status: 'Done' } });
     expect(r).toEqual({ ok: false, error: { kind: 'not-found', message: 'That opportunity is not in the cache (it may have been reset).' } });

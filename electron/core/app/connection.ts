@@ -1,0 +1,97 @@
+// The app's way to the API: the client (to the settings' address or the demo's), the key's life
+// through KeyManager with its errors in plain words, and whether the service answered last time.
+import type { KeyStatus } from '../../../shared/contract';
+import { TrakkrClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import type { Transport } from '../seams';
+import type { Cache } from '../store/cache';
+import { KeyError, KeyManager, type Keychain } from './keys';
+import type { Platform } from './platform';
+import { ServiceError } from './service-error';
+import type { SettingsFile } from './settings';
+
+export interface ConnectionDeps {
+  platform: Platform;
+  settings: SettingsFile;
+  fetch?: Transport;
+  /** The cache now open (demo mode opens another): a checked key refreshes its brands. */
+  cache(): Cache;
+  /** The demo simulator's address, or null outside demo mode. */
+  demoUrl(): string | null;
+}
+
+export class Connection {
+  private online = true;
+  private keys!: KeyManager;
+
+  constructor(private readonly deps: ConnectionDeps) {}
+
+  /** Keep keys in `keychain`, and the last check's outcome in `checkFile` (each cache has its own). */
+  useKeychain(keychain: Keychain, checkFile: string): void {
+    this.keys = new KeyManager(keychain, checkFile, (key) => this.verifyKey(key));
+  }
+
+  get isOnline(): boolean {
+    return this.online;
+  }
+
+  client(apiKey?: string): TrakkrClient {
+    const demoUrl = this.deps.demoUrl();
+    const settings = this.deps.settings.get();
+    return new TrakkrClient({
+      baseUrl: demoUrl ?? settings.baseUrl,
+      ...(apiKey ? { apiKey } : { secrets: this.keys }),
+      requestsPerMinute: demoUrl ? 0 : settings.requestsPerMinute,
+      fetch: this.deps.fetch,
+    });
+  }
+
+  setOnline(online: boolean): void {
+    if (online === this.online) return;
+    this.online = online;
+    this.deps.platform.emit('app:online', { online });
+  }
+
+  private async verifyKey(key: string): Promise<string> {
+    try {
+      const { brands } = await this.client(key).brands();
+      this.setOnline(true);
+      this.deps.cache().brands.replaceAll(brands, new Date().toISOString());
+      return `${brands.length} brand${brands.length === 1 ? '' : 's'} reachable`;
+    } catch (e) {
+      if (e instanceof ApiError && e.isAuth) throw new KeyError('rejected', e.message);
+      if (e instanceof ApiError && (e.kind === 'network' || e.kind === 'server')) {
+        this.setOnline(false);
+        throw new KeyError('unreachable', `The key could not be checked: ${e.message}`);
+      }
+      throw e;
+    }
+  }
+
+  /** A sync was refused for the key: the settings screen says so. */
+  recordKeyCheck(ok: boolean, message: string): void {
+    this.keys.recordCheck(ok, message);
+  }
+
+  keyStatus(): Promise<KeyStatus> {
+    return this.keys.status();
+  }
+
+  async setKey(key: string, sessionOnly?: boolean): Promise<KeyStatus> {
+    try {
+      const st = await this.keys.setKey(key, sessionOnly);
+      this.deps.platform.emit('key:status', st);
+      return st;
+    } catch (e) {
+      if (e instanceof KeyError) throw new ServiceError(e.kind, e.message, 'key');
+      throw e;
+    }
+  }
+
+  async clearKey(): Promise<KeyStatus> {
+    await this.keys.clear();
+    const st = await this.keys.status();
+    this.deps.platform.emit('key:status', st);
+    return st;
+  }
+}

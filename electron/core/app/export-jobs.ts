@@ -1,0 +1,73 @@
+// Export as a job: the pre-export check, the chosen file kept here behind an opaque handle, the CSV
+// written with progress events, and "Show in folder" by job id; no user's path reaches the renderer.
+import { randomUUID } from 'node:crypto';
+import { basename } from 'node:path';
+import type { ContractResults } from '../../../shared/contract';
+import { exportCsv, previewExport, type ExportOptions } from '../export/csv-export';
+import type { Cache } from '../store/cache';
+import type { Platform } from './platform';
+import { ServiceError } from './service-error';
+
+export type ExportChoices = Omit<ExportOptions, 'out'>;
+
+export class ExportJobs {
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  /** Files the user chose in main's save dialog, by the opaque handle the renderer holds. */
+  private readonly chosenFiles = new Map<string, string>();
+  private readonly exportedFiles = new Map<string, string[]>();
+
+  constructor(private readonly deps: { platform: Platform; cache(): Cache }) {}
+
+  private checked(o: ExportChoices): ExportChoices {
+    if (o.onlyCatchAll && o.excludeCatchAll) throw new ServiceError('invalid-input', 'Choose either only catch-all addresses or none, not both.', 'onlyCatchAll');
+    if (o.split && !o.maxRows) throw new ServiceError('invalid-input', 'Splitting into several files needs a row limit per file.', 'maxRows');
+    return o;
+  }
+
+  preview(o: ExportChoices): ContractResults['export:preview'] {
+    return previewExport(this.deps.cache(), this.checked(o));
+  }
+
+  /** The save dialog runs in main; the chosen path stays here and the renderer gets a handle and the file's name. */
+  async chooseFile(suggestedName: string): Promise<ContractResults['export:choose-file']> {
+    const path = await this.deps.platform.chooseSaveFile(suggestedName);
+    if (!path) return { file: null };
+    const handle = randomUUID();
+    this.chosenFiles.set(handle, path);
+    return { file: { handle, name: basename(path) } };
+  }
+
+  start(o: ExportChoices, fileHandle: string): { jobId: string } {
+    const opts = this.checked(o);
+    const path = this.chosenFiles.get(fileHandle);
+    if (!path) throw new ServiceError('invalid-input', 'Choose where to save the export first (that file choice is no longer known).', 'file');
+    this.chosenFiles.delete(fileHandle);
+    const jobId = randomUUID();
+    const controller = new AbortController();
+    const { platform } = this.deps;
+    const done = exportCsv(this.deps.cache(), { ...opts, out: path, signal: controller.signal, onProgress: (p) => platform.emit('export:progress', { jobId, rows: p.rows, bytes: p.bytes }) })
+      .then((result) => {
+        this.exportedFiles.set(jobId, result.files);
+        platform.emit('export:done', { jobId, result: { ...result, files: result.files.map((f) => basename(f)) }, error: null });
+      })
+      .catch((e: unknown) => platform.emit('export:done', { jobId, result: null, error: { kind: 'export-failed', message: `The export could not be written: ${e instanceof Error ? e.message : String(e)}` } }))
+      .finally(() => this.running.delete(jobId));
+    this.running.set(jobId, { controller, done });
+    return { jobId };
+  }
+
+  /** "Show in folder" names an export by its job id; its path never left this side. */
+  showInFolder(jobId: string): ContractResults['export:show-in-folder'] {
+    const files = this.exportedFiles.get(jobId);
+    if (!files?.length) throw new ServiceError('not-found', 'That export is not known (it may have failed or the app was restarted).');
+    this.deps.platform.showItemInFolder(files[0]!);
+    return { shown: true };
+  }
+
+  /** Stop every running export and wait for each to end. */
+  async stop(): Promise<void> {
+    const running = [...this.running.values()];
+    for (const r of running) r.controller.abort();
+    await Promise.all(running.map((r) => r.done));
+  }
+}

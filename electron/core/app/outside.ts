@@ -1,0 +1,27 @@
+// What leaves the app for the rest of the computer: http(s) links, mail (the pitch copied when too
+// long for a mailto: link) and the clipboard; checked here, then handed to main through the Platform.
+import type { ContractResults } from '../../../shared/contract';
+import { checkExternalUrl, checkMailto } from '../../../shared/links';
+import { mailtoLink } from '../../../shared/outreach';
+import type { Platform } from './platform';
+
+export async function openLink(platform: Platform, url: string): Promise<ContractResults['links:open']> {
+  const c = checkExternalUrl(url);
+  if (!c.ok) return { opened: false, reason: c.reason };
+  await platform.openExternal(c.url);
+  return { opened: true };
+}
+
+export async function openMail(platform: Platform, emails: string[], subject?: string, body?: string): Promise<ContractResults['mail:open']> {
+  const m = mailtoLink(emails, subject, body);
+  const c = checkMailto(m.url);
+  if (!c.ok) return { opened: false, message: c.reason, copiedBody: false };
+  if (m.tooLong && body) platform.writeClipboard(body);
+  await platform.openExternal(c.url);
+  return { opened: true, message: m.message, copiedBody: m.tooLong && !!body };
+}
+
+export function writeClipboard(platform: Platform, text: string): ContractResults['clipboard:write'] {
+  platform.writeClipboard(text);
+  return { written: true };
+}

@@ -1,0 +1,85 @@
+// Sync as a job, one at a time: its events passed on to the renderer, its outcome kept and read
+// into the online state and the key's last check.
+import type { SyncState } from '../../../shared/contract';
+import type { TrakkrClient } from '../api/client';
+import type { Cache } from '../store/cache';
+import { startSyncJob, type SyncJob, type SyncSummary } from '../sync';
+import type { Platform } from './platform';
+
+export interface SyncJobsDeps {
+  platform: Platform;
+  cache(): Cache;
+  client(): TrakkrClient;
+  setOnline(online: boolean): void;
+  /** The service refused the key during a sync. */
+  keyRefused(message: string): void;
+}
+
+export class SyncJobs {
+  private running: (SyncJob & { last: SyncState['last'] }) | null = null;
+  private lastSummary: SyncSummary | null = null;
+  private lastFinishedAt: string | null = null;
+
+  constructor(private readonly deps: SyncJobsDeps) {}
+
+  state(): SyncState {
+    return {
+      jobId: this.running?.id ?? null,
+      running: this.running !== null,
+      last: this.running?.last ?? null,
+      lastSummary: this.lastSummary,
+      lastFinishedAt: this.lastFinishedAt,
+    };
+  }
+
+  /** Start a sync, or name the one already running. */
+  start(args: { brandIds?: string[] }): { jobId: string } {
+    if (this.running) return { jobId: this.running.id };
+    const { platform, setOnline } = this.deps;
+    let jobId = '';
+    const job = startSyncJob(this.deps.cache(), this.deps.client(), {
+      brandIds: args.brandIds,
+      onEvent: (event) => {
+        if (this.running) this.running.last = event;
+        if (event.type === 'brands' || event.type === 'progress') setOnline(true);
+        platform.emit('sync:event', { jobId, event });
+      },
+    });
+    jobId = job.id;
+    this.running = { ...job, last: null };
+    job.done
+      .then((summary) => {
+        this.lastSummary = summary;
+        this.lastFinishedAt = new Date().toISOString();
+        if (summary.error && (summary.error.kind === 'network' || summary.error.kind === 'server')) setOnline(false);
+        if (summary.error && ['unauthorized', 'forbidden'].includes(summary.error.kind)) this.deps.keyRefused(summary.error.message);
+        platform.emit('sync:done', { jobId, summary });
+      })
+      .catch((e: unknown) => {
+        const summary = { brands: [], durationMs: 0, cancelled: false, error: { kind: 'internal', message: e instanceof Error ? e.message : String(e) } };
+        this.lastSummary = summary;
+        platform.emit('sync:done', { jobId, summary });
+      })
+      .finally(() => {
+        this.running = null;
+      });
+    return { jobId };
+  }
+
+  cancel(jobId: string): { cancelled: boolean } {
+    if (!this.running || this.running.id !== jobId) return { cancelled: false };
+    this.running.cancel();
+    return { cancelled: true };
+  }
+
+  /** Wait for the running sync, if any. */
+  async settle(): Promise<void> {
+    await this.running?.done.catch(() => {});
+  }
+
+  /** Cancel the running sync and wait for it (a page is written whole or not at all). */
+  async stop(): Promise<void> {
+    this.running?.cancel();
+    await this.settle();
+  }
+}

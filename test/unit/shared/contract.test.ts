@@ -1,0 +1,67 @@
+// The contract declared once: the plain names the preload and the test host's shim are built from are
+// exactly the declaration's, the shim offers nothing else, and argument dates are whole calendar dates.
+import { describe, expect, it } from 'vitest';
+import { runInNewContext } from 'node:vm';
+import { contract, events } from '../../../shared/contract';
+import { EVENT_NAMES, METHOD_NAMES } from '../../../shared/contract-names';
+import { shimSource } from '../../../test/host/server';
+
+const brandId = '1749113348709x432280934699237400';
+
+describe('the declaration and its names', () => {
+  it('the names lists are the declaration keys, in both directions', () => {
+    expect([...METHOD_NAMES].sort()).toEqual(Object.keys(contract).sort());
+    expect([...EVENT_NAMES].sort()).toEqual(Object.keys(events).sort());
+    expect(new Set(METHOD_NAMES).size).toBe(METHOD_NAMES.length);
+  });
+
+  it('every method declares an argument tuple and a result', () => {
+    for (const [name, m] of Object.entries(contract)) {
+      expect(m.args.def.type, name).toBe('tuple');
+      expect(m.result, name).toBeDefined();
+    }
+  });
+
+  it('dates in arguments are anchored at both ends and real', () => {
+    const patch = (contacted_at: string) => contract['triage:set'].args.safeParse([{ brandId, id: 'x', patch: { contacted_at } }]).success;
+    expect(patch('2024-02-29')).toBe(true);
+    for (const bad of ['2024-02-29T10:00:00Z', '2024-02-29 and more', '2023-02-29', '2024-13-01', ' 2024-01-01']) expect(patch(bad), bad).toBe(false);
+    const scores = (start: string) => contract['scores:get'].args.safeParse([{ brandId, breakdown: '', start }]).success;
+    expect(scores('2026-01-01')).toBe(true);
+    expect(scores('2026-01-01x')).toBe(false);
+  });
+
+  it('simple results have real schemas; large domain results are carried as types', () => {
+    expect(contract['triage:bulk'].result.safeParse({ updated: 2 }).success).toBe(true);
+    expect(contract['triage:bulk'].result.safeParse({ updated: 'two' }).success).toBe(false);
+    expect(contract['export:choose-file'].result.safeParse({ file: null }).success).toBe(true);
+    expect(contract['keys:status'].result.safeParse({ state: 'stored', last4: 'abcd', keychain: 'available', lastCheck: null, message: 'ok' }).success).toBe(true);
+    expect(contract['keys:status'].result.safeParse({ state: 'stored', last4: 'abcd', keychain: 'available', lastCheck: null, message: 'ok', key: 'sk' }).data).not.toHaveProperty('key');
+  });
+});
+
+describe("the test host's shim", () => {
+  function loadShim() {
+    const window: Record<string, unknown> = {};
+    class EventSource {
+      onmessage: unknown = null;
+    }
+    runInNewContext(shimSource(), { window, EventSource, fetch: () => Promise.reject(new Error('offline')), structuredClone });
+    return window.workbench as Record<string, unknown> & { on(event: string, l: () => void): () => void };
+  }
+
+  it('offers exactly the contract methods and on', () => {
+    const api = loadShim();
+    expect(Object.keys(api).sort()).toEqual([...METHOD_NAMES, 'on'].sort());
+    for (const m of METHOD_NAMES) expect(typeof api[m], m).toBe('function');
+  });
+
+  it('refuses names outside the declaration', () => {
+    const api = loadShim();
+    expect(api['opportunities:delete']).toBeUndefined();
+    expect(api['__proto__:x']).toBeUndefined();
+    expect(() => api.on('sync:evnt', () => {})).toThrow('No such event: sync:evnt');
+    expect(typeof api.on('sync:event', () => {})).toBe('function');
+    expect(Object.isFrozen(api)).toBe(true);
+  });
+});
