@@ -159,6 +159,11 @@ export function defaultScoresStart(endDate: string): string {
 }
 
 /** Replace anything that looks like an API key, so it cannot leave in a message or log line. */
+/** Any key-like run (a longer or mistyped paste leaves no tail behind) and any Bearer token. */
+const KEY_LIKE = /sk_live_[A-Za-z0-9_-]+/g;
+const BEARER = /\b(Bearer)\s+(?!sk_live_\[redacted\])[^\s"'`,;)}\]]+/gi;
+
+/** Text that may reach a person, a log or the renderer, with every key and Bearer token taken out. */
 export function redactKeys(text: string): string {
-  return text.replace(API_KEY_ANYWHERE, 'sk_live_[redacted]');
+  return text.replace(API_KEY_ANYWHERE, 'sk_live_[redacted]').replace(KEY_LIKE, 'sk_live_[redacted]').replace(BEARER, '$1 [redacted]');
 }

@@ -122,7 +122,7 @@ describe('the key never reaches the file', () => {
   it('redactForLog applies the project rule and the wider ones', () => {
     expect(redactForLog(`k=${KEY}.`)).toBe('k=sk_live_[redacted].');
     expect(redactForLog(`short sk_live_abc`)).toBe('short sk_live_[redacted]');
-    expect(redactForLog(`'Bearer ${KEY}'`)).toBe("'Bearer [redacted]'");
+    expect(redactForLog(`'Bearer ${KEY}'`)).toBe("'Bearer sk_live_[redacted]'");
     expect(redactForLog('nothing here')).toBe('nothing here');
   });
 });
