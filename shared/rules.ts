@@ -158,10 +158,13 @@ export function defaultScoresStart(endDate: string): string {
   return addDays(endDate, -LIMITS.scoresDefaultWindowDays);
 }
 
-/** Replace anything that looks like an API key, so it cannot leave in a message or log line. */
-/** Any key-like run (a longer or mistyped paste leaves no tail behind) and any Bearer token. */
+/**
+ * Any key-like run (a longer or mistyped paste leaves no tail behind) and any
+ * Bearer token. A placeholder in angle brackets (the service's own 401 text says
+ * "as 'Bearer <api_key>'") is documentation, not a token, and stays readable.
+ */
 const KEY_LIKE = /sk_live_[A-Za-z0-9_-]+/g;
-const BEARER = /\b(Bearer)\s+(?!sk_live_\[redacted\])[^\s"'`,;)}\]]+/gi;
+const BEARER = /\b(Bearer)\s+(?!sk_live_\[redacted\])(?!<[A-Za-z_ -]{1,40}>(?![^\s"'`,;)}\]]))[^\s"'`,;)}\]]+/gi;
 
 /** Text that may reach a person, a log or the renderer, with every key and Bearer token taken out. */
 export function redactKeys(text: string): string {

@@ -154,4 +154,12 @@ describe('redactKeys', () => {
       }),
     );
   });
+  it('takes out any Bearer token, but keeps a documented placeholder readable', () => {
+    expect(redactKeys('sent Authorization: Bearer abc.DEF-123 to the host')).toBe('sent Authorization: Bearer [redacted] to the host');
+    expect(redactKeys("must be provided in the Authorization header as 'Bearer <api_key>'")).toBe(
+      "must be provided in the Authorization header as 'Bearer <api_key>'",
+    );
+    // A token that only starts like a placeholder is still a token.
+    expect(redactKeys('Bearer <x>secret123')).toBe('Bearer [redacted]');
+  });
 });
