@@ -49,3 +49,24 @@ export function isCancellation(e: unknown): boolean {
     (e instanceof Error && (e.name === 'AbortError' || (e as { code?: string }).code === 'ABORT_ERR'))
   );
 }
+
+/**
+ * A failure as plain data, before it becomes an ApiError: parsing and the retry
+ * policy pass these around so they stay pure, and the message is redacted once,
+ * when the error is made.
+ */
+export interface ApiFailure {
+  kind: ApiErrorKind;
+  message: string;
+  status?: number;
+  field?: string;
+  requestId?: string;
+  cause?: unknown;
+}
+
+export function toApiError(f: ApiFailure): ApiError {
+  const { kind, message, ...opts } = f;
+  return new ApiError(kind, message, opts);
+}
+
+export const cancelledError = (): ApiError => new ApiError('cancelled', 'Cancelled.');
