@@ -52,18 +52,20 @@ describe('Insights', () => {
     expect(await vis.locator('circle title').first().textContent()).toMatch(/^(gpt-4o|claude-sonnet-4|gemini-2.5-pro|perplexity-sonar): /);
     await shoot('14-insights-by-model');
     await page.getByLabel('Range').selectOption('28');
-    const circles28 = await vis.locator('circle').count();
-    expect(circles28).toBeLessThanOrEqual(29 * 4);
+    // The chart redraws for the shorter range: wait for it, not for a moment.
+    await expect.poll(() => vis.locator('circle').count()).toBeLessThanOrEqual(29 * 4);
     await page.getByLabel('One line per model').uncheck();
   });
 
   it('the prompt table sorts', async () => {
     const table = page.locator('table.prompts');
     await table.getByRole('button', { name: 'Prompt' }).click();
+    await table.locator('th[aria-sort="ascending"]', { hasText: 'Prompt' }).waitFor();
     const names = await table.locator('tbody tr td:first-child').allTextContents();
     expect(names.length).toBe(6);
     expect([...names].sort((a, b) => a.localeCompare(b))).toEqual(names);
     await table.getByRole('button', { name: 'Presence' }).click();
+    await table.locator('th[aria-sort="descending"]', { hasText: 'Presence' }).waitFor();
     const pres = (await table.locator('tbody tr td:nth-child(3)').allTextContents()).map(Number);
     expect([...pres].sort((a, b) => b - a)).toEqual(pres);
   });

@@ -39,6 +39,19 @@ async function shoot(page: Page, name: string) {
 
 const rows = (page: Page) => page.locator('[role="option"]');
 const toast = (page: Page, text: string | RegExp) => page.locator('.toast', { hasText: text });
+/** The number in the list's head ("1,234 opportunities"). */
+const listTotal = async (page: Page) => Number(((await page.locator('.head').textContent())?.match(/([\d,]+)\+? opportunities/)?.[1] ?? 'NaN').replace(/,/g, ''));
+const chipCount = async (page: Page, name: RegExp) => Number(((await page.getByRole('button', { name }).textContent()) ?? '').replace(/\D+/g, ''));
+
+/**
+ * The chip counts follow the list a moment later (they wait until typing
+ * pauses): wait until they describe the list on screen, i.e. the "All" chip
+ * (every status under the other filters) equals the list's total. Only when no
+ * status, type or difficulty chip is pressed.
+ */
+async function countsFollowList(page: Page): Promise<void> {
+  await expect.poll(async () => (await chipCount(page, /^All \d/)) === (await listTotal(page)), { timeout: 10_000 }).toBe(true);
+}
 
 /** Wait until the detail pane shows the row under the cursor; returns its title. */
 async function detailOfActive(page: Page): Promise<string> {
@@ -72,6 +85,11 @@ describe('first run, sync, triage, export', () => {
       pitch_subject: '<b>bold?</b>',
       pitch_body: '<iframe src="https://evil.example"></iframe>',
       contact_emails: ['victim@evil.example'],
+      // The same text twice: a list keyed by its text would fail to render.
+      search_queries: ['<b>same query</b>', '<b>same query</b>'],
+      original_prompts: ['same prompt', 'same prompt'],
+      instructions: ['Same step', 'Same step'],
+      topics_covered: ['same topic', 'same topic'],
     });
     host = await startHost({ baseUrl: sim.url });
     page = await open(host);
@@ -123,8 +141,37 @@ describe('first run, sync, triage, export', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('the same text twice from the API shows twice, and nothing breaks', async () => {
+    const errors: string[] = [];
+    const onError = (e: Error) => errors.push(e.message);
+    page.on('pageerror', onError);
+    try {
+      await page.getByLabel(/^Search/).fill('Hostile');
+      await expect.poll(() => rows(page).count()).toBe(1);
+      await rows(page).first().click();
+      await page.locator('.detail h2', { hasText: 'Hostile record' }).waitFor();
+      const evidence = page.getByRole('region', { name: 'Evidence' });
+      await expect.poll(() => evidence.locator('li', { hasText: 'same query' }).allTextContents()).toEqual(['<b>same query</b>', '<b>same query</b>']);
+      expect(await evidence.locator('li', { hasText: 'same prompt' }).allTextContents()).toEqual(['same prompt', 'same prompt']);
+      expect(await evidence.locator('dd', { hasText: 'same topic' }).textContent()).toBe('same topic, same topic');
+      expect(await page.getByRole('region', { name: 'Instructions' }).locator('li').allTextContents()).toEqual(['Same step', 'Same step']);
+      // The pane still follows the cursor afterwards.
+      await page.getByLabel(/^Search/).fill('');
+      await page.keyboard.press('Escape');
+      await expect.poll(() => rows(page).count()).toBeGreaterThan(5);
+      await page.locator('[role="listbox"]').focus();
+      await page.keyboard.press('Home');
+      await page.keyboard.press('j');
+      await detailOfActive(page);
+      expect(errors).toEqual([]);
+    } finally {
+      page.off('pageerror', onError);
+    }
+  });
+
   it('filters with live counts and full-text search narrow the list', async () => {
     await expect.poll(() => rows(page).count()).toBeGreaterThan(5);
+    await countsFollowList(page);
     const done = page.getByRole('button', { name: /^Done \d+/ });
     const expected = Number((await done.textContent())!.replace(/\D+/g, ''));
     await done.click();
@@ -132,8 +179,12 @@ describe('first run, sync, triage, export', () => {
     const statuses = await page.locator('[role="option"] .meta .badge.ok').count();
     expect(statuses).toBe(Math.min(await rows(page).count(), statuses));
     await done.click(); // off again
+    await countsFollowList(page);
+    const unfiltered = await listTotal(page);
     await page.getByLabel(/^Search/).fill('cold brew');
     await expect.poll(async () => (await page.locator('.head').textContent())!.match(/(\d[\d,]*) opportunities/)?.[1]).not.toBe(undefined);
+    // The search has reached the list (not the total from before it).
+    await expect.poll(() => listTotal(page), { timeout: 10_000 }).not.toBe(unfiltered);
     const n = Number((await page.locator('.head').textContent())!.match(/([\d,]+) opportunities/)![1]!.replace(/,/g, ''));
     expect(n).toBeGreaterThan(0);
     expect(n).toBeLessThan(600);
@@ -145,9 +196,12 @@ describe('first run, sync, triage, export', () => {
   it('the detail pane, and copying contacts leaves catch-alls out and says so', async () => {
     await page.getByLabel('Catch-all addresses').selectOption('only');
     await rows(page).first().locator('.badge.catch').waitFor();
+    // Every row on screen is one with a catch-all: the filter has reached the list.
+    await expect.poll(async () => (await rows(page).count()) > 0 && (await rows(page).count()) === (await page.locator('[role="option"]:has(.badge.catch)').count())).toBe(true);
     await page.locator('[role="listbox"]').focus();
     await page.keyboard.press('j');
     await page.keyboard.press('k');
+    await detailOfActive(page);
     await page.locator('.detail .contacts .badge.catch').first().waitFor();
     const catchAlls = await page.locator('.contacts li', { has: page.locator('.badge.catch') }).locator('.addr').allTextContents();
     expect(catchAlls.length).toBeGreaterThan(0);
@@ -155,7 +209,10 @@ describe('first run, sync, triage, export', () => {
     await toast(page, /catch-all address(es)? left out/).waitFor();
     for (const a of catchAlls) expect(host.clipboard()).not.toContain(a);
     await shoot(page, '05-detail');
+    const onlyCatchAll = await listTotal(page);
     await page.getByLabel('Catch-all addresses').selectOption('');
+    // The next test starts on the whole list, not on this one still being replaced.
+    await expect.poll(() => listTotal(page), { timeout: 10_000 }).toBeGreaterThan(onlyCatchAll);
   });
 
   it('status, star and note survive a re-sync', async () => {
@@ -171,6 +228,8 @@ describe('first run, sync, triage, export', () => {
     await page.locator('.save', { hasText: 'Saved' }).waitFor();
     await page.keyboard.press('Escape');
     sim.mutate({ brand: sim.brands[0]!.id, changed: 50, added: 3, removed: 2 });
+    // No "Synced" toast of an earlier sync is left to be mistaken for this one's (a toast stays 4.5 s).
+    await expect.poll(() => toast(page, /Synced/).count(), { timeout: 10_000 }).toBe(0);
     await page.getByRole('button', { name: /Sync now|Retry sync/ }).click();
     await toast(page, /Synced/).waitFor({ timeout: 60_000 });
     await page.getByLabel('Starred only').check();
@@ -182,10 +241,15 @@ describe('first run, sync, triage, export', () => {
     expect((await page.locator('.detail h2').textContent())!.startsWith(title.replace(/ \(updated\)$/, ''))).toBe(true);
     expect(await page.locator('.detail [aria-pressed="true"]', { hasText: 'In Progress' }).count()).toBe(1);
     await page.getByLabel('Starred only').uncheck();
+    await expect.poll(() => listTotal(page), { timeout: 10_000 }).toBeGreaterThan(1);
   });
 
   it('bulk status for a selection', async () => {
+    await countsFollowList(page);
+    const fresh = await chipCount(page, /^New \d+/);
     await page.getByRole('button', { name: /^New \d+/ }).click();
+    // The list under the New filter (not the one before it) is on screen before keys select in it.
+    await expect.poll(() => listTotal(page), { timeout: 10_000 }).toBe(fresh);
     await expect.poll(() => rows(page).count()).toBeGreaterThan(3);
     await page.locator('[role="listbox"]').focus();
     await page.keyboard.press('Home');

@@ -1,153 +1,249 @@
-// The app's frame state: who we are, the key, online, settings, brands, sync.
-import type { AppState, KeyStatus, Settings, SyncState } from '../../../shared/contract';
-import type { CachedBrand, SyncEvent } from '../../../shared/model';
+// The app's frame state: who we are, the key, online, settings, brands, sync,
+// and the toasts. One instance for the window, provided through context
+// (state/context.ts); load() subscribes to main's events, dispose() lets go.
+import type { AppState, KeyStatus, Settings, SettingsPatch, SyncState } from '../../../shared/contract';
+import type { CachedBrand, SyncEvent, SyncSummary } from '../../../shared/model';
 import { call, on } from '../lib/api.svelte';
 import { errorText } from '../lib/format';
+import { Latest } from '../lib/latest';
+import { Toaster, type Toast } from './toasts.svelte';
 
 export type View = 'opportunities' | 'insights' | 'settings';
+export type { Toast };
 
-export interface Toast {
-  id: number;
-  text: string;
-  kind: 'info' | 'error';
-}
+const IDLE_SYNC: SyncState = { running: false, lastSummary: null, lastFinishedAt: null, last: null, jobId: null };
 
 export class AppStore {
-  loaded = $state(false);
-  loadError = $state<string | null>(null);
-  demo = $state(false);
-  version = $state('');
-  cachePath = $state('');
-  key = $state<KeyStatus | null>(null);
-  online = $state(true);
-  settings = $state<Settings | null>(null);
-  brands = $state.raw<CachedBrand[]>([]);
-  brandId = $state<string | null>(null);
-  view = $state<View>('opportunities');
-  sync = $state<SyncState | null>(null);
+  #loaded = $state(false);
+  #loadError = $state<string | null>(null);
+  #demo = $state(false);
+  #version = $state('');
+  #cachePath = $state('');
+  #key = $state.raw<KeyStatus | null>(null);
+  #online = $state(true);
+  #settings = $state.raw<Settings | null>(null);
+  #brands = $state.raw<CachedBrand[]>([]);
+  #brandId = $state<string | null>(null);
+  #view = $state<View>('opportunities');
+  #sync = $state.raw<SyncState | null>(null);
+  #progress = $state.raw<SyncEvent | null>(null);
+  #waitLeft = $state(0);
+  #dataVersion = $state(0);
+  #toaster = new Toaster();
+  #waitTimer: ReturnType<typeof setInterval> | null = null;
+  #unsubscribe: (() => void)[] = [];
+  #stateTurn = new Latest();
+  #brandsTurn = new Latest();
+  #settingsTurn = new Latest();
+
+  get loaded(): boolean { return this.#loaded; }
+  get loadError(): string | null { return this.#loadError; }
+  get demo(): boolean { return this.#demo; }
+  get version(): string { return this.#version; }
+  get cachePath(): string { return this.#cachePath; }
+  get key(): KeyStatus | null { return this.#key; }
+  get online(): boolean { return this.#online; }
+  get settings(): Settings | null { return this.#settings; }
+  get brands(): CachedBrand[] { return this.#brands; }
+  get brandId(): string | null { return this.#brandId; }
+  get view(): View { return this.#view; }
+  get sync(): SyncState | null { return this.#sync; }
   /** The latest progress event of a running sync. */
-  progress = $state<SyncEvent | null>(null);
+  get progress(): SyncEvent | null { return this.#progress; }
   /** Seconds left in a rate-limit wait, counted down. */
-  waitLeft = $state(0);
-  toasts = $state<Toast[]>([]);
+  get waitLeft(): number { return this.#waitLeft; }
   /** Bumped whenever synced data may have changed, so lists reload. */
-  dataVersion = $state(0);
-  private nextToast = 1;
-  private waitTimer: ReturnType<typeof setInterval> | null = null;
+  get dataVersion(): number { return this.#dataVersion; }
+  get toasts(): Toast[] { return this.#toaster.list; }
 
-  readonly brand = $derived(this.brands.find((b) => b.id === this.brandId) ?? null);
-  readonly hasKey = $derived(this.key !== null && this.key.state !== 'none');
-  readonly syncing = $derived(this.sync?.running ?? false);
+  readonly brand = $derived(this.#brands.find((b) => b.id === this.#brandId) ?? null);
+  readonly hasKey = $derived(this.#key !== null && this.#key.state !== 'none');
+  readonly syncing = $derived(this.#sync?.running ?? false);
 
+  /** Read the frame and follow main's events until dispose(). Never rejects: a failure is loadError. */
   async load(): Promise<void> {
+    if (this.#unsubscribe.length === 0) this.#subscribe();
     try {
-      this.apply(await call('app:state'));
-      this.loaded = true;
+      await this.#refreshState();
+      this.#loaded = true;
     } catch (e) {
-      this.loadError = errorText(e);
+      this.#loadError = errorText(e);
     }
-    on('sync:event', ({ event }) => {
-      this.progress = event;
-      if (this.sync) this.sync = { ...this.sync, running: true };
-      if (event.type === 'wait') this.countdown(event.seconds);
-      if (event.type === 'brands' || event.type === 'brand-done') void this.refreshBrands();
-      if (event.type === 'brand-done') this.dataVersion++;
-    });
-    on('sync:done', ({ summary }) => {
-      this.progress = null;
-      this.countdown(0);
-      void call('app:state').then((s) => this.apply(s));
-      this.dataVersion++;
-      if (summary.error) this.toast(`Sync stopped: ${summary.error.message}`, 'error');
-      else if (summary.cancelled) this.toast('Sync cancelled.');
-      else {
-        const added = summary.brands.reduce((a, b) => a + b.added, 0);
-        const changed = summary.brands.reduce((a, b) => a + b.changed, 0);
-        const failures = summary.brands.flatMap((b) => b.failures);
-        this.toast(failures.length ? `Synced with ${failures.length} problem${failures.length === 1 ? '' : 's'}: ${failures[0]!.message}` : `Synced: ${added} new, ${changed} changed.`, failures.length ? 'error' : 'info');
-      }
-    });
-    on('app:online', ({ online }) => (this.online = online));
-    on('key:status', (k) => (this.key = k));
-    on('core:status', ({ state, message }) => {
-      this.progress = null;
-      this.countdown(0);
-      this.toast(message, 'error');
-      if (state === 'restarted') {
-        void call('app:state').then(
-          (s) => this.apply(s),
-          () => {},
-        );
-        this.dataVersion++;
-      }
-    });
   }
 
-  apply(s: AppState): void {
-    this.demo = s.info.demo;
-    this.version = s.info.version;
-    this.cachePath = s.info.cachePath;
-    this.key = s.key;
-    this.online = s.online;
-    this.settings = s.settings;
-    this.sync = s.sync;
-    this.brands = s.brands.filter((b) => !b.removed_on_server);
-    if (!this.brandId || !this.brands.some((b) => b.id === this.brandId)) this.brandId = this.brands[0]?.id ?? null;
+  /** Stop following main's events and stop every timer (the window or its owner is going). */
+  dispose(): void {
+    for (const off of this.#unsubscribe.splice(0)) off();
+    this.#countdown(0);
+    this.#toaster.dispose();
+    this.#stateTurn.cancel();
+    this.#brandsTurn.cancel();
+    this.#settingsTurn.cancel();
   }
 
-  async refreshBrands(): Promise<void> {
-    this.brands = (await call('brands:list')).filter((b) => !b.removed_on_server);
-    if (!this.brandId) this.brandId = this.brands[0]?.id ?? null;
+  #subscribe(): void {
+    this.#unsubscribe.push(
+      on('sync:event', ({ event }) => {
+        this.#progress = event;
+        if (this.#sync) this.#sync = { ...this.#sync, running: true };
+        if (event.type === 'wait') this.#countdown(event.seconds);
+        if (event.type === 'brands' || event.type === 'brand-done') this.#refreshBrands().catch(this.fail('The brands could not be read'));
+        if (event.type === 'brand-done') this.#dataVersion++;
+      }),
+      on('sync:done', ({ summary }) => {
+        this.#progress = null;
+        this.#countdown(0);
+        this.#refreshState().catch(this.fail('The app state could not be read'));
+        this.#dataVersion++;
+        this.#reportSync(summary);
+      }),
+      on('app:online', ({ online }) => (this.#online = online)),
+      on('key:status', (k) => (this.#key = k)),
+      on('core:status', ({ state, message }) => {
+        this.#progress = null;
+        this.#countdown(0);
+        this.toast(message, 'error');
+        if (state === 'restarted') {
+          // The message above already says what happened; a failed re-read adds nothing.
+          this.#refreshState().catch(() => {});
+          this.#dataVersion++;
+        }
+      }),
+    );
   }
 
-  private countdown(seconds: number): void {
-    if (this.waitTimer) clearInterval(this.waitTimer);
-    this.waitLeft = Math.ceil(seconds);
+  #reportSync(summary: SyncSummary): void {
+    if (summary.error) this.toast(`Sync stopped: ${summary.error.message}`, 'error');
+    else if (summary.cancelled) this.toast('Sync cancelled.');
+    else {
+      const added = summary.brands.reduce((a, b) => a + b.added, 0);
+      const changed = summary.brands.reduce((a, b) => a + b.changed, 0);
+      const failures = summary.brands.flatMap((b) => b.failures);
+      if (failures.length) this.toast(`Synced with ${failures.length} problem${failures.length === 1 ? '' : 's'}: ${failures[0]!.message}`, 'error');
+      else this.toast(`Synced: ${added} new, ${changed} changed.`);
+    }
+  }
+
+  async #refreshState(): Promise<void> {
+    const fresh = this.#stateTurn.begin();
+    const brandsFresh = this.#brandsTurn.begin();
+    const s = await call('app:state');
+    if (fresh()) this.#apply(s);
+    if (brandsFresh()) this.#setBrands(s.brands);
+  }
+
+  async #refreshBrands(): Promise<void> {
+    const fresh = this.#brandsTurn.begin();
+    const brands = await call('brands:list');
+    if (fresh()) this.#setBrands(brands);
+  }
+
+  #apply(s: AppState): void {
+    this.#demo = s.info.demo;
+    this.#version = s.info.version;
+    this.#cachePath = s.info.cachePath;
+    this.#key = s.key;
+    this.#online = s.online;
+    this.#settings = s.settings;
+    this.#sync = s.sync;
+  }
+
+  #setBrands(all: CachedBrand[]): void {
+    this.#brands = all.filter((b) => !b.removed_on_server);
+    if (!this.#brandId || !this.#brands.some((b) => b.id === this.#brandId)) this.#brandId = this.#brands[0]?.id ?? null;
+  }
+
+  #countdown(seconds: number): void {
+    if (this.#waitTimer) clearInterval(this.#waitTimer);
+    this.#waitTimer = null;
+    this.#waitLeft = Math.ceil(seconds);
     if (seconds <= 0) return;
-    this.waitTimer = setInterval(() => {
-      this.waitLeft = Math.max(0, this.waitLeft - 1);
-      if (this.waitLeft === 0 && this.waitTimer) clearInterval(this.waitTimer);
+    this.#waitTimer = setInterval(() => {
+      this.#waitLeft = Math.max(0, this.#waitLeft - 1);
+      if (this.#waitLeft === 0) this.#countdown(0);
     }, 1000);
   }
 
+  selectBrand(id: string | null): void {
+    this.#brandId = id;
+  }
+
+  show(view: View): void {
+    this.#view = view;
+  }
+
   toast(text: string, kind: Toast['kind'] = 'info'): void {
-    const id = this.nextToast++;
-    this.toasts = [...this.toasts, { id, text, kind }];
-    setTimeout(() => (this.toasts = this.toasts.filter((t) => t.id !== id)), kind === 'error' ? 9000 : 4500);
+    this.#toaster.show(text, kind);
+  }
+
+  /** A handler for a failed call: a toast saying what failed and why, in plain words. */
+  fail(what: string): (e: unknown) => void {
+    return (e) => this.toast(`${what}: ${errorText(e)}`, 'error');
+  }
+
+  #markRunning(): void {
+    this.#sync = { ...(this.#sync ?? IDLE_SYNC), running: true };
   }
 
   async startSync(): Promise<void> {
     try {
       await call('sync:start', {});
-      this.sync = { ...(this.sync ?? { lastSummary: null, lastFinishedAt: null, last: null, jobId: null }), running: true };
+      this.#markRunning();
     } catch (e) {
       this.toast(errorText(e), 'error');
     }
   }
 
   async cancelSync(): Promise<void> {
-    if (this.sync?.jobId) await call('sync:cancel', { jobId: this.sync.jobId });
+    const jobId = this.#sync?.jobId;
+    if (jobId) await call('sync:cancel', { jobId }).catch(this.fail('The sync could not be cancelled'));
   }
 
+  /** Check and store a key, then sync. Throws (the caller shows why the key was refused). */
   async setKey(key: string, sessionOnly = false): Promise<void> {
-    this.key = await call('keys:set', { key, sessionOnly });
-    await this.refreshBrands();
+    this.#key = await call('keys:set', { key, sessionOnly });
+    await this.#refreshBrands();
     await this.startSync();
   }
 
   async clearKey(): Promise<void> {
-    this.key = await call('keys:clear');
+    try {
+      this.#key = await call('keys:clear');
+    } catch (e) {
+      this.fail('The key could not be removed')(e);
+    }
   }
 
   async startDemo(): Promise<void> {
-    await call('demo:start');
-    this.apply(await call('app:state'));
-    this.sync = { ...(this.sync ?? { lastSummary: null, lastFinishedAt: null, last: null, jobId: null }), running: true };
+    try {
+      await call('demo:start');
+      await this.#refreshState();
+      this.#markRunning();
+    } catch (e) {
+      this.fail('Demo mode could not start')(e);
+    }
   }
 
-  async saveSettings(patch: Partial<Settings>): Promise<void> {
+  async resetDemo(): Promise<void> {
     try {
-      this.settings = await call('settings:set', patch);
+      await call('demo:reset');
+      this.toast('Demo data reset; syncing again.');
+    } catch (e) {
+      this.fail('The demo data could not be reset')(e);
+    }
+  }
+
+  /** Save settings and keep main's answer. Throws (the caller shows why, or asks to confirm a new API origin). */
+  async updateSettings(patch: SettingsPatch): Promise<Settings> {
+    const fresh = this.#settingsTurn.begin();
+    const saved = await call('settings:set', patch);
+    if (fresh()) this.#settings = saved;
+    return saved;
+  }
+
+  async saveSettings(patch: SettingsPatch): Promise<void> {
+    try {
+      await this.updateSettings(patch);
       this.toast('Settings saved.');
     } catch (e) {
       this.toast(errorText(e), 'error');

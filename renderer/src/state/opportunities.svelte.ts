@@ -1,174 +1,202 @@
 // The opportunities workbench: filters, the virtualised list (rows fetched a
 // page at a time from main, never filtered here), the cursor and selection,
-// the open detail, and the triage actions.
-import type { ListFilter, ListItem, OpportunityDetail, Status } from '../../../shared/model';
+// the open detail, and the triage actions (copying and mailing: outreach.ts). Every answer is applied only while
+// its request is the latest of its kind (lib/latest.ts); every action that
+// fails says so in a toast.
+import type { ListFilter, ListItem, OpportunityDetail, Status, TriagePatch } from '../../../shared/model';
 import type { ContractResults } from '../../../shared/contract';
-import { copyGoodAddresses, copyPitch } from '../../../shared/outreach';
 import { call } from '../lib/api.svelte';
 import { errorText } from '../lib/format';
+import { Latest } from '../lib/latest';
 import type { AppStore } from './app.svelte';
 
 export const PAGE = 200;
 export type Filter = Omit<ListFilter, 'brandId'>;
 type Counts = ContractResults['opportunities:counts'];
+type NoteState = 'saved' | 'saving' | 'unsaved' | 'error';
 
 export class OpportunitiesStore {
-  filter = $state<Filter>({ sort: 'priority' });
-  total = $state(0);
-  /** The search matched more than `total`; refine it to see the rest. */
-  capped = $state(false);
-  pages = $state.raw<Record<number, ListItem[]>>({});
-  counts = $state.raw<Counts | null>(null);
-  loading = $state(false);
-  error = $state<string | null>(null);
-  cursor = $state(0);
-  selected = $state.raw<Set<string>>(new Set());
-  detail = $state.raw<OpportunityDetail | null>(null);
-  noteDraft = $state('');
-  noteState = $state<'saved' | 'saving' | 'unsaved' | 'error'>('saved');
-  private anchor = 0;
-  private generation = 0;
-  private pending = new Set<number>();
-  private noteTimer: ReturnType<typeof setTimeout> | null = null;
-  private detailTimer: ReturnType<typeof setTimeout> | null = null;
-  private countsTimer: ReturnType<typeof setTimeout> | null = null;
+  #filter = $state.raw<Filter>({ sort: 'priority' });
+  #total = $state(0);
+  #capped = $state(false);
+  #pages = $state.raw<Record<number, ListItem[]>>({});
+  #counts = $state.raw<Counts | null>(null);
+  #loading = $state(false);
+  #error = $state<string | null>(null);
+  #cursor = $state(0);
+  #selected = $state.raw<Set<string>>(new Set());
+  #detail = $state.raw<OpportunityDetail | null>(null);
+  #noteDraft = $state('');
+  #noteState = $state<NoteState>('saved');
+  #anchor = 0;
+  #pending = new Set<number>();
+  #list = new Latest();
+  #countsTurn = new Latest();
+  #detailTurn = new Latest();
+  #noteTimer: ReturnType<typeof setTimeout> | null = null;
+  #detailTimer: ReturnType<typeof setTimeout> | null = null;
+  #countsTimer: ReturnType<typeof setTimeout> | null = null;
+  readonly #app: AppStore;
 
-  constructor(private readonly app: AppStore) {}
-
-  readonly active = $derived(this.itemAt(this.cursor));
-
-  private get brandId(): string | null {
-    return this.app.brandId;
+  constructor(app: AppStore) {
+    this.#app = app;
   }
+
+  get filter(): Filter { return this.#filter; }
+  get total(): number { return this.#total; }
+  /** The search matched more than `total`; refine it to see the rest. */
+  get capped(): boolean { return this.#capped; }
+  get counts(): Counts | null { return this.#counts; }
+  get loading(): boolean { return this.#loading; }
+  get error(): string | null { return this.#error; }
+  get cursor(): number { return this.#cursor; }
+  get selected(): ReadonlySet<string> { return this.#selected; }
+  get detail(): OpportunityDetail | null { return this.#detail; }
+  get noteDraft(): string { return this.#noteDraft; }
+  get noteState(): NoteState { return this.#noteState; }
+
+  readonly active = $derived(this.itemAt(this.#cursor));
 
   itemAt(i: number): ListItem | undefined {
-    return this.pages[Math.floor(i / PAGE)]?.[i % PAGE];
+    return this.#pages[Math.floor(i / PAGE)]?.[i % PAGE];
   }
 
-  /** Reload everything under the current filter (after a filter change, a sync, a brand switch). */
+  /** Stop the timers and drop answers still on their way; an unsaved note is saved first. */
+  dispose(): void {
+    void this.flushNote();
+    for (const t of [this.#detailTimer, this.#countsTimer]) if (t) clearTimeout(t);
+    this.#list.cancel();
+    this.#countsTurn.cancel();
+    this.#detailTurn.cancel();
+  }
+
+  /** Reload everything under the current filter (after a filter change, a sync, a brand switch). Never rejects. */
   async reload(keepCursor = false): Promise<void> {
-    const brandId = this.brandId;
+    const brandId = this.#app.brandId;
     if (!brandId) return;
-    const gen = ++this.generation;
-    this.pending.clear();
-    this.loading = true;
-    this.error = null;
-    const filter = { ...this.filter, brandId };
+    const fresh = this.#list.begin();
+    this.#pending.clear();
+    this.#loading = true;
+    this.#error = null;
+    const filter = { ...this.#filter, brandId };
     try {
       // The list first (what the eye is on), the chip counts after it: main answers one at a time.
       const first = await call('opportunities:list', { filter, offset: 0, limit: PAGE });
-      if (gen !== this.generation) return;
-      this.pages = { 0: first.items };
-      this.total = first.total;
-      this.capped = first.capped;
+      if (!fresh()) return;
+      this.#pages = { 0: first.items };
+      this.#total = first.total;
+      this.#capped = first.capped;
       // Counts scan every matching row: wait until typing pauses, so they never hold up the next keystroke's list.
-      if (this.countsTimer) clearTimeout(this.countsTimer);
-      this.countsTimer = setTimeout(() => {
-        call('opportunities:counts', filter).then(
-          (c) => {
-            if (gen === this.generation) this.counts = c;
-          },
-          () => {
-            // The chips keep their last counts; the list itself reports errors.
-          },
-        );
+      if (this.#countsTimer) clearTimeout(this.#countsTimer);
+      this.#countsTimer = setTimeout(() => {
+        // The chips keep their last counts on failure; the list itself reports errors.
+        this.#loadCounts(filter, fresh).catch(() => {});
       }, 250);
       if (!keepCursor) {
-        this.cursor = 0;
-        this.selected = new Set();
-      } else this.cursor = Math.min(this.cursor, Math.max(0, this.total - 1));
-      this.scheduleDetail();
+        this.#cursor = 0;
+        this.#selected = new Set();
+      } else this.#cursor = Math.min(this.#cursor, Math.max(0, this.#total - 1));
+      this.#scheduleDetail();
     } catch (e) {
-      if (gen === this.generation) this.error = errorText(e);
+      if (fresh()) this.#error = errorText(e);
     } finally {
-      if (gen === this.generation) this.loading = false;
+      if (fresh()) this.#loading = false;
     }
+  }
+
+  async #loadCounts(filter: ListFilter, listFresh: () => boolean): Promise<void> {
+    const fresh = this.#countsTurn.begin();
+    const c = await call('opportunities:counts', filter);
+    if (fresh() && listFresh()) this.#counts = c;
   }
 
   /** Make sure rows start..end are loaded (the list calls this as it scrolls). */
   ensure(start: number, end: number): void {
-    const brandId = this.brandId;
+    const brandId = this.#app.brandId;
     if (!brandId) return;
     for (let p = Math.floor(Math.max(0, start) / PAGE); p <= Math.floor(Math.max(0, end) / PAGE); p++) {
-      if (this.pages[p] || this.pending.has(p) || p * PAGE >= this.total) continue;
-      this.pending.add(p);
-      const gen = this.generation;
-      void call('opportunities:list', { filter: { ...this.filter, brandId }, offset: p * PAGE, limit: PAGE })
+      if (this.#pages[p] || this.#pending.has(p) || p * PAGE >= this.#total) continue;
+      this.#pending.add(p);
+      const fresh = this.#list.current();
+      call('opportunities:list', { filter: { ...this.#filter, brandId }, offset: p * PAGE, limit: PAGE })
         .then((r) => {
-          if (gen !== this.generation) return;
-          this.pages = { ...this.pages, [p]: r.items };
-          if (Math.floor(this.cursor / PAGE) === p) this.scheduleDetail();
+          if (!fresh()) return;
+          this.#pages = { ...this.#pages, [p]: r.items };
+          if (Math.floor(this.#cursor / PAGE) === p) this.#scheduleDetail();
         })
         .catch((e: unknown) => {
-          if (gen === this.generation) this.error = errorText(e);
+          if (fresh()) this.#error = errorText(e);
         })
-        .finally(() => this.pending.delete(p));
+        .finally(() => {
+          if (fresh()) this.#pending.delete(p);
+        });
     }
   }
 
   setFilter(patch: Partial<Filter>): void {
-    this.filter = { ...this.filter, ...patch };
-    for (const k of Object.keys(this.filter) as (keyof Filter)[]) if (this.filter[k] === undefined || this.filter[k] === '') delete this.filter[k];
+    const next = { ...this.#filter, ...patch };
+    this.#filter = Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined && v !== '')) as Filter;
     void this.reload();
   }
 
   clearFilters(): void {
-    this.filter = { sort: this.filter.sort ?? 'priority' };
+    this.#filter = { sort: this.#filter.sort ?? 'priority' };
     void this.reload();
   }
 
   moveTo(i: number): void {
-    if (this.total === 0) return;
+    if (this.#total === 0) return;
     void this.flushNote();
-    this.cursor = Math.max(0, Math.min(this.total - 1, i));
-    this.ensure(this.cursor - 20, this.cursor + 40);
-    this.scheduleDetail();
+    this.#cursor = Math.max(0, Math.min(this.#total - 1, i));
+    this.ensure(this.#cursor - 20, this.#cursor + 40);
+    this.#scheduleDetail();
   }
 
   move(delta: number): void {
-    this.moveTo(this.cursor + delta);
+    this.moveTo(this.#cursor + delta);
   }
 
-  private scheduleDetail(): void {
-    if (this.detailTimer) clearTimeout(this.detailTimer);
-    this.detailTimer = setTimeout(() => {
-      this.loadDetail().catch((e: unknown) => this.app.toast(`The opportunity could not be read: ${errorText(e)}`, 'error'));
+  #scheduleDetail(): void {
+    if (this.#detailTimer) clearTimeout(this.#detailTimer);
+    this.#detailTimer = setTimeout(() => {
+      this.loadDetail().catch(this.#app.fail('The opportunity could not be read'));
     }, 40);
   }
 
   async loadDetail(): Promise<void> {
-    const item = this.itemAt(this.cursor);
-    const brandId = this.brandId;
+    const item = this.itemAt(this.#cursor);
+    const brandId = this.#app.brandId;
+    const fresh = this.#detailTurn.begin();
     if (!item || !brandId) {
-      this.detail = null;
+      this.#detail = null;
       return;
     }
-    if (this.detail?.item.id === item.id && this.noteState !== 'saved') return;
+    if (this.#detail?.item.id === item.id && this.#noteState !== 'saved') return;
     const d = await call('opportunities:get', { brandId, id: item.id });
-    if (this.itemAt(this.cursor)?.id !== item.id) return;
-    this.detail = d;
-    this.noteDraft = d?.triage.note ?? '';
-    this.noteState = 'saved';
+    if (!fresh() || this.itemAt(this.#cursor)?.id !== item.id) return;
+    this.#detail = d;
+    this.#noteDraft = d?.triage.note ?? '';
+    this.#noteState = 'saved';
   }
 
   /** Replace one row in place after a triage change (no reload, the cursor stays). */
-  private patchRow(d: OpportunityDetail | null): void {
+  #patchRow(d: OpportunityDetail | null): void {
     if (!d) return;
-    const pages = { ...this.pages };
+    const pages = { ...this.#pages };
     for (const [k, rows] of Object.entries(pages)) {
       const i = rows.findIndex((r) => r.id === d.item.id);
       if (i >= 0) pages[Number(k)] = rows.map((r, j) => (j === i ? d.item : r));
     }
-    this.pages = pages;
-    if (this.detail?.item.id === d.item.id) this.detail = { ...d, triage: { ...d.triage, note: this.noteState === 'saved' ? d.triage.note : this.noteDraft } };
+    this.#pages = pages;
+    if (this.#detail?.item.id === d.item.id) this.#detail = { ...d, triage: { ...d.triage, note: this.#noteState === 'saved' ? d.triage.note : this.#noteDraft } };
   }
 
   toggleSelect(i: number, range = false): void {
     const item = this.itemAt(i);
     if (!item) return;
-    const next = new Set(this.selected);
+    const next = new Set(this.#selected);
     if (range) {
-      const [a, b] = [Math.min(this.anchor, i), Math.max(this.anchor, i)];
+      const [a, b] = [Math.min(this.#anchor, i), Math.max(this.#anchor, i)];
       for (let k = a; k <= b; k++) {
         const it = this.itemAt(k);
         if (it) next.add(it.id);
@@ -176,119 +204,84 @@ export class OpportunitiesStore {
     } else {
       if (next.has(item.id)) next.delete(item.id);
       else next.add(item.id);
-      this.anchor = i;
+      this.#anchor = i;
     }
-    this.selected = next;
+    this.#selected = next;
   }
 
   clearSelection(): void {
-    this.selected = new Set();
+    this.#selected = new Set();
   }
 
-  private targets(): string[] {
-    if (this.selected.size) return [...this.selected];
-    const a = this.itemAt(this.cursor);
+  #targets(): string[] {
+    if (this.#selected.size) return [...this.#selected];
+    const a = this.itemAt(this.#cursor);
     return a ? [a.id] : [];
   }
 
+  /** Set the status of the selection, or of the opportunity under the cursor. Never rejects. */
   async setStatus(status: Status): Promise<void> {
-    const brandId = this.brandId;
-    const ids = this.targets();
+    const brandId = this.#app.brandId;
+    const ids = this.#targets();
     if (!brandId || ids.length === 0) return;
     try {
-      if (ids.length === 1) this.patchRow(await call('triage:set', { brandId, id: ids[0]!, patch: { status } }));
-      else {
+      if (ids.length > 1) {
         const r = await call('triage:bulk', { brandId, ids, patch: { status } });
-        this.app.toast(`${r.updated} opportunities set to ${status}.`);
-        this.selected = new Set();
+        this.#app.toast(`${r.updated} opportunities set to ${status}.`);
+        this.#selected = new Set();
         await this.reload(true);
         return;
       }
-      this.counts = await call('opportunities:counts', { ...this.filter, brandId });
+      this.#patchRow(await call('triage:set', { brandId, id: ids[0]!, patch: { status } }));
+      await this.#loadCounts({ ...this.#filter, brandId }, this.#list.current());
     } catch (e) {
-      this.app.toast(errorText(e), 'error');
+      this.#app.toast(errorText(e), 'error');
     }
   }
 
-  async toggleStar(): Promise<void> {
-    const brandId = this.brandId;
-    const item = this.itemAt(this.cursor);
+  /** One triage change to the opportunity under the cursor; a failure is a toast. */
+  async #triage(what: string, patch: (item: ListItem) => TriagePatch): Promise<void> {
+    const brandId = this.#app.brandId;
+    const item = this.itemAt(this.#cursor);
     if (!brandId || !item) return;
-    this.patchRow(await call('triage:set', { brandId, id: item.id, patch: { starred: !item.starred } }));
+    try {
+      this.#patchRow(await call('triage:set', { brandId, id: item.id, patch: patch(item) }));
+    } catch (e) {
+      this.#app.fail(what)(e);
+    }
   }
 
-  async markContacted(on: boolean): Promise<void> {
-    const brandId = this.brandId;
-    const item = this.itemAt(this.cursor);
-    if (!brandId || !item) return;
-    this.patchRow(await call('triage:set', { brandId, id: item.id, patch: { contacted_at: on ? new Date().toISOString().slice(0, 10) : null } }));
+  toggleStar(): Promise<void> {
+    return this.#triage('The star could not be saved', (item) => ({ starred: !item.starred }));
+  }
+
+  markContacted(on: boolean): Promise<void> {
+    return this.#triage('The contacted date could not be saved', () => ({ contacted_at: on ? new Date().toISOString().slice(0, 10) : null }));
   }
 
   editNote(text: string): void {
-    this.noteDraft = text;
-    this.noteState = 'unsaved';
-    if (this.noteTimer) clearTimeout(this.noteTimer);
-    this.noteTimer = setTimeout(() => void this.flushNote(), 500);
+    this.#noteDraft = text;
+    this.#noteState = 'unsaved';
+    if (this.#noteTimer) clearTimeout(this.#noteTimer);
+    this.#noteTimer = setTimeout(() => void this.flushNote(), 500);
   }
 
-  /** Save the note now (autosave, blur, moving away). */
+  /** Save the note now (autosave, blur, moving away). Never rejects. */
   async flushNote(): Promise<void> {
-    if (this.noteTimer) clearTimeout(this.noteTimer);
-    this.noteTimer = null;
-    const d = this.detail;
-    const brandId = this.brandId;
-    if (!d || !brandId || this.noteState !== 'unsaved') return;
-    const note = this.noteDraft;
-    this.noteState = 'saving';
+    if (this.#noteTimer) clearTimeout(this.#noteTimer);
+    this.#noteTimer = null;
+    const d = this.#detail;
+    const brandId = this.#app.brandId;
+    if (!d || !brandId || this.#noteState !== 'unsaved') return;
+    const note = this.#noteDraft;
+    this.#noteState = 'saving';
     try {
       const r = await call('triage:set', { brandId, id: d.item.id, patch: { note } });
-      if (this.noteDraft === note) this.noteState = 'saved';
-      else this.noteState = 'unsaved';
-      if (r) this.patchRow({ ...r, triage: { ...r.triage, note } });
+      this.#noteState = this.#noteDraft === note ? 'saved' : 'unsaved';
+      if (r) this.#patchRow({ ...r, triage: { ...r.triage, note } });
     } catch (e) {
-      this.noteState = 'error';
-      this.app.toast(`The note could not be saved: ${errorText(e)}`, 'error');
+      this.#noteState = 'error';
+      this.#app.fail('The note could not be saved')(e);
     }
-  }
-
-  async copyContacts(includeCatchAll = false): Promise<void> {
-    const d = this.detail;
-    if (!d) return;
-    const r = copyGoodAddresses(d.contacts, { includeCatchAll });
-    if (r.count) await call('clipboard:write', { text: r.text });
-    this.app.toast(r.message);
-  }
-
-  async copyText(text: string, what: string): Promise<void> {
-    if (!text) {
-      this.app.toast(`There is no ${what} to copy.`);
-      return;
-    }
-    await call('clipboard:write', { text });
-    this.app.toast(`Copied the ${what}.`);
-  }
-
-  async copyPitch(): Promise<void> {
-    const d = this.detail;
-    if (!d) return;
-    await this.copyText(copyPitch(d.record.pitch_subject, d.record.pitch_body), 'pitch');
-  }
-
-  async openMail(): Promise<void> {
-    const d = this.detail;
-    if (!d) return;
-    const good = copyGoodAddresses(d.contacts);
-    if (!good.count) {
-      this.app.toast(good.message);
-      return;
-    }
-    const r = await call('mail:open', { emails: good.text.split(', '), subject: d.record.pitch_subject ?? undefined, body: d.record.pitch_body ?? undefined });
-    this.app.toast(r.message, r.opened ? 'info' : 'error');
-  }
-
-  async openLink(url: string | null | undefined): Promise<void> {
-    if (!url) return;
-    const r = await call('links:open', { url });
-    if (!r.opened) this.app.toast(r.reason ?? 'That link cannot be opened.', 'error');
   }
 }

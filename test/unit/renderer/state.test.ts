@@ -1,12 +1,18 @@
 // The renderer's state classes, run against the real contract handlers and
-// core in this process (window.workbench is a thin in-process bridge).
+// core in this process (window.workbench is a thin in-process bridge that can
+// hold a call back or answer it with an error, to test stale and failed answers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { flushSync } from 'svelte';
+import { join } from 'node:path';
 import { AppService } from '../../../electron/core/app/service';
 import { createHandlers, dispatch } from '../../../electron/core/app/handlers';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { AppStore } from '../../../renderer/src/state/app.svelte';
 import { OpportunitiesStore, PAGE } from '../../../renderer/src/state/opportunities.svelte';
+import { OutreachActions } from '../../../renderer/src/state/outreach';
+import { InsightsStore } from '../../../renderer/src/state/insights.svelte';
+import { ExportJob } from '../../../renderer/src/state/export.svelte';
+import { DoNotContactList } from '../../../renderer/src/state/do-not-contact.svelte';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';
 
@@ -15,6 +21,37 @@ let service: AppService;
 let platform: FakePlatform;
 const tmp = tempDir();
 const listeners = new Map<string, Set<(p: unknown) => void>>();
+const listenerCount = () => [...listeners.values()].reduce((n, s) => n + s.size, 0);
+let handlers: ReturnType<typeof createHandlers>;
+/** Calls on their way through the bridge. */
+let inflight = 0;
+
+/** What the bridge does instead of (or before) passing the next matching call to the core. */
+interface Intercept {
+  method: string;
+  when: (args: any[]) => boolean;
+  answer: () => Promise<void> | { ok: false; error: { kind: string; message: string } };
+}
+const intercepts: Intercept[] = [];
+/** The next call of `method` (matching `when`) waits at the bridge until release(). */
+function hold(method: string, when: (args: any[]) => boolean = () => true) {
+  let release!: () => void;
+  let arrived!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const reached = new Promise<void>((r) => (arrived = r));
+  intercepts.push({ method, when, answer: () => (arrived(), gate) });
+  return { reached, release };
+}
+/** The next call of `method` is answered with an error, as main answers a failed call. */
+function failNext(method: string, message: string) {
+  intercepts.push({ method, when: () => true, answer: () => ({ ok: false, error: { kind: 'unavailable', message } }) });
+}
+/** The core's own answer, straight from the handlers (what the stores should end up showing). */
+async function direct(method: string, ...args: unknown[]): Promise<any> {
+  const r = await dispatch(handlers, method, args);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
 
 beforeAll(async () => {
   sim = await startSimulator({ seed: 8, opportunities: 700, otherBrandOpportunities: 10, citationsPerBrand: 20 });
@@ -26,7 +63,7 @@ beforeAll(async () => {
   };
   service = await AppService.create({ userDataDir: tmp.dir, platform, keychain: new FakeKeychain(), appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux' });
   service.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000 });
-  const handlers = createHandlers(service, platform);
+  handlers = createHandlers(service, platform);
   const api = new Proxy(
     {},
     {
@@ -37,13 +74,27 @@ beforeAll(async () => {
               listeners.get(event)!.add(l);
               return () => listeners.get(event)!.delete(l);
             }
-          : (...args: unknown[]) => dispatch(handlers, name, JSON.parse(JSON.stringify(args))),
+          : async (...args: unknown[]) => {
+              inflight++;
+              try {
+                const i = intercepts.findIndex((x) => x.method === name && x.when(args));
+                if (i >= 0) {
+                  const answer = intercepts.splice(i, 1)[0]!.answer();
+                  if (!(answer instanceof Promise)) return answer;
+                  await answer;
+                }
+                return await dispatch(handlers, name, JSON.parse(JSON.stringify(args)));
+              } finally {
+                inflight--;
+              }
+            },
     },
   );
   (globalThis as { window?: unknown }).window = { workbench: api };
 });
 afterAll(async () => {
-  await new Promise((r) => setTimeout(r, 400)); // let the stores' short timers (detail, chip counts) finish first
+  // Each describe disposes its stores (timers stopped); the calls already on their way finish first.
+  await until(() => inflight === 0);
   await service.close();
   await sim.close();
   tmp.cleanup();
@@ -60,6 +111,11 @@ const until = async (fn: () => boolean, ms = 20_000) => {
 describe('AppStore and OpportunitiesStore', () => {
   const app = new AppStore();
   const opps = new OpportunitiesStore(app);
+  const outreach = new OutreachActions(app, opps);
+  afterAll(() => {
+    opps.dispose();
+    app.dispose();
+  });
 
   it('loads the frame; a key set from the UI starts a sync whose events update the state', async () => {
     await app.load();
@@ -72,7 +128,7 @@ describe('AppStore and OpportunitiesStore', () => {
     await until(() => app.toasts.some((t) => t.text.startsWith('Synced')));
     await until(() => !app.syncing);
     expect(app.brands.length).toBe(3);
-    app.brandId = sim.brands[0]!.id;
+    app.selectBrand(sim.brands[0]!.id);
     expect(app.brand?.name).toBe(sim.brands[0]!.name);
   });
 
@@ -123,7 +179,7 @@ describe('AppStore and OpportunitiesStore', () => {
     while (!(opps.itemAt(i)?.catch_all_count && opps.itemAt(i)!.contact_count > opps.itemAt(i)!.catch_all_count)) i++;
     opps.moveTo(i);
     await until(() => opps.detail?.item.id === opps.itemAt(i)!.id);
-    await opps.copyContacts();
+    await outreach.copyContacts();
     const catchAll = opps.detail!.contacts.filter((c) => c.catchAll).map((c) => c.email);
     for (const a of catchAll) expect(platform.clipboard).not.toContain(a);
     expect(app.toasts.at(-1)!.text).toMatch(/catch-all address(es)? left out/);
@@ -137,5 +193,176 @@ describe('AppStore and OpportunitiesStore', () => {
     await opps.setStatus('Done');
     expect(opps.selected.size).toBe(0);
     expect(app.toasts.at(-1)!.text).toBe('4 opportunities set to Done.');
+  });
+
+  it('a list answer superseded by a newer filter never overwrites it', async () => {
+    const brandId = app.brandId!;
+    const held = hold('opportunities:list', ([a]) => a.filter.search === 'cold brew');
+    opps.setFilter({ search: 'cold brew' });
+    await held.reached;
+    opps.clearFilters();
+    await until(() => !opps.loading);
+    const all = (await direct('opportunities:list', { filter: { brandId, sort: 'priority' }, offset: 0, limit: 1 })).total;
+    const coldBrew = (await direct('opportunities:list', { filter: { brandId, sort: 'priority', search: 'cold brew' }, offset: 0, limit: 1 })).total;
+    expect(coldBrew).not.toBe(all);
+    expect(opps.total).toBe(all);
+    held.release();
+    await until(() => inflight === 0);
+    expect(opps.filter.search).toBeUndefined();
+    expect(opps.total).toBe(all);
+    expect(opps.loading).toBe(false);
+  });
+
+  it('a failed star, contacted date, copy or link says why in a toast; nothing is left unhandled', async () => {
+    opps.moveTo(0);
+    await until(() => opps.detail?.item.id === opps.itemAt(0)!.id);
+    const starred = opps.itemAt(0)!.starred;
+    failNext('triage:set', 'The cache is busy; try again.');
+    void opps.toggleStar(); // as the s key does: fire and forget
+    await until(() => app.toasts.at(-1)?.text === 'The star could not be saved: The cache is busy; try again.');
+    expect(app.toasts.at(-1)!.kind).toBe('error');
+    expect(opps.itemAt(0)!.starred).toBe(starred);
+    failNext('triage:set', 'The cache is busy; try again.');
+    await expect(opps.markContacted(true)).resolves.toBeUndefined();
+    expect(app.toasts.at(-1)).toMatchObject({ kind: 'error', text: 'The contacted date could not be saved: The cache is busy; try again.' });
+    expect(opps.detail!.triage.contacted_at).toBeNull();
+    failNext('clipboard:write', 'The clipboard is not available.');
+    await expect(outreach.copyText('hello', 'subject')).resolves.toBeUndefined();
+    expect(app.toasts.at(-1)).toMatchObject({ kind: 'error', text: 'The subject could not be copied: The clipboard is not available.' });
+    failNext('links:open', 'No browser is set up.');
+    await expect(outreach.openLink('https://example.com/')).resolves.toBeUndefined();
+    expect(app.toasts.at(-1)).toMatchObject({ kind: 'error', text: 'The link could not be opened: No browser is set up.' });
+    // A working call afterwards works as before.
+    await opps.markContacted(true);
+    expect(opps.detail!.triage.contacted_at).toBe(new Date().toISOString().slice(0, 10));
+    await opps.markContacted(false);
+  });
+
+  it('export: the latest preview wins, the file is written, and the job lets go of its events', async () => {
+    const brandId = app.brandId!;
+    const job = new ExportJob(app, opps);
+    const contacts = { brandId, preset: 'contacts' as const, excludeCatchAll: true, markExported: false };
+    const byOpportunity = { brandId, preset: 'opportunities' as const, markExported: false };
+    const expected = await direct('export:preview', contacts);
+    expect((await direct('export:preview', byOpportunity)).rows).not.toBe(expected.rows);
+    const held = hold('export:preview', ([o]) => o.preset === 'opportunities');
+    const stale = job.preview(byOpportunity);
+    await held.reached;
+    await job.preview(contacts);
+    expect(job.check!.rows).toBe(expected.rows);
+    held.release();
+    await stale;
+    expect(job.check!.rows).toBe(expected.rows);
+
+    const before = listenerCount();
+    platform.saveAs = join(tmp.dir, 'batch.csv');
+    await job.save(contacts, 'batch.csv');
+    await until(() => !job.busy);
+    expect(job.error).toBeNull();
+    expect(job.result!.rows).toBe(expected.rows);
+    expect(app.toasts.at(-1)!.text).toBe(`Exported ${expected.rows.toLocaleString('en-US')} rows.`);
+    expect(listenerCount()).toBe(before);
+
+    // The dialog closes while the job is being started: its subscriptions end with it.
+    const starting = hold('export:start');
+    platform.saveAs = join(tmp.dir, 'batch-2.csv');
+    const saving = job.save(contacts, 'batch-2.csv');
+    await starting.reached;
+    expect(listenerCount()).toBe(before + 2);
+    job.dispose();
+    expect(listenerCount()).toBe(before);
+    starting.release();
+    await saving;
+    await until(() => inflight === 0);
+    expect(listenerCount()).toBe(before);
+  });
+
+  it('every subscription to main\'s events ends with dispose(); load() twice subscribes once', async () => {
+    const before = listenerCount();
+    const other = new AppStore();
+    await other.load();
+    await other.load();
+    expect(other.loaded).toBe(true);
+    expect(listenerCount()).toBe(before + 5);
+    other.dispose();
+    expect(listenerCount()).toBe(before);
+  });
+});
+
+describe('InsightsStore', () => {
+  const app = new AppStore();
+  const insights = new InsightsStore(app);
+  afterAll(() => {
+    insights.dispose();
+    app.dispose();
+  });
+
+  it('a load superseded by a newer one (another brand) never overwrites it', async () => {
+    const [a, b] = [sim.brands[0]!.id, sim.brands[1]!.id];
+    const expected = await direct('scores:get', { brandId: b, breakdown: '' });
+    const held = hold('scores:get', ([x]) => x.brandId === a && x.breakdown === '');
+    const stale = insights.load(a);
+    await held.reached;
+    await insights.load(b);
+    expect(insights.loadedFor).toBe(b);
+    expect(insights.scores).toEqual(expected.rows);
+    const citations = insights.allCitations;
+    held.release();
+    await stale;
+    expect(insights.loadedFor).toBe(b);
+    expect(insights.scores).toEqual(expected.rows);
+    expect(insights.allCitations).toBe(citations);
+  });
+
+  it('a citation filter superseded by a newer one never overwrites it; a failed load says why', async () => {
+    const b = sim.brands[1]!.id;
+    const domain = String(insights.allCitations[0]!.domain);
+    const all = (await direct('citations:get', { brandId: b, mode: 'citations' })).items.length;
+    expect((await direct('citations:get', { brandId: b, mode: 'citations', domain })).items.length).toBeLessThan(all);
+    const held = hold('citations:get', ([x]) => x.domain === domain);
+    const stale = insights.filterCitations(b, 'citations', { domain });
+    await held.reached;
+    await insights.filterCitations(b, 'citations', {});
+    expect(insights.citations!.items.length).toBe(all);
+    held.release();
+    await stale;
+    expect(insights.citations!.items.length).toBe(all);
+
+    failNext('scores:get', 'The cache could not be read.');
+    await expect(insights.load(b)).resolves.toBeUndefined();
+    expect(app.toasts.at(-1)).toMatchObject({ kind: 'error', text: 'Insights could not be read: The cache could not be read.' });
+  });
+
+  it('gap domains count their opportunities; an older count never overwrites a newer one', async () => {
+    const b = sim.brands[1]!.id;
+    await insights.load(b);
+    const gaps = insights.gaps;
+    expect(gaps.length).toBeGreaterThan(1);
+    const held = hold('opportunities:list', ([x]) => x.filter.domain === gaps[0]!.domain);
+    const stale = insights.countGapOpportunities(b, gaps);
+    await held.reached;
+    await insights.countGapOpportunities(b, gaps.slice(1));
+    const newer = insights.gapOpportunities;
+    expect(Object.keys(newer).sort()).toEqual(gaps.slice(1).map((g) => g.domain).sort());
+    const one = gaps[1]!.domain;
+    expect(newer[one]).toBe((await direct('opportunities:list', { filter: { brandId: b, domain: one }, offset: 0, limit: 1 })).total);
+    held.release();
+    await stale;
+    expect(insights.gapOpportunities).toBe(newer);
+  });
+});
+
+describe('DoNotContactList', () => {
+  it('adds, refuses in plain words, and removes', async () => {
+    const dnc = new DoNotContactList();
+    await dnc.load();
+    expect(await dnc.add('not an address at all')).toBe(false);
+    expect(dnc.error).toMatch(/neither an e-mail address nor a domain/);
+    expect(await dnc.add('Press@Evil.Example')).toBe(true);
+    expect(dnc.error).toBeNull();
+    expect(dnc.entries.map((d) => d.value)).toEqual(['press@evil.example']);
+    expect(await dnc.remove('press@evil.example')).toBe(true);
+    expect(dnc.entries).toEqual([]);
+    dnc.dispose();
   });
 });

@@ -1,0 +1,13 @@
+// The state classes, provided once by App.svelte through Svelte context and
+// read by any component below it: useApp(), useOpportunities(), ... (a typed
+// pair per class, from svelte's createContext), never passed down as props.
+import { createContext } from 'svelte';
+import type { AppStore } from './app.svelte';
+import type { InsightsStore } from './insights.svelte';
+import type { OpportunitiesStore } from './opportunities.svelte';
+import type { OutreachActions } from './outreach';
+
+export const [useApp, provideApp] = createContext<AppStore>();
+export const [useOpportunities, provideOpportunities] = createContext<OpportunitiesStore>();
+export const [useOutreach, provideOutreach] = createContext<OutreachActions>();
+export const [useInsights, provideInsights] = createContext<InsightsStore>();

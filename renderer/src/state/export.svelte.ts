@@ -1,0 +1,128 @@
+// One export from the export dialog: the preview of what the options would
+// write (the latest options' answer wins), then the file chosen in main's
+// dialog, the job's progress and its result. Owned by the dialog; dispose()
+// lets go of the job's events when the dialog goes.
+import type { EventPayloads, MethodArgs } from '../../../shared/contract';
+import type { ExportCheck, ExportResult } from '../../../shared/model';
+import { call, on } from '../lib/api.svelte';
+import { count, errorText } from '../lib/format';
+import { Latest } from '../lib/latest';
+import type { AppStore } from './app.svelte';
+import type { OpportunitiesStore } from './opportunities.svelte';
+
+export type ExportOptions = MethodArgs<'export:preview'>[0];
+type Done = EventPayloads['export:done'];
+
+export class ExportJob {
+  #check = $state.raw<ExportCheck | null>(null);
+  #busy = $state(false);
+  #progress = $state(0);
+  #result = $state.raw<ExportResult | null>(null);
+  #resultJob = $state<string | null>(null);
+  #error = $state<string | null>(null);
+  #previews = new Latest();
+  /** The running job's id, once main has answered; until then its events wait in #early. */
+  #jobId: string | null = null;
+  #early = new Map<string, Done>();
+  #unsubscribe: (() => void)[] = [];
+  readonly #app: AppStore;
+  readonly #opps: OpportunitiesStore;
+
+  constructor(app: AppStore, opps: OpportunitiesStore) {
+    this.#app = app;
+    this.#opps = opps;
+  }
+
+  get check(): ExportCheck | null { return this.#check; }
+  get busy(): boolean { return this.#busy; }
+  /** Rows written so far. */
+  get progress(): number { return this.#progress; }
+  get result(): ExportResult | null { return this.#result; }
+  get error(): string | null { return this.#error; }
+
+  /** Count what these options would write. Never rejects. */
+  async preview(options: ExportOptions): Promise<void> {
+    const fresh = this.#previews.begin();
+    this.#error = null;
+    try {
+      const c = await call('export:preview', options);
+      if (fresh()) this.#check = c;
+    } catch (e) {
+      if (fresh()) this.#error = errorText(e);
+    }
+  }
+
+  /** Ask main for a file, then write it. Never rejects: a failure is `error`. */
+  async save(options: ExportOptions, suggestedName: string): Promise<void> {
+    if (this.#busy) return;
+    this.#busy = true;
+    this.#error = null;
+    this.#result = null;
+    try {
+      const { file } = await call('export:choose-file', { suggestedName });
+      if (!file) {
+        this.#busy = false;
+        return;
+      }
+      this.#follow();
+      const { jobId } = await call('export:start', { options, file: file.handle });
+      this.#jobId = jobId;
+      const done = this.#early.get(jobId);
+      this.#early.clear();
+      if (done) this.#finish(done);
+    } catch (e) {
+      this.#stopFollowing();
+      this.#busy = false;
+      this.#error = errorText(e);
+    }
+  }
+
+  #follow(): void {
+    this.#stopFollowing();
+    this.#jobId = null;
+    this.#progress = 0;
+    this.#unsubscribe.push(
+      on('export:progress', (p) => {
+        if (p.jobId === this.#jobId) this.#progress = p.rows;
+      }),
+      on('export:done', (d) => {
+        if (this.#jobId === null) this.#early.set(d.jobId, d);
+        else if (d.jobId === this.#jobId) this.#finish(d);
+      }),
+    );
+  }
+
+  #stopFollowing(): void {
+    for (const off of this.#unsubscribe.splice(0)) off();
+  }
+
+  #finish(d: Done): void {
+    this.#stopFollowing();
+    this.#busy = false;
+    if (d.error) {
+      this.#error = d.error.message;
+      return;
+    }
+    this.#result = d.result;
+    this.#resultJob = d.jobId;
+    this.#app.toast(`Exported ${count(d.result?.rows ?? 0, 'row')}.`);
+    void this.#opps.reload(true);
+  }
+
+  /** Never rejects. */
+  async showInFolder(): Promise<void> {
+    const jobId = this.#resultJob;
+    if (!jobId) return;
+    try {
+      await call('export:show-in-folder', { jobId });
+    } catch (e) {
+      this.#error = errorText(e);
+    }
+  }
+
+  dispose(): void {
+    this.#stopFollowing();
+    this.#early.clear();
+    this.#previews.cancel();
+  }
+}
