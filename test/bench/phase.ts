@@ -1,6 +1,7 @@
 // One benchmark phase in its own process, so its peak memory is its own.
 // Prints one JSON line with the figures. Usage: phase.ts <phase> <sim-url> <db> [pages-file]
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createReadStream, createWriteStream, readdirSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { Cache } from '../../electron/core/store/cache';
@@ -109,6 +110,20 @@ if (phase === 'sync') {
   for (let i = 0; i < 10; i++) counts.push(time(() => cache.opportunities.counts({ brandId: brand })));
   cache.close();
   out({ rows, list_p50_ms: pct(list, 50), list_p95_ms: pct(list, 95), search_p50_ms: pct(search, 50), search_p95_ms: pct(search, 95), counts_p95_ms: pct(counts, 95), samples: { list: list.length, search: search.length } });
+} else if (phase === 'open') {
+  // What every launch and every CLI command pays before the first list page: open the cache (after a clean
+  // close, so no integrity check is due) and read the first page (200 rows, default filter). Its own process,
+  // so nothing of the file is in this process's page cache; the OS's may be warm, as on a relaunch.
+  const prefix = basename(dbPath) + '.open-';
+  const markers = readdirSync(dirname(dbPath)).filter((f) => f.startsWith(prefix)).length;
+  const t0 = performance.now();
+  const cache = await Cache.open(dbPath);
+  const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
+  const page = cache.opportunities.list({ brandId: brand }, { limit: 200 });
+  const t1 = performance.now();
+  cache.close();
+  // since_process_start_ms also counts Node starting and tsx compiling this script's imports (not what the built app pays).
+  out({ cache_ms: Math.round((t1 - t0) * 10) / 10, since_process_start_ms: Math.round(t1), rows: page.length, markers_before: markers });
 } else if (phase === 'export') {
   // The contacts preset (one row per distinct address) and the opportunities preset of the whole cache.
   const cache = await Cache.open(dbPath);

@@ -1,5 +1,6 @@
 // The cache: one SQLite file and the stores over it.
-import { openDatabase, type DB, type OpenOptions } from './db';
+import { closeDatabase, openDatabase, type DB, type OpenOptions } from './db';
+import { checkIntegrityOffThread, type CheckedIntegrity } from './integrity';
 import { BrandStore } from './brands';
 import { CitationStore } from './citations';
 import { DoNotContactStore } from './do-not-contact';
@@ -18,6 +19,8 @@ export class Cache {
   readonly runs: SyncRunStore;
   readonly doNotContact: DoNotContactStore;
   readonly exportRows: ExportRowStore;
+  /** Set when checkIntegrity found damage: then close() is not a clean close, and the next open checks again. */
+  private damaged = false;
 
   private constructor(
     readonly db: DB,
@@ -42,7 +45,27 @@ export class Cache {
     return this.db.transaction(fn)();
   }
 
+  /**
+   * The full integrity check the open skips after a clean shutdown (PRAGMA
+   * quick_check), for the app to run once the window has data. It reads the
+   * whole file (about a second at 100,000 opportunities) in a worker thread,
+   * so calls keep being answered meanwhile (integrity.ts). When it finds
+   * damage, this session's open marker is kept at close, so the next open
+   * checks again and takes the recovery path instead of opening it unchecked.
+   */
+  async checkIntegrity(opts: { module?: string } = {}): Promise<CheckedIntegrity> {
+    const result = await checkIntegrityOffThread(this.path, this.db, opts);
+    if (!result.ok) this.damaged = true;
+    return result;
+  }
+
+  /** True once checkIntegrity has found damage in this session. */
+  get isDamaged(): boolean {
+    return this.damaged;
+  }
+
+  /** Close cleanly: the next open skips the integrity check (see the open marker in db.ts). */
   close(): void {
-    if (this.db.open) this.db.close();
+    closeDatabase(this.db, { keepMarker: this.damaged });
   }
 }

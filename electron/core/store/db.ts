@@ -1,12 +1,15 @@
-// Opening the cache: WAL, foreign keys, an integrity check, a backup before
-// any migration (the user's triage and notes cannot be fetched again), and
-// migrations recorded in PRAGMA user_version. A cache that cannot open says
-// why, as one of the kinds the app's start-up dialog acts on.
+// Opening the cache: WAL, foreign keys, an integrity check after an unclean
+// shutdown (see open-marker.ts), a backup before any migration (the user's
+// triage and notes cannot be fetched again), and migrations recorded in
+// PRAGMA user_version. A cache that cannot open says why, as one of the kinds
+// the app's start-up dialog acts on.
 import Database from 'better-sqlite3';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { CoreFailureKind } from '../../../shared/core-link';
 import { MIGRATIONS, LATEST_VERSION } from './migrations';
+import { acquireMarker, holdMarker, releaseMarker, releaseMarkerOf, uncleanMarkers } from './open-marker';
+export { openMarkerPath } from './open-marker';
 
 export type DB = Database.Database;
 
@@ -85,7 +88,11 @@ export function headerSchemaVersion(path: string): number | null {
  * Open (creating if needed) and migrate the cache at `path`. Throws CacheError
  * with words a person can act on when the file cannot be opened (see
  * CacheFailureKind); a file from a newer version is refused before anything in
- * it is changed.
+ * it is changed. The full integrity check (PRAGMA quick_check, about a second
+ * at 100k opportunities) runs here only when the last session did not close
+ * cleanly (see open-marker.ts); otherwise the app runs it later, in the
+ * background (Cache.checkIntegrity). Close with closeDatabase (Cache.close) so
+ * the next open knows this session ended cleanly.
  */
 export async function openDatabase(path: string, opts: OpenOptions = {}): Promise<DB> {
   try {
@@ -98,31 +105,40 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
     const version = headerSchemaVersion(path);
     if (version !== null && version > LATEST_VERSION) throw newerError(path, version);
   }
+  const readonly = opts.readonly ?? false;
+  const unclean = path === ':memory:' ? [] : uncleanMarkers(path);
+  let marker: string | null = null;
   let db: DB;
   try {
-    db = new Database(path, { readonly: opts.readonly ?? false });
+    // Before the first write (the switch to WAL, a migration), so a crash from here on is seen by the next open.
+    if (path !== ':memory:' && !readonly) marker = acquireMarker(path);
+    db = new Database(path, { readonly });
   } catch (e) {
+    if (marker) releaseMarker(marker, null);
     throw classifyOpenError(e, path) ?? new CacheError('unreadable', `The cache file ${path} could not be opened: ${(e as Error).message}`, path);
   }
+  if (marker) holdMarker(marker, db);
   try {
     configure(db);
     // The version first: a newer app's file (its latest version may be in the WAL) is never called damaged.
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > LATEST_VERSION) throw newerError(path, current);
-    if (!fresh) {
-      const check = db.pragma('quick_check', { simple: true });
-      if (check !== 'ok') {
+    if (!fresh && unclean.length > 0) {
+      const check = quickCheck(db);
+      if (!check.ok) {
         throw new CacheError(
           'corrupt',
-          `The cache file ${path} is damaged (integrity check: ${String(check)}). ` +
+          `The cache file ${path} is damaged (integrity check: ${check.message}). ` +
             `Move it aside and start a fresh cache with \`workbench cache reset\` (or Settings > Reset cache); ` +
             `backups taken before upgrades are in ${opts.backupDir ?? join(dirname(path), 'backups')}.`,
           path,
         );
       }
     }
+    // Checked (or a fresh file, which has nothing to check): the crashed sessions' markers have done their job.
+    if (!readonly) for (const m of unclean) if (m !== marker) rmSync(m, { force: true });
     if (current < LATEST_VERSION) {
-      if (!fresh && current > 0 && !opts.readonly) await backupBeforeMigration(db, path, current, opts);
+      if (!fresh && current > 0 && !readonly) await backupBeforeMigration(db, path, current, opts);
       migrate(db, current);
     }
     return db;
@@ -134,7 +150,37 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
       if (version !== null && version > LATEST_VERSION) failure = newerError(path, version);
     }
     db.close();
+    if (marker) releaseMarker(marker, db);
     throw failure ?? e;
+  }
+}
+
+/**
+ * Close a database opened by openDatabase, cleanly: the connection first
+ * (SQLite checkpoints the WAL into the file), then this process's open marker,
+ * so the next open skips the integrity check. With `keepMarker` (the file was
+ * found damaged while open) the marker stays and the next open checks again.
+ */
+export function closeDatabase(db: DB, opts: { keepMarker?: boolean } = {}): void {
+  if (db.open) db.close();
+  releaseMarkerOf(db, opts.keepMarker ?? false);
+}
+
+/**
+ * PRAGMA quick_check: every page and b-tree well-formed (not that each index
+ * matches its table, which integrity_check adds). Reads the whole file: about
+ * a second at 100,000 opportunities, on the calling thread. A file too damaged
+ * for the check to run is not ok either; any other error (I/O, closed) throws.
+ */
+export function quickCheck(db: DB): { ok: true } | { ok: false; message: string } {
+  try {
+    const rows = db.pragma('quick_check') as { quick_check: string }[];
+    const found = rows.map((r) => r.quick_check).join('\n');
+    // Up to 100 problems, one a line: the first few say enough.
+    return found === 'ok' ? { ok: true } : { ok: false, message: found.length > 400 ? `${found.slice(0, 400)}…` : found };
+  } catch (e) {
+    if (classifyOpenError(e, db.name)?.kind === 'corrupt') return { ok: false, message: (e as Error).message };
+    throw e;
   }
 }
 
