@@ -10,6 +10,7 @@ export interface HostOps {
   'shell:open-external': { args: { url: string }; result: null };
   'shell:show-item-in-folder': { args: { path: string }; result: null };
   'dialog:save-file': { args: { suggestedName: string }; result: string | null };
+  'dialog:open-file': { args: { title: string; filters: { name: string; extensions: string[] }[] }; result: string | null };
 }
 export type HostOp = keyof HostOps;
 

@@ -300,12 +300,30 @@ export function checkFuses(ctx) {
   return problems;
 }
 
-/** Each native module among the dependencies (one with a binding.gyp) is unpacked from the asar. @param {Context} ctx */
+/**
+ * The .node files a native module builds, as paths in the package: those already built in its
+ * build/Release, and one per target its binding.gyp names (node-gyp writes `<target_name>.node`, so
+ * better-sqlite3's is better_sqlite3.node, not better-sqlite3.node).
+ * @param {string} nodeModules @param {string} name @returns {string[]}
+ */
+export function nativeFiles(nodeModules, name) {
+  const release = join(nodeModules, name, 'build', 'Release');
+  const built = existsSync(release) && statSync(release).isDirectory() ? readdirSync(release).filter((f) => f.endsWith('.node')) : [];
+  const gyp = readText(join(nodeModules, name, 'binding.gyp')) ?? '';
+  const targets = [...gyp.matchAll(/["']target_name["']\s*:\s*["']([^"'\n]+)["']/g)].map((m) => `${m[1]}.node`);
+  return [...new Set([...built, ...targets])].sort().map((file) => `node_modules/${name}/build/Release/${file}`);
+}
+
+/** Each native module among the dependencies (one with a binding.gyp) has its .node files unpacked from the asar. @param {Context} ctx */
 export function checkNativeUnpacked(ctx) {
   const natives = Object.keys(ctx.pkg.dependencies ?? {}).filter((name) => existsSync(join(ctx.nodeModules, name, 'binding.gyp')));
-  return natives
-    .filter((name) => !selectedBy(`node_modules/${name}/build/Release/${name.replace(/^@[^/]+\//, '')}.node`, ctx.builder.asarUnpack))
-    .map((name) => `native module ${name} is not covered by asarUnpack; a .node file cannot load from inside the asar`);
+  return natives.flatMap((name) => {
+    const files = nativeFiles(ctx.nodeModules, name);
+    if (files.length === 0) return [`cannot tell which .node file native module ${name} builds: its binding.gyp names no target_name and its build/Release holds none`];
+    return files
+      .filter((file) => !selectedBy(file, ctx.builder.asarUnpack))
+      .map((file) => `native module ${name}: ${file} is not covered by asarUnpack; a .node file cannot load from inside the asar`);
+  });
 }
 
 /** `files` packages the whole build and package.json, and package.json's main is a built file. @param {Context} ctx */
@@ -362,12 +380,35 @@ export function checkCoreDemoSimulator(ctx) {
   );
 }
 
+/** Code without its comments (roughly: enough that a comment naming net.fetch does not count as a call). @param {string} code */
+function withoutComments(code) {
+  return code.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+}
+
+/**
+ * The core bundle (with the chunks it imports) takes `net` from electron and calls net.fetch: the API
+ * client's requests go through Chromium's network stack (system proxy, OS certificates), not Node's fetch.
+ * @param {Context} ctx
+ */
+export function checkCoreNetFetch(ctx) {
+  const files = bundleWithImports(ctx.outDir, CORE_BUNDLE);
+  if (files.size === 0) return []; // a build without the core bundle is checkCoreFork's to report
+  const code = [...files.values()].map(withoutComments).join('\n');
+  const problems = [];
+  const importsNet =
+    /\bimport\s*\{[^}]*\bnet\b[^}]*\}\s*from\s*["']electron["']/.test(code) || /\brequire\(\s*["']electron["']\s*\)/.test(code) || /\bimport\s*\*\s*as\s+[\w$]+\s+from\s*["']electron["']/.test(code);
+  if (!importsNet) problems.push("the core bundle never imports net from electron, so its requests cannot go through Electron's net.fetch");
+  if (!/(?:^|[^\w$])net\.fetch\(/.test(code)) problems.push("the core bundle never calls net.fetch(): the API client would use Node's fetch (no system proxy, no OS certificates)");
+  return problems;
+}
+
 /** Each check with the words printed beside ✓ or ✗. */
 export const CHECKS = Object.freeze([
   { name: 'preload: one CommonJS file at the path main loads, requiring only electron', run: checkPreload },
   { name: 'renderer: served from a privileged app:// scheme, never loadFile() or file://', run: checkAppProtocol },
   { name: 'core: main forks it with utilityProcess.fork, and the forked file was built', run: checkCoreFork },
   { name: "core: the demo simulator only, without the simulator's fault injection and /__sim/ admin routes", run: checkCoreDemoSimulator },
+  { name: "core: the API client's requests go through Electron's net.fetch", run: checkCoreNetFetch },
   { name: 'index.html: every script and stylesheet it references was built; no inline scripts', run: checkRendererHtml },
   { name: 'electron-builder.yml: asar on, the fuses exactly as the README documents', run: checkFuses },
   { name: 'electron-builder.yml: native modules unpacked from the asar', run: checkNativeUnpacked },

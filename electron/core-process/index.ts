@@ -6,18 +6,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { KeychainSecretStore } from '../core/secrets';
 import { createLog, installCrashLogging } from '../main/log';
+import { coreDeps } from './deps';
 import { runCore } from './run';
 
 // Main passes its log folder; without it (started by hand) the log goes to the system's temporary folder.
 const log = createLog({ dir: process.env.WORKBENCH_LOG_DIR ?? join(tmpdir(), 'outreach-workbench-logs'), name: 'core.log' });
 installCrashLogging(log);
 
-void runCore(process.parentPort, {
-  keychain: new KeychainSecretStore(),
-  fetch: (input, init) => net.fetch(input instanceof URL ? input.href : input, init),
-  exit: (code) => process.exit(code),
-  log: (level, message) => log[level](message),
-}).catch((e: unknown) => {
+void runCore(
+  process.parentPort,
+  coreDeps({ net }, {
+    keychain: new KeychainSecretStore(),
+    exit: (code) => process.exit(code),
+    log: (level, message) => log[level](message),
+  }),
+).catch((e: unknown) => {
   log.error('the core process could not start', e);
   process.exit(1);
 });

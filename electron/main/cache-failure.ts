@@ -72,7 +72,7 @@ const WORDS: Record<CacheFailureKind, { headline: string; explain: string; start
 };
 
 const START_OVER =
-  'Start over renames the old file (nothing is deleted; it stays in the data folder with your triage and notes) and makes a fresh cache; the next sync fetches your opportunities again.';
+  'Start over renames the old file (nothing is deleted; it stays in the data folder) and makes a fresh cache, carrying over every triage row, note and do-not-contact entry it can still read, and the newest backup of them; the next sync fetches your opportunities again.';
 
 export function cacheFailureDialog(failure: CacheFailure): CacheFailureDialog {
   const w = WORDS[failure.kind] ?? WORDS.internal;

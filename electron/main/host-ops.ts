@@ -1,5 +1,5 @@
 // What main does when the core asks: the clipboard, the system's handlers for
-// links and folders, the save dialog. Links are checked again here (only
+// links and folders, the save and open dialogs. Links are checked again here (only
 // http(s) and the app's own mailto: leave the app), whatever the core sent.
 import type { HostHandlers } from '../../shared/core-link';
 import { checkExternalUrl, checkMailto } from '../../shared/links';
@@ -10,6 +10,8 @@ export interface HostSideEffects {
   showItemInFolder(path: string): void;
   /** The native save dialog; null when the user cancels. */
   showSaveDialog(suggestedName: string): Promise<string | null>;
+  /** The native open dialog for one existing file; null when the user cancels. */
+  showOpenDialog(o: { title: string; filters: { name: string; extensions: string[] }[] }): Promise<string | null>;
 }
 
 export function hostHandlers(fx: HostSideEffects): HostHandlers {
@@ -29,5 +31,6 @@ export function hostHandlers(fx: HostSideEffects): HostHandlers {
       return null;
     },
     'dialog:save-file': ({ suggestedName }) => fx.showSaveDialog(suggestedName),
+    'dialog:open-file': ({ title, filters }) => fx.showOpenDialog({ title, filters }),
   };
 }

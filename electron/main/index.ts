@@ -11,108 +11,112 @@ import { cacheFailureDialog } from './cache-failure';
 import { forkCore } from './core-process';
 import { hostHandlers } from './host-ops';
 import { registerIpc } from './ipc';
-import { createLog, installCrashLogging } from './log';
+import { createLog, installCrashLogging, type Log } from './log';
 import { contentSecurityPolicy, hardenSession, hardenWindow, isTrustedSender, menuTemplate, secureWebPreferences } from './security';
-import { demoUserDataDir, forbiddenSwitch } from './startup-checks';
+import { startUp, type Started } from './startup';
 
-// Demo mode: `npm run demo` (WORKBENCH_DEMO=1), or the app started with --demo. It gets its own
-// user-data folder, so its own cache, settings, log and single-instance lock.
-const demo = process.argv.includes('--demo') || process.env.WORKBENCH_DEMO === '1';
-if (demo) {
-  const dir = demoUserDataDir(app.getPath('appData'), app.getName());
-  mkdirSync(dir, { recursive: true }); // setPath may refuse a folder that does not exist yet
-  app.setPath('userData', dir);
-}
+// Demo mode's own user-data folder before anything reads it, then the log, the refused switches and
+// the single-instance lock, in that order (startup.ts, tested with a fake app that records the order).
+const started = startUp(app, {
+  argv: process.argv,
+  env: process.env,
+  makeDir: (dir) => mkdirSync(dir, { recursive: true }),
+  openLog: (userDataDir) => {
+    const log = createLog({ dir: join(userDataDir, 'logs') });
+    installCrashLogging(log, process, (e) => {
+      dialog.showErrorBox('Outreach Workbench stopped', `Something went wrong and the app has to close. Details are in ${log.file}.\n\n${e instanceof Error ? e.message : String(e)}`);
+      app.exit(1);
+    });
+    return log;
+  },
+  refuse: (refused) => dialog.showErrorBox('Outreach Workbench will not start', `The app was started with ${refused}, which would let other programs inspect or control it. Start it without that option.`),
+});
 const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
 const here = import.meta.dirname;
-const log = createLog({ dir: join(app.getPath('userData'), 'logs') });
-installCrashLogging(log, process, (e) => {
-  dialog.showErrorBox('Outreach Workbench stopped', `Something went wrong and the app has to close. Details are in ${log.file}.\n\n${e instanceof Error ? e.message : String(e)}`);
-  app.exit(1);
-});
 
-// Must happen before 'ready'.
-protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
+if (started) run(started);
 
-let win: BrowserWindow | null = null;
+/** Everything after a start-up that may go on: the scheme, the window, the core process, quitting. */
+function run({ demo, log }: Started<Log>): void {
+  // Must happen before 'ready'.
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
 
-function createWindow(): BrowserWindow {
-  const w = new BrowserWindow({
-    width: 1440,
-    height: 900,
-    minWidth: 960,
-    minHeight: 600,
-    show: false,
-    title: demo ? 'Outreach Workbench (demo)' : 'Outreach Workbench',
-    backgroundColor: '#1b1d21',
-    webPreferences: secureWebPreferences(join(here, '../preload/index.cjs')),
-  });
-  w.once('ready-to-show', () => w.show());
-  hardenWindow(w.webContents, devUrl);
-  void w.loadURL(devUrl ?? APP_ENTRY_URL);
-  return w;
-}
+  let win: BrowserWindow | null = null;
 
-function send(event: EventName, payload: unknown): void {
-  if (win && !win.isDestroyed()) win.webContents.send(eventChannelOf(event), payload);
-}
-
-function startCore(startOver = false): CoreSupervisor {
-  const init: CoreInit = {
-    userDataDir: app.getPath('userData'),
-    appName: app.getName(),
-    appVersion: app.getVersion(),
-    platformName: process.platform,
-    demo,
-    startOver,
-  };
-  return new CoreSupervisor({
-    spawn: () => forkCore({ utilityProcess, MessageChannelMain }, join(here, 'core.js'), init, { ...process.env, WORKBENCH_LOG_DIR: join(app.getPath('userData'), 'logs') }),
-    host: hostHandlers({
-      writeClipboard: (text) => clipboard.writeText(text),
-      openExternal: (url) => shell.openExternal(url),
-      showItemInFolder: (path) => shell.showItemInFolder(path),
-      showSaveDialog: async (suggestedName) => {
-        const opts = { title: 'Export CSV', defaultPath: join(app.getPath('documents'), suggestedName), filters: [{ name: 'CSV', extensions: ['csv'] }] };
-        const r = win ? await dialog.showSaveDialog(win, opts) : await dialog.showSaveDialog(opts);
-        return r.canceled || !r.filePath ? null : r.filePath;
-      },
-    }),
-    onEvent: send,
-    onCrash: (state, message) => {
-      log.error(`core process: ${state}: ${message}`);
-      send('core:status', { state, message });
-    },
-  });
-}
-
-/** The cache could not open: say so in plain words, offer what fits, and quit (never a process without a window). */
-async function handleFailure(failure: CoreFailure, core: CoreSupervisor): Promise<CoreSupervisor | null> {
-  log.error(`the cache could not open (${failure.kind}): ${failure.message}`);
-  const d = cacheFailureDialog({ kind: failure.kind, message: failure.message, path: failure.path ?? app.getPath('userData') });
-  const { response } = await dialog.showMessageBox({ type: 'error', title: d.title, message: d.message, detail: d.detail, buttons: d.buttons.map((b) => b.label), defaultId: d.defaultId, cancelId: d.cancelId, noLink: true });
-  const action = d.buttons[response]?.action ?? 'quit';
-  await core.shutdown(1_000);
-  if (action === 'start-over') {
-    const fresh = startCore(true);
-    const again = await fresh.ready();
-    if (!again) return fresh;
-    await fresh.shutdown(1_000);
-    dialog.showErrorBox('The cache still could not be opened', again.message);
-  } else if (action === 'open-folder') {
-    await shell.openPath(app.getPath('userData'));
+  function createWindow(): BrowserWindow {
+    const w = new BrowserWindow({
+      width: 1440,
+      height: 900,
+      minWidth: 960,
+      minHeight: 600,
+      show: false,
+      title: demo ? 'Outreach Workbench (demo)' : 'Outreach Workbench',
+      backgroundColor: '#1b1d21',
+      webPreferences: secureWebPreferences(join(here, '../preload/index.cjs')),
+    });
+    w.once('ready-to-show', () => w.show());
+    hardenWindow(w.webContents, devUrl);
+    void w.loadURL(devUrl ?? APP_ENTRY_URL);
+    return w;
   }
-  return null;
-}
 
-const refused = app.isPackaged ? forbiddenSwitch(process.argv) : null;
-if (refused) {
-  log.error(`refused to start with ${refused}`);
-  dialog.showErrorBox('Outreach Workbench will not start', `The app was started with ${refused}, which would let other programs inspect or control it. Start it without that option.`);
-  app.exit(1);
-} else if (!app.requestSingleInstanceLock()) {
-  app.quit();
-} else {
+  function send(event: EventName, payload: unknown): void {
+    if (win && !win.isDestroyed()) win.webContents.send(eventChannelOf(event), payload);
+  }
+
+  function startCore(startOver = false): CoreSupervisor {
+    const init: CoreInit = {
+      userDataDir: app.getPath('userData'),
+      appName: app.getName(),
+      appVersion: app.getVersion(),
+      platformName: process.platform,
+      demo,
+      startOver,
+    };
+    return new CoreSupervisor({
+      spawn: () => forkCore({ utilityProcess, MessageChannelMain }, join(here, 'core.js'), init, { ...process.env, WORKBENCH_LOG_DIR: join(app.getPath('userData'), 'logs') }),
+      host: hostHandlers({
+        writeClipboard: (text) => clipboard.writeText(text),
+        openExternal: (url) => shell.openExternal(url),
+        showItemInFolder: (path) => shell.showItemInFolder(path),
+        showSaveDialog: async (suggestedName) => {
+          const opts = { title: 'Export CSV', defaultPath: join(app.getPath('documents'), suggestedName), filters: [{ name: 'CSV', extensions: ['csv'] }] };
+          const r = win ? await dialog.showSaveDialog(win, opts) : await dialog.showSaveDialog(opts);
+          return r.canceled || !r.filePath ? null : r.filePath;
+        },
+        showOpenDialog: async ({ title, filters }) => {
+          const opts = { title, filters, properties: ['openFile' as const] };
+          const r = win ? await dialog.showOpenDialog(win, opts) : await dialog.showOpenDialog(opts);
+          return r.canceled || !r.filePaths[0] ? null : r.filePaths[0];
+        },
+      }),
+      onEvent: send,
+      onCrash: (state, message) => {
+        log.error(`core process: ${state}: ${message}`);
+        send('core:status', { state, message });
+      },
+    });
+  }
+
+  /** The cache could not open: say so in plain words, offer what fits, and quit (never a process without a window). */
+  async function handleFailure(failure: CoreFailure, core: CoreSupervisor): Promise<CoreSupervisor | null> {
+    log.error(`the cache could not open (${failure.kind}): ${failure.message}`);
+    const d = cacheFailureDialog({ kind: failure.kind, message: failure.message, path: failure.path ?? app.getPath('userData') });
+    const { response } = await dialog.showMessageBox({ type: 'error', title: d.title, message: d.message, detail: d.detail, buttons: d.buttons.map((b) => b.label), defaultId: d.defaultId, cancelId: d.cancelId, noLink: true });
+    const action = d.buttons[response]?.action ?? 'quit';
+    await core.shutdown(1_000);
+    if (action === 'start-over') {
+      const fresh = startCore(true);
+      const again = await fresh.ready();
+      if (!again) return fresh;
+      await fresh.shutdown(1_000);
+      dialog.showErrorBox('The cache still could not be opened', again.message);
+    } else if (action === 'open-folder') {
+      await shell.openPath(app.getPath('userData'));
+    }
+    return null;
+  }
+
   app.on('second-instance', () => {
     if (win) {
       if (win.isMinimized()) win.restore();
@@ -121,16 +125,9 @@ if (refused) {
   });
 
   void app.whenReady().then(async () => {
-    hardenSession(session.defaultSession);
-    const rendererDir = join(here, '../renderer');
-    protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir, contentSecurityPolicy()));
-    if (devUrl) {
-      // The dev server's pages get the development policy (its websocket, injected styles); app:// keeps the production one.
-      const devPolicy = contentSecurityPolicy({ dev: { serverOrigin: new URL(devUrl).origin } });
-      session.defaultSession.webRequest.onHeadersReceived({ urls: [`${new URL(devUrl).origin}/*`] }, (details, cb) => {
-        cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [devPolicy] } });
-      });
-    }
+    // No permissions; in development, the dev server's pages get the development policy (security.ts).
+    hardenSession(session.defaultSession, devUrl);
+    protocol.handle(APP_SCHEME, appProtocolHandler(join(here, '../renderer'), contentSecurityPolicy()));
     Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate({ dev: !app.isPackaged, mac: process.platform === 'darwin', appName: app.getName() })));
 
     let core: CoreSupervisor | null = startCore();

@@ -111,15 +111,47 @@ export function hardenWindow(wc: WebContentsLike, devServerUrl: string | undefin
   wc.on('will-attach-webview', (e) => e.preventDefault());
 }
 
+/** One response's headers as Electron's webRequest hands them over (names in the server's case). */
+type ResponseHeaders = Record<string, string[]>;
+
+/** The parts of a session the hardening touches (Electron's shape, so a fake can test it). */
 export interface SessionLike {
   setPermissionRequestHandler(handler: (wc: unknown, permission: string, callback: (granted: boolean) => void) => void): void;
   setPermissionCheckHandler(handler: () => boolean): void;
+  webRequest: {
+    onHeadersReceived(
+      filter: { urls: string[] },
+      listener: (details: { url: string; responseHeaders?: ResponseHeaders }, callback: (response: { responseHeaders?: ResponseHeaders }) => void) => void,
+    ): void;
+  };
 }
 
-/** No permission (camera, notifications, clipboard-read, …) is ever granted to the page. */
-export function hardenSession(session: SessionLike): void {
+/**
+ * The session's behaviour: no permission (camera, notifications,
+ * clipboard-read, …) is ever granted to the page; and in development only,
+ * the dev server's pages get the development policy as their
+ * Content-Security-Policy header (app:// sends the production one itself).
+ */
+export function hardenSession(session: SessionLike, devServerUrl?: string): void {
   session.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
   session.setPermissionCheckHandler(() => false);
+  if (devServerUrl) applyDevServerPolicy(session, devServerUrl);
+}
+
+/**
+ * Development only: every response from the dev server's origin carries the
+ * development policy (its scripts, its websocket, injected styles) as its one
+ * Content-Security-Policy header, replacing any the server sent in whatever
+ * case. Nothing else is touched, so app:// keeps the production policy.
+ */
+export function applyDevServerPolicy(session: Pick<SessionLike, 'webRequest'>, devServerUrl: string): void {
+  const origin = new URL(devServerUrl).origin;
+  const policy = contentSecurityPolicy({ dev: { serverOrigin: origin } });
+  session.webRequest.onHeadersReceived({ urls: [`${origin}/*`] }, (details, callback) => {
+    if (parseUrl(details.url)?.origin !== origin) return callback({}); // not the dev server's: left as it came
+    const headers = Object.fromEntries(Object.entries(details.responseHeaders ?? {}).filter(([name]) => name.toLowerCase() !== 'content-security-policy'));
+    callback({ responseHeaders: { ...headers, 'Content-Security-Policy': [policy] } });
+  });
 }
 
 /** The application menu: standard roles; reload and developer tools only in development. */

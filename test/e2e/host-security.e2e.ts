@@ -54,6 +54,9 @@ describe('the test host', () => {
   it('takes calls only as application/json', async () => {
     const form = await get(`/__host/call?token=${host.token}`, { 'Content-Type': 'text/plain' }, 'POST', '{"method":"app:info","args":[]}');
     expect(form.status).toBe(415);
+    // Exactly the media type application/json (parameters such as a charset allowed), not a look-alike.
+    expect((await get(`/__host/call?token=${host.token}`, { 'Content-Type': 'application/jsonx' }, 'POST', '{"method":"app:info","args":[]}')).status).toBe(415);
+    expect((await get(`/__host/call?token=${host.token}`, { 'Content-Type': 'application/json; charset=utf-8' }, 'POST', '{"method":"app:info","args":[]}')).status).toBe(200);
     const ok = await get(`/__host/call?token=${host.token}`, { 'Content-Type': 'application/json' }, 'POST', '{"method":"app:info","args":[]}');
     expect(JSON.parse(ok.body)).toMatchObject({ ok: true, value: { name: 'Outreach Workbench' } });
   });

@@ -56,6 +56,20 @@ export function shimSource(): string {
   return source.replace(placeholder, () => JSON.stringify({ methods: METHOD_NAMES, events: EVENT_NAMES }));
 }
 
+/**
+ * Whether a Content-Type header names exactly the media type application/json
+ * (any case, as media types are), with or without parameters such as
+ * `; charset=utf-8`. `application/jsonx`, `application/json-patch+json`,
+ * `text/json` and a missing header are not.
+ */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const [type = '', ...params] = header.split(';');
+  if (type.trim().toLowerCase() !== 'application/json') return false;
+  // Each parameter is name=value (RFC 9110, 8.3.1); a bare trailing ';' is tolerated.
+  return params.every((p, i) => (p.trim() === '' && i === params.length - 1) || /^\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=("[^"]*"|[!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*$/.test(p));
+}
+
 export async function startHost(opts: HostOptions = {}): Promise<Host> {
   const rendererDir = resolve(opts.rendererDir ?? 'out/renderer');
   if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`No built renderer in ${rendererDir}: run \`npx electron-vite build\` first.`);
@@ -75,6 +89,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
       openExternal: async (u) => void opened.push(u),
       showItemInFolder: (p) => void opened.push(`folder:${p}`),
       showSaveDialog: async (name) => (saveAs === null ? null : saveAs.endsWith('/') ? join(saveAs, name) : saveAs),
+      showOpenDialog: async () => null, // the browser tests choose no file to open
     }),
     onEvent: broadcast,
     onCrash: (state, message) => broadcast('core:status', { state, message }),
@@ -134,7 +149,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
           return;
         }
         if (url.pathname === '/__host/call' && req.method === 'POST') {
-          if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return end(res, 415, 'text/plain', 'Calls are application/json.');
+          if (!isJsonContentType(req.headers['content-type'])) return end(res, 415, 'text/plain', 'Calls are application/json.');
           const body = JSON.parse(await readBody(req)) as { method: string; args: unknown };
           return end(res, 200, 'application/json', JSON.stringify(await core.call(body.method, body.args)));
         }

@@ -19,8 +19,18 @@
   }
   function method(name) {
     return async (...args) => {
-      // Throws DataCloneError for what Electron's IPC would refuse, before anything is sent.
-      const cloned = structuredClone(args);
+      // Cloned first, and only the clone is encoded: what Electron's IPC would refuse (a reactive
+      // proxy, a function, a class with private state) is refused here, before anything is sent,
+      // instead of being flattened into JSON and slipping through.
+      let cloned;
+      try {
+        cloned = structuredClone(args);
+      } catch (e) {
+        throw new TypeError(
+          `workbench.${name}: an argument is not plain data and cannot cross the bridge (${e && e.message}). ` +
+            'Pass a plain copy, e.g. $state.snapshot(value).',
+        );
+      }
       try {
         const res = await fetch('/__host/call', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ method: name, args: cloned }) });
         return structuredClone(await res.json());

@@ -4,9 +4,11 @@
 // EventEmitter with postMessage(message, transfer) and kill(); the child reads
 // process.parentPort, whose 'message' event carries { data, ports };
 // MessageChannelMain's ports deliver { data } events, and only after start().
+// Also `app` for the start-up order (setPath, the single-instance lock) and a
+// session for the window's hardening (permissions, webRequest headers).
 import { EventEmitter } from 'node:events';
 import { existsSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 
 export class FakeMessagePortMain extends EventEmitter {
   other!: FakeMessagePortMain;
@@ -93,4 +95,104 @@ export function fakeUtilityProcess(onChild: (child: FakeUtilityProcess) => void)
       return child;
     },
   };
+}
+
+/**
+ * Electron's `app`, as far as start-up uses it, recording every call in order.
+ * Like Electron: getPath('userData') is <appData>/<name> until setPath moves it;
+ * setPath throws for a folder that does not exist (the API docs say it may);
+ * and the single-instance lock is per user-data folder (Chromium's
+ * ProcessSingleton on DIR_USER_DATA): `locks` holds the folders whose lock a
+ * running instance has, shared between fakes to model several instances.
+ */
+export class FakeApp {
+  readonly calls: string[] = [];
+  readonly isPackaged: boolean;
+  private readonly name: string;
+  private readonly paths: Record<string, string>;
+  private readonly locks: Set<string>;
+
+  constructor(opts: { appData: string; name?: string; isPackaged?: boolean; locks?: Set<string> }) {
+    this.isPackaged = opts.isPackaged ?? true;
+    this.name = opts.name ?? 'Outreach Workbench';
+    this.paths = { appData: opts.appData, userData: join(opts.appData, this.name) };
+    this.locks = opts.locks ?? new Set();
+  }
+  getName(): string {
+    this.calls.push('getName');
+    return this.name;
+  }
+  getPath(name: 'appData' | 'userData'): string {
+    this.calls.push(`getPath:${name}`);
+    const path = this.paths[name];
+    if (path === undefined) throw new Error(`Failed to get '${name}' path`);
+    return path;
+  }
+  setPath(name: 'userData', path: string): void {
+    this.calls.push(`setPath:${name}`);
+    if (!isAbsolute(path)) throw new Error(`Path must be absolute: ${path}`);
+    if (!existsSync(path)) throw new Error(`Failed to set path: ${path} does not exist`);
+    this.paths[name] = path;
+  }
+  requestSingleInstanceLock(): boolean {
+    this.calls.push('requestSingleInstanceLock');
+    const folder = this.paths.userData!;
+    if (this.locks.has(folder)) return false;
+    this.locks.add(folder);
+    return true;
+  }
+  quit(): void {
+    this.calls.push('quit');
+  }
+  exit(exitCode = 0): void {
+    this.calls.push(`exit:${exitCode}`);
+  }
+}
+
+type FakeHeaders = Record<string, string[]>;
+type HeadersListener = (details: { url: string; responseHeaders?: FakeHeaders }, callback: (response: { responseHeaders?: FakeHeaders }) => void) => void;
+
+/** Whether a URL matches a webRequest filter pattern of the form scheme://host[:port]/path* (the only form the app uses). */
+function matchesUrlPattern(url: string, pattern: string): boolean {
+  const escaped = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*');
+  return new RegExp(`^${escaped}$`).test(url);
+}
+
+/**
+ * A session: permission handlers, and webRequest.onHeadersReceived (one
+ * listener, as Electron keeps; a later call replaces it) with its filter. `respond`
+ * plays a response through it: headers as the listener hands them back, or
+ * unchanged when the filter leaves the URL out or the listener gives none.
+ */
+export class FakeSession {
+  permissionRequest: ((wc: unknown, permission: string, callback: (granted: boolean) => void) => void) | null = null;
+  permissionCheck: (() => boolean) | null = null;
+  private headers: { filter: { urls: string[] }; listener: HeadersListener } | null = null;
+
+  setPermissionRequestHandler(handler: (wc: unknown, permission: string, callback: (granted: boolean) => void) => void): void {
+    this.permissionRequest = handler;
+  }
+  setPermissionCheckHandler(handler: () => boolean): void {
+    this.permissionCheck = handler;
+  }
+  readonly webRequest = {
+    onHeadersReceived: (filter: { urls: string[] }, listener: HeadersListener): void => {
+      this.headers = { filter, listener };
+    },
+  };
+  get headersFilter(): { urls: string[] } | null {
+    return this.headers?.filter ?? null;
+  }
+  respond(url: string, responseHeaders: FakeHeaders): FakeHeaders {
+    const h = this.headers;
+    if (!h || !h.filter.urls.some((p) => matchesUrlPattern(url, p))) return responseHeaders;
+    let out: FakeHeaders | undefined;
+    let called = 0;
+    h.listener({ url, responseHeaders }, (r) => {
+      called++;
+      out = r.responseHeaders;
+    });
+    if (called !== 1) throw new Error(`onHeadersReceived's callback must be called exactly once (was ${called})`);
+    return out ?? responseHeaders;
+  }
 }

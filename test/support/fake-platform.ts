@@ -9,6 +9,7 @@ export class FakePlatform implements Platform {
   opened: string[] = [];
   shown: string[] = [];
   saveAs: string | null = null;
+  openFrom: string | null = null;
   events: { event: EventName; payload: unknown }[] = [];
   writeClipboard(text: string): void {
     this.clipboard = text;
@@ -18,6 +19,9 @@ export class FakePlatform implements Platform {
   }
   async chooseSaveFile(): Promise<string | null> {
     return this.saveAs;
+  }
+  async chooseOpenFile(): Promise<string | null> {
+    return this.openFrom;
   }
   showItemInFolder(path: string): void {
     this.shown.push(path);

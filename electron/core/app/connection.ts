@@ -1,9 +1,11 @@
 // The app's way to the API: the client (to the settings' address or the demo's), the key's life
 // through KeyManager with its errors in plain words, and whether the service answered last time.
+// The key goes only to an API origin the user confirmed (or the default API, or this computer):
+// the settings are asked before each request that carries it, whatever wrote settings.json.
 import type { KeyStatus } from '../../../shared/contract';
 import { TrakkrClient } from '../api/client';
 import { ApiError } from '../api/errors';
-import type { Transport } from '../seams';
+import type { SecretStore, Transport } from '../seams';
 import type { Cache } from '../store/cache';
 import { KeyError, KeyManager, type Keychain } from './keys';
 import type { Platform } from './platform';
@@ -38,9 +40,19 @@ export class Connection {
   client(apiKey?: string): TrakkrClient {
     const demoUrl = this.deps.demoUrl();
     const settings = this.deps.settings.get();
+    // The client asks for the key just before its first request: refuse it there, so nothing is sent.
+    const refusal = demoUrl ? null : this.deps.settings.originRefusal();
+    const secrets: SecretStore = {
+      get: async () => {
+        if (refusal) throw new ApiError('invalid-input', `Nothing was sent. ${refusal}`, { field: 'baseUrl' });
+        return apiKey || this.keys.get();
+      },
+      set: (key) => this.keys.set(key),
+      clear: () => this.keys.clear(),
+    };
     return new TrakkrClient({
       baseUrl: demoUrl ?? settings.baseUrl,
-      ...(apiKey ? { apiKey } : { secrets: this.keys }),
+      secrets,
       requestsPerMinute: demoUrl ? 0 : settings.requestsPerMinute,
       fetch: this.deps.fetch,
     });

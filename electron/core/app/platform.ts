@@ -8,6 +8,8 @@ export interface Platform {
   openExternal(url: string): Promise<void>;
   /** The native save dialog; null when the user cancels. */
   chooseSaveFile(suggestedName: string): Promise<string | null>;
+  /** The native open dialog; null when the user cancels. */
+  chooseOpenFile(o: { title: string; filters: { name: string; extensions: string[] }[] }): Promise<string | null>;
   showItemInFolder(path: string): void;
   emit<E extends EventName>(event: E, payload: EventPayloads[E]): void;
 }

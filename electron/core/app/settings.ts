@@ -6,6 +6,13 @@
 // the default API or this computer (the simulator) must be confirmed: the
 // patch carries `confirmOrigin` equal to the new origin, which the settings
 // screen sends only after showing that origin to the user.
+//
+// The confirmed origin is recorded beside the settings (`confirmedOrigin` in
+// settings.json, never part of the contract's Settings), and the connection
+// asks `originRefusal()` before it hands the key to a request: an origin that
+// reached settings.json any other way (edited by hand, copied from another
+// computer, written by another program) is read, but gets no key until the
+// user confirms it in Settings.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { checkApiBaseUrl, DEFAULT_API_ORIGIN, isLoopbackHost } from '../../../shared/api-origin';
@@ -23,8 +30,20 @@ function originOf(baseUrl: string): string | null {
   return r.ok ? r.origin : null;
 }
 
+/** The default API and this computer (the simulator) need no confirmation; every other origin does. */
+function needsConfirmation(origin: string): boolean {
+  return origin !== DEFAULT_API_ORIGIN && !isLoopbackHost(new URL(origin).hostname);
+}
+
+/** What settings.json holds: the settings, and the API origin the user confirmed through the app. */
+interface OnDisk extends Settings {
+  confirmedOrigin?: string;
+}
+
 export class SettingsFile {
   private current: Settings;
+  /** The API origin the user confirmed through the app (settings:set with confirmOrigin), or null. */
+  private confirmed: string | null = null;
   /** Set when settings.json held something that was not used (a hand-edited API address that is refused). */
   private readWarning: string | null = null;
 
@@ -56,7 +75,28 @@ export class SettingsFile {
         this.readWarning = `settings.json names an API address the app refuses, so ${DEFAULT_BASE_URL} is used instead. ${why}`;
       }
     }
+    const confirmed = (raw as Record<string, unknown>).confirmedOrigin;
+    if (typeof confirmed === 'string') this.confirmed = originOf(confirmed) === confirmed ? confirmed : null;
+    const refusal = this.refusalFor(out.baseUrl);
+    if (refusal) this.readWarning = refusal;
     return out;
+  }
+
+  /** Plain words when the key must not go to `baseUrl`'s origin because the user never confirmed it; null when it may. */
+  private refusalFor(baseUrl: string): string | null {
+    const origin = originOf(baseUrl);
+    if (origin === null) return 'The API address in the settings is not usable. Choose another in Settings.';
+    if (!needsConfirmation(origin) || origin === this.confirmed) return null;
+    return `Your API key was not sent to ${origin}: that API address was not confirmed in the app (it was written into settings.json some other way). Open Settings and save the address to confirm it, or choose another.`;
+  }
+
+  /**
+   * Why the key must not be sent to the API address in use, or null when it
+   * may: the default API, this computer, or the origin the user confirmed.
+   * Asked before every request that carries the key, whatever wrote settings.json.
+   */
+  originRefusal(): string | null {
+    return this.refusalFor(this.current.baseUrl);
   }
 
   get(): Settings {
@@ -75,22 +115,31 @@ export class SettingsFile {
    */
   set(patch: SettingsPatch): Settings {
     const { confirmOrigin, ...changes } = patch;
-    const before = originOf(this.current.baseUrl);
+    let confirmed = this.confirmed;
     if (changes.baseUrl !== undefined) {
       const check = checkApiBaseUrl(changes.baseUrl);
       if (!check.ok) throw new ServiceError('invalid-input', check.reason, 'baseUrl');
-      const changed = check.origin !== before && check.origin !== DEFAULT_API_ORIGIN && !isLoopbackHost(new URL(check.origin).hostname);
-      if (changed && confirmOrigin !== check.origin) {
-        throw new ServiceError(CONFIRM_ORIGIN, `Your API key will be sent to ${check.origin} instead of ${before ?? DEFAULT_API_ORIGIN}. Confirm to use it.`, 'baseUrl');
+      // The origin the key goes to now, if the user agreed to it (an unconfirmed one read from settings.json does not count).
+      const current = originOf(this.current.baseUrl);
+      const before = current !== null && this.refusalFor(this.current.baseUrl) === null ? current : null;
+      if (!needsConfirmation(check.origin)) confirmed = null;
+      else if (check.origin !== this.confirmed) {
+        if (confirmOrigin !== check.origin) {
+          const instead = before === null ? ', an address not confirmed yet' : ` instead of ${before}`;
+          throw new ServiceError(CONFIRM_ORIGIN, `Your API key will be sent to ${check.origin}${instead}. Confirm to use it.`, 'baseUrl');
+        }
+        confirmed = check.origin;
       }
       changes.baseUrl = check.url;
     }
     const next = settingsSchema.parse({ ...this.current, ...changes });
+    const onDisk: OnDisk = confirmed === null ? next : { ...next, confirmedOrigin: confirmed };
     mkdirSync(dirname(this.path), { recursive: true });
     const tmp = `${this.path}.tmp-${process.pid}`;
-    writeFileSync(tmp, JSON.stringify(next, null, 2) + '\n', { mode: 0o600 });
+    writeFileSync(tmp, JSON.stringify(onDisk, null, 2) + '\n', { mode: 0o600 });
     renameSync(tmp, this.path);
     this.current = next;
+    this.confirmed = confirmed;
     if (changes.baseUrl !== undefined) this.readWarning = null;
     return this.get();
   }

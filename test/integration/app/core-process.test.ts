@@ -1,9 +1,11 @@
 // The core in its own Node process behind the real message protocol
 // (structured clone over IPC), as the test host and the app run it: calls,
 // events, a SIGKILLed core restarted once, and quitting in the middle of a
-// sync: the cache closes cleanly within the bound and the next launch resumes.
+// sync or an export: the cache closes cleanly within the bound, the next launch
+// resumes, and an export cut short leaves no file under the chosen name.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { CoreSupervisor, type CoreInit, type HostHandlers } from '../../../shared/core-link';
 import type { EventName } from '../../../shared/contract';
@@ -16,21 +18,27 @@ const host: HostHandlers = {
   'shell:open-external': () => null,
   'shell:show-item-in-folder': () => null,
   'dialog:save-file': () => null,
+  'dialog:open-file': () => null,
 };
 
 let sim: Simulator;
+/** Many opportunities, no latency: an export long enough to quit in the middle of. */
+let bigSim: Simulator;
+const BIG = 20_000;
 const tmp = tempDir();
 beforeAll(async () => {
   // Slow pages, so a sync is surely in the middle of its work when the app quits.
   sim = await startSimulator({ seed: 3, opportunities: 3000, otherBrandOpportunities: 0, brands: 1, latencyMs: 60 });
+  bigSim = await startSimulator({ seed: 6, opportunities: BIG, otherBrandOpportunities: 0, brands: 1, citationsPerBrand: 0 });
 });
 afterAll(async () => {
   await sim.close();
+  await bigSim.close();
   tmp.cleanup();
 });
 
-function supervisor(dir: string, events: { event: EventName; payload: any }[] = [], crashes: string[] = []) {
-  const init: CoreInit = { userDataDir: dir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: false, baseUrl: sim.url };
+function supervisor(dir: string, events: { event: EventName; payload: any }[] = [], crashes: string[] = [], opts: { host?: HostHandlers; sim?: Simulator } = {}) {
+  const init: CoreInit = { userDataDir: dir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: false, baseUrl: (opts.sim ?? sim).url };
   const pids: (number | undefined)[] = [];
   const sup = new CoreSupervisor({
     spawn: () => {
@@ -38,7 +46,7 @@ function supervisor(dir: string, events: { event: EventName; payload: any }[] = 
       pids.push(p.pid);
       return p;
     },
-    host,
+    host: opts.host ?? host,
     onEvent: (event, payload) => events.push({ event, payload }),
     onCrash: (state) => crashes.push(state),
   });
@@ -88,6 +96,47 @@ describe('the core process (a real child, structured clone over IPC)', () => {
     expect(list).toMatchObject({ ok: true, value: { total: 3000 } });
     expect(await again.sup.shutdown(3_000)).toBe('closed');
   }, 90_000);
+
+  it('quitting during an export: the export stops, the cache closes within 3 s and is sound, and no file is left under the chosen name', async () => {
+    const dir = join(tmp.dir, 'quit-export');
+    const outDir = join(tmp.dir, 'quit-export-out');
+    mkdirSync(outDir, { recursive: true });
+    const chosen = join(outDir, 'pitches.csv');
+    const events: { event: EventName; payload: any }[] = [];
+    const { sup } = supervisor(dir, events, [], { sim: bigSim, host: { ...host, 'dialog:save-file': () => chosen } });
+    expect(await sup.ready()).toBeNull();
+    expect(await sup.call('keys:set', [{ key: DEMO_KEY }])).toMatchObject({ ok: true });
+    await sup.call('sync:start', [{}]);
+    await waitFor(() => events.some((e) => e.event === 'sync:done'), 60_000);
+    expect(events.find((e) => e.event === 'sync:done')!.payload.summary.error).toBeNull();
+
+    const file = await sup.call('export:choose-file', [{ suggestedName: 'pitches.csv' }]);
+    expect(file).toMatchObject({ ok: true, value: { file: { name: 'pitches.csv' } } });
+    const handle = (file as { ok: true; value: { file: { handle: string } } }).value.file.handle;
+    const brandId = bigSim.brands[0]!.id;
+    const started = await sup.call('export:start', [{ options: { brandId, preset: 'opportunities', filter: { includeArchived: true } }, file: handle }]);
+    expect(started.ok).toBe(true);
+    const jobId = (started as { ok: true; value: { jobId: string } }).value.jobId;
+    // In the middle of it: some rows written, far from all.
+    await waitFor(() => events.some((e) => e.event === 'export:progress' && e.payload.jobId === jobId), 30_000);
+
+    const t0 = Date.now();
+    expect(await sup.shutdown(3_000)).toBe('closed');
+    expect(Date.now() - t0).toBeLessThan(3_000);
+
+    // The export was cut short (not finished before the quit), and said so.
+    const done = events.find((e) => e.event === 'export:done' && e.payload.jobId === jobId)?.payload;
+    expect(done).toMatchObject({ result: null, error: { kind: 'export-failed' } });
+    expect(done.error.message).toMatch(/cancelled/i);
+    // Nothing under the chosen name, and no temporary part left beside it.
+    expect(existsSync(chosen)).toBe(false);
+    expect(readdirSync(outDir)).toEqual([]);
+
+    const db = new Database(join(dir, 'workbench.db'));
+    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect((db.prepare('SELECT count(*) AS n FROM opportunities').get() as { n: number }).n).toBe(BIG);
+    db.close();
+  }, 120_000);
 
   it('a SIGKILLed core: the call in flight answers with an error, the core restarts once and serves the same cache', async () => {
     const dir = join(tmp.dir, 'kill');

@@ -2,12 +2,15 @@
 // shaped like Electron's API (test/support/fake-electron.ts), with the real
 // app service and a real SQLite file behind them: the port is started, events
 // are read from `.data`, init arrives with the port, a dead core never leaves
-// a call hanging, and it is restarted once.
-import { afterEach, describe, expect, it } from 'vitest';
+// a call hanging, and it is restarted once. The core's requests to the API go
+// through Electron's net.fetch (coreDeps), never Node's global fetch.
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { CoreLink, CoreSupervisor, type CoreInit, type HostHandlers } from '../../../shared/core-link';
 import { forkCore } from '../../../electron/main/core-process';
 import { runCore } from '../../../electron/core-process/run';
+import { coreDeps, electronFetch } from '../../../electron/core-process/deps';
+import { DEMO_KEY, startSimulator } from '../../../electron/simulator/server';
 import { FakeKeychain } from '../../support/fake-platform';
 import { FakeMessageChannelMain, fakeUtilityProcess, type FakeMessagePortMain, type FakeUtilityProcess } from '../../support/fake-electron';
 import { tempDir } from '../../support/tmp';
@@ -18,6 +21,7 @@ const host: HostHandlers = {
   'shell:open-external': () => null,
   'shell:show-item-in-folder': () => null,
   'dialog:save-file': () => null,
+  'dialog:open-file': () => null,
 };
 const dirs: { cleanup(): void }[] = [];
 afterEach(() => {
@@ -107,12 +111,67 @@ describe('the core process through Electron-shaped fakes', () => {
   it('a cache that cannot open is reported as a failure, with its kind, before any call', async () => {
     const { api } = electronLike();
     const bad = init();
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(`${bad.userDataDir}/workbench.db`, 'this is not a database, it is a text file that lost its header'.repeat(200));
+    // A cache written by a newer version (a damaged one is rebuilt instead: see the recovery tests).
+    const { default: Database } = await import('better-sqlite3');
+    const newer = new Database(`${bad.userDataDir}/workbench.db`);
+    newer.pragma('user_version = 999');
+    newer.close();
     const link = new CoreLink(forkCore(api as never, corePath, bad, {}), { host, onEvent: () => {} });
     const failure = await link.ready();
     expect(failure).not.toBeNull();
-    expect(failure!.kind).toBe('corrupt');
+    expect(failure!.kind).toBe('newer');
     await link.shutdown(1_000);
+  });
+});
+
+describe("the core process's transport is Electron's net.fetch", () => {
+  it('every request the client makes goes through the net.fetch it was given, with the URL as text; none through the global fetch', async () => {
+    const sim = await startSimulator({ seed: 5, opportunities: 30, otherBrandOpportunities: 0, brands: 1 });
+    const realFetch = globalThis.fetch;
+    const globalFetch = vi.spyOn(globalThis, 'fetch');
+    try {
+      const netCalls: { input: unknown; authorization: string | null }[] = [];
+      const net = {
+        fetch: (input: string | Request, init?: RequestInit) => {
+          netCalls.push({ input, authorization: new Headers(init?.headers).get('authorization') });
+          return realFetch(input, init);
+        },
+      };
+      const up = fakeUtilityProcess((child) => {
+        void runCore(child.parentPort as never, coreDeps({ net }, { keychain: new FakeKeychain(), exit: () => {} }));
+      });
+      const events: string[] = [];
+      const link = new CoreLink(forkCore({ utilityProcess: up, MessageChannelMain: FakeMessageChannelMain } as never, corePath, { ...init(), baseUrl: sim.url }, {}), { host, onEvent: (e) => events.push(e) });
+      expect(await link.ready()).toBeNull();
+      expect(await link.call('keys:set', [{ key: DEMO_KEY }])).toMatchObject({ ok: true, value: { state: 'stored' } });
+      expect(await link.call('sync:start', [{}])).toMatchObject({ ok: true });
+      for (let i = 0; i < 500 && !events.includes('sync:done'); i++) await new Promise((r) => setTimeout(r, 10));
+      expect(events).toContain('sync:done');
+      await link.shutdown(3_000);
+
+      expect(netCalls.length).toBeGreaterThan(1);
+      expect(netCalls.length).toBe(sim.requests);
+      expect(netCalls[0]).toEqual({ input: `${sim.url}/get-brands`, authorization: `Bearer ${DEMO_KEY}` });
+      for (const c of netCalls) {
+        expect(typeof c.input).toBe('string');
+        expect(String(c.input).startsWith(`${sim.url}/`)).toBe(true);
+      }
+      expect(globalFetch).not.toHaveBeenCalled();
+    } finally {
+      globalFetch.mockRestore();
+      await sim.close();
+    }
+  });
+
+  it('electronFetch hands net.fetch text for a URL object and passes strings, Requests and init unchanged', async () => {
+    const seen: unknown[][] = [];
+    const f = electronFetch({ net: { fetch: async (...a: unknown[]) => (seen.push(a), new Response('ok')) } });
+    const init = { method: 'GET' };
+    const req = new Request('https://api.trakkr.ai/get-brands');
+    await f(new URL('https://api.trakkr.ai/get-brands?x=1'), init);
+    await f('https://api.trakkr.ai/a', init);
+    await f(req);
+    expect(seen).toEqual([['https://api.trakkr.ai/get-brands?x=1', init], ['https://api.trakkr.ai/a', init], [req, undefined]]);
+    expect(seen[2]![0]).toBe(req);
   });
 });

@@ -21,6 +21,8 @@ interface VerifyPackage {
   checkAppProtocol: Check;
   checkCoreFork: Check;
   checkCoreDemoSimulator: Check;
+  checkCoreNetFetch: Check;
+  nativeFiles(nodeModules: string, name: string): string[];
   checkRendererHtml: Check;
   checkFuses: Check;
   checkNativeUnpacked: Check;
@@ -88,6 +90,13 @@ describe('electron-builder.yml', () => {
     for (const file of ['node_modules/better-sqlite3/build/Release/better_sqlite3.node', 'node_modules/keytar/build/Release/keytar.node']) {
       expect(verify.selectedBy(file, builder.asarUnpack)).toBe(true);
     }
+  });
+
+  it("the native probe names the .node files node-gyp really builds (better_sqlite3.node), each unpacked", () => {
+    expect(verify.nativeFiles('node_modules', 'better-sqlite3')).toContain('node_modules/better-sqlite3/build/Release/better_sqlite3.node');
+    expect(verify.nativeFiles('node_modules', 'better-sqlite3')).not.toContain('node_modules/better-sqlite3/build/Release/better-sqlite3.node');
+    expect(verify.nativeFiles('node_modules', 'keytar')).toEqual(['node_modules/keytar/build/Release/keytar.node']);
+    for (const file of [...verify.nativeFiles('node_modules', 'better-sqlite3'), ...verify.nativeFiles('node_modules', 'keytar')]) expect(verify.selectedBy(file, builder.asarUnpack), file).toBe(true);
   });
 
   it('packages the build and package.json, without source maps', () => {
@@ -159,8 +168,12 @@ app.whenReady().then(() => {
 });
 `;
 // The core imports the demo simulator from a chunk, as electron-vite splits it.
-const GOOD_CORE = `import { t as startDemoSimulator } from "./chunks/demo-abc.js";
-process.parentPort.on("message", () => startDemoSimulator({ seed: 1 }));
+const GOOD_CORE = `import { net } from "electron";
+import { t as startDemoSimulator } from "./chunks/demo-abc.js";
+function electronFetch(electron) {
+	return (input, init) => electron.net.fetch(input instanceof URL ? input.href : input, init);
+}
+process.parentPort.on("message", () => startDemoSimulator({ seed: 1, fetch: electronFetch({ net }) }));
 `;
 const GOOD_DEMO_CHUNK = `const routes = { "/get-brands": ["GET"], "/get-outreach": ["GET"], "/get-citations": ["GET"], "/get-scores": ["GET", "POST"] };
 function t(options) {
@@ -216,8 +229,9 @@ function goodProject(): string {
   put(dir, 'out/renderer/assets/index-abc.css', 'body { margin: 0 }\n');
   put(dir, 'electron-builder.yml', builderYaml);
   put(dir, 'package.json', JSON.stringify({ main: './out/main/index.js', dependencies: { 'better-sqlite3': '^12', keytar: '^7', zod: '^4' } }));
-  put(dir, 'node_modules/better-sqlite3/binding.gyp', '{}');
-  put(dir, 'node_modules/keytar/binding.gyp', '{}');
+  // Shaped like the real ones: node-gyp builds build/Release/<target_name>.node.
+  put(dir, 'node_modules/better-sqlite3/binding.gyp', "{\n  'targets': [\n    { 'target_name': 'better_sqlite3', 'sources': ['src/better_sqlite3.cpp'] },\n    { 'target_name': 'test_extension' }\n  ]\n}\n");
+  put(dir, 'node_modules/keytar/binding.gyp', '{ "targets": [ { "target_name": "keytar" } ] }');
   put(dir, 'node_modules/zod/package.json', '{}'); // not native: asarUnpack need not cover it
   return dir;
 }
@@ -261,6 +275,31 @@ describe('the package checks can fail', () => {
     ['a documented fuse is missing', (d) => editYaml(d, (doc) => doc.deleteIn(['electronFuses', 'grantFileProtocolExtraPrivileges'])), verify.checkFuses, /grantFileProtocolExtraPrivileges is not set/],
     ['the asar is off', (d) => editYaml(d, (doc) => doc.set('asar', false)), verify.checkFuses, /asar is false/],
     ['asarUnpack misses keytar', (d) => editYaml(d, (doc) => doc.set('asarUnpack', ['**/node_modules/better-sqlite3/**'])), verify.checkNativeUnpacked, /native module keytar/],
+    [
+      // The old probe looked for better-sqlite3.node, which node-gyp never builds: this list passed it.
+      'asarUnpack covers a better-sqlite3.node, but not the better_sqlite3.node node-gyp builds',
+      (d) => editYaml(d, (doc) => doc.set('asarUnpack', ['**/better-sqlite3.node', '**/test_extension.node', '**/node_modules/keytar/**'])),
+      verify.checkNativeUnpacked,
+      /^native module better-sqlite3: node_modules\/better-sqlite3\/build\/Release\/better_sqlite3\.node is not covered by asarUnpack/,
+    ],
+    [
+      'a .node file already built but not named in binding.gyp is left in the asar',
+      (d) => {
+        put(d, 'node_modules/keytar/build/Release/keytar_prebuilt.node', '');
+        editYaml(d, (doc) => doc.set('asarUnpack', ['**/node_modules/better-sqlite3/**', '**/keytar.node']));
+      },
+      verify.checkNativeUnpacked,
+      /keytar_prebuilt\.node is not covered/,
+    ],
+    ['a native module whose .node file cannot be told', (d) => edit(d, 'node_modules/keytar/binding.gyp', () => '{ "targets": [] }'), verify.checkNativeUnpacked, /cannot tell which \.node file native module keytar builds/],
+    ['the core uses Node\'s fetch, not net.fetch', (d) => edit(d, 'out/main/core.js', (t) => t.replace('electron.net.fetch(', 'fetch(')), verify.checkCoreNetFetch, /never calls net\.fetch\(\)/],
+    [
+      'net.fetch named only in a comment does not count',
+      (d) => edit(d, 'out/main/core.js', (t) => t.replace('electron.net.fetch(', '/* not net.fetch( */ fetch(').replace('function electronFetch', '// net.fetch(url) one day\nfunction electronFetch')),
+      verify.checkCoreNetFetch,
+      /never calls net\.fetch\(\)/,
+    ],
+    ['the core does not import net from electron', (d) => edit(d, 'out/main/core.js', (t) => t.replace('import { net } from "electron";\n', 'const net = globalThis;\n')), verify.checkCoreNetFetch, /never imports net from electron/],
     ['files leaves out the build', (d) => editYaml(d, (doc) => doc.set('files', ['package.json'])), verify.checkFilesAndMain, /leaves out part of the build/],
     ["package.json's main is not a built file", (d) => edit(d, 'package.json', (t) => t.replace('./out/main/index.js', './out/main/main.js')), verify.checkFilesAndMain, /main "\.\/out\/main\/main\.js"/],
   ];

@@ -1,8 +1,9 @@
 // The window's security, item by item against Electron's security checklist
 // (https://www.electronjs.org/docs/latest/tutorial/security).
 import { describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY, contentSecurityPolicy, hardenSession, hardenWindow, isAppUrl, isTrustedSender, menuTemplate, secureWebPreferences } from '../../../electron/main/security';
+import { applyDevServerPolicy, CONTENT_SECURITY_POLICY, contentSecurityPolicy, hardenSession, hardenWindow, isAppUrl, isTrustedSender, menuTemplate, secureWebPreferences } from '../../../electron/main/security';
 import { checkExternalUrl } from '../../../shared/links';
+import { FakeSession } from '../../support/fake-electron';
 
 describe('web preferences', () => {
   const p = secureWebPreferences('/app/out/preload/index.cjs');
@@ -181,9 +182,54 @@ describe('the window and session hardening (one place, Electron-shaped fakes)', 
   });
   it('grants no permission, asked or checked', () => {
     const granted: boolean[] = [];
-    let check: (() => boolean) | null = null;
-    hardenSession({ setPermissionRequestHandler: (h) => h(null, 'media', (g) => granted.push(g)), setPermissionCheckHandler: (h) => void (check = h) });
-    expect(granted).toEqual([false]);
-    expect(check!()).toBe(false);
+    const session = new FakeSession();
+    hardenSession(session);
+    session.permissionRequest!(null, 'media', (g) => granted.push(g));
+    session.permissionRequest!(null, 'clipboard-read', (g) => granted.push(g));
+    expect(granted).toEqual([false, false]);
+    expect(session.permissionCheck!()).toBe(false);
+  });
+});
+
+describe("the dev server's Content-Security-Policy header (development only, set by security.ts)", () => {
+  const DEV = 'http://localhost:5173';
+  const devPolicy = contentSecurityPolicy({ dev: { serverOrigin: DEV } });
+
+  it('outside development, no response is touched', () => {
+    const session = new FakeSession();
+    hardenSession(session, undefined);
+    expect(session.headersFilter).toBeNull();
+    expect(session.respond(`${DEV}/`, { 'Content-Type': ['text/html'] })).toEqual({ 'Content-Type': ['text/html'] });
+  });
+
+  it("in development, the dev server's pages carry the development policy as their one CSP header, whatever the server sent", () => {
+    const session = new FakeSession();
+    hardenSession(session, `${DEV}/some/page?x=1`);
+    expect(session.headersFilter).toEqual({ urls: [`${DEV}/*`] });
+    const out = session.respond(`${DEV}/index.html`, { 'Content-Type': ['text/html'], 'content-security-policy': ["default-src *"], 'CONTENT-SECURITY-POLICY': ['script-src *'] });
+    expect(out).toEqual({ 'Content-Type': ['text/html'], 'Content-Security-Policy': [devPolicy] });
+    // A response with no headers at all gets the policy too.
+    expect(session.respond(`${DEV}/@vite/client`, {})).toEqual({ 'Content-Security-Policy': [devPolicy] });
+    // The policy allows the dev server's scripts and websocket, and nothing from elsewhere.
+    expect(devPolicy).toContain(`script-src 'self' ${DEV}`);
+    expect(devPolicy).toContain(`connect-src ${DEV} ws://localhost:5173`);
+  });
+
+  it('app:// and other origins keep what they sent (the production policy is not changed)', () => {
+    const session = new FakeSession();
+    applyDevServerPolicy(session, DEV);
+    const app = { 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] };
+    expect(session.respond('app://renderer/index.html', app)).toEqual(app);
+    expect(session.respond('http://localhost:5174/', { 'X-Other': ['1'] })).toEqual({ 'X-Other': ['1'] });
+    expect(session.respond('http://localhost:5173.evil.example/', { 'X-Other': ['1'] })).toEqual({ 'X-Other': ['1'] });
+  });
+
+  it("the listener itself leaves a URL outside the dev server's origin as it came, should the filter let one through", () => {
+    let listener: Parameters<FakeSession['webRequest']['onHeadersReceived']>[1] | undefined;
+    applyDevServerPolicy({ webRequest: { onHeadersReceived: (_f, l) => void (listener = l) } }, DEV);
+    const answers: unknown[] = [];
+    listener!({ url: 'https://evil.example/', responseHeaders: { 'X-Other': ['1'] } }, (r) => answers.push(r));
+    listener!({ url: `${DEV}/`, responseHeaders: {} }, (r) => answers.push(r));
+    expect(answers).toEqual([{}, { responseHeaders: { 'Content-Security-Policy': [devPolicy] } }]);
   });
 });

@@ -59,7 +59,7 @@ beforeAll(async () => {
   const emit = platform.emit.bind(platform);
   platform.emit = (event, payload) => {
     emit(event, payload);
-    for (const l of listeners.get(event) ?? []) l(payload);
+    for (const l of listeners.get(event) ?? []) l(structuredClone(payload));
   };
   service = await AppService.create({ userDataDir: tmp.dir, platform, keychain: new FakeKeychain(), appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux' });
   service.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000 });
@@ -75,15 +75,18 @@ beforeAll(async () => {
               return () => listeners.get(event)!.delete(l);
             }
           : async (...args: unknown[]) => {
+              // Structured clone both ways, as Electron's IPC does: a reactive proxy or a function in an
+              // argument throws here (DataCloneError) exactly where it would fail in the app.
+              const sent = structuredClone(args);
               inflight++;
               try {
-                const i = intercepts.findIndex((x) => x.method === name && x.when(args));
+                const i = intercepts.findIndex((x) => x.method === name && x.when(sent));
                 if (i >= 0) {
                   const answer = intercepts.splice(i, 1)[0]!.answer();
-                  if (!(answer instanceof Promise)) return answer;
+                  if (!(answer instanceof Promise)) return structuredClone(answer);
                   await answer;
                 }
-                return await dispatch(handlers, name, JSON.parse(JSON.stringify(args)));
+                return structuredClone(await dispatch(handlers, name, sent));
               } finally {
                 inflight--;
               }
