@@ -20,6 +20,17 @@ export const METHOD_NAMES = [
   'dnc:list',
   'dnc:add',
   'dnc:remove',
+  'history:get',
+  'files:choose',
+  'record:export',
+  'record:import-preview',
+  'record:import',
+  'record:dismiss-recovery',
+  'backups:list',
+  'backups:restore',
+  'dnc:import-preview',
+  'dnc:import',
+  'dnc:export',
   'sync:start',
   'sync:cancel',
   'export:preview',
@@ -40,7 +51,7 @@ export const METHOD_NAMES = [
   'demo:reset',
 ] as const satisfies readonly MethodName[];
 
-export const EVENT_NAMES = ['sync:event', 'sync:done', 'export:progress', 'export:done', 'app:online', 'key:status', 'core:status'] as const satisfies readonly EventName[];
+export const EVENT_NAMES = ['sync:event', 'sync:done', 'export:progress', 'export:done', 'app:online', 'key:status', 'cache:recovered', 'core:status'] as const satisfies readonly EventName[];
 
 /** The IPC channel a method travels on. */
 export const channelOf = (m: MethodName): string => `workbench:${m}`;

@@ -11,6 +11,7 @@ import { checkApiBaseUrl } from './api-origin';
 import { brandIdSchema, dateSchema } from './rules';
 import type { CachedBrand, DoNotContactEntry, ExportCheck, ExportResult, ListItem, OpportunityDetail, ScoreRow, SyncEvent, SyncSummary } from './model';
 import { LIST_SORTS } from './model';
+import type { BackupInfo, DncCsvPreview, HistoryEntry, ImportPreview, OutletHistoryEntry, RecordCounts } from './user-record';
 
 export { METHOD_NAMES, EVENT_NAMES, channelOf, eventChannelOf } from './contract-names';
 
@@ -114,6 +115,8 @@ const appStateSchema = z.object({
   settings: settingsSchema,
   sync: syncStateSchema,
   brands: z.array(shaped<CachedBrand>()),
+  /** The cache was found damaged and rebuilt at this launch: what was recovered, in plain words (shown once). */
+  recovery: z.object({ message: z.string(), at: z.string() }).nullable(),
 });
 
 const tally = z.record(z.string(), z.number());
@@ -144,6 +147,28 @@ export const contract = {
   'dnc:list': { args: none, result: z.array(shaped<DoNotContactEntry>()) },
   'dnc:add': { args: one(z.strictObject({ value: text(320).min(1), note: text(1000).optional() })), result: shaped<DoNotContactEntry>() },
   'dnc:remove': { args: one(z.strictObject({ value: text(320).min(1) })), result: z.object({ removed: z.boolean() }) },
+  'history:get': {
+    args: one(z.strictObject({ brandId, id: oppId })),
+    result: z.object({ entries: z.array(shaped<HistoryEntry>()), sameOutlet: z.array(shaped<OutletHistoryEntry>()) }),
+  },
+  // Files for the user's record and the do-not-contact list come from main's dialogs, as handles.
+  'files:choose': {
+    args: one(z.strictObject({ purpose: z.enum(['record-export', 'record-import', 'dnc-import', 'dnc-export']) })),
+    result: z.object({ file: z.object({ handle: z.string(), name: z.string() }).nullable() }),
+  },
+  'record:export': { args: one(z.strictObject({ file: z.uuid() })), result: shaped<RecordCounts>() },
+  'record:import-preview': { args: one(z.strictObject({ file: z.uuid() })), result: shaped<ImportPreview>() },
+  'record:import': { args: one(z.strictObject({ file: z.uuid() })), result: shaped<ImportPreview>() },
+  'record:dismiss-recovery': { args: none, result: z.object({ dismissed: z.boolean() }) },
+  'backups:list': { args: none, result: z.object({ backups: z.array(shaped<BackupInfo>()), bytes: int() }) },
+  // A backup is named by its file name in the backups folder, never by a path.
+  'backups:restore': {
+    args: one(z.strictObject({ id: z.string().regex(/^record-[0-9TZ-]+\.json\.gz$/) })),
+    result: z.object({ restored: shaped<BackupInfo>(), safety: shaped<BackupInfo>().nullable() }),
+  },
+  'dnc:import-preview': { args: one(z.strictObject({ file: z.uuid(), column: text(200).optional() })), result: shaped<DncCsvPreview>() },
+  'dnc:import': { args: one(z.strictObject({ file: z.uuid(), column: text(200).optional() })), result: shaped<DncCsvPreview>() },
+  'dnc:export': { args: one(z.strictObject({ file: z.uuid() })), result: z.object({ entries: int() }) },
   'sync:start': { args: one(z.strictObject({ brandIds: z.array(brandId).max(1000).optional() })), result: jobStarted },
   'sync:cancel': { args: one(z.strictObject({ jobId: z.string().max(100) })), result: z.object({ cancelled: z.boolean() }) },
   'export:preview': { args: one(exportOptionsSchema), result: shaped<ExportCheck>() },
@@ -183,6 +208,8 @@ export const events = {
   'export:done': z.object({ jobId: z.string(), result: shaped<ExportResult>().nullable(), error: contractErrorSchema.nullable() }),
   'app:online': z.object({ online: z.boolean() }),
   'key:status': keyStatusSchema,
+  /** The cache was found damaged while open and rebuilt with the user's record carried over. */
+  'cache:recovered': z.object({ message: z.string() }),
   /** The core process stopped: restarted once, or down for good. */
   'core:status': z.object({ state: z.enum(['restarted', 'failed']), message: z.string() }),
 } as const satisfies Record<`${string}:${string}`, z.ZodType>;

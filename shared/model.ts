@@ -115,6 +115,8 @@ export type SyncEvent =
   | { type: 'progress'; brandId: string; phase: SyncPhase; pages: number; items: number }
   | { type: 'wait'; brandId: string | null; reason: WaitInfo['reason']; seconds: number; capped: boolean; message: string }
   | { type: 'warning'; brandId: string; message: string }
+  /** Another process is syncing this brand; this sync waits for it. */
+  | { type: 'blocked'; brandId: string; message: string }
   | { type: 'brand-done'; summary: BrandSummary };
 
 export interface BrandSummary {
@@ -129,6 +131,8 @@ export interface BrandSummary {
   resumed: boolean;
   /** Phases that failed for this brand (opportunities already written stay). */
   failures: { phase: SyncPhase; message: string }[];
+  /** Why this brand was not synced (another process was syncing it), in plain words. */
+  skipped?: string;
 }
 
 export interface SyncSummary {

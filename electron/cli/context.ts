@@ -1,15 +1,21 @@
 // What every command runs with: the streams and environment, the API address,
 // the cache file, the key, and how to open the cache or a client from them.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkApiKeyShape } from '../../shared/rules';
 import { ApiError } from '../core/api/errors';
 import { TrakkrClient } from '../core/api/client';
+import { Backups } from '../core/app/backups';
 import { Cache } from '../core/store/cache';
 import { defaultCachePath } from '../core/paths';
 import { KeychainSecretStore } from '../core/secrets';
 import type { SecretStore } from '../core/seams';
 import { announcingFetch, apiBaseUrl } from './api-address';
 import { GLOBAL, UsageError } from './options';
+
+/** This app's version, as package.json gives it (records and backups carry it). */
+export const APP_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 export interface Io {
   out: (s: string) => void;
@@ -80,10 +86,22 @@ export function checkingClient(ctx: Ctx, apiKey: string): TrakkrClient {
 }
 
 /** Open the cache, run fn, and close it whatever happens. */
-export async function withCache<T>(ctx: Ctx, fn: (c: Cache) => Promise<T> | T): Promise<T> {
+/** The backups of the user's record: `backups/` beside the cache (the app's user-data folder). */
+export function backupsFor(ctx: Ctx, cache: () => Cache): Backups {
+  return new Backups({ dir: join(dirname(ctx.dbPath), 'backups'), cache, appVersion: APP_VERSION });
+}
+
+/**
+ * Open the cache, run fn, close it. With `changesRecord` (triage, the
+ * do-not-contact list, an export, an import), a backup of the user's record
+ * follows when one is due (at most one an hour), as the app does.
+ */
+export async function withCache<T>(ctx: Ctx, fn: (c: Cache) => Promise<T> | T, opts: { changesRecord?: boolean } = {}): Promise<T> {
   const cache = await Cache.open(ctx.dbPath);
   try {
-    return await fn(cache);
+    const result = await fn(cache);
+    if (opts.changesRecord) await backupsFor(ctx, () => cache).backupIfDue().catch((e: unknown) => ctx.io.err(`note: the backup of your record could not be written: ${(e as Error).message}\n`));
+    return result;
   } finally {
     cache.close();
   }

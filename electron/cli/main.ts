@@ -20,12 +20,15 @@ import * as exportCmd from './commands/export';
 import * as dnc from './commands/dnc';
 import * as key from './commands/key';
 import * as cache from './commands/cache';
+import * as record from './commands/record';
+import * as backup from './commands/backup';
+import * as history from './commands/history';
 
 export type { Io } from './context';
 export { UsageError } from './options';
 
 /** Every command, in the order `--help` lists them. */
-const COMMANDS: Record<string, Command> = { brands, sync, list, triage, scores, citations, export: exportCmd, dnc, key, cache };
+const COMMANDS: Record<string, Command> = { brands, sync, list, triage, history, scores, citations, export: exportCmd, dnc, record, backup, key, cache };
 
 const HELP = `workbench: Outreach Workbench on the command line
 

@@ -1,7 +1,8 @@
 // Sync: per brand, every opportunity (archived too) page by page, each page
 // written with the run's progress in one transaction; then scores and
 // citations. Idempotent, resumable after a kill, cancellable, and it never
-// writes the user's triage.
+// writes the user's triage. One sync of a brand at a time across processes
+// (store/sync-lock.ts): a second one waits for the first, or skips.
 import { randomUUID } from 'node:crypto';
 import { CITATION_MODES, type CitationMode } from '../../shared/domain';
 import { addDays } from '../../shared/rules';
@@ -9,14 +10,11 @@ import { ApiError, isCancellation } from './api/errors';
 import type { TrakkrClient } from './api/client';
 import type { Cache } from './store/cache';
 import type { RunKind } from './store/sync-runs';
+import { holdBrandLock, type LockOptions } from './sync-lock-wait';
 import type { SyncPhase, SyncEvent, BrandSummary, SyncSummary } from '../../shared/model';
 export type { SyncPhase, SyncEvent, BrandSummary, SyncSummary } from '../../shared/model';
 
-
-
-
-
-export interface SyncOptions {
+export interface SyncOptions extends LockOptions {
   /** Brands to sync; default: every brand the key reaches. */
   brandIds?: string[];
   signal?: AbortSignal;
@@ -76,6 +74,20 @@ interface BrandCtx extends Omit<SyncOptions, 'now'> {
 
 async function syncBrand(cache: Cache, client: TrakkrClient, brand: { id: string; name: string }, ctx: BrandCtx): Promise<BrandSummary> {
   const s: BrandSummary = { brandId: brand.id, name: brand.name, added: 0, changed: 0, removed: 0, warnings: 0, pages: 0, items: 0, resumed: false, failures: [] };
+  const lock = await holdBrandLock(cache, brand, ctx);
+  if (!lock.held) {
+    s.skipped = lock.reason;
+    ctx.emit({ type: 'brand-done', summary: s });
+    return s;
+  }
+  try {
+    return await syncHeldBrand(cache, client, brand, s, ctx);
+  } finally {
+    lock.release();
+  }
+}
+
+async function syncHeldBrand(cache: Cache, client: TrakkrClient, brand: { id: string; name: string }, s: BrandSummary, ctx: BrandCtx): Promise<BrandSummary> {
   const unfinished = cache.runs.unfinished(brand.id, 'opportunities');
   s.resumed = !!unfinished?.cursor;
   ctx.emit({ type: 'brand-start', brandId: brand.id, name: brand.name, resumed: s.resumed });
@@ -131,7 +143,7 @@ async function syncOpportunities(cache: Cache, client: TrakkrClient, brandId: st
     if (run) cache.runs.finish(run.id, 'failed', ctx.now(), { error: 'superseded by a new sync' });
     run = cache.runs.start(brandId, 'opportunities', ctx.now());
   }
-  const runId = run.id;
+  let runId = run.id;
 
   const pass = async (from: string | undefined): Promise<void> => {
     for await (const page of client.outreachPages({ brand: brandId, archived: true, limit: ctx.pageSize ?? 500, cursor: from }, ctx.signal)) {
@@ -156,6 +168,9 @@ async function syncOpportunities(cache: Cache, client: TrakkrClient, brandId: st
       // A saved cursor the service no longer accepts: start the pass again from the first page.
       if (cursor !== undefined && e instanceof ApiError && e.kind === 'bad-request') {
         ctx.emit({ type: 'warning', brandId, message: 'The saved position of the interrupted sync has expired; starting this brand again from the first page.' });
+        // A new run for the new pass: what is removed is decided by this complete pass alone.
+        cache.runs.finish(runId, 'failed', ctx.now(), { error: 'the saved position expired; started again from the first page' });
+        runId = cache.runs.start(brandId, 'opportunities', ctx.now()).id;
         await pass(undefined);
       } else throw e;
     }

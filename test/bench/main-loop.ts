@@ -17,6 +17,7 @@ const host: HostHandlers = {
   'shell:open-external': () => null,
   'shell:show-item-in-folder': () => null,
   'dialog:save-file': ({ suggestedName }) => join(dir, suggestedName),
+  'dialog:open-file': () => null,
 };
 const core = new CoreSupervisor({
   spawn: () => forkNodeCore({ userDataDir: dir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: false, baseUrl: url }),

@@ -71,5 +71,5 @@ export async function run(ctx: Ctx, args: string[]): Promise<void> {
     const r = await exportCsv(cache, { ...opts, out: values.out! });
     for (const w of r.warnings) ctx.io.err(`warning: ${w}\n`);
     ctx.io.out(`Exported ${rows(r.rows)} to ${r.files.join(', ')}${r.markedExported ? `; ${r.markedExported} opportunities marked exported` : ''}.\n`);
-  });
+  }, { changesRecord: !values.check });
 }

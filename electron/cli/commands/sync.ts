@@ -7,13 +7,15 @@ import { plain } from '../output';
 import { brandOf, parse } from '../options';
 import { spinner, StatusLine } from '../progress';
 
-export const help = `  sync [--brand ID ...] [--no-scores] [--no-citations]
-                                        fetch opportunities, scores and citations into the cache
+export const help = `  sync [--brand ID ...] [--no-scores] [--no-citations] [--no-wait]
+                                        fetch opportunities, scores and citations into the cache;
+                                        a brand another window or terminal is syncing is waited
+                                        for (--no-wait: skipped)
 `;
 
 /** Exits 4 when a brand's phase failed (the others were still synced). */
 export async function run(ctx: Ctx, args: string[]): Promise<number> {
-  const { values } = parse(args, { brand: { type: 'string', multiple: true }, 'no-scores': { type: 'boolean' }, 'no-citations': { type: 'boolean' } });
+  const { values } = parse(args, { brand: { type: 'string', multiple: true }, 'no-scores': { type: 'boolean' }, 'no-citations': { type: 'boolean' }, 'no-wait': { type: 'boolean' } });
   const ids = values.brand?.map(brandOf);
   const io = ctx.io;
   const status = new StatusLine(io);
@@ -25,13 +27,28 @@ export async function run(ctx: Ctx, args: string[]): Promise<number> {
       if (!io.isTTY) io.err(`Syncing ${plain(e.name)}${e.resumed ? ' (resuming)' : ''}…\n`);
     } else if (e.type === 'progress') {
       status.show(`${spinner(e.pages)} ${plain(names.get(e.brandId) ?? e.brandId)}: ${e.phase}, ${e.pages} page${e.pages === 1 ? '' : 's'}, ${e.items.toLocaleString('en-US')} items`);
+    } else if (e.type === 'blocked') {
+      status.clear();
+      io.err(`${plain(e.message)}\n`);
     } else if (e.type === 'brand-done') {
       status.blank();
     }
   };
-  const summary = await withCache(ctx, (cache) => runSync(cache, client, { brandIds: ids, onEvent, scores: !values['no-scores'], citations: !values['no-citations'] }));
+  const summary = await withCache(ctx, (cache) => runSync(cache, client, {
+      brandIds: ids,
+      onEvent,
+      scores: !values['no-scores'],
+      citations: !values['no-citations'],
+      holderLabel: 'workbench sync',
+      whenBusy: values['no-wait'] ? 'skip' : 'wait',
+    }),
+  );
   status.clear();
   for (const b of summary.brands) {
+    if (b.skipped) {
+      io.out(`${plain(b.name)}: ${plain(b.skipped)}\n`);
+      continue;
+    }
     io.out(
       `${plain(b.name)}: ${b.items.toLocaleString('en-US')} opportunities checked; ${b.added} added, ${b.changed} changed, ${b.removed} removed` +
         `${b.warnings ? `, ${b.warnings} warning${b.warnings === 1 ? '' : 's'} (fields of the wrong type were dropped)` : ''}${b.resumed ? ' (resumed)' : ''}\n`,

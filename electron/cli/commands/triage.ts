@@ -44,5 +44,5 @@ export async function run(ctx: Ctx, args: string[]): Promise<void> {
     });
     const d = cache.opportunities.get(brandId, values.id!)!;
     ctx.io.out(`${plain(d.item.title)}: status ${d.item.status}${d.triage.starred ? ', starred' : ''}${d.triage.note ? `, note saved (${d.triage.note.length} characters)` : ''}${d.triage.contacted_at ? `, contacted ${d.triage.contacted_at}` : ''}.\n`);
-  });
+  }, { changesRecord: true });
 }

@@ -7,8 +7,7 @@ import type { EventName, EventPayloads } from '../../../shared/contract';
 import type { CoreFailure, CoreInit, Endpoint, FromCore, HostOp, HostOps, ToCore } from '../../../shared/core-link';
 import { redactKeys } from '../../../shared/rules';
 import type { Transport } from '../seams';
-import { existsSync } from 'node:fs';
-import { CacheError, moveAside } from '../store/db';
+import { CacheError } from '../store/db';
 import { createHandlers, dispatch } from './handlers';
 import type { Keychain } from './keys';
 import type { Platform } from './platform';
@@ -63,6 +62,9 @@ class RemotePlatform implements Platform {
   chooseSaveFile(suggestedName: string): Promise<string | null> {
     return this.request('dialog:save-file', { suggestedName });
   }
+  chooseOpenFile(o: { title: string; filters: { name: string; extensions: string[] }[] }): Promise<string | null> {
+    return this.request('dialog:open-file', o);
+  }
   showItemInFolder(path: string): void {
     void this.request('shell:show-item-in-folder', { path }).catch(() => {});
   }
@@ -107,14 +109,8 @@ export async function serveCore(link: Endpoint<ToCore, FromCore>, init: CoreInit
   link.onMessage((m) => void handle(m));
 
   try {
-    if (init.startOver) {
-      const path = AppService.cachePath(init);
-      if (existsSync(path)) {
-        const kept = moveAside(path);
-        deps.log?.('warn', `started over: the old cache was kept as ${kept}`);
-      }
-    }
-    service = await AppService.create({ ...init, platform, keychain: deps.keychain, fetch: deps.fetch });
+    // Start over: the old file is kept aside and what can be read of the user's record comes over (AppService.create).
+    service = await AppService.create({ ...init, platform, keychain: deps.keychain, fetch: deps.fetch, log: deps.log });
     if (init.baseUrl) service.setSettings({ baseUrl: init.baseUrl, requestsPerMinute: 10_000 });
   } catch (e) {
     failed = true;

@@ -5,6 +5,7 @@ import { basename } from 'node:path';
 import type { ContractResults } from '../../../shared/contract';
 import { exportCsv, previewExport, type ExportOptions } from '../export/csv-export';
 import type { Cache } from '../store/cache';
+import type { FileChoices } from './file-choices';
 import type { Platform } from './platform';
 import { ServiceError } from './service-error';
 
@@ -12,11 +13,9 @@ export type ExportChoices = Omit<ExportOptions, 'out'>;
 
 export class ExportJobs {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
-  /** Files the user chose in main's save dialog, by the opaque handle the renderer holds. */
-  private readonly chosenFiles = new Map<string, string>();
   private readonly exportedFiles = new Map<string, string[]>();
 
-  constructor(private readonly deps: { platform: Platform; cache(): Cache }) {}
+  constructor(private readonly deps: { platform: Platform; cache(): Cache; files: FileChoices; onDone?(): void }) {}
 
   private checked(o: ExportChoices): ExportChoices {
     if (o.onlyCatchAll && o.excludeCatchAll) throw new ServiceError('invalid-input', 'Choose either only catch-all addresses or none, not both.', 'onlyCatchAll');
@@ -30,18 +29,12 @@ export class ExportJobs {
 
   /** The save dialog runs in main; the chosen path stays here and the renderer gets a handle and the file's name. */
   async chooseFile(suggestedName: string): Promise<ContractResults['export:choose-file']> {
-    const path = await this.deps.platform.chooseSaveFile(suggestedName);
-    if (!path) return { file: null };
-    const handle = randomUUID();
-    this.chosenFiles.set(handle, path);
-    return { file: { handle, name: basename(path) } };
+    return { file: await this.deps.files.save(suggestedName) };
   }
 
   start(o: ExportChoices, fileHandle: string): { jobId: string } {
     const opts = this.checked(o);
-    const path = this.chosenFiles.get(fileHandle);
-    if (!path) throw new ServiceError('invalid-input', 'Choose where to save the export first (that file choice is no longer known).', 'file');
-    this.chosenFiles.delete(fileHandle);
+    const path = this.deps.files.take(fileHandle, 'save', 'where to save the export');
     const jobId = randomUUID();
     const controller = new AbortController();
     const { platform } = this.deps;
@@ -49,6 +42,7 @@ export class ExportJobs {
       .then((result) => {
         this.exportedFiles.set(jobId, result.files);
         platform.emit('export:done', { jobId, result: { ...result, files: result.files.map((f) => basename(f)) }, error: null });
+        this.deps.onDone?.();
       })
       .catch((e: unknown) => platform.emit('export:done', { jobId, result: null, error: { kind: 'export-failed', message: `The export could not be written: ${e instanceof Error ? e.message : String(e)}` } }))
       .finally(() => this.running.delete(jobId));

@@ -3,19 +3,24 @@
 // jobs, export jobs, triage, insights, what leaves the app (outside.ts),
 // settings and the demo. Electron's core process and the UI test host both
 // run this, each with its own Platform; every contract handler calls it.
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppInfo, AppState, ContractResults, KeyStatus, Settings, SettingsPatch, SyncState } from '../../../shared/contract';
 import type { ListFilter, TriagePatch } from '../../../shared/model';
 import type { TrakkrClient } from '../api/client';
 import type { Transport } from '../seams';
 import { Cache } from '../store/cache';
+import { CacheError } from '../store/db';
+import { recoverDamagedCache } from '../store/recover';
 import { Connection } from './connection';
 import { DemoKeychain, removeCacheFiles, startDemoApi, type DemoSimulator } from './demo';
 import { ExportJobs, type ExportChoices } from './export-jobs';
+import { FileChoices } from './file-choices';
 import { citations, scores, type Breakdown } from './insights';
 import type { Keychain } from './keys';
 import { openLink, openMail, writeClipboard } from './outside';
 import type { Platform } from './platform';
+import { RecordKeeping, type FilePurpose } from './record-keeping';
 import { ServiceError } from './service-error';
 import { SettingsFile } from './settings';
 import { SyncJobs } from './sync-jobs';
@@ -36,6 +41,15 @@ export interface AppServiceOptions {
   fetch?: Transport;
   /** Demo simulator size (tests keep it small). */
   demoOpportunities?: number;
+  /**
+   * The user chose to start over after the cache could not open: the old file
+   * is moved aside (kept) and a fresh cache built, carrying over what can be
+   * read of the user's record, as for a damaged file.
+   */
+  startOver?: boolean;
+  /** How long after launch the background integrity check starts. Default 5 s. */
+  integrityCheckDelayMs?: number;
+  log?(level: 'warn' | 'error', message: string): void;
 }
 
 export class AppService {
@@ -45,7 +59,12 @@ export class AppService {
   private readonly sync: SyncJobs;
   private readonly exports: ExportJobs;
   private readonly triage: Triage;
+  private readonly files: FileChoices;
+  readonly record: RecordKeeping;
   private demo: DemoSimulator | null = null;
+  /** What the recovery of a damaged cache said, for the window to show once. */
+  private recovery: { message: string; at: string } | null = null;
+  private integrityTimer: ReturnType<typeof setTimeout> | null = null;
 
   private constructor(private readonly opts: AppServiceOptions) {
     const { platform } = opts;
@@ -59,14 +78,22 @@ export class AppService {
       setOnline: (online) => this.connection.setOnline(online),
       keyRefused: (message) => this.connection.recordKeyCheck(false, message),
     });
-    this.exports = new ExportJobs({ platform, cache });
+    this.files = new FileChoices(platform);
+    this.record = new RecordKeeping({
+      cache,
+      files: this.files,
+      appVersion: opts.appVersion,
+      backupsDir: join(opts.userDataDir, 'backups'),
+      onError: (e) => opts.log?.('warn', `a backup of the user's record failed: ${e instanceof Error ? e.message : String(e)}`),
+    });
+    this.exports = new ExportJobs({ platform, cache, files: this.files, onDone: () => this.record.changed() });
     this.triage = new Triage(cache);
   }
 
   static async create(opts: AppServiceOptions): Promise<AppService> {
     const s = new AppService(opts);
     if (opts.demo) await s.openDemo();
-    else await s.openCache(AppService.cachePath(opts), opts.keychain);
+    else await s.openCache(AppService.cachePath(opts), opts.keychain, opts.startOver);
     return s;
   }
 
@@ -79,15 +106,47 @@ export class AppService {
     return this.demo !== null;
   }
 
-  private async openCache(path: string, keychain: Keychain): Promise<void> {
+  private async openCache(path: string, keychain: Keychain, startOver = false): Promise<void> {
     this.cache?.close();
-    this.cache = await Cache.open(path);
+    try {
+      if (startOver && existsSync(path)) await this.recover(path);
+      else this.cache = await Cache.open(path);
+    } catch (e) {
+      // A damaged cache: kept aside, a fresh one built, the user's record carried over (and said so).
+      if (!(e instanceof CacheError) || e.kind !== 'corrupt') throw e;
+      await this.recover(path);
+    }
     this.connection.useKeychain(keychain, join(this.opts.userDataDir, this.demo ? 'demo-key-check.json' : 'key-check.json'));
   }
 
   private async openDemo(): Promise<void> {
     this.demo = await startDemoApi(this.opts.demoOpportunities);
     await this.openCache(AppService.cachePath({ ...this.opts, demo: true }), new DemoKeychain());
+  }
+
+  private async recover(path: string): Promise<void> {
+    const { cache, report } = await recoverDamagedCache(path, { appVersion: this.opts.appVersion, latestBackup: () => this.record.backups.latest() });
+    this.cache = cache;
+    this.recovery = { message: report.message, at: new Date().toISOString() };
+    this.opts.log?.('warn', report.message);
+  }
+
+  /**
+   * The full integrity check, off the core's thread, once the window has data.
+   * Damage found: everything stops, the cache is recovered in place (the
+   * user's record carried over), the window is told, and a sync refills it.
+   */
+  async checkIntegrity(): Promise<{ ok: boolean }> {
+    const result = await this.cache.checkIntegrity();
+    if (result.ok) return { ok: true };
+    this.opts.log?.('error', `the cache failed its integrity check: ${result.message}`);
+    await Promise.all([this.sync.stop(), this.exports.stop()]);
+    const path = this.cache.path;
+    this.cache.close();
+    await this.recover(path);
+    this.opts.platform.emit('cache:recovered', { message: this.recovery!.message });
+    if ((await this.keyStatus().catch(() => null))?.state !== 'none') this.startSync({});
+    return { ok: false };
   }
 
   client(apiKey?: string): TrakkrClient {
@@ -108,13 +167,28 @@ export class AppService {
       settings: this.settings.get(),
       sync: this.syncState(),
       brands: this.triage.brands(),
+      recovery: this.recovery,
     };
+  }
+
+  /** The window has shown the recovery notice: it is not shown again. */
+  dismissRecovery(): { dismissed: boolean } {
+    const had = this.recovery !== null;
+    this.recovery = null;
+    return { dismissed: had };
   }
 
   /** Called once the window is up: sync in the background if a key is stored and the user wants it. */
   async launch(): Promise<void> {
     const st = await this.keyStatus().catch(() => null);
     if (st && st.state !== 'none' && (this.isDemo || this.settings.get().syncOnLaunch)) this.startSync({});
+    // The check the open skipped (a clean last close), in the background once the window has data.
+    if (!this.integrityTimer) {
+      this.integrityTimer = setTimeout(() => {
+        this.checkIntegrity().catch((e: unknown) => this.opts.log?.('error', `the background integrity check failed: ${e instanceof Error ? e.message : String(e)}`));
+      }, this.opts.integrityCheckDelayMs ?? 5000);
+      this.integrityTimer.unref?.();
+    }
   }
 
   // ---- the key and settings --------------------------------------------------
@@ -177,11 +251,19 @@ export class AppService {
   }
 
   setTriage(brandId: string, id: string, patch: TriagePatch): ContractResults['triage:set'] {
-    return this.triage.set(brandId, id, patch);
+    const r = this.triage.set(brandId, id, patch);
+    this.record.changed();
+    return r;
   }
 
   setTriageMany(brandId: string, ids: readonly string[], patch: TriagePatch): ContractResults['triage:bulk'] {
-    return this.triage.setMany(brandId, ids, patch);
+    const r = this.triage.setMany(brandId, ids, patch);
+    this.record.changed();
+    return r;
+  }
+
+  history(brandId: string, id: string): ContractResults['history:get'] {
+    return this.record.history(brandId, id);
   }
 
   doNotContact(): ContractResults['dnc:list'] {
@@ -189,11 +271,21 @@ export class AppService {
   }
 
   addDoNotContact(value: string, note?: string): ContractResults['dnc:add'] {
-    return this.triage.addDoNotContact(value, note);
+    const r = this.triage.addDoNotContact(value, note);
+    this.record.changed();
+    return r;
   }
 
   removeDoNotContact(value: string): ContractResults['dnc:remove'] {
-    return this.triage.removeDoNotContact(value);
+    const r = this.triage.removeDoNotContact(value);
+    this.record.changed();
+    return r;
+  }
+
+  // ---- the user's record: files, backups ------------------------------------------
+
+  chooseFile(purpose: FilePurpose): Promise<ContractResults['files:choose']> {
+    return this.record.chooseFile(purpose);
   }
 
   // ---- export --------------------------------------------------------------------
@@ -272,6 +364,8 @@ export class AppService {
       await Promise.race([running, new Promise((r) => (timer = setTimeout(r, opts.settleMs)))]);
       clearTimeout(timer);
     }
+    if (this.integrityTimer) clearTimeout(this.integrityTimer);
+    await this.record.close().catch((e: unknown) => this.opts.log?.('warn', `the backup at quit failed: ${e instanceof Error ? e.message : String(e)}`));
     this.cache.close();
     await this.demo?.close();
   }

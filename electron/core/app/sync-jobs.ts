@@ -39,6 +39,7 @@ export class SyncJobs {
     let jobId = '';
     const job = startSyncJob(this.deps.cache(), this.deps.client(), {
       brandIds: args.brandIds,
+      holderLabel: 'the Outreach Workbench app',
       onEvent: (event) => {
         if (this.running) this.running.last = event;
         if (event.type === 'brands' || event.type === 'progress') setOnline(true);

@@ -207,7 +207,11 @@ export async function exportCsv(cache: Cache, o: ExportOptions): Promise<ExportR
     throw e;
   }
   for (const f of written) bytes += statSync(f).size;
-  const markedExported = o.markExported ? cache.exportRows.markExported(o.brandId, exported, (o.now?.() ?? new Date()).toISOString()) : 0;
+  const at = (o.now?.() ?? new Date()).toISOString();
+  const fileName = written.map((f) => basename(f)).join(', ');
+  const markedExported = o.markExported ? cache.exportRows.markExported(o.brandId, exported, at, fileName) : 0;
+  // The user's record keeps every export made: when, what, how many, and the file's name (not its folder).
+  cache.exports.add({ at, brand_id: o.brandId, preset: o.preset, file_name: fileName, rows: check.rows, opportunities: exported.size, marked_exported: markedExported });
   const warnings = [...finishCheck(check).warnings];
   if (truncated) warnings.push(`Stopped at ${o.maxRows!.toLocaleString('en-US')} rows; use split to write the rest to further files.`);
   if (o.raw) warnings.push('Formula guard off (raw): cells starting with = + - @ may run as formulas in a spreadsheet.');

@@ -5,6 +5,10 @@ import { BrandStore } from './brands';
 import { CitationStore } from './citations';
 import { DoNotContactStore } from './do-not-contact';
 import { ExportRowStore } from './export-rows';
+import { ExportLog } from './exports-log';
+import { HistoryStore } from './history';
+import { SyncLocks } from './sync-lock';
+import { UserRecordStore } from './user-record';
 import { OpportunityStore } from './opportunities';
 import { ScoreStore } from './scores';
 import { SyncRunStore } from './sync-runs';
@@ -19,6 +23,11 @@ export class Cache {
   readonly runs: SyncRunStore;
   readonly doNotContact: DoNotContactStore;
   readonly exportRows: ExportRowStore;
+  readonly history: HistoryStore;
+  readonly exports: ExportLog;
+  readonly locks: SyncLocks;
+  /** The user's record as one piece: read, merged, replaced. */
+  readonly record: UserRecordStore;
   /** Set when checkIntegrity found damage: then close() is not a clean close, and the next open checks again. */
   private damaged = false;
 
@@ -28,7 +37,11 @@ export class Cache {
   ) {
     this.brands = new BrandStore(db);
     this.opportunities = new OpportunityStore(db);
-    this.triage = new TriageStore(db);
+    this.history = new HistoryStore(db);
+    this.triage = new TriageStore(db, this.history);
+    this.exports = new ExportLog(db);
+    this.locks = new SyncLocks(db);
+    this.record = new UserRecordStore(this);
     this.scores = new ScoreStore(db);
     this.citations = new CitationStore(db);
     this.runs = new SyncRunStore(db);
@@ -40,9 +53,14 @@ export class Cache {
     return new Cache(await openDatabase(path, opts), path);
   }
 
-  /** Run fn in one synchronous transaction (never across an await). */
+  /**
+   * Run fn in one synchronous write transaction (never across an await),
+   * taking the write lock at its start (BEGIN IMMEDIATE): with another process
+   * writing the same file, a transaction that read first and wrote later could
+   * otherwise fail at its first write instead of waiting its turn.
+   */
   tx<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(fn).immediate();
   }
 
   /**

@@ -21,7 +21,7 @@ export class CitationStore {
       sql`INSERT INTO citations (brand_id, mode, item_key, position, domain, url, times_cited, last_seen, raw, seen_in_run)
         VALUES (${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot})
         ON CONFLICT DO UPDATE SET position = excluded.position, domain = excluded.domain, url = excluded.url, times_cited = excluded.times_cited,
-          last_seen = excluded.last_seen, raw = excluded.raw, seen_in_run = excluded.seen_in_run`,
+          last_seen = excluded.last_seen, raw = excluded.raw, seen_in_run = max(seen_in_run, excluded.seen_in_run)`,
     );
     items.forEach((it, i) => {
       const str = (k: string) => (typeof it[k] === 'string' ? (it[k] as string) : null);
@@ -31,7 +31,7 @@ export class CitationStore {
 
   /** After a complete pass: drop items this run did not see (server data only) and keep the snapshot facts. */
   finish(brandId: string, mode: string, runId: number, snapshot: { updated_at?: string; summary?: unknown }, now: string): number {
-    const gone = this.statements.run(sql`DELETE FROM citations WHERE brand_id = ${brandId} AND mode = ${mode} AND seen_in_run != ${runId}`).changes;
+    const gone = this.statements.run(sql`DELETE FROM citations WHERE brand_id = ${brandId} AND mode = ${mode} AND seen_in_run < ${runId}`).changes;
     const summary = snapshot.summary === undefined ? null : JSON.stringify(snapshot.summary);
     this.statements.run(
       sql`INSERT INTO citation_snapshots (brand_id, mode, updated_at, summary, fetched_at) VALUES (${brandId}, ${mode}, ${snapshot.updated_at ?? null}, ${summary}, ${now})

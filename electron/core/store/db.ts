@@ -129,8 +129,8 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
         throw new CacheError(
           'corrupt',
           `The cache file ${path} is damaged (integrity check: ${check.message}). ` +
-            `Move it aside and start a fresh cache with \`workbench cache reset\` (or Settings > Reset cache); ` +
-            `backups taken before upgrades are in ${opts.backupDir ?? join(dirname(path), 'backups')}.`,
+            `\`workbench cache recover\` keeps it aside and builds a fresh cache with your triage, notes and do-not-contact list carried over ` +
+            `(the app does this by itself when it starts).`,
           path,
         );
       }
@@ -216,7 +216,7 @@ export function classifyOpenError(e: unknown, path: string): CacheError | null {
   if (is('SQLITE_READONLY') || is('SQLITE_CANTOPEN') || code === 'SQLITE_PERM' || ['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'EISDIR'].includes(code))
     return new CacheError('not-writable', `The cache file ${path} cannot be created or written in ${dirname(path)} (${code || msg}). Check that the folder exists, that you may write there, and that the disk is not read-only.`, path);
   if (is('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || (!code && /not a database|malformed|corrupt/i.test(msg)))
-    return new CacheError('corrupt', `The cache file ${path} is damaged (${msg}). Move it aside and start a fresh cache with \`workbench cache reset\`.`, path);
+    return new CacheError('corrupt', `The cache file ${path} is damaged (${msg}). \`workbench cache recover\` keeps it aside and builds a fresh cache with your triage, notes and do-not-contact list carried over.`, path);
   if (is('SQLITE_IOERR'))
     return new CacheError('unreadable', `The cache file ${path} could not be read or written (${code}: ${msg}). The disk may be failing or disconnected.`, path);
   return null;

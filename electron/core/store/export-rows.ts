@@ -106,14 +106,14 @@ export class ExportRowStore {
   }
 
   /** Record the export date on each exported opportunity, in the user's triage. */
-  markExported(brandId: string, rowids: Iterable<number>, when: string): number {
+  markExported(brandId: string, rowids: Iterable<number>, when: string, fileName?: string): number {
     return this.db.transaction(() => {
       const ids: string[] = [];
       for (const rowid of rowids) {
         const row = this.statements.get<{ id: string }>(sql`SELECT id FROM opportunities WHERE rowid = ${rowid}`);
         if (row) ids.push(row.id);
       }
-      return this.triage.markExported(brandId, ids, when);
-    })();
+      return this.triage.markExported(brandId, ids, when, fileName);
+    }).immediate();
   }
 }

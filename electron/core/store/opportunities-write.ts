@@ -49,7 +49,7 @@ export class OpportunityWriter {
     this.putRaw = once(sql`INSERT INTO opportunity_records (rowid, raw) VALUES (${slot}, ${slot}) ON CONFLICT (rowid) DO UPDATE SET raw = excluded.raw`);
     this.insert = once(upsert.insert);
     this.update = once(upsert.update);
-    this.touch = once(sql`UPDATE opportunities SET seen_in_run = ${slot} WHERE rowid = ${slot}`);
+    this.touch = once(sql`UPDATE opportunities SET seen_in_run = max(seen_in_run, ${slot}) WHERE rowid = ${slot}`);
     this.delContacts = once(sql`DELETE FROM contacts WHERE opportunity_rowid = ${slot}`);
     this.addContact = once(
       sql`INSERT INTO contacts (opportunity_rowid, position, brand_key, raw, email, identity, domain, catch_all, valid)
@@ -106,8 +106,9 @@ export class OpportunityWriter {
 
   /** After a complete pass: every record of the brand this run did not see is marked removed (kept, with its triage). */
   markUnseenRemoved(brandId: string, runId: number, now: string): number {
+    // Only rows last seen by an earlier run: a row a later or concurrent run has seen is on the server.
     return this.statements.run(
-      sql`UPDATE opportunities SET removed_on_server = 1, changed_at = ${now} WHERE brand_key = ${this.keys.key(brandId)} AND seen_in_run != ${runId} AND removed_on_server = 0`,
+      sql`UPDATE opportunities SET removed_on_server = 1, changed_at = ${now} WHERE brand_key = ${this.keys.key(brandId)} AND seen_in_run < ${runId} AND removed_on_server = 0`,
     ).changes;
   }
 }

@@ -80,7 +80,7 @@ export function upsertSql(plan: ColumnPlan): { insert: Sql; update: Sql; search:
   return {
     insert: sql`INSERT INTO opportunities (brand_key, ${sqlJoin(names.map(col), comma)}, raw_hash, removed_on_server, first_synced_at, changed_at, seen_in_run)
       VALUES (${slot}, ${sqlJoin(names.map(() => slot), comma)}, ${slot}, 0, ${slot}, ${slot}, ${slot})`,
-    update: sql`UPDATE opportunities SET ${sqlJoin(sets, comma)}, raw_hash = ${slot}, removed_on_server = 0, changed_at = ${slot}, seen_in_run = ${slot} WHERE rowid = ${slot}`,
+    update: sql`UPDATE opportunities SET ${sqlJoin(sets, comma)}, raw_hash = ${slot}, removed_on_server = 0, changed_at = ${slot}, seen_in_run = max(seen_in_run, ${slot}) WHERE rowid = ${slot}`,
     search: sql`INSERT INTO opportunity_search (rowid, ${sqlJoin(fts.map((c) => identifier(c, fts)), comma)}) VALUES (${slot}, ${sqlJoin(fts.map(() => slot), comma)})`,
   };
 }

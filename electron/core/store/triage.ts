@@ -1,8 +1,13 @@
 // The user's triage: local status, note, star, contacted and exported dates.
-// Only the user's actions write here; sync never does.
+// Only the user's actions write here; sync never does. Each field keeps the
+// time it was last written (shared/user-record.ts), so writers in several
+// processes and a merged record settle field by field, the later write
+// winning; each change is also a line of the opportunity's history.
 import { isOneOf, STATUSES, type Status } from '../../../shared/domain';
+import { TRIAGE_FIELDS, type TriageFieldName, type TriageRecord } from '../../../shared/user-record';
 import type { DB } from './db';
-import { sql } from './sql';
+import type { HistoryStore } from './history';
+import { identifier, sql, sqlJoin } from './sql';
 import { Statements } from './statements';
 import type { TriagePatch } from '../../../shared/model';
 export type { TriagePatch } from '../../../shared/model';
@@ -14,59 +19,118 @@ interface Row {
   contacted_at: string | null;
   exported_at: string | null;
 }
+type StoredRow = Row & { [K in (typeof TRIAGE_FIELDS)[number]['changedAt']]: string | null } & { brand_id: string; opportunity_id: string; updated_at: string };
 
 export const MAX_NOTE_LENGTH = 100_000;
+
+const COLUMNS = ['brand_id', 'opportunity_id', ...TRIAGE_FIELDS.flatMap((f) => [f.name, f.changedAt]), 'updated_at'];
+const columnList = sqlJoin(
+  COLUMNS.map((c) => identifier(c, COLUMNS)),
+  sql`, `,
+);
+
+/** A field's value as stored (starred is 0/1). */
+const stored = (field: TriageFieldName, v: unknown): string | number | null => (field === 'starred' ? (v ? 1 : 0) : ((v as string | null | undefined) ?? null));
+
+/** What a change says in the history. */
+function historyDetail(field: TriageFieldName, value: string | number | null, exportedIn?: string): string {
+  if (field === 'starred') return value ? 'on' : 'off';
+  if (field === 'exported_at' && exportedIn) return `in ${exportedIn}`;
+  if (value === null || value === '') return 'cleared';
+  return String(value);
+}
 
 export class TriageStore {
   private readonly statements: Statements;
 
-  constructor(private readonly db: DB) {
+  constructor(
+    private readonly db: DB,
+    private readonly history: HistoryStore,
+  ) {
     this.statements = new Statements(db);
   }
 
-  private write(brandId: string, id: string, patch: TriagePatch, now: string): void {
+  private current(brandId: string, id: string): StoredRow | undefined {
+    return this.statements.get<StoredRow>(sql`SELECT ${columnList} FROM triage WHERE brand_id = ${brandId} AND opportunity_id = ${id}`);
+  }
+
+  /** Write the fields of `patch` that change, each with its time and a history line; returns whether anything changed. */
+  private write(brandId: string, id: string, patch: TriagePatch, now: string, exportedIn?: string): boolean {
     if (patch.status !== undefined && patch.status !== null && !isOneOf(STATUSES, patch.status)) {
       throw new RangeError(`A status is one of ${STATUSES.join(', ')}.`);
     }
     if (patch.note !== undefined && patch.note.length > MAX_NOTE_LENGTH) throw new RangeError('A note may hold at most 100,000 characters.');
-    const cur = this.statements.get<Row>(sql`SELECT status, note, starred, contacted_at, exported_at FROM triage WHERE brand_id = ${brandId} AND opportunity_id = ${id}`);
-    const next: Row = {
-      status: patch.status !== undefined ? patch.status : (cur?.status ?? null),
-      note: patch.note ?? cur?.note ?? '',
-      starred: patch.starred !== undefined ? (patch.starred ? 1 : 0) : (cur?.starred ?? 0),
-      contacted_at: patch.contacted_at !== undefined ? patch.contacted_at : (cur?.contacted_at ?? null),
-      exported_at: patch.exported_at !== undefined ? patch.exported_at : (cur?.exported_at ?? null),
-    };
-    this.statements.run(
-      sql`INSERT INTO triage (brand_id, opportunity_id, status, note, starred, contacted_at, exported_at, updated_at)
-        VALUES (${brandId}, ${id}, ${next.status}, ${next.note}, ${next.starred}, ${next.contacted_at}, ${next.exported_at}, ${now})
-        ON CONFLICT (brand_id, opportunity_id) DO UPDATE SET status = excluded.status, note = excluded.note, starred = excluded.starred,
-          contacted_at = excluded.contacted_at, exported_at = excluded.exported_at, updated_at = excluded.updated_at`,
+    const cur = this.current(brandId, id);
+    const next: Record<string, string | number | null> = cur ? { ...cur } : { brand_id: brandId, opportunity_id: id, status: null, note: '', starred: 0, contacted_at: null, exported_at: null };
+    let changed = false;
+    for (const f of TRIAGE_FIELDS) {
+      if (!(f.name in patch) || patch[f.name] === undefined) continue;
+      const value = stored(f.name, patch[f.name]);
+      if (cur && cur[f.name] === value) continue;
+      if (!cur && value === stored(f.name, next[f.name])) continue;
+      next[f.name] = value;
+      next[f.changedAt] = now;
+      changed = true;
+      this.history.add(brandId, id, f.history, now, historyDetail(f.name, value, exportedIn));
+    }
+    if (!changed) return false;
+    next.updated_at = now;
+    this.put(next as unknown as StoredRow);
+    return true;
+  }
+
+  private put(r: StoredRow): void {
+    const values = sqlJoin(
+      COLUMNS.map((c) => sql`${(r as unknown as Record<string, string | number | null>)[c] ?? (c === 'note' ? '' : c === 'starred' ? 0 : null)}`),
+      sql`, `,
     );
+    this.statements.run(sql`INSERT OR REPLACE INTO triage (${columnList}) VALUES (${values})`);
   }
 
   set(brandId: string, id: string, patch: TriagePatch, now = new Date().toISOString()): void {
-    this.db.transaction(() => this.write(brandId, id, patch, now))();
+    this.db.transaction(() => this.write(brandId, id, patch, now)).immediate();
   }
 
-  /** The same change to many opportunities, all or nothing. */
+  /** The same change to many opportunities, all or nothing. Returns how many distinct opportunities it covered. */
   setMany(brandId: string, ids: readonly string[], patch: TriagePatch, now = new Date().toISOString()): number {
-    this.db.transaction(() => {
-      for (const id of ids) this.write(brandId, id, patch, now);
-    })();
+    const unique = [...new Set(ids)];
+    this.db
+      .transaction(() => {
+        for (const id of unique) this.write(brandId, id, patch, now);
+      })
+      .immediate();
+    return unique.length;
+  }
+
+  /** Record the export date on each of these opportunities (nothing else of their triage changes); `fileName` goes in the history. */
+  markExported(brandId: string, ids: readonly string[], when: string, fileName?: string): number {
+    this.db
+      .transaction(() => {
+        for (const id of ids) this.write(brandId, id, { exported_at: when }, when, fileName);
+      })
+      .immediate();
     return ids.length;
   }
 
-  /** Record the export date on each of these opportunities (nothing else of their triage changes). */
-  markExported(brandId: string, ids: readonly string[], when: string): number {
-    this.db.transaction(() => {
-      for (const id of ids) {
-        this.statements.run(
-          sql`INSERT INTO triage (brand_id, opportunity_id, exported_at, updated_at) VALUES (${brandId}, ${id}, ${when}, ${when})
-            ON CONFLICT (brand_id, opportunity_id) DO UPDATE SET exported_at = excluded.exported_at, updated_at = excluded.updated_at`,
-        );
-      }
-    })();
-    return ids.length;
+  /** One opportunity's triage as the record holds it, or undefined when the user never touched it. */
+  get(brandId: string, id: string): TriageRecord | undefined {
+    const r = this.current(brandId, id);
+    return r && toRecord(r);
+  }
+
+  /** Every triage row, as the record file holds them. */
+  all(): TriageRecord[] {
+    return this.statements.all<StoredRow>(sql`SELECT ${columnList} FROM triage ORDER BY brand_id, opportunity_id`).map(toRecord);
+  }
+
+  /** Put a record's row in place as it is (merge and restore decide what goes in). */
+  putRecord(r: TriageRecord): void {
+    this.put({ ...r, starred: r.starred ? 1 : 0 });
+  }
+
+  clear(): void {
+    this.statements.run(sql`DELETE FROM triage`);
   }
 }
+
+const toRecord = (r: StoredRow): TriageRecord => ({ ...r, starred: r.starred === 1 });

@@ -87,6 +87,7 @@ export class AppStore {
         this.#progress = event;
         if (this.#sync) this.#sync = { ...this.#sync, running: true };
         if (event.type === 'wait') this.#countdown(event.seconds);
+        if (event.type === 'blocked') this.toast(event.message);
         if (event.type === 'brands' || event.type === 'brand-done') this.#refreshBrands().catch(this.fail('The brands could not be read'));
         if (event.type === 'brand-done') this.#dataVersion++;
       }),
@@ -119,7 +120,9 @@ export class AppStore {
       const added = summary.brands.reduce((a, b) => a + b.added, 0);
       const changed = summary.brands.reduce((a, b) => a + b.changed, 0);
       const failures = summary.brands.flatMap((b) => b.failures);
-      if (failures.length) this.toast(`Synced with ${failures.length} problem${failures.length === 1 ? '' : 's'}: ${failures[0]!.message}`, 'error');
+      const skipped = summary.brands.filter((b) => b.skipped);
+      if (skipped.length && skipped.length === summary.brands.length) this.toast(skipped[0]!.skipped!);
+      else if (failures.length) this.toast(`Synced with ${failures.length} problem${failures.length === 1 ? '' : 's'}: ${failures[0]!.message}`, 'error');
       else this.toast(`Synced: ${added} new, ${changed} changed.`);
     }
   }

@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSyn
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { CacheError, classifyOpenError, headerSchemaVersion, moveAside, openDatabase } from '../../../electron/core/store/db';
+import { Cache } from '../../../electron/core/store/cache';
 import { LATEST_VERSION } from '../../../electron/core/store/migrations';
 import { CoreLink, type HostHandlers } from '../../../shared/core-link';
 import { forkNodeCore } from '../../host/core-process';
@@ -101,7 +102,7 @@ describe('damaged: corrupt', () => {
     await realCache(path);
     truncateSync(path, Math.floor((statSync(path).size * fraction) / 4096) * 4096);
     const err = await openDatabase(path).catch((e: unknown) => e);
-    expect(err).toMatchObject({ kind: 'corrupt', message: expect.stringContaining('workbench cache reset') });
+    expect(err).toMatchObject({ kind: 'corrupt', message: expect.stringContaining('workbench cache recover') });
   });
 
   it('a real cache whose header survived but whose pages are overwritten', async () => {
@@ -274,21 +275,41 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
     expect(existsSync(aside)).toBe(true);
   });
 
-  it('starting over after a damaged cache, through the core process: the old file kept aside, a fresh one opened', async () => {
+  it('a damaged cache, through the core process: rebuilt at once, the old file kept aside, and the window told what was recovered', async () => {
     const dir = freshDir();
     writeFileSync(join(dir, 'workbench.db'), Buffer.alloc(8192, 7));
-    const host: HostHandlers = { 'clipboard:write': () => null, 'shell:open-external': () => null, 'shell:show-item-in-folder': () => null, 'dialog:save-file': () => null };
+    const host: HostHandlers = { 'clipboard:write': () => null, 'shell:open-external': () => null, 'shell:show-item-in-folder': () => null, 'dialog:save-file': () => null, 'dialog:open-file': () => null };
     const init = { userDataDir: dir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: false };
-    const first = new CoreLink(forkNodeCore(init), { host, onEvent: () => {} });
-    expect((await first.ready())?.kind).toBe('corrupt');
-    await first.shutdown(2_000);
-    const again = new CoreLink(forkNodeCore({ ...init, startOver: true }), { host, onEvent: () => {} });
-    expect(await again.ready()).toBeNull();
-    expect(await again.call('app:info', [])).toMatchObject({ ok: true });
-    await again.shutdown(3_000);
+    const core = new CoreLink(forkNodeCore(init), { host, onEvent: () => {} });
+    expect(await core.ready()).toBeNull();
+    const state = (await core.call('app:state', [])) as { ok: true; value: { recovery: { message: string } | null } };
+    expect(state.value.recovery?.message).toMatch(/^The cache file was damaged\. It was kept aside as .+ and a fresh cache was built\. The damaged file could not be read at all/);
+    // Shown once: dismissed, it is gone.
+    expect(await core.call('record:dismiss-recovery', [])).toEqual({ ok: true, value: { dismissed: true } });
+    expect(((await core.call('app:state', [])) as typeof state).value.recovery).toBeNull();
+    await core.shutdown(3_000);
     const kept = readdirSync(dir).filter((f) => f.startsWith('workbench.db.damaged-') && !f.endsWith('-wal') && !f.endsWith('-shm'));
     expect(kept).toHaveLength(1);
     expect(readFileSync(join(dir, kept[0]!)).equals(Buffer.alloc(8192, 7))).toBe(true);
     expect(existsSync(join(dir, 'workbench.db'))).toBe(true);
+  }, 30_000);
+
+  it("starting over (the dialog's choice), through the core process: the old file kept aside, its triage and notes carried over", async () => {
+    const dir = freshDir();
+    const brand = 'c'.repeat(32);
+    const old = await Cache.open(join(dir, 'workbench.db'));
+    old.triage.set(brand, 'opp-1', { status: 'Done', note: 'Pitched Ana on Tuesday' });
+    old.doNotContact.add('press@outlet.example');
+    old.close();
+    const host: HostHandlers = { 'clipboard:write': () => null, 'shell:open-external': () => null, 'shell:show-item-in-folder': () => null, 'dialog:save-file': () => null, 'dialog:open-file': () => null };
+    const init = { userDataDir: dir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: false, startOver: true };
+    const core = new CoreLink(forkNodeCore(init), { host, onEvent: () => {} });
+    expect(await core.ready()).toBeNull();
+    expect(await core.call('dnc:list', [])).toMatchObject({ ok: true, value: [{ value: 'press@outlet.example' }] });
+    await core.shutdown(3_000);
+    expect(readdirSync(dir).filter((f) => /^workbench\.db\.damaged-[^.]+$/.test(f.replace(/-(wal|shm)$/, '')))).not.toHaveLength(0);
+    const fresh = await Cache.open(join(dir, 'workbench.db'));
+    expect(fresh.triage.get(brand, 'opp-1')).toMatchObject({ status: 'Done', note: 'Pitched Ana on Tuesday' });
+    fresh.close();
   }, 30_000);
 });

@@ -155,7 +155,7 @@ describe('an unclean close (the process was killed): the next open runs the chec
     expect(markersOf(path)).toEqual([`workbench.db.open-${pid}`]);
     const err = await Cache.open(path).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CacheError);
-    expect(err).toMatchObject({ kind: 'corrupt', path, message: expect.stringMatching(/integrity check: .*never used.*workbench cache reset/s) });
+    expect(err).toMatchObject({ kind: 'corrupt', path, message: expect.stringMatching(/integrity check: .*never used.*workbench cache recover/s) });
     // Refused, so the marker stays (and this process's own is gone): every open refuses it until it is moved aside.
     expect(markersOf(path)).toEqual([`workbench.db.open-${pid}`]);
     expect(await openKind(path)).toBe('corrupt');

@@ -98,7 +98,7 @@ describe('migrations', () => {
     const err = await openDatabase(path).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CacheError);
     expect((err as CacheError).kind).toBe('corrupt');
-    expect((err as CacheError).message).toContain('workbench cache reset');
+    expect((err as CacheError).message).toContain('workbench cache recover');
   });
 });
 

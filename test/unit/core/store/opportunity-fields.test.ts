@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../electron/core/store/db';
 import { ExportRowStore } from '../../../../electron/core/store/export-rows';
 import { OpportunityStore } from '../../../../electron/core/store/opportunities';
+import { HistoryStore } from '../../../../electron/core/store/history';
 import { TriageStore } from '../../../../electron/core/store/triage';
 import { columnPlan, listColumns, listItemMapper, recordValues, searchValues, upsertSql } from '../../../../electron/core/store/opportunity-columns';
 import { contactColumns, opportunityColumns, type OpportunityExportRow } from '../../../../electron/core/export/presets';
@@ -57,7 +58,7 @@ describe('a field added to the table', () => {
     expect(byId(store.list({ brandId: 'b', search: 'verge' }))).toEqual([['a1', 'The Verge']]);
     expect((store.get('b', 'a2')!.item as Record<string, unknown>).outlet).toBe('Wired');
     // An export asks for it with the contact rows: stored fields from their columns, the others from the record.
-    const rows = [...new ExportRowStore(db, store, new TriageStore(db)).contactRows({ brandId: 'b' }, {}, ['outlet', 'title', 'pitch_subject'].map((n) => fieldNamed(n, FIXTURE)))];
+    const rows = [...new ExportRowStore(db, store, new TriageStore(db, new HistoryStore(db))).contactRows({ brandId: 'b' }, {}, ['outlet', 'title', 'pitch_subject'].map((n) => fieldNamed(n, FIXTURE)))];
     expect(rows.map((r) => [r.email, r.stored, r.record])).toEqual([['ana@theverge.com', { outlet: 'The Verge', title: 'Best espresso' }, { pitch_subject: 'Hi' }]]);
     db.close();
   });

@@ -1,0 +1,176 @@
+// Automatic backups of the user's record (only what cannot be fetched again:
+// triage, notes, do-not-contact, exports, history), in `backups/` in the
+// user-data folder: written after changes at most once an hour and at quit,
+// the last seven days kept (and always the newest). Each backup is a gzipped
+// record file with a small description beside it (when, why, how many), so
+// the list shows date and counts without opening every file. Restoring one
+// first backs up what is there now, then replaces the record.
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { recordCounts, type BackupInfo, type BackupReason, type RecordFile } from '../../../shared/user-record';
+export type { BackupInfo, BackupReason } from '../../../shared/user-record';
+import type { Cache } from '../store/cache';
+import { readRecordFile, writeFileAtomic, writeRecordFile } from './record-files';
+import { ServiceError } from './service-error';
+
+interface Meta extends Omit<BackupInfo, 'id'> {
+  fingerprint: string;
+}
+
+export interface BackupsOptions {
+  dir: string;
+  cache: () => Cache;
+  appVersion: string;
+  now?: () => Date;
+  /** At most one backup after changes in this long. Default one hour. */
+  minIntervalMs?: number;
+  /** A quiet moment after a change before the backup is written. Default 30 s. */
+  settleMs?: number;
+  /** Backups older than this go (the newest always stays). Default 7 days. */
+  keepMs?: number;
+  /** Told when a backup in the background fails (it never throws into the app). */
+  onError?: (e: unknown) => void;
+}
+
+const ID = /^record-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z(-\d+)?\.json\.gz$/;
+const HOUR = 3_600_000;
+
+export class Backups {
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private writing: Promise<BackupInfo | null> | null = null;
+
+  constructor(private readonly o: BackupsOptions) {}
+
+  private now(): Date {
+    return this.o.now?.() ?? new Date();
+  }
+
+  /** Every backup, newest first. */
+  list(): BackupInfo[] {
+    if (!existsSync(this.o.dir)) return [];
+    const out: BackupInfo[] = [];
+    for (const name of readdirSync(this.o.dir)) {
+      if (!ID.test(name)) continue;
+      const meta = this.meta(name);
+      if (meta) out.push({ id: name, created_at: meta.created_at, reason: meta.reason, counts: meta.counts, bytes: meta.bytes });
+    }
+    // Newest first; two in the same millisecond by their suffix (-2, -3, … are later).
+    const seq = (id: string) => Number(/-(\d+)\.json\.gz$/.exec(id)?.[1] ?? 1);
+    return out.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : seq(b.id) - seq(a.id)));
+  }
+
+  private meta(id: string): Meta | null {
+    try {
+      return JSON.parse(readFileSync(join(this.o.dir, `${id}.meta.json`), 'utf8')) as Meta;
+    } catch {
+      return null;
+    }
+  }
+
+  /** A change was made: back up once things are quiet, no sooner than an hour after the last backup. */
+  noteChange(): void {
+    if (this.timer) return;
+    const last = this.list()[0];
+    const since = last ? this.now().getTime() - Date.parse(last.created_at) : Infinity;
+    const wait = Math.max(this.o.settleMs ?? 30_000, (this.o.minIntervalMs ?? HOUR) - since);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.backupNow('hourly').catch((e: unknown) => this.o.onError?.(e));
+    }, wait);
+    this.timer.unref?.();
+  }
+
+  /**
+   * For a process that does not stay (a `workbench` command): a backup now if
+   * the record changed and the last backup is older than the interval.
+   */
+  async backupIfDue(): Promise<BackupInfo | null> {
+    const last = this.list()[0];
+    if (last && this.now().getTime() - Date.parse(last.created_at) < (this.o.minIntervalMs ?? HOUR)) return null;
+    return this.backupNow('hourly');
+  }
+
+  /**
+   * Write a backup now, unless nothing changed since the last one (then null);
+   * `force` writes one even so (before a restore or an import).
+   */
+  async backupNow(reason: BackupReason, opts: { force?: boolean } = {}): Promise<BackupInfo | null> {
+    // One at a time: a quit during an hourly backup waits for it, then decides.
+    while (this.writing) await this.writing.catch(() => null);
+    this.writing = this.write(reason, opts.force ?? false);
+    try {
+      return await this.writing;
+    } finally {
+      this.writing = null;
+    }
+  }
+
+  private async write(reason: BackupReason, force: boolean): Promise<BackupInfo | null> {
+    const cache = this.o.cache();
+    const fingerprint = cache.record.fingerprint();
+    const last = this.list()[0];
+    if (!force && last && this.meta(last.id)?.fingerprint === fingerprint) return null;
+    const now = this.now();
+    const record = cache.record.read(this.o.appVersion, now);
+    mkdirSync(this.o.dir, { recursive: true });
+    let id = `record-${now.toISOString().replace(/[:.]/g, '-')}.json.gz`;
+    for (let k = 2; existsSync(join(this.o.dir, id)); k++) id = id.replace(/(-\d+)?\.json\.gz$/, `-${k}.json.gz`);
+    const bytes = await writeRecordFile(join(this.o.dir, id), record, { gzip: true });
+    const meta: Meta = { created_at: record.created_at, reason, counts: recordCounts(record), bytes, fingerprint };
+    writeFileAtomic(join(this.o.dir, `${id}.meta.json`), JSON.stringify(meta) + '\n');
+    this.prune();
+    return { id, created_at: meta.created_at, reason, counts: meta.counts, bytes };
+  }
+
+  /** Backups older than the keep period go; the newest always stays. */
+  private prune(): void {
+    const cutoff = this.now().getTime() - (this.o.keepMs ?? 7 * 24 * HOUR);
+    for (const b of this.list().slice(1)) {
+      if (Date.parse(b.created_at) >= cutoff) continue;
+      rmSync(join(this.o.dir, b.id), { force: true });
+      rmSync(join(this.o.dir, `${b.id}.meta.json`), { force: true });
+    }
+  }
+
+  /** One backup's record, read and checked; refused in plain words when it is not a backup or damaged. */
+  async read(id: string): Promise<{ info: BackupInfo; record: RecordFile }> {
+    const info = ID.test(id) ? this.list().find((b) => b.id === id) : undefined;
+    if (!info) throw new ServiceError('not-found', 'That backup is not in the backups folder (it may have been removed).', 'id');
+    const read = await readRecordFile(join(this.o.dir, id));
+    if (!read.ok) throw new ServiceError('invalid-input', `The backup of ${info.created_at.slice(0, 16).replace('T', ' ')} cannot be used: ${read.reason}`, 'id');
+    return { info, record: read.record };
+  }
+
+  /** The newest backup that can be read, for the recovery of a damaged cache. */
+  async latest(): Promise<{ file: string; record: RecordFile } | null> {
+    for (const b of this.list()) {
+      const read = await readRecordFile(join(this.o.dir, b.id));
+      if (read.ok) return { file: b.id, record: read.record };
+    }
+    return null;
+  }
+
+  /** Replace the user's record with a backup's, after backing up what is there now. */
+  async restore(id: string): Promise<{ restored: BackupInfo; safety: BackupInfo | null }> {
+    const { info, record } = await this.read(id);
+    const safety = await this.backupNow('before-restore', { force: true });
+    this.o.cache().record.replace(record);
+    return { restored: info, safety };
+  }
+
+  /** Size on disk of every backup, for Settings. */
+  totalBytes(): number {
+    return this.list().reduce((a, b) => {
+      try {
+        return a + statSync(join(this.o.dir, b.id)).size;
+      } catch {
+        return a;
+      }
+    }, 0);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

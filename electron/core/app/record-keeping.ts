@@ -1,0 +1,90 @@
+// The user's record as the app looks after it (a concern of the service):
+// per-opportunity history and "pitched at this outlet already?", backups and
+// restoring one, moving the record to and from a file, and the do-not-contact
+// list as CSV. Files come through main's dialogs as handles (file-choices.ts).
+import type { BackupInfo, DncCsvPreview, HistoryEntry, ImportPreview, OutletHistoryEntry, RecordCounts } from '../../../shared/user-record';
+import type { Cache } from '../store/cache';
+import { Backups } from './backups';
+import type { FileChoices } from './file-choices';
+import { exportDncCsv, exportRecord, importDncCsv, importRecord, previewDncCsv, previewImport } from './record';
+import { ServiceError } from './service-error';
+
+export type FilePurpose = 'record-export' | 'record-import' | 'dnc-import' | 'dnc-export';
+
+export class RecordKeeping {
+  readonly backups: Backups;
+
+  constructor(
+    private readonly deps: { cache: () => Cache; files: FileChoices; appVersion: string; backupsDir: string; onError?: (e: unknown) => void },
+  ) {
+    this.backups = new Backups({ dir: deps.backupsDir, cache: deps.cache, appVersion: deps.appVersion, onError: deps.onError });
+  }
+
+  /** A change to the user's record was made: a backup follows (at most once an hour). */
+  changed(): void {
+    this.backups.noteChange();
+  }
+
+  history(brandId: string, id: string): { entries: HistoryEntry[]; sameOutlet: OutletHistoryEntry[] } {
+    const cache = this.deps.cache();
+    return { entries: cache.history.forOpportunity(brandId, id), sameOutlet: cache.history.atSameOutlet(brandId, id) };
+  }
+
+  async chooseFile(purpose: FilePurpose): Promise<{ file: { handle: string; name: string } | null }> {
+    const today = new Date().toISOString().slice(0, 10);
+    const { files } = this.deps;
+    switch (purpose) {
+      case 'record-export':
+        return { file: await files.save(`outreach-record-${today}.json`) };
+      case 'dnc-export':
+        return { file: await files.save(`do-not-contact-${today}.csv`) };
+      case 'record-import':
+        return { file: await files.open('record', 'Import a record') };
+      case 'dnc-import':
+        return { file: await files.open('csv', 'Import a do-not-contact list') };
+    }
+  }
+
+  async exportRecord(handle: string): Promise<RecordCounts> {
+    return exportRecord(this.deps.cache(), this.deps.appVersion, this.deps.files.take(handle, 'save', 'where to save the record'));
+  }
+
+  previewImport(handle: string): Promise<ImportPreview> {
+    return previewImport(this.deps.cache(), this.deps.files.peek(handle, 'open', 'a record file'));
+  }
+
+  async importRecord(handle: string): Promise<ImportPreview> {
+    const report = await importRecord(this.deps.cache(), this.backups, this.deps.files.take(handle, 'open', 'a record file'));
+    if (!report.nothingChanged) this.changed();
+    return report;
+  }
+
+  previewDncCsv(handle: string, column?: string): DncCsvPreview {
+    return previewDncCsv(this.deps.cache(), this.deps.files.peek(handle, 'open', 'a CSV file'), column);
+  }
+
+  importDncCsv(handle: string, column?: string): DncCsvPreview {
+    const r = importDncCsv(this.deps.cache(), this.deps.files.take(handle, 'open', 'a CSV file'), column);
+    if (r.toAdd > 0) this.changed();
+    return r;
+  }
+
+  exportDncCsv(handle: string): { entries: number } {
+    return { entries: exportDncCsv(this.deps.cache(), this.deps.files.take(handle, 'save', 'where to save the list')) };
+  }
+
+  listBackups(): { backups: BackupInfo[]; bytes: number } {
+    return { backups: this.backups.list(), bytes: this.backups.totalBytes() };
+  }
+
+  async restoreBackup(id: string): Promise<{ restored: BackupInfo; safety: BackupInfo | null }> {
+    if (!this.backups.list().some((b) => b.id === id)) throw new ServiceError('not-found', 'That backup is not in the backups folder (it may have been removed).', 'id');
+    return this.backups.restore(id);
+  }
+
+  /** At quit: a backup if anything changed since the last one. */
+  async close(): Promise<void> {
+    this.backups.dispose();
+    await this.backups.backupNow('quit');
+  }
+}

@@ -1,0 +1,89 @@
+// The history of what the user did to each opportunity (status set, note
+// edited, starred, marked contacted, exported in a file): the one-look answer
+// to "did we pitch this outlet already, and when". Written in the same
+// transaction as the change it records; sync never writes here.
+import { HISTORY_KINDS, type HistoryEntry, type HistoryKind, type HistoryRecord, type OutletHistoryEntry } from '../../../shared/user-record';
+import type { DB } from './db';
+import { sql } from './sql';
+import { Statements } from './statements';
+
+/** Note edits closer together than this are one entry (the note is saved as the user types). */
+const NOTE_EDITS_MERGE_MS = 10 * 60_000;
+const DETAIL_MAX = 160;
+
+/** One line of detail: whitespace folded, cut at a readable length. */
+export function historyDetail(text: string): string {
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > DETAIL_MAX ? `${one.slice(0, DETAIL_MAX - 1)}…` : one;
+}
+
+export class HistoryStore {
+  private readonly statements: Statements;
+
+  constructor(db: DB) {
+    this.statements = new Statements(db);
+  }
+
+  /** Record an event (call inside the change's transaction). A note edit soon after the last one updates that entry. */
+  add(brandId: string, opportunityId: string, kind: HistoryKind, at: string, detail: string): void {
+    const d = historyDetail(detail);
+    if (kind === 'note') {
+      const last = this.statements.get<{ id: number; kind: string; at: string }>(
+        sql`SELECT id, kind, at FROM history WHERE brand_id = ${brandId} AND opportunity_id = ${opportunityId} ORDER BY at DESC, id DESC LIMIT 1`,
+      );
+      if (last?.kind === 'note' && Date.parse(at) - Date.parse(last.at) < NOTE_EDITS_MERGE_MS && Date.parse(at) >= Date.parse(last.at)) {
+        this.statements.run(sql`UPDATE OR IGNORE history SET at = ${at}, detail = ${d} WHERE id = ${last.id}`);
+        return;
+      }
+    }
+    this.statements.run(sql`INSERT OR IGNORE INTO history (brand_id, opportunity_id, at, kind, detail) VALUES (${brandId}, ${opportunityId}, ${at}, ${kind}, ${d})`);
+  }
+
+  /** Insert records as they are (import, restore); the same event twice is kept once. Returns how many were new. */
+  insertAll(records: readonly HistoryRecord[]): number {
+    let n = 0;
+    for (const r of records) {
+      n += this.statements.run(
+        sql`INSERT OR IGNORE INTO history (brand_id, opportunity_id, at, kind, detail) VALUES (${r.brand_id}, ${r.opportunity_id}, ${r.at}, ${r.kind}, ${r.detail})`,
+      ).changes;
+    }
+    return n;
+  }
+
+  /** What was done to one opportunity, newest first. */
+  forOpportunity(brandId: string, opportunityId: string, limit = 200): HistoryEntry[] {
+    return this.statements
+      .all<HistoryRecord>(
+        sql`SELECT brand_id, opportunity_id, at, kind, detail FROM history WHERE brand_id = ${brandId} AND opportunity_id = ${opportunityId} ORDER BY at DESC, id DESC LIMIT ${limit}`,
+      )
+      .map(withLabel);
+  }
+
+  /**
+   * Contacts and exports of the brand's other opportunities at the same outlet
+   * (domain), newest first: "did we pitch this outlet already, and when".
+   */
+  atSameOutlet(brandId: string, opportunityId: string, limit = 50): OutletHistoryEntry[] {
+    return this.statements
+      .all<HistoryRecord & { title: string }>(
+        sql`SELECT h.brand_id, h.opportunity_id, h.at, h.kind, h.detail, o2.title
+          FROM brand_keys bk
+          JOIN opportunities o ON o.brand_key = bk.key AND o.id = ${opportunityId}
+          JOIN opportunities o2 ON o2.brand_key = o.brand_key AND o2.domain = o.domain COLLATE NOCASE AND o2.id != o.id
+          JOIN history h ON h.brand_id = bk.id AND h.opportunity_id = o2.id
+          WHERE bk.id = ${brandId} AND o.domain != '' AND h.kind IN ('contacted', 'exported')
+          ORDER BY h.at DESC LIMIT ${limit}`,
+      )
+      .map((r) => ({ ...withLabel(r), title: r.title }));
+  }
+
+  all(): HistoryRecord[] {
+    return this.statements.all<HistoryRecord>(sql`SELECT brand_id, opportunity_id, at, kind, detail FROM history ORDER BY id`);
+  }
+
+  clear(): void {
+    this.statements.run(sql`DELETE FROM history`);
+  }
+}
+
+const withLabel = (r: HistoryRecord): HistoryEntry => ({ ...r, label: HISTORY_KINDS[r.kind] ?? r.kind });

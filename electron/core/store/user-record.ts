@@ -1,0 +1,139 @@
+// The user's record as one piece: read whole (record export, backups), merged
+// in (import: by opportunity id and do-not-contact entry, field by field, the
+// later write winning, conflicts reported), or put back in place of what is
+// there (restore from a backup). Every change is one transaction: a record
+// that fails half-way changes nothing.
+import { RECORD_FORMAT, RECORD_VERSION, TRIAGE_FIELDS, type MergeReport, type RecordFile, type TriageRecord } from '../../../shared/user-record';
+export type { MergeConflict, MergeReport } from '../../../shared/user-record';
+import type { Cache } from './cache';
+import { sql } from './sql';
+import { Statements } from './statements';
+
+class DryRun extends Error {}
+
+export class UserRecordStore {
+  private readonly statements: Statements;
+
+  constructor(private readonly cache: Cache) {
+    this.statements = new Statements(cache.db);
+  }
+
+  /** Everything the user wrote, as the record file holds it. */
+  read(appVersion: string, now = new Date()): RecordFile {
+    return this.cache.db
+      .transaction((): RecordFile => ({
+        format: RECORD_FORMAT,
+        version: RECORD_VERSION,
+        app_version: appVersion,
+        created_at: now.toISOString(),
+        triage: this.cache.triage.all(),
+        do_not_contact: this.cache.doNotContact.list(),
+        exports: this.cache.exports.all(),
+        history: this.cache.history.all(),
+      }))
+      .deferred();
+  }
+
+  /**
+   * A short summary that changes whenever the user's record does (counts and
+   * latest write times), so a backup is taken only after a change.
+   */
+  fingerprint(): string {
+    const row = this.statements.get<Record<string, unknown>>(
+      sql`SELECT (SELECT count(*) || '/' || COALESCE(max(updated_at), '') FROM triage) AS t,
+        (SELECT count(*) || '/' || COALESCE(max(added_at), '') || '/' || COALESCE(sum(length(note)), 0) FROM do_not_contact) AS d,
+        (SELECT count(*) || '/' || COALESCE(max(at), '') FROM exports) AS e,
+        (SELECT count(*) || '/' || COALESCE(max(id), 0) || '/' || COALESCE(max(at), '') FROM history) AS h`,
+    )!;
+    return `${String(row.t)};${String(row.d)};${String(row.e)};${String(row.h)}`;
+  }
+
+  /**
+   * Merge a record into the cache. Triage by opportunity id, field by field:
+   * a field only one side has set takes that side's value; set on both sides
+   * to different values is a conflict, settled by the later write. The
+   * do-not-contact list and the exports are unions; history events are kept
+   * once. With `dryRun`, the report of what would change, and nothing changes.
+   * Importing the same record twice changes nothing the second time.
+   */
+  merge(record: RecordFile, opts: { dryRun?: boolean } = {}): MergeReport {
+    const report: MergeReport = {
+      triage: { added: 0, updated: 0, unchanged: 0 },
+      do_not_contact: { added: 0, unchanged: 0 },
+      exports: { added: 0 },
+      history: { added: 0 },
+      conflicts: [],
+      nothingChanged: true,
+    };
+    const apply = () => {
+      for (const incoming of record.triage) this.mergeTriage(incoming, report);
+      for (const d of record.do_not_contact) {
+        const had = this.statements.get(sql`SELECT 1 FROM do_not_contact WHERE kind = ${d.kind} AND value = ${d.value}`);
+        if (had) report.do_not_contact.unchanged++;
+        else {
+          this.statements.run(sql`INSERT INTO do_not_contact (kind, value, note, added_at) VALUES (${d.kind}, ${d.value}, ${d.note}, ${d.added_at})`);
+          report.do_not_contact.added++;
+        }
+      }
+      for (const e of record.exports) report.exports.added += this.cache.exports.insert(e);
+      report.history.added = this.cache.history.insertAll(record.history);
+      report.nothingChanged = report.triage.added + report.triage.updated + report.do_not_contact.added + report.exports.added + report.history.added === 0;
+      if (opts.dryRun) throw new DryRun();
+    };
+    try {
+      this.cache.db.transaction(apply).immediate();
+    } catch (e) {
+      if (!(e instanceof DryRun)) throw e;
+    }
+    return report;
+  }
+
+  private mergeTriage(incoming: TriageRecord, report: MergeReport): void {
+    const local = this.cache.triage.get(incoming.brand_id, incoming.opportunity_id);
+    if (!local) {
+      this.cache.triage.putRecord(incoming);
+      report.triage.added++;
+      return;
+    }
+    const next: TriageRecord = { ...local };
+    let changed = false;
+    for (const f of TRIAGE_FIELDS) {
+      const [lv, iv] = [local[f.name], incoming[f.name]];
+      const [lt, it] = [local[f.changedAt], incoming[f.changedAt]];
+      if (lv === iv || it === null) continue;
+      if (lt !== null) {
+        const kept = it > lt ? 'incoming' : 'local';
+        report.conflicts.push({ brand_id: local.brand_id, opportunity_id: local.opportunity_id, field: f.name, local: lv, incoming: iv, local_at: lt, incoming_at: it, kept });
+        if (kept === 'local') continue;
+      }
+      (next as Record<string, unknown>)[f.name] = iv;
+      (next as Record<string, unknown>)[f.changedAt] = it;
+      changed = true;
+    }
+    if (!changed) {
+      report.triage.unchanged++;
+      return;
+    }
+    next.updated_at = incoming.updated_at > local.updated_at ? incoming.updated_at : local.updated_at;
+    this.cache.triage.putRecord(next);
+    report.triage.updated++;
+  }
+
+  /** Put a record in place of the user's record (restore from a backup): all of it, or nothing. */
+  replace(record: RecordFile): void {
+    this.cache.db
+      .transaction(() => {
+        this.cache.triage.clear();
+        this.cache.history.clear();
+        this.cache.exports.clear();
+        this.statements.run(sql`DELETE FROM do_not_contact`);
+        for (const t of record.triage) this.cache.triage.putRecord(t);
+        for (const d of record.do_not_contact) {
+          this.statements.run(sql`INSERT OR IGNORE INTO do_not_contact (kind, value, note, added_at) VALUES (${d.kind}, ${d.value}, ${d.note}, ${d.added_at})`);
+        }
+        for (const e of record.exports) this.cache.exports.insert(e);
+        this.cache.history.insertAll(record.history);
+      })
+      .immediate();
+  }
+}
