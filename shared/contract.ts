@@ -208,6 +208,8 @@ export const events = {
   'export:done': z.object({ jobId: z.string(), result: shaped<ExportResult>().nullable(), error: contractErrorSchema.nullable() }),
   'app:online': z.object({ online: z.boolean() }),
   'key:status': keyStatusSchema,
+  /** A menu item in main asks the window to do something (the window has the words and the confirmations). */
+  'app:command': z.object({ command: z.enum(['restore-backup', 'export-record', 'import-record']) }),
   /** The cache was found damaged while open and rebuilt with the user's record carried over. */
   'cache:recovered': z.object({ message: z.string() }),
   /** The core process stopped: restarted once, or down for good. */
