@@ -128,7 +128,9 @@ function run({ demo, log }: Started<Log>): void {
     // No permissions; in development, the dev server's pages get the development policy (security.ts).
     hardenSession(session.defaultSession, devUrl);
     protocol.handle(APP_SCHEME, appProtocolHandler(join(here, '../renderer'), contentSecurityPolicy()));
-    Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate({ dev: !app.isPackaged, mac: process.platform === 'darwin', appName: app.getName() })));
+    // The File menu's record items: the window carries them out (it has the words and the confirmations).
+    const menu = menuTemplate({ dev: !app.isPackaged, mac: process.platform === 'darwin', appName: app.getName(), send: (command) => send('app:command', { command }) });
+    Menu.setApplicationMenu(Menu.buildFromTemplate(menu));
 
     let core: CoreSupervisor | null = startCore();
     const failure = await core.ready();

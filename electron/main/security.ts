@@ -1,7 +1,11 @@
 // The window's security as plain data and plain functions, so unit tests can
 // check them item by item against Electron's security checklist.
 import type { BrowserWindowConstructorOptions, MenuItemConstructorOptions } from 'electron';
+import type { EventPayloads } from '../../shared/contract';
 import { APP_HOST, APP_SCHEME } from './app-protocol';
+
+/** What a menu item asks the window to do (it has the words and the confirmations). */
+export type AppCommand = EventPayloads['app:command']['command'];
 
 export function secureWebPreferences(preloadPath: string): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
   return {
@@ -154,8 +158,12 @@ export function applyDevServerPolicy(session: Pick<SessionLike, 'webRequest'>, d
   });
 }
 
-/** The application menu: standard roles; reload and developer tools only in development. */
-export function menuTemplate(opts: { dev: boolean; mac: boolean; appName: string }): MenuItemConstructorOptions[] {
+/**
+ * The application menu: standard roles; reload and developer tools only in
+ * development; the File menu's items for the user's record, each handed to
+ * `send` (main forwards it to the window as the 'app:command' event).
+ */
+export function menuTemplate(opts: { dev: boolean; mac: boolean; appName: string; send?: (command: AppCommand) => void }): MenuItemConstructorOptions[] {
   const view: MenuItemConstructorOptions[] = [
     { role: 'resetZoom' },
     { role: 'zoomIn' },
@@ -164,9 +172,16 @@ export function menuTemplate(opts: { dev: boolean; mac: boolean; appName: string
     { role: 'togglefullscreen' },
   ];
   if (opts.dev) view.unshift({ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }, { type: 'separator' });
+  const command = (label: string, c: AppCommand): MenuItemConstructorOptions => ({ id: c, label, enabled: opts.send !== undefined, click: () => opts.send?.(c) });
+  const recordItems: MenuItemConstructorOptions[] = [
+    command('Export your record…', 'export-record'),
+    command('Import a record…', 'import-record'),
+    { type: 'separator' },
+    command('Restore from backup…', 'restore-backup'),
+  ];
   return [
     ...(opts.mac ? [{ label: opts.appName, submenu: [{ role: 'about' }, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' }] } as MenuItemConstructorOptions] : []),
-    { label: 'File', submenu: [opts.mac ? { role: 'close' } : { role: 'quit' }] },
+    { label: 'File', submenu: [...recordItems, { type: 'separator' }, opts.mac ? { role: 'close' } : { role: 'quit' }] },
     { label: 'Edit', submenu: [{ role: 'undo' }, { role: 'redo' }, { type: 'separator' }, { role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }] },
     { label: 'View', submenu: view },
     { label: 'Window', submenu: [{ role: 'minimize' }, ...(opts.mac ? [{ role: 'zoom' } as MenuItemConstructorOptions] : [])] },

@@ -12,7 +12,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { ContractResults, MethodArgs, MethodName } from '../../shared/contract';
+import type { ContractResults, EventName, EventPayloads, MethodArgs, MethodName } from '../../shared/contract';
 import { EVENT_NAMES, METHOD_NAMES } from '../../shared/contract-names';
 import { CoreSupervisor } from '../../shared/core-link';
 import { APP_ORIGIN, resolveAppRequest } from '../../electron/main/app-protocol';
@@ -39,6 +39,10 @@ export interface Host {
   clipboard(): string;
   opened(): string[];
   setSaveAs(path: string | null): void;
+  /** The file the fake open dialog answers with (null, the default: the user cancels). */
+  setOpenFile(path: string | null): void;
+  /** Push an event to the page as main would (e.g. 'app:command' from a menu item). */
+  emit<E extends EventName>(event: E, payload: EventPayloads[E]): void;
   /** The core process, for tests that stop it. */
   core: CoreSupervisor;
   /** SIGKILL the running core process, as a crash would. */
@@ -79,6 +83,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
   let clipboard = '';
   const opened: string[] = [];
   let saveAs: string | null = join(dataDir, 'export.csv');
+  let openFile: string | null = null;
   let launched = false;
 
   let corePid: number | undefined;
@@ -89,7 +94,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
       openExternal: async (u) => void opened.push(u),
       showItemInFolder: (p) => void opened.push(`folder:${p}`),
       showSaveDialog: async (name) => (saveAs === null ? null : saveAs.endsWith('/') ? join(saveAs, name) : saveAs),
-      showOpenDialog: async () => null, // the browser tests choose no file to open
+      showOpenDialog: async () => openFile,
     }),
     onEvent: broadcast,
     onCrash: (state, message) => broadcast('core:status', { state, message }),
@@ -193,6 +198,8 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     clipboard: () => clipboard,
     opened: () => [...opened],
     setSaveAs: (p) => void (saveAs = p),
+    setOpenFile: (p) => void (openFile = p),
+    emit: (event, payload) => broadcast(event, payload),
     close: async () => {
       for (const s of streams) s.end();
       server.closeAllConnections();

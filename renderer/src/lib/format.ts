@@ -22,3 +22,20 @@ export function day(iso: string | null | undefined): string {
 export function errorText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
+
+/** A moment in the user's own locale and time zone, e.g. "23 Nov 2026, 10:42". */
+export function when(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const t = new Date(iso);
+  if (Number.isNaN(t.getTime())) return iso;
+  // A bare day (YYYY-MM-DD) is a date without a time: shown as that day wherever the user is.
+  if (/^\d{4}-\d{2}-\d{2}$/.test(iso)) return new Date(`${iso}T12:00:00`).toLocaleDateString(undefined, { dateStyle: 'medium' });
+  return t.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** A file's size in the units people read: "812 bytes", "14 KB", "2.3 MB". */
+export function size(bytes: number): string {
+  if (bytes < 1000) return `${bytes} byte${bytes === 1 ? '' : 's'}`;
+  if (bytes < 1_000_000) return `${Math.round(bytes / 1000)} KB`;
+  return `${(bytes / 1_000_000).toFixed(1)} MB`;
+}

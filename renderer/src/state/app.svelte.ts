@@ -9,6 +9,7 @@ import { Latest } from '../lib/latest';
 import { Toaster, type Toast } from './toasts.svelte';
 
 export type View = 'opportunities' | 'insights' | 'settings';
+type Recovery = NonNullable<AppState['recovery']>;
 export type { Toast };
 
 const IDLE_SYNC: SyncState = { running: false, lastSummary: null, lastFinishedAt: null, last: null, jobId: null };
@@ -29,12 +30,15 @@ export class AppStore {
   #progress = $state.raw<SyncEvent | null>(null);
   #waitLeft = $state(0);
   #dataVersion = $state(0);
+  #recovery = $state.raw<Recovery | null>(null);
   #toaster = new Toaster();
   #waitTimer: ReturnType<typeof setInterval> | null = null;
   #unsubscribe: (() => void)[] = [];
   #stateTurn = new Latest();
   #brandsTurn = new Latest();
   #settingsTurn = new Latest();
+  /** A dismissed notice stays dismissed: an app:state answer begun before the dismissal is not applied to it. */
+  #recoveryTurn = new Latest();
 
   get loaded(): boolean { return this.#loaded; }
   get loadError(): string | null { return this.#loadError; }
@@ -55,6 +59,8 @@ export class AppStore {
   /** Bumped whenever synced data may have changed, so lists reload. */
   get dataVersion(): number { return this.#dataVersion; }
   get toasts(): Toast[] { return this.#toaster.list; }
+  /** The cache was found damaged and rebuilt: what was recovered, in plain words, until the user dismisses it. */
+  get recovery(): Recovery | null { return this.#recovery; }
 
   readonly brand = $derived(this.#brands.find((b) => b.id === this.#brandId) ?? null);
   readonly hasKey = $derived(this.#key !== null && this.#key.state !== 'none');
@@ -79,6 +85,7 @@ export class AppStore {
     this.#stateTurn.cancel();
     this.#brandsTurn.cancel();
     this.#settingsTurn.cancel();
+    this.#recoveryTurn.cancel();
   }
 
   #subscribe(): void {
@@ -100,6 +107,13 @@ export class AppStore {
       }),
       on('app:online', ({ online }) => (this.#online = online)),
       on('key:status', (k) => (this.#key = k)),
+      on('cache:recovered', ({ message }) => {
+        // Found while open: the cache was rebuilt under the window, so everything on screen reads again.
+        this.#recoveryTurn.begin();
+        this.#recovery = { message, at: new Date().toISOString() };
+        this.#refreshState().catch(this.fail('The app state could not be read'));
+        this.#dataVersion++;
+      }),
       on('core:status', ({ state, message }) => {
         this.#progress = null;
         this.#countdown(0);
@@ -130,9 +144,12 @@ export class AppStore {
   async #refreshState(): Promise<void> {
     const fresh = this.#stateTurn.begin();
     const brandsFresh = this.#brandsTurn.begin();
+    const recoveryFresh = this.#recoveryTurn.current();
     const s = await call('app:state');
     if (fresh()) this.#apply(s);
     if (brandsFresh()) this.#setBrands(s.brands);
+    // A notice on screen goes only when the user dismisses it (a restarted core no longer knows of it).
+    if (recoveryFresh() && (s.recovery || !this.#recovery)) this.#recovery = s.recovery;
   }
 
   async #refreshBrands(): Promise<void> {
@@ -165,6 +182,19 @@ export class AppStore {
       this.#waitLeft = Math.max(0, this.#waitLeft - 1);
       if (this.#waitLeft === 0) this.#countdown(0);
     }, 1000);
+  }
+
+  /** Hide the recovery notice for good (main forgets it too). Never rejects. */
+  async dismissRecovery(): Promise<void> {
+    if (!this.#recovery) return;
+    this.#recoveryTurn.begin();
+    this.#recovery = null;
+    await call('record:dismiss-recovery').catch(this.fail('The notice could not be dismissed'));
+  }
+
+  /** The user's record changed outside the list (a restore, an import): every view of the data reads again. */
+  dataChanged(): void {
+    this.#dataVersion++;
   }
 
   selectBrand(id: string | null): void {

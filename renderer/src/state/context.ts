@@ -6,8 +6,10 @@ import type { AppStore } from './app.svelte';
 import type { InsightsStore } from './insights.svelte';
 import type { OpportunitiesStore } from './opportunities.svelte';
 import type { OutreachActions } from './outreach';
+import type { RecordStore } from './record.svelte';
 
 export const [useApp, provideApp] = createContext<AppStore>();
 export const [useOpportunities, provideOpportunities] = createContext<OpportunitiesStore>();
 export const [useOutreach, provideOutreach] = createContext<OutreachActions>();
 export const [useInsights, provideInsights] = createContext<InsightsStore>();
+export const [useRecord, provideRecord] = createContext<RecordStore>();

@@ -147,6 +147,43 @@ describe('menu', () => {
     expect(dev).toContain('"reload"');
     expect(dev).toContain('"about"');
   });
+
+  type Item = ReturnType<typeof menuTemplate>[number];
+  const fileMenu = (t: Item[]) => t.find((m) => m.label === 'File')!.submenu as Item[];
+  const click = (item: Item) => (item.click as unknown as () => void)();
+
+  it.each([
+    ['Export your record…', 'export-record'],
+    ['Import a record…', 'import-record'],
+    ['Restore from backup…', 'restore-backup'],
+  ] as const)('File > %s asks the window for %s, and only that', (label, command) => {
+    for (const mac of [false, true]) {
+      const sent: string[] = [];
+      const file = fileMenu(menuTemplate({ dev: false, mac, appName: 'Outreach Workbench', send: (c) => sent.push(c) }));
+      const item = file.find((i) => i.label === label);
+      expect(item, `${label} on ${mac ? 'macOS' : 'Linux/Windows'}`).toBeDefined();
+      expect(item!.enabled).toBe(true);
+      expect(item!.role).toBeUndefined();
+      click(item!);
+      expect(sent).toEqual([command]);
+    }
+  });
+
+  it('the File menu: the record items first, then close (macOS) or quit', () => {
+    const labels = (mac: boolean) => fileMenu(menuTemplate({ dev: false, mac, appName: 'Outreach Workbench', send: () => {} })).map((i) => i.label ?? i.role ?? i.type);
+    expect(labels(false)).toEqual(['Export your record…', 'Import a record…', 'separator', 'Restore from backup…', 'separator', 'quit']);
+    expect(labels(true)).toEqual(['Export your record…', 'Import a record…', 'separator', 'Restore from backup…', 'separator', 'close']);
+  });
+
+  it('without a window to send to, the record items are shown but disabled, and clicking them does nothing', () => {
+    const file = fileMenu(menuTemplate({ dev: false, mac: false, appName: 'Outreach Workbench' }));
+    const items = file.filter((i) => i.id === 'export-record' || i.id === 'import-record' || i.id === 'restore-backup');
+    expect(items).toHaveLength(3);
+    for (const i of items) {
+      expect(i.enabled).toBe(false);
+      expect(() => click(i)).not.toThrow();
+    }
+  });
 });
 
 describe('the window and session hardening (one place, Electron-shaped fakes)', () => {
