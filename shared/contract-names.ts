@@ -13,6 +13,7 @@ export const METHOD_NAMES = [
   'app:state',
   'brands:list',
   'opportunities:list',
+  'opportunities:view',
   'opportunities:counts',
   'opportunities:get',
   'triage:set',

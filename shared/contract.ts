@@ -120,6 +120,8 @@ const appStateSchema = z.object({
 });
 
 const tally = z.record(z.string(), z.number());
+/** Where a page of the list starts: after the row with this sort value and rowid (the core made it; the renderer only hands it back). */
+const pageCursorSchema = z.strictObject({ value: z.union([z.string().max(2000), z.number(), z.null()]), rowid: z.number().int() });
 const detail = shaped<OpportunityDetail>().nullable();
 
 /** A failure a handler reports: plain data that crosses the bridge. */
@@ -135,9 +137,21 @@ export const contract = {
   'app:state': { args: none, result: appStateSchema },
   'brands:list': { args: none, result: z.array(shaped<CachedBrand>()) },
   'opportunities:list': {
-    args: one(z.strictObject({ filter: listFilterSchema, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000) })),
-    /** capped: the search matched at least `total` rows and counting stopped there. */
-    result: z.object({ items: z.array(shaped<ListItem>()), total: int(), capped: z.boolean() }),
+    // A page after a row (`after`: what the previous page's `next` said; scrolling), else at an offset (a jump).
+    args: one(z.strictObject({ filter: listFilterSchema, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000), after: pageCursorSchema.optional() })),
+    /** capped: the search matched at least `total` rows and counting stopped there. next: where the page after this one starts (null at the end). */
+    result: z.object({ items: z.array(shaped<ListItem>()), total: int(), capped: z.boolean(), next: pageCursorSchema.nullable() }),
+  },
+  // What the list pane needs when a filter, the search or the brand changes, in one round trip: the first page, its total and the chip counts.
+  'opportunities:view': {
+    args: one(z.strictObject({ filter: listFilterSchema, limit: z.number().int().min(1).max(1000) })),
+    result: z.object({
+      items: z.array(shaped<ListItem>()),
+      total: int(),
+      capped: z.boolean(),
+      next: pageCursorSchema.nullable(),
+      counts: z.object({ status: tally, type: tally, difficulty: tally, total: int() }),
+    }),
   },
   'opportunities:counts': { args: one(listFilterSchema), result: z.object({ status: tally, type: tally, difficulty: tally, total: int() }) },
   'opportunities:get': { args: one(z.strictObject({ brandId, id: oppId })), result: detail },

@@ -8,8 +8,11 @@ import { Cache } from '../../electron/core/store/cache';
 import { TrakkrClient } from '../../electron/core/api/client';
 import { runSync } from '../../electron/core/sync';
 import { exportCsv } from '../../electron/core/export/csv-export';
+import { packRecord } from '../../electron/core/store/record-codec';
 import { DEMO_KEY } from '../../electron/simulator/server';
 import { DIFFICULTIES, STATUSES } from '../../shared/domain';
+import { LIST_SORTS, type ListFilter } from '../../shared/model';
+import type { After } from '../../electron/core/store/opportunities';
 
 const [phase, url, dbPath, pagesFile] = process.argv.slice(2) as [string, string, string, string | undefined];
 const peakMb = () => Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
@@ -52,7 +55,7 @@ if (phase === 'sync') {
     `INSERT INTO opportunities (brand_key, id, unique_key, opportunity_type, status, archived, difficulty, domain, url, title, priority_score, fit_score, last_seen, author_name, raw_hash, first_synced_at, changed_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', 'now', 'now')`,
   );
-  const rawIns = db.prepare('INSERT INTO opportunity_records (rowid, raw) VALUES (?, ?)');
+  const rawIns = db.prepare('INSERT INTO opportunity_records (rowid, packed) VALUES (?, ?)');
   const fts = db.prepare('INSERT INTO opportunity_search (rowid, title, domain, topics, pitch_subject, pitch_body, gap_analysis, brand_angle, author, contacts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
   const t0 = performance.now();
   let n = 0;
@@ -64,7 +67,7 @@ if (phase === 'sync') {
     db.transaction(() => {
       for (const o of page.opportunities) {
         const r = ins.run(brandKey, o._id, o.unique_key, o.opportunity_type, o.status, o.archived ? 1 : 0, o.difficulty, o.domain, o.url ?? null, o.title, o.priority_score, o.fit_score, o.last_seen_date, o.author_name);
-        rawIns.run(r.lastInsertRowid, JSON.stringify(o));
+        rawIns.run(r.lastInsertRowid, packRecord(JSON.stringify(o)));
         fts.run(r.lastInsertRowid, o.title, o.domain, (o.topics_covered ?? []).join(' '), o.pitch_subject, o.pitch_body, o.gap_analysis, o.brand_angle, o.author_name ?? '', (o.contact_emails ?? []).join(' '));
         n++;
       }
@@ -73,6 +76,37 @@ if (phase === 'sync') {
   const seconds = (performance.now() - t0) / 1000;
   cache.close();
   out({ opportunities: n, seconds, peak_rss_mb: peakMb() });
+} else if (phase === 'triage') {
+  // Not timed: the user's record a busy account has (a fifth of the opportunities triaged: statuses, notes, stars).
+  const cache = await Cache.open(dbPath);
+  const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
+  const ids = (cache.db.prepare('SELECT id FROM opportunities ORDER BY rowid').all() as { id: string }[]).map((r) => r.id).filter((_, i) => i % 5 === 0);
+  const statuses = ['In Progress', 'Done', 'Archived', 'New'] as const;
+  for (let i = 0; i < ids.length; i += 500) {
+    const part = ids.slice(i, i + 500);
+    cache.triage.setMany(brand, part, { status: statuses[(i / 500) % 4]!, starred: (i / 500) % 7 === 0 });
+    cache.tx(() => part.forEach((id, k) => k % 3 === 0 && cache.triage.set(brand, id, { note: `Called about ${id}: ${'talked through the angle and the timing. '.repeat(2)}` })));
+  }
+  cache.close();
+  out({ triaged: ids.length });
+} else if (phase === 'size') {
+  // The cache file after a sync and the triage, closed cleanly (the WAL checkpointed into it).
+  const { statSync } = await import('node:fs');
+  out({ bytes: statSync(dbPath).size });
+} else if (phase === 'backup') {
+  // What a backup of the user's record costs (the app does it at most hourly and at quit, in the core process).
+  const { Backups } = await import('../../electron/core/app/backups');
+  const cache = await Cache.open(dbPath);
+  const backups = new Backups({ dir: pagesFile!, cache: () => cache, appVersion: 'bench' });
+  const ms: number[] = [];
+  let last = null as Awaited<ReturnType<typeof backups.backupNow>>;
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    last = await backups.backupNow('manual', { force: true });
+    ms.push(performance.now() - t);
+  }
+  cache.close();
+  out({ ms: Math.round([...ms].sort((a, b) => a - b)[1]! * 10) / 10, samples_ms: ms.map((x) => Math.round(x)), triaged: last!.counts.triage, bytes: last!.bytes });
 } else if (phase === 'query') {
   const cache = await Cache.open(dbPath);
   const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
@@ -86,30 +120,63 @@ if (phase === 'sync') {
     const s = [...xs].sort((a, b) => a - b);
     return Math.round(s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]! * 100) / 100;
   };
-  // What the UI asks for: a page of 200 rows under the filters a person combines.
-  const filters = [
+  // Every sort with the filters a person combines; each list scrolled through ten pages of 200 as the UI asks
+  // them (the first, then each after the last row of the one before).
+  const filters: Omit<ListFilter, 'brandId'>[] = [
     {},
-    { sort: 'fit' as const },
-    { sort: 'last_seen' as const },
-    { status: 'New' as const },
-    { status: 'In Progress' as const, difficulty: 'Hard' as const },
-    { type: 'publication-gap' as const },
+    { status: 'New' },
+    { status: 'In Progress', difficulty: 'Hard' },
+    { type: 'publication-gap' },
     { domain: 'tech' },
-    { hasContacts: true, catchAll: 'exclude' as const },
-    { includeArchived: true, sort: 'title' as const },
+    { hasContacts: true, catchAll: 'exclude' },
+    { includeArchived: true },
     { difficulty: DIFFICULTIES[0], status: STATUSES[2] },
+    { starred: true },
+    { alreadyPitched: false },
   ];
   const list: number[] = [];
-  for (let round = 0; round < 20; round++) for (const f of filters) list.push(time(() => cache.opportunities.list({ brandId: brand, ...f }, { limit: 200, offset: round * 200 })));
+  const jumps: number[] = [];
+  for (const sort of LIST_SORTS) {
+    for (const f of filters) {
+      const filter = { brandId: brand, sort, ...f };
+      let after: After | undefined;
+      for (let p = 0; p < 10; p++) {
+        let next: After | null = null;
+        list.push(time(() => (next = cache.opportunities.page(filter, { limit: 200, after }).next)));
+        if (!next) break;
+        after = next;
+      }
+      // A jump (End, or the scroll bar dragged) asks by offset.
+      jumps.push(time(() => cache.opportunities.page(filter, { limit: 200, offset: 3800 })));
+    }
+  }
   const words = ['coffee', 'espresso', 'analytics', 'privacy', 'guide', 'tips', 'best cold', 'wired', 'sleep', 'onboarding', 'Rivera', 'tested ranked', 'data study', 'small teams', 'cold brew'];
+  const SEARCH_COUNT_CAP = 5000;
+  // Search as you type: every prefix of each query from two letters, as the UI sends it: the first page and its total.
   const search: number[] = [];
-  // As you type: every prefix of each query, as the UI would send it.
-  for (let round = 0; round < 3; round++)
-    for (const w of words) for (let k = 2; k <= w.length; k++) search.push(time(() => cache.opportunities.list({ brandId: brand, search: w.slice(0, k) }, { limit: 200 })));
+  for (const w of words)
+    for (let k = 2; k <= w.length; k++) {
+      const filter = { brandId: brand, search: w.slice(0, k) };
+      search.push(time(() => (cache.opportunities.page(filter, { limit: 200 }), cache.opportunities.count(filter, SEARCH_COUNT_CAP))));
+    }
+  // Chip counts under every filter above and every finished search.
   const counts: number[] = [];
-  for (let i = 0; i < 10; i++) counts.push(time(() => cache.opportunities.counts({ brandId: brand })));
+  for (let round = 0; round < 3; round++) {
+    for (const f of filters) counts.push(time(() => cache.opportunities.counts({ brandId: brand, ...f })));
+    for (const w of words) counts.push(time(() => cache.opportunities.counts({ brandId: brand, search: w })));
+  }
   cache.close();
-  out({ rows, list_p50_ms: pct(list, 50), list_p95_ms: pct(list, 95), search_p50_ms: pct(search, 50), search_p95_ms: pct(search, 95), counts_p95_ms: pct(counts, 95), samples: { list: list.length, search: search.length } });
+  out({
+    rows,
+    list_p50_ms: pct(list, 50),
+    list_p95_ms: pct(list, 95),
+    jump_p95_ms: pct(jumps, 95),
+    search_p50_ms: pct(search, 50),
+    search_p95_ms: pct(search, 95),
+    counts_p50_ms: pct(counts, 50),
+    counts_p95_ms: pct(counts, 95),
+    samples: { list: list.length, jumps: jumps.length, search: search.length, counts: counts.length },
+  });
 } else if (phase === 'open') {
   // What every launch and every CLI command pays before the first list page: open the cache (after a clean
   // close, so no integrity check is due) and read the first page (200 rows, default filter). Its own process,

@@ -160,11 +160,11 @@ describe('never pitching the same person twice', () => {
     cache.triage.setMany(B, ['o1', 'o2', 'o3'], { contacted_at: null, exported_at: null });
   });
 
-  it('the do-not-contact list: addresses and domains (with subdomains), flagged in the list', () => {
+  it('the do-not-contact list: addresses and domains (with subdomains), flagged in the list', async () => {
     expect(cache.opportunities.get(B, 'o4')!.item.do_not_contact_count).toBe(2);
     cache.doNotContact.add('BOB@evil.example');
     expect(cache.opportunities.get(B, 'o2')!.item.do_not_contact_count).toBe(1);
-    expect(previewExport(cache, { brandId: B, preset: 'contacts' }).rows).toBe(3);
+    expect((await previewExport(cache, { brandId: B, preset: 'contacts' })).rows).toBe(3);
     expect(cache.doNotContact.remove('bob@evil.example')).toBe(true);
     expect(cache.doNotContact.list().map((d) => [d.kind, d.value])).toEqual([['domain', 'blocked.org']]);
     expect(() => cache.doNotContact.add('not an address')).toThrow(/neither an e-mail address nor a domain/);

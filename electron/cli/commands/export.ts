@@ -63,7 +63,7 @@ export async function run(ctx: Ctx, args: string[]): Promise<void> {
       throw new UsageError('The cache holds no opportunities for this brand yet. Run `workbench sync` first.');
     }
     if (values.check) {
-      const c = previewExport(cache, opts);
+      const c = await previewExport(cache, opts);
       ctx.io.out(`${rows(c.rows)} would be exported.\n`);
       for (const w of c.warnings) ctx.io.err(`warning: ${w}\n`);
       return;

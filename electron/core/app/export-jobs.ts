@@ -23,7 +23,7 @@ export class ExportJobs {
     return o;
   }
 
-  preview(o: ExportChoices): ContractResults['export:preview'] {
+  preview(o: ExportChoices): Promise<ContractResults['export:preview']> {
     return previewExport(this.deps.cache(), this.checked(o));
   }
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import type { AppInfo, AppState, ContractResults, KeyStatus, Settings, SettingsPatch, SyncState } from '../../../shared/contract';
 import type { ListFilter, TriagePatch } from '../../../shared/model';
 import type { TrakkrClient } from '../api/client';
+import type { After } from '../store/opportunities';
 import type { Transport } from '../seams';
 import { Cache } from '../store/cache';
 import { CacheError } from '../store/db';
@@ -238,8 +239,12 @@ export class AppService {
     return this.triage.brands();
   }
 
-  list(filter: ListFilter, offset: number, limit: number): ContractResults['opportunities:list'] {
-    return this.triage.list(filter, offset, limit);
+  list(filter: ListFilter, offset: number, limit: number, after?: After): ContractResults['opportunities:list'] {
+    return this.triage.list(filter, offset, limit, after);
+  }
+
+  view(filter: ListFilter, limit: number): ContractResults['opportunities:view'] {
+    return this.triage.view(filter, limit);
   }
 
   counts(filter: ListFilter): ContractResults['opportunities:counts'] {
@@ -290,7 +295,7 @@ export class AppService {
 
   // ---- export --------------------------------------------------------------------
 
-  previewExport(o: ExportChoices): ContractResults['export:preview'] {
+  previewExport(o: ExportChoices): Promise<ContractResults['export:preview']> {
     return this.exports.preview(o);
   }
 

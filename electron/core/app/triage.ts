@@ -3,6 +3,7 @@
 import type { ContractResults } from '../../../shared/contract';
 import type { DoNotContactEntry, ListFilter, TriagePatch } from '../../../shared/model';
 import type { Cache } from '../store/cache';
+import type { After } from '../store/opportunities';
 import { ServiceError } from './service-error';
 
 /** Search results are counted up to this: a broad prefix while typing need not scan every match. */
@@ -27,11 +28,17 @@ export class Triage {
     return this.cache().brands.list();
   }
 
-  list(filter: ListFilter, offset: number, limit: number): ContractResults['opportunities:list'] {
+  list(filter: ListFilter, offset: number, limit: number, after?: After): ContractResults['opportunities:list'] {
     const { opportunities } = this.cache();
     const cap = filter.search ? SEARCH_COUNT_CAP : undefined;
     const total = opportunities.count(filter, cap);
-    return { items: opportunities.list(filter, { offset, limit }), total, capped: cap !== undefined && total >= cap };
+    const page = opportunities.page(filter, { offset, limit, after });
+    return { items: page.items, next: page.next, total, capped: cap !== undefined && total >= cap };
+  }
+
+  /** The first page, its total and the chip counts: what the list pane needs when a filter changes, in one answer. */
+  view(filter: ListFilter, limit: number): ContractResults['opportunities:view'] {
+    return { ...this.list(filter, 0, limit), counts: this.counts(filter) };
   }
 
   counts(filter: ListFilter): ContractResults['opportunities:counts'] {

@@ -3,14 +3,13 @@
 // size; written to a temporary file and renamed, so a half-written file is
 // never left under the user's name. Cells that a spreadsheet would run as a
 // formula get a leading apostrophe unless `raw` is asked for.
-import { accessSync, constants, createWriteStream, renameSync, rmSync, statSync } from 'node:fs';
-import { once } from 'node:events';
+import { accessSync, constants, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { stringify } from 'csv-stringify';
 import { PLACEHOLDER } from '../../../shared/outreach';
 import type { Pitch } from '../../../shared/opportunity-fields';
 import type { Cache } from '../store/cache';
 import type { ContactRowOptions } from '../store/export-rows';
+import { CsvWriter } from './csv-writer';
 import type { ListFilter } from '../store/opportunities';
 import type { ExportCheck, ExportResult } from '../../../shared/model';
 import { CONTACT_COLUMNS, contactColumns, contactExportRow, contactFields, OPPORTUNITY_COLUMNS, opportunityColumns, opportunityExportRow, type ExportPreset } from './presets';
@@ -62,7 +61,7 @@ const CONTACTS = contactColumns();
 const CONTACT_FIELDS = contactFields();
 const OPPORTUNITIES = opportunityColumns();
 
-function* records(cache: Cache, o: ExportOptions): Generator<Record_> {
+async function* records(cache: Cache, o: ExportOptions): AsyncGenerator<Record_> {
   const filter: ListFilter = { ...o.filter, brandId: o.brandId };
   const brand = cache.brands.get(o.brandId)?.name ?? o.brandId;
   if (o.preset === 'contacts') {
@@ -111,9 +110,9 @@ function finishCheck(c: ExportCheck): ExportCheck {
 }
 
 /** The pre-export check and row count, without writing anything. */
-export function previewExport(cache: Cache, o: Omit<ExportOptions, 'out'>): ExportCheck {
+export async function previewExport(cache: Cache, o: Omit<ExportOptions, 'out'>): Promise<ExportCheck> {
   const c = newCheck();
-  for (const r of records(cache, { ...o, out: '' })) {
+  for await (const r of records(cache, { ...o, out: '' })) {
     if (o.maxRows && !o.split && c.rows >= o.maxRows) break;
     tally(c, r);
   }
@@ -126,6 +125,10 @@ function partName(out: string, k: number): string {
 }
 
 export async function exportCsv(cache: Cache, o: ExportOptions): Promise<ExportResult> {
+  return cache.readingOnce(() => writeExport(cache, o));
+}
+
+async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult> {
   if (o.onlyCatchAll && o.excludeCatchAll) throw new RangeError('Choose either only catch-all addresses or none, not both.');
   if (o.maxRows !== undefined && (!Number.isInteger(o.maxRows) || o.maxRows < 1)) throw new RangeError('The row limit must be a whole number of at least 1.');
   try {
@@ -134,7 +137,6 @@ export async function exportCsv(cache: Cache, o: ExportOptions): Promise<ExportR
     throw new Error(`The folder ${dirname(o.out)} does not exist or cannot be written to.`);
   }
   const header = o.preset === 'contacts' ? CONTACT_COLUMNS : OPPORTUNITY_COLUMNS;
-  let fileError: Error | null = null;
   const check = newCheck();
   const written: string[] = [];
   const temps: string[] = [];
@@ -144,38 +146,28 @@ export async function exportCsv(cache: Cache, o: ExportOptions): Promise<ExportR
 
   let part = 0;
   let inPart = 0;
-  let current: { stringifier: ReturnType<typeof stringify>; file: ReturnType<typeof createWriteStream>; tmp: string; final: string } | null = null;
+  let current: { writer: CsvWriter; tmp: string; final: string } | null = null;
 
-  const open = () => {
+  const open = async () => {
     part++;
     const final = o.split ? partName(o.out, part) : o.out;
     const tmp = `${final}.partial-${process.pid}`;
-    // quoted_match: a bare CR or LF also needs quotes (csv-stringify quotes only the record delimiter, CRLF, by itself; Python and Excel split rows on a bare LF).
-    const stringifier = stringify({ delimiter: o.delimiter ?? ',', record_delimiter: 'windows', bom: o.bom ?? false, quoted_match: /[\r\n]/ });
-    const file = createWriteStream(tmp, { flags: 'w' });
-    // A write failure (disk full, folder gone) is remembered and ends the export.
-    file.on('error', (e) => {
-      fileError = e;
-      stringifier.emit('drain');
-    });
-    stringifier.pipe(file);
+    const writer = new CsvWriter(tmp, o.delimiter ?? ',', o.bom ?? false);
     temps.push(tmp);
-    current = { stringifier, file, tmp, final };
+    current = { writer, tmp, final };
     inPart = 0;
-    stringifier.write(header.map((h) => h));
+    await writer.write(header);
   };
   const close = async () => {
     if (!current) return;
     const c = current;
     current = null;
-    c.stringifier.end();
-    if (!fileError) await once(c.file, 'finish');
-    if (fileError) throw fileError;
+    await c.writer.close();
     written.push(c.final);
   };
 
   try {
-    for (const r of records(cache, o)) {
+    for await (const r of records(cache, o)) {
       if (o.signal?.aborted) throw new Error('Export cancelled.');
       if (o.maxRows && inPart >= o.maxRows && current) {
         if (!o.split) {
@@ -184,17 +176,15 @@ export async function exportCsv(cache: Cache, o: ExportOptions): Promise<ExportR
         }
         await close();
       }
-      if (!current) open();
+      if (!current) await open();
       tally(check, r);
       exported.add(r.opportunityRowid);
-      const line = r.cells.map((v) => cell(v, o));
       const c = current!;
-      if (fileError) throw fileError;
-      if (!c.stringifier.write(line)) await once(c.stringifier, 'drain');
+      await c.writer.write(r.cells.map((v) => cell(v, o)));
       inPart++;
-      if (check.rows % 1000 === 0) o.onProgress?.({ rows: check.rows, bytes: c.file.bytesWritten, file: c.final });
+      if (check.rows % 1000 === 0) o.onProgress?.({ rows: check.rows, bytes: c.writer.bytesWritten, file: c.final });
     }
-    if (!current && written.length === 0) open(); // header-only file: the tool still gets the columns
+    if (!current && written.length === 0) await open(); // header-only file: the tool still gets the columns
     await close();
     // Only now, with every part complete, do the files take the user's names.
     const finals = written.slice();
@@ -203,6 +193,7 @@ export async function exportCsv(cache: Cache, o: ExportOptions): Promise<ExportR
       written[0] = o.out;
     } else finals.forEach((f, i) => renameSync(temps[i]!, f));
   } catch (e) {
+    (current as { writer: CsvWriter } | null)?.writer.abandon();
     for (const t of temps) rmSync(t, { force: true });
     throw e;
   }

@@ -2,6 +2,7 @@
 // every scalar field of the field table (opportunities), or a pick for mail tools (contacts).
 import { apiKey, exportHeader, fieldNamed, fieldReader, OPPORTUNITY_FIELDS, pitchOf, type FieldTable, type OpportunityField, type Pitch } from '../../../shared/opportunity-fields';
 import type { ContactRow, OpportunityRow } from '../store/export-rows';
+import { unpackRecord } from '../store/record-codec';
 
 export const EXPORT_PRESETS = ['contacts', 'opportunities'] as const;
 export type ExportPreset = (typeof EXPORT_PRESETS)[number];
@@ -92,8 +93,8 @@ export function contactExportRow(contact: ContactRow, brand: string): { row: Con
 }
 
 /** An opportunity row ready for its columns, with its pitch. */
-export function opportunityExportRow(opportunity: OpportunityRow, brand: string): { row: OpportunityExportRow; pitch: Pitch } {
-  const record = JSON.parse(opportunity.raw) as Record<string, unknown>;
+export function opportunityExportRow(opportunity: OpportunityRow, brand: string, json = unpackRecord(opportunity.packed)): { row: OpportunityExportRow; pitch: Pitch } {
+  const record = JSON.parse(json) as Record<string, unknown>;
   const addresses = JSON.parse(opportunity.addresses) as [string, number][];
   const emails = addresses.filter(([, c]) => c === 0).map(([e]) => e);
   const catchAlls = addresses.filter(([, c]) => c === 1).map(([e]) => e);

@@ -77,6 +77,25 @@ export class Cache {
     return result;
   }
 
+  /**
+   * Run a long read that touches every record once (an export) with a small
+   * page cache, then give the memory back: caching pages read once only
+   * grows the process. The list's pages come back into the cache as it is used.
+   */
+  async readingOnce<T>(fn: () => Promise<T>): Promise<T> {
+    const size = this.db.pragma('cache_size', { simple: true }) as number;
+    this.db.pragma('cache_size = -8192');
+    this.db.pragma('shrink_memory');
+    try {
+      return await fn();
+    } finally {
+      if (this.db.open) {
+        this.db.pragma(`cache_size = ${Math.trunc(Number(size))}`);
+        this.db.pragma('shrink_memory');
+      }
+    }
+  }
+
   /** True once checkIntegrity has found damage in this session. */
   get isDamaged(): boolean {
     return this.damaged;

@@ -8,6 +8,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, rena
 import { basename, dirname, join } from 'node:path';
 import type { CoreFailureKind } from '../../../shared/core-link';
 import { MIGRATIONS, LATEST_VERSION } from './migrations';
+import { unpackRecord } from './record-codec';
 import { acquireMarker, holdMarker, releaseMarker, releaseMarkerOf, uncleanMarkers } from './open-marker';
 export { openMarkerPath } from './open-marker';
 
@@ -53,6 +54,8 @@ function configure(db: DB): void {
   // hundred MB; the default 2 MB page cache turns every list query and sync
   // page into reads from the OS. 64 MB keeps the hot pages in this process.
   db.pragma('cache_size = -65536');
+  // The stored record's JSON, for SQL that reads a field of it (record_json(r.packed) -> '$.field').
+  db.function('record_json', { deterministic: true }, (packed: unknown) => (packed instanceof Uint8Array ? unpackRecord(packed) : null));
 }
 
 function newerError(path: string, version: number): CacheError {
@@ -139,7 +142,15 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
     if (!readonly) for (const m of unclean) if (m !== marker) rmSync(m, { force: true });
     if (current < LATEST_VERSION) {
       if (!fresh && current > 0 && !readonly) await backupBeforeMigration(db, path, current, opts);
+      // Pages freed by removed or shrunk records go back to the disk (PRAGMA incremental_vacuum after a sync).
+      // A new file takes the setting at once; an existing one with the VACUUM below.
+      if (current === 0 && !readonly) db.pragma('auto_vacuum = INCREMENTAL');
       migrate(db, current);
+      // Version 4 compresses every record: compact the file once, so the space comes back now.
+      if (current > 0 && current < 4 && !readonly) {
+        db.pragma('auto_vacuum = INCREMENTAL');
+        db.exec('VACUUM');
+      }
     }
     return db;
   } catch (e) {
@@ -228,7 +239,9 @@ export function migrate(db: DB, from: number): void {
     if (m.version <= from) continue;
     db.transaction(() => {
       db.exec(m.sql);
-      db.pragma(`user_version = ${m.version}`);
+      m.up?.(db);
+      // PRAGMA takes no bound value; the version is a whole number from the static list above.
+      db.pragma(`user_version = ${Math.trunc(Number(m.version))}`);
     })();
   }
 }

@@ -35,7 +35,8 @@ export interface ContactRow extends SomeFields {
 
 export interface OpportunityRow {
   opportunity_rowid: number;
-  raw: string;
+  /** The record as stored (store/record-codec.ts). */
+  packed: Uint8Array;
   status: string | null;
   note: string;
   contacted_at: string | null;
@@ -87,22 +88,40 @@ export class ExportRowStore {
       )
       .raw(true);
     for (const [rowid, position] of keys) {
-      const row = wide.get(...some.paths, filter.brandId, rowid, position) as unknown[] | undefined;
+      const row = wide.get(filter.brandId, rowid, position) as unknown[] | undefined;
       if (!row) continue;
       const [email, catchAll, identity, opportunityRowid, opportunityId, status, ...values] = row as [string, number, string, number, string, string | null, ...unknown[]];
       yield { email, catch_all: catchAll, identity, opportunity_rowid: opportunityRowid, opportunity_id: opportunityId, status, ...some.read(values) };
     }
   }
 
-  opportunityRows(filter: ListFilter, opts: ContactRowOptions = {}): IterableIterator<OpportunityRow> {
+  /**
+   * One row per opportunity, streamed in priority order. The order is worked
+   * out on rowids alone (a sort of narrow rows), then the wide rows are read
+   * a batch at a time by rowid: no sort ever holds a record, so memory stays
+   * flat, and SQLite does the lookups of a batch in one statement.
+   */
+  *opportunityRows(filter: ListFilter, opts: ContactRowOptions = {}): IterableIterator<OpportunityRow> {
     const w = this.opportunities.filterSql(filter);
-    return this.statements.iterate<OpportunityRow>(
-      sql`${w.with} SELECT o.rowid AS opportunity_rowid, r.raw, COALESCE(t.status, o.status) AS status, COALESCE(t.note, '') AS note, t.contacted_at, t.exported_at,
-        (SELECT COALESCE(json_group_array(json_array(c.email, c.catch_all)), '[]')
-          FROM (SELECT * FROM contacts c WHERE c.opportunity_rowid = o.rowid AND ${contactConditions(opts)} ORDER BY c.position) c) AS addresses
-      FROM ${w.from} JOIN opportunity_records r ON r.rowid = o.rowid
-      WHERE ${w.where} ORDER BY o.priority_score DESC NULLS LAST, o.rowid`,
-    );
+    const order = this.statements.tuples<[number]>(sql`${w.with} SELECT o.rowid FROM opportunities o WHERE ${w.where} ORDER BY o.priority_score DESC, o.rowid`);
+    // The same text for every batch (only the rowids differ): prepared once, by the statement cache.
+    const batch = (ids: number[]) =>
+      this.statements.all<OpportunityRow>(
+        sql`${w.with} SELECT o.rowid AS opportunity_rowid, r.packed, COALESCE(o.local_status, o.status) AS status, COALESCE(t.note, '') AS note, t.contacted_at, t.exported_at,
+          (SELECT COALESCE(json_group_array(json_array(c.email, c.catch_all)), '[]')
+            FROM (SELECT * FROM contacts c WHERE c.opportunity_rowid = o.rowid AND ${contactConditions(opts)} ORDER BY c.position) c) AS addresses
+        FROM ${w.from} JOIN opportunity_records r ON r.rowid = o.rowid
+        WHERE o.rowid IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+      );
+    const SIZE = 1000;
+    for (let i = 0; i < order.length; i += SIZE) {
+      const ids = order.slice(i, i + SIZE).map(([rowid]) => rowid);
+      const rows = new Map(batch(ids).map((r) => [r.opportunity_rowid, r]));
+      for (const id of ids) {
+        const r = rows.get(id);
+        if (r) yield r;
+      }
+    }
   }
 
   /** Record the export date on each exported opportunity, in the user's triage. */

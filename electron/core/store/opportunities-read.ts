@@ -7,8 +7,13 @@ import type { ListFilter, ListItem, OpportunityDetail, Status } from '../../../s
 import type { FieldTable } from '../../../shared/opportunity-fields';
 import type { BrandKeys } from './brand-keys';
 import { listColumns, listItemMapper } from './opportunity-columns';
-import { doNotContactCount, filterSql, ORDER_BY, pitchedAt, pitchedTable, withTriage, type FilterSql } from './opportunity-filter';
-import { sql, type Sql } from './sql';
+import { doNotContactCount, filterSql, ftsQuery, keysetAfter, orderBy, pitchedAt, pitchedTable, SORTS, withTriage, type After, type FilterSql } from './opportunity-filter';
+import type { SearchHits } from './search-hits';
+
+/** A search with fewer matches than this starts from them; one with more walks the sort's index. */
+const FEW_MATCHES = 2000;
+import { sql, sqlJoin, type Sql } from './sql';
+import { unpackRecord } from './record-codec';
 import type { Statements } from './statements';
 
 interface ContactRow {
@@ -29,6 +34,12 @@ export interface ChipCounts {
   total: number;
 }
 
+/** A page of the list, and where the next one starts (null at the end). */
+export interface ListPage {
+  items: ListItem[];
+  next: After | null;
+}
+
 export class OpportunityReader {
   private readonly toItem: (row: Record<string, unknown>) => ListItem;
   /** A list item's columns: the stored fields the table shows, then the user's triage. */
@@ -38,51 +49,86 @@ export class OpportunityReader {
     private readonly statements: Statements,
     private readonly keys: BrandKeys,
     fields: FieldTable,
+    private readonly hits: SearchHits,
   ) {
     this.toItem = listItemMapper<ListItem>(fields, ['removed_on_server', 'starred']);
-    this.itemColumns = sql`${listColumns(fields)}, COALESCE(t.status, o.status) AS status, o.removed_on_server,
-      COALESCE(t.starred, 0) AS starred, COALESCE(t.note, '') AS note, t.contacted_at, t.exported_at`;
-  }
-
-  /** FROM and WHERE for a filter, shared by the list, the counts and the exports. */
-  filter(f: ListFilter): FilterSql {
-    return filterSql(f, this.keys.key(f.brandId));
+    this.itemColumns = sql`${listColumns(fields)}, COALESCE(o.local_status, o.status) AS status, o.removed_on_server,
+      o.starred AS starred, COALESCE(t.note, '') AS note, t.contacted_at, t.exported_at`;
   }
 
   /**
-   * A page of the list. The per-row flags that need their own lookups are
-   * computed over the page only (an outer query after LIMIT), never over every
-   * row a filter or sort touches.
+   * FROM and WHERE for a filter, shared by the list, the counts and the
+   * exports. A text search's matches are read once into a table; with few of
+   * them (under 2,000) they drive the query, with many the sort's index does,
+   * testing each row against them, so a page stops at its 200th row.
    */
-  listSql(f: ListFilter, page: { limit: number; offset: number }): Sql {
-    const w = this.filter(f);
-    const order = ORDER_BY[f.sort ?? 'priority'];
-    const rows = sql`SELECT o.rowid AS _rowid, ${this.itemColumns} FROM ${w.from} WHERE ${w.where} ORDER BY ${order} LIMIT ${page.limit} OFFSET ${page.offset}`;
-    // The page's pitched filter (if any) uses the outer WITH.
-    return sql`${w.with} SELECT x.*, ${pitchedAt(sql`x._rowid`)} AS pitched_at, ${doNotContactCount(sql`x._rowid`)} AS do_not_contact_count
-      FROM (${rows}) x ORDER BY ${order}`;
+  filter(f: ListFilter): FilterSql {
+    const q = f.search === undefined ? null : ftsQuery(f.search);
+    if (!q) return filterSql(f, this.keys.key(f.brandId));
+    const hits = this.hits.for(q);
+    return filterSql(f, this.keys.key(f.brandId), hits.size < FEW_MATCHES ? 'drive' : 'probe', hits.table);
   }
 
-  list(f: ListFilter, page: { limit?: number; offset?: number } = {}): ListItem[] {
+  /**
+   * A page of the list. The page's rowids are picked from the opportunities
+   * alone, in the sort's index order: after a row (keyset, what scrolling
+   * asks) or at an offset (a jump). Only the page's rows are then read whole,
+   * with the triage and the flags that need their own lookups.
+   */
+  listSql(f: ListFilter, page: { limit: number; offset: number; after?: After }): Sql {
+    const w = this.filter(f);
+    const sort = f.sort ?? 'priority';
+    const order = orderBy(sort);
+    const pick = (extra: Sql | null, offset: number) =>
+      sql`SELECT o.rowid FROM opportunities o WHERE ${w.where}${extra ? sql` AND ${extra}` : sql``} ORDER BY ${order} LIMIT ${page.limit}${offset ? sql` OFFSET ${offset}` : sql``}`;
+    let rowids: Sql;
+    if (!page.after) rowids = pick(null, page.offset);
+    else {
+      const k = keysetAfter(sort, page.after);
+      const arms = [k.rest, k.empties].filter((x): x is Sql => x !== null).map((c) => sql`SELECT rowid FROM (${pick(c, 0)})`);
+      // No arm: a row past the end (a cursor with no value on a sort that has none empty).
+      rowids = arms.length === 0 ? sql`SELECT NULL WHERE 0` : arms.length === 1 ? arms[0]! : sql`${sqlJoin(arms, sql` UNION ALL `)} LIMIT ${page.limit}`;
+    }
+    return sql`${w.with} SELECT o.rowid AS _rowid, ${SORTS[sort].key} AS _sort, ${this.itemColumns},
+      ${pitchedAt(sql`o.rowid`)} AS pitched_at, ${doNotContactCount(sql`o.rowid`)} AS do_not_contact_count
+      FROM ${w.from} WHERE o.rowid IN (${rowids}) ORDER BY ${order}`;
+  }
+
+  list(f: ListFilter, page: { limit?: number; offset?: number; after?: After } = {}): ListItem[] {
+    return this.page(f, page).items;
+  }
+
+  page(f: ListFilter, page: { limit?: number; offset?: number; after?: After } = {}): ListPage {
     const limit = Math.max(1, Math.min(page.limit ?? 200, 5000));
     const offset = Math.max(0, page.offset ?? 0);
-    return this.statements.all<Record<string, unknown>>(this.listSql(f, { limit, offset })).map(this.toItem);
+    const rows = this.statements.all<Record<string, unknown> & { _rowid: number; _sort: string | number | null }>(this.listSql(f, { limit, offset, after: page.after }));
+    const last = rows[rows.length - 1];
+    return { items: rows.map(this.toItem), next: rows.length === limit && last ? { value: last._sort, rowid: last._rowid } : null };
+  }
+
+  countSql(f: ListFilter, cap?: number): Sql {
+    const w = this.filter(f);
+    const matches = cap ? sql`(SELECT 1 FROM opportunities o WHERE ${w.where} LIMIT ${cap})` : sql`opportunities o WHERE ${w.where}`;
+    return sql`${w.with} SELECT count(*) AS n FROM ${matches}`;
   }
 
   /** How many match; with `cap`, counting stops there (a broad search need not scan every match). */
   count(f: ListFilter, cap?: number): number {
-    const w = this.filter(f);
-    const matches = cap ? sql`(SELECT 1 FROM ${w.from} WHERE ${w.where} LIMIT ${cap})` : sql`${w.from} WHERE ${w.where}`;
-    return this.statements.get<{ n: number }>(sql`${w.with} SELECT count(*) AS n FROM ${matches}`)!.n;
+    return this.statements.get<{ n: number }>(this.countSql(f, cap))!.n;
   }
 
-  /** Counts per effective status, type and difficulty under the other filters (for the filter chips). */
-  counts(f: ListFilter): ChipCounts {
+  /** Grouped by the chip index's own columns, in its order: one pass over it, no sort (the effective status is folded in JS). */
+  countsSql(f: ListFilter): Sql {
     const w = this.filter({ ...f, status: undefined, type: undefined, difficulty: undefined });
-    const rows = this.statements.all<{ status: string | null; type: string | null; difficulty: string | null; n: number }>(
-      sql`${w.with} SELECT COALESCE(t.status, o.status) AS status, o.opportunity_type AS type, o.difficulty AS difficulty, count(*) AS n
-        FROM ${w.from} WHERE ${w.where} GROUP BY 1, 2, 3`,
-    );
+    return sql`${w.with} SELECT o.archived, o.local_status, o.status AS server_status, o.opportunity_type AS type, o.difficulty AS difficulty, count(*) AS n
+        FROM opportunities o WHERE ${w.where} GROUP BY 1, 2, 3, 4, 5`;
+  }
+
+  /** Counts per effective status, type and difficulty under the other filters (for the filter chips): one pass over one index. */
+  counts(f: ListFilter): ChipCounts {
+    const rows = this.statements
+      .all<{ local_status: string | null; server_status: string | null; type: string | null; difficulty: string | null; n: number }>(this.countsSql(f))
+      .map((r) => ({ ...r, status: r.local_status ?? r.server_status }));
     const out: ChipCounts = { status: Object.fromEntries(STATUSES.map((s) => [s, 0])), type: {}, difficulty: {}, total: 0 };
     for (const r of rows) {
       out.total += r.n;
@@ -96,8 +142,8 @@ export class OpportunityReader {
 
   get(brandId: string, id: string): OpportunityDetail | null {
     const bk = this.keys.key(brandId);
-    const row = this.statements.get<Record<string, unknown> & { _rowid: number; _raw: string; _status: Status | null; _updated_at: string | null }>(
-      sql`WITH ${pitchedTable(brandId, bk)} SELECT o.rowid AS _rowid, r.raw AS _raw, ${this.itemColumns},
+    const row = this.statements.get<Record<string, unknown> & { _rowid: number; _packed: Uint8Array; _status: Status | null; _updated_at: string | null }>(
+      sql`WITH ${pitchedTable(brandId, bk)} SELECT o.rowid AS _rowid, r.packed AS _packed, ${this.itemColumns},
         ${pitchedAt(sql`o.rowid`)} AS pitched_at, ${doNotContactCount(sql`o.rowid`)} AS do_not_contact_count, t.status AS _status, t.updated_at AS _updated_at
         FROM ${withTriage(brandId)} JOIN opportunity_records r ON r.rowid = o.rowid WHERE o.brand_key = ${bk} AND o.id = ${id}`,
     );
@@ -108,7 +154,7 @@ export class OpportunityReader {
     const item = this.toItem(row);
     return {
       item,
-      record: JSON.parse(row._raw) as Opportunity & Record<string, unknown>,
+      record: JSON.parse(unpackRecord(row._packed)) as Opportunity & Record<string, unknown>,
       contacts,
       triage: { status: row._status ?? null, note: item.note, starred: item.starred, contacted_at: item.contacted_at, exported_at: item.exported_at, updated_at: row._updated_at },
     };

@@ -7,6 +7,7 @@ import { parseContacts } from '../../../shared/contacts';
 import { fieldValue, type FieldTable, type OpportunityField } from '../../../shared/opportunity-fields';
 import type { BrandKeys } from './brand-keys';
 import { columnPlan, recordValues, searchValues, upsertSql, type ColumnPlan } from './opportunity-columns';
+import { packRecord } from './record-codec';
 import { slot, sql } from './sql';
 import type { Statements } from './statements';
 
@@ -46,7 +47,7 @@ export class OpportunityWriter {
     const once = statements.prepareOnce.bind(statements);
     const upsert = upsertSql(this.plan);
     this.find = once(sql`SELECT rowid, raw_hash, removed_on_server FROM opportunities WHERE brand_key = ${slot} AND id = ${slot}`);
-    this.putRaw = once(sql`INSERT INTO opportunity_records (rowid, raw) VALUES (${slot}, ${slot}) ON CONFLICT (rowid) DO UPDATE SET raw = excluded.raw`);
+    this.putRaw = once(sql`INSERT INTO opportunity_records (rowid, packed) VALUES (${slot}, ${slot}) ON CONFLICT (rowid) DO UPDATE SET packed = excluded.packed`);
     this.insert = once(upsert.insert);
     this.update = once(upsert.update);
     this.touch = once(sql`UPDATE opportunities SET seen_in_run = max(seen_in_run, ${slot}) WHERE rowid = ${slot}`);
@@ -97,7 +98,7 @@ export class OpportunityWriter {
         rowid = Number(this.insert.run(bk, ...values, rawHash, now, now, runId).lastInsertRowid);
         result.added++;
       }
-      this.putRaw.run(rowid, raw);
+      this.putRaw.run(rowid, packRecord(raw));
       contacts.forEach((c, i) => this.addContact.run(rowid, i, bk, c.raw, c.email, c.identity, c.domain, c.catchAll ? 1 : 0, c.valid ? 1 : 0));
       this.addSearch.run(rowid, ...searchValues(this.plan, r, contacts));
     }

@@ -7,15 +7,21 @@ import type { ListFilter, ListItem, OpportunityDetail } from '../../../shared/mo
 import { OPPORTUNITY_FIELDS, type FieldTable } from '../../../shared/opportunity-fields';
 import { BrandKeys } from './brand-keys';
 import type { DB } from './db';
-import { OpportunityReader, type ChipCounts } from './opportunities-read';
+import { OpportunityReader, type ChipCounts, type ListPage } from './opportunities-read';
 import { OpportunityWriter, type UpsertResult } from './opportunities-write';
-import type { FilterSql } from './opportunity-filter';
-import type { SqlValue } from './sql';
+import type { After, FilterSql } from './opportunity-filter';
+import type { Sql, SqlValue } from './sql';
+import { SearchHits } from './search-hits';
 import { Statements } from './statements';
 
 export { LIST_SORTS, type ListFilter, type ListItem, type ListSort, type OpportunityDetail, type Triage } from '../../../shared/model';
 export { ftsQuery } from './opportunity-filter';
 export type { UpsertResult } from './opportunities-write';
+
+const plain = (q: Sql) => ({ sql: q.text, params: q.params });
+
+export type { After } from './opportunity-filter';
+export type { ListPage } from './opportunities-read';
 
 export class OpportunityStore {
   private readonly keys: BrandKeys;
@@ -26,7 +32,7 @@ export class OpportunityStore {
   constructor(db: DB, fields: FieldTable = OPPORTUNITY_FIELDS) {
     const statements = new Statements(db);
     this.keys = new BrandKeys(statements);
-    this.reader = new OpportunityReader(statements, this.keys, fields);
+    this.reader = new OpportunityReader(statements, this.keys, fields, new SearchHits(db));
     this.writer = new OpportunityWriter(statements, this.keys, fields);
   }
 
@@ -54,14 +60,27 @@ export class OpportunityStore {
     return this.reader.filter(f);
   }
 
-  list(f: ListFilter, page: { limit?: number; offset?: number } = {}): ListItem[] {
+  list(f: ListFilter, page: { limit?: number; offset?: number; after?: After } = {}): ListItem[] {
     return this.reader.list(f, page);
   }
 
+  /** A page of the list and where the next one starts: after a row (keyset) or at an offset. */
+  page(f: ListFilter, page: { limit?: number; offset?: number; after?: After } = {}): ListPage {
+    return this.reader.page(f, page);
+  }
+
   /** The SQL the list runs and its parameters, for query-plan tests. */
-  listSql(f: ListFilter): { sql: string; params: readonly SqlValue[] } {
-    const q = this.reader.listSql(f, { limit: 200, offset: 0 });
-    return { sql: q.text, params: q.params };
+  listSql(f: ListFilter, page: { offset?: number; after?: After } = {}): { sql: string; params: readonly SqlValue[] } {
+    return plain(this.reader.listSql(f, { limit: 200, offset: page.offset ?? 0, after: page.after }));
+  }
+
+  /** The SQL of the total and of the chip counts, for query-plan tests. */
+  countSql(f: ListFilter): { sql: string; params: readonly SqlValue[] } {
+    return plain(this.reader.countSql(f));
+  }
+
+  countsSql(f: ListFilter): { sql: string; params: readonly SqlValue[] } {
+    return plain(this.reader.countsSql(f));
   }
 
   /** How many match; with `cap`, counting stops there (a broad search need not scan every match). */

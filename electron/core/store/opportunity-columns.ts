@@ -2,6 +2,7 @@
 // lists and values, the list's columns and row mapping, and the search document.
 import type { Contact } from '../../../shared/contacts';
 import { apiKey, fieldReader, listKey, type ColumnType, type FieldReader, type FieldTable, type OpportunityField } from '../../../shared/opportunity-fields';
+import { unpackRecord } from './record-codec';
 import { identifier, slot, sql, sqlJoin, type Sql, type SqlValue } from './sql';
 
 /** Each column type's declaration, as the migrations wrote it (a test holds them to the schema). */
@@ -14,8 +15,8 @@ export const COLUMN_DECLARATIONS: Record<ColumnType, { type: 'TEXT' | 'INTEGER';
   flag: { type: 'INTEGER', notNull: true, default: '0' },
 };
 
-/** The other columns of `opportunities`: the cache's own book-keeping, not the record's. */
-export const BOOKKEEPING_COLUMNS = ['rowid', 'brand_key', 'raw_hash', 'removed_on_server', 'first_synced_at', 'changed_at', 'seen_in_run'] as const;
+/** The other columns of `opportunities`: the cache's own book-keeping, not the record's (local_status and starred mirror the triage, see migration 4). */
+export const BOOKKEEPING_COLUMNS = ['rowid', 'brand_key', 'raw_hash', 'removed_on_server', 'first_synced_at', 'changed_at', 'seen_in_run', 'local_status', 'starred'] as const;
 
 export type StoredField = OpportunityField & { column: ColumnType };
 
@@ -120,33 +121,27 @@ export interface SomeFields {
 
 /**
  * Some fields of an opportunity, read by a query over `o` and its record `r`:
- * a stored field from its column, any other from the record (its JSON path in
- * a slot: bind `paths` at each run). `read` turns what the query returns for
+ * a stored field from its column, any other from the record (its packed JSON,
+ * selected once and read in `read`). `read` turns what the query returns for
  * them, in order, into SomeFields.
  */
-export function someFieldsSql(fields: readonly OpportunityField[]): { select: Sql; paths: string[]; read: (row: readonly unknown[]) => SomeFields } {
-  const stored = fields.flatMap((f) => (f.column ? [f.name] : []));
-  const paths = fields.flatMap((f) => (f.column ? [] : [`$."${apiKey(f)}"`]));
-  const put = fields.map((f): ((out: SomeFields, v: unknown) => void) => {
-    if (f.column) {
-      const flag = f.column === 'flag';
-      return (out, v) => (out.stored[f.name] = flag ? v === 1 : v);
-    }
-    const key = apiKey(f);
-    return (out, v) => {
-      if (typeof v === 'string') out.record[key] = JSON.parse(v) as unknown;
-    };
-  });
+export function someFieldsSql(fields: readonly OpportunityField[]): { select: Sql; read: (row: readonly unknown[]) => SomeFields } {
+  const stored = fields.filter((f) => f.column);
+  const fromRecord = fields.filter((f) => !f.column);
+  const names = stored.map((f) => f.name);
+  const select = [...stored.map((f) => sql`o.${identifier(f.name, names)}`), ...(fromRecord.length ? [sql`r.packed`] : [])];
   return {
-    select: sqlJoin(
-      fields.map((f) => (f.column ? sql`o.${identifier(f.name, stored)}` : sql`r.raw -> ${slot}`)),
-      sql`, `,
-    ),
-    paths,
+    select: select.length ? sqlJoin(select, sql`, `) : sql`NULL`,
     read: (row) => {
       const out: SomeFields = { stored: {}, record: {} };
-      put.forEach((p, i) => p(out, row[i]));
+      stored.forEach((f, i) => (out.stored[f.name] = f.column === 'flag' ? row[i] === 1 : row[i]));
+      if (fromRecord.length) {
+        const packed = row[stored.length];
+        const record = packed instanceof Uint8Array ? (JSON.parse(unpackRecord(packed)) as Record<string, unknown>) : {};
+        for (const f of fromRecord) if (apiKey(f) in record) out.record[apiKey(f)] = record[apiKey(f)];
+      }
       return out;
     },
   };
 }
+

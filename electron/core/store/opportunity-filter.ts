@@ -1,38 +1,77 @@
 // The list's filters and sorts as SQL fragments, shared by the list, counts and
-// exports: WHERE from a ListFilter, "already pitched", do-not-contact, ORDER BY.
+// exports: WHERE from a ListFilter, "already pitched", do-not-contact, ORDER BY
+// and the keyset condition that starts a page after a row. Filters read the
+// opportunity row alone (the triage fields they need are mirrored on it, see
+// migration 4), so a list, a total or a chip count never joins the triage
+// table row by row.
 import type { ListFilter, ListSort } from '../../../shared/model';
 import { isBlocked } from './do-not-contact';
 import { sql, sqlJoin, type Sql } from './sql';
 
 /**
- * Words to an FTS5 query: each a quoted prefix term, all required; text that
- * the tokenizer splits (an address, a domain) becomes a phrase, so
- * "tips@site2.com" finds that address and not every "site2…". Never raw FTS
- * syntax from the user.
+ * Words to an FTS5 query: each word a quoted prefix term, all required (text
+ * the tokenizer splits, an address or a domain, becomes its words: the index
+ * keeps which column a word is in, not its position, so there are no phrase
+ * queries). Never raw FTS syntax from the user.
  */
 export function ftsQuery(text: string): string | null {
-  const terms = text
+  const words = text
+    .normalize('NFKC')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0)
+    .slice(0, 12);
+  if (words.length === 0) return null;
+  return [...new Set(words.map((w) => w.toLowerCase()))].map((w) => `"${w.replace(/"/g, '""')}"*`).join(' ');
+}
+
+/** The e-mail addresses (or their beginnings, "ana@outl") in what a person typed, lower-cased. */
+export function addressesIn(text: string): string[] {
+  return text
     .normalize('NFKC')
     .split(/\s+/)
-    .map((chunk) => chunk.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 0))
-    .filter((parts) => parts.length > 0)
-    .slice(0, 12);
-  if (terms.length === 0) return null;
-  return terms.map((parts) => `"${parts.join(' ').replace(/"/g, '""')}"*`).join(' ');
+    .filter((w) => /^[^@\s]+@[^@\s]*$/.test(w))
+    .map((w) => w.toLowerCase())
+    .slice(0, 4);
 }
 
 /**
- * ORDER BY for each sort: the only place a sort column is named. Written with
- * the list's output names (`priority_score`, `_rowid`), so one fragment
- * orders both the inner page query and the outer query over its rows.
+ * Each sort: its column on the opportunity (`o`), its direction, and whether
+ * it may be empty (a descending sort puts empty values last). The only place
+ * a sort column is named; each has an index that gives this order.
  */
-export const ORDER_BY: Record<ListSort, Sql> = {
-  priority: sql`priority_score DESC, _rowid`,
-  fit: sql`fit_score DESC, _rowid`,
-  last_seen: sql`last_seen DESC, _rowid`,
-  title: sql`title COLLATE NOCASE, _rowid`,
-  domain: sql`domain COLLATE NOCASE, _rowid`,
+export const SORTS: Record<ListSort, { key: Sql; desc: boolean; nullable: boolean }> = {
+  priority: { key: sql`o.priority_score`, desc: true, nullable: true },
+  fit: { key: sql`o.fit_score`, desc: true, nullable: true },
+  last_seen: { key: sql`o.last_seen`, desc: true, nullable: true },
+  title: { key: sql`o.title COLLATE NOCASE`, desc: false, nullable: false },
+  domain: { key: sql`o.domain COLLATE NOCASE`, desc: false, nullable: false },
 };
+
+/** ORDER BY for a sort, over `o` (ties by rowid, so every order is total). */
+export const orderBy = (sort: ListSort): Sql => {
+  const s = SORTS[sort];
+  return sql`${s.key}${s.desc ? sql` DESC` : sql``}, o.rowid`;
+};
+
+/** Where a page starts: after the row with this sort value and rowid (keyset pagination). */
+export interface After {
+  value: string | number | null;
+  rowid: number;
+}
+
+/**
+ * The rows after `a` in a sort's order, as conditions an index can seek on.
+ * A descending nullable sort has two parts, the rest of the values and then
+ * the empty ones: `rest` and `empties` (null when the page starts among the empties).
+ */
+export function keysetAfter(sort: ListSort, a: After): { rest: Sql | null; empties: Sql | null } {
+  const s = SORTS[sort];
+  if (a.value === null) return { rest: null, empties: s.nullable ? sql`${s.key} IS NULL AND o.rowid > ${a.rowid}` : null };
+  const rest = s.desc
+    ? sql`${s.key} <= ${a.value} AND (${s.key} < ${a.value} OR o.rowid > ${a.rowid})`
+    : sql`${s.key} >= ${a.value} AND (${s.key} > ${a.value} OR o.rowid > ${a.rowid})`;
+  return { rest, empties: s.nullable ? sql`${s.key} IS NULL` : null };
+}
 
 /**
  * "Already pitched": every address marked contacted or exported in any
@@ -47,6 +86,16 @@ export function pitchedTable(brandId: string, bk: number): Sql {
   JOIN contacts c2 ON c2.opportunity_rowid = o2.rowid
   WHERE t2.brand_id = ${brandId} AND (t2.contacted_at IS NOT NULL OR t2.exported_at IS NOT NULL) AND c2.valid = 1
   GROUP BY c2.identity)`;
+}
+
+/**
+ * The opportunities with an address pitched before (uses the `pitched` table):
+ * found from the few pitched addresses through the contacts' identity index,
+ * so "already pitched" never looks up every opportunity's contacts.
+ */
+export function pitchedRowidsTable(bk: number): Sql {
+  return sql`pitched_rowids (rowid) AS MATERIALIZED (
+  SELECT DISTINCT c3.opportunity_rowid FROM pitched p3 JOIN contacts c3 ON c3.brand_key = ${bk} AND c3.identity = p3.identity WHERE c3.valid = 1 AND p3.at != '')`;
 }
 
 /** The latest date an address of the opportunity at `rowid` was pitched, or null (uses the `pitched` table). */
@@ -71,29 +120,49 @@ export const withTriage = (brandId: string): Sql => sql`opportunities o ${triage
 export interface FilterSql {
   /** The WITH clause (the `pitched` table) the other parts may use. */
   with: Sql;
+  /** The opportunity (`o`) with the user's triage (`t`), for queries that show triage fields. */
   from: Sql;
+  /** Conditions on `o` alone (and the `pitched` table). */
   where: Sql;
 }
 
-/** FROM and WHERE for a filter (`bk`: the brand's key), every value a parameter. */
-export function filterSql(f: ListFilter, bk: number): FilterSql {
+/**
+ * How a text search joins the list: `drive` (few matches: start from them and
+ * sort them) or `probe` (many: walk the sort's index and keep the rows that
+ * match, so a page stops after its 200th row). The reader picks by counting
+ * the matches up to a small cap first.
+ */
+export type SearchPlan = 'drive' | 'probe';
+
+/**
+ * FROM and WHERE for a filter (`bk`: the brand's key), every value a parameter.
+ * A text search reads its matches from `hits`, a table of their rowids the
+ * reader fills once per search (see search-hits.ts); without one, from the
+ * full-text index directly.
+ */
+export function filterSql(f: ListFilter, bk: number, search: SearchPlan = 'probe', hits: Sql | null = null): FilterSql {
   const where: Sql[] = [sql`o.brand_key = ${bk}`];
   if (f.onlyRemoved) where.push(sql`o.removed_on_server = 1`);
   else if (!f.includeRemoved) where.push(sql`o.removed_on_server = 0`);
-  if (!f.includeArchived) where.push(sql`o.archived = 0 AND (t.status IS NULL OR t.status != 'Archived')`);
+  if (!f.includeArchived) where.push(sql`o.archived = 0 AND (o.local_status IS NULL OR o.local_status != 'Archived')`);
   if (f.type !== undefined) where.push(sql`o.opportunity_type = ${f.type}`);
-  if (f.status !== undefined) where.push(sql`COALESCE(t.status, o.status) = ${f.status}`);
+  if (f.status !== undefined) where.push(sql`COALESCE(o.local_status, o.status) = ${f.status}`);
   if (f.difficulty !== undefined) where.push(sql`o.difficulty = ${f.difficulty}`);
   if (f.domain !== undefined && f.domain.trim() !== '') where.push(sql`instr(lower(o.domain), lower(${f.domain.trim()})) > 0`);
   if (f.hasContacts === true) where.push(sql`o.contact_count > 0`);
   if (f.hasContacts === false) where.push(sql`o.contact_count = 0`);
   if (f.catchAll === 'only') where.push(sql`o.catch_all_count > 0`);
   if (f.catchAll === 'exclude') where.push(sql`o.catch_all_count = 0`);
-  if (f.starred) where.push(sql`t.starred = 1`);
-  if (f.alreadyPitched === true) where.push(sql`${pitchedAt(sql`o.rowid`)} IS NOT NULL`);
-  if (f.alreadyPitched === false) where.push(sql`${pitchedAt(sql`o.rowid`)} IS NULL`);
+  if (f.starred) where.push(sql`o.starred = 1`);
+  if (f.alreadyPitched === true) where.push(sql`o.rowid IN pitched_rowids`);
+  if (f.alreadyPitched === false) where.push(sql`o.rowid NOT IN pitched_rowids`);
   if (f.ids !== undefined) where.push(sql`o.id IN (SELECT value FROM json_each(${JSON.stringify(f.ids)}))`);
   const q = f.search === undefined ? null : ftsQuery(f.search);
-  if (q) where.push(sql`o.rowid IN (SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${q})`);
-  return { with: sql`WITH ${pitchedTable(f.brandId, bk)}`, from: withTriage(f.brandId), where: sqlJoin(where, sql` AND `) };
+  // `+o.rowid`: the rowid is only tested against the matches, never used to look rows up one by one.
+  if (q) where.push(sql`${search === 'drive' ? sql`o.rowid` : sql`+o.rowid`} IN ${hits ?? sql`(SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${q})`}`);
+  // An address typed out finds that address (its words alone would also find others at the same outlet).
+  for (const address of addressesIn(f.search ?? '')) {
+    where.push(sql`EXISTS (SELECT 1 FROM contacts c WHERE c.opportunity_rowid = o.rowid AND c.identity LIKE ${address.replace(/[\\%_]/g, '\\$&') + '%'} ESCAPE '\\')`);
+  }
+  return { with: sql`WITH ${pitchedTable(f.brandId, bk)}, ${pitchedRowidsTable(bk)}`, from: withTriage(f.brandId), where: sqlJoin(where, sql` AND `) };
 }

@@ -13,6 +13,7 @@ import type { AppStore } from './app.svelte';
 export const PAGE = 200;
 export type Filter = Omit<ListFilter, 'brandId'>;
 type Counts = ContractResults['opportunities:counts'];
+type PageCursor = NonNullable<ContractResults['opportunities:list']['next']>;
 type NoteState = 'saved' | 'saving' | 'unsaved' | 'error';
 
 export class OpportunitiesStore {
@@ -30,12 +31,15 @@ export class OpportunitiesStore {
   #noteState = $state<NoteState>('saved');
   #anchor = 0;
   #pending = new Set<number>();
+  /** Where the page after each loaded page starts (from the core; handed back to it). */
+  #next: Record<number, PageCursor | null> = {};
+  #inFlight = false;
+  /** A reload asked while one was on its way (true: keep the cursor). */
+  #again: boolean | null = null;
   #list = new Latest();
-  #countsTurn = new Latest();
   #detailTurn = new Latest();
   #noteTimer: ReturnType<typeof setTimeout> | null = null;
   #detailTimer: ReturnType<typeof setTimeout> | null = null;
-  #countsTimer: ReturnType<typeof setTimeout> | null = null;
   readonly #app: AppStore;
 
   constructor(app: AppStore) {
@@ -64,14 +68,36 @@ export class OpportunitiesStore {
   /** Stop the timers and drop answers still on their way; an unsaved note is saved first. */
   dispose(): void {
     void this.flushNote();
-    for (const t of [this.#detailTimer, this.#countsTimer]) if (t) clearTimeout(t);
+    if (this.#detailTimer) clearTimeout(this.#detailTimer);
     this.#list.cancel();
-    this.#countsTurn.cancel();
     this.#detailTurn.cancel();
   }
 
-  /** Reload everything under the current filter (after a filter change, a sync, a brand switch). Never rejects. */
+  /**
+   * Reload everything under the current filter (after a filter change, a
+   * sync, a brand switch), the first page, its total and the chip counts in
+   * one round trip. While one is on its way, a newer request supersedes it:
+   * its answer is dropped, and only the latest filter is asked next (typing
+   * never queues stale searches in the core). Never rejects.
+   */
   async reload(keepCursor = false): Promise<void> {
+    if (this.#inFlight) {
+      this.#list.begin(); // the answer on its way is stale now
+      this.#again = (this.#again ?? true) && keepCursor;
+      return;
+    }
+    this.#inFlight = true;
+    try {
+      await this.#load(keepCursor);
+    } finally {
+      this.#inFlight = false;
+    }
+    const again = this.#again;
+    this.#again = null;
+    if (again !== null) await this.reload(again);
+  }
+
+  async #load(keepCursor: boolean): Promise<void> {
     const brandId = this.#app.brandId;
     if (!brandId) return;
     const fresh = this.#list.begin();
@@ -80,18 +106,13 @@ export class OpportunitiesStore {
     this.#error = null;
     const filter = { ...this.#filter, brandId };
     try {
-      // The list first (what the eye is on), the chip counts after it: main answers one at a time.
-      const first = await call('opportunities:list', { filter, offset: 0, limit: PAGE });
+      const view = await call('opportunities:view', { filter, limit: PAGE });
       if (!fresh()) return;
-      this.#pages = { 0: first.items };
-      this.#total = first.total;
-      this.#capped = first.capped;
-      // Counts scan every matching row: wait until typing pauses, so they never hold up the next keystroke's list.
-      if (this.#countsTimer) clearTimeout(this.#countsTimer);
-      this.#countsTimer = setTimeout(() => {
-        // The chips keep their last counts on failure; the list itself reports errors.
-        this.#loadCounts(filter, fresh).catch(() => {});
-      }, 250);
+      this.#pages = { 0: view.items };
+      this.#next = { 0: view.next };
+      this.#total = view.total;
+      this.#capped = view.capped;
+      this.#counts = view.counts;
       if (!keepCursor) {
         this.#cursor = 0;
         this.#selected = new Set();
@@ -104,12 +125,6 @@ export class OpportunitiesStore {
     }
   }
 
-  async #loadCounts(filter: ListFilter, listFresh: () => boolean): Promise<void> {
-    const fresh = this.#countsTurn.begin();
-    const c = await call('opportunities:counts', filter);
-    if (fresh() && listFresh()) this.#counts = c;
-  }
-
   /** Make sure rows start..end are loaded (the list calls this as it scrolls). */
   ensure(start: number, end: number): void {
     const brandId = this.#app.brandId;
@@ -118,10 +133,13 @@ export class OpportunitiesStore {
       if (this.#pages[p] || this.#pending.has(p) || p * PAGE >= this.#total) continue;
       this.#pending.add(p);
       const fresh = this.#list.current();
-      call('opportunities:list', { filter: { ...this.#filter, brandId }, offset: p * PAGE, limit: PAGE })
+      // Scrolling on: the page after the last one loaded starts after its last row (keyset); a jump asks by offset.
+      const after = this.#next[p - 1] ?? undefined;
+      call('opportunities:list', { filter: { ...this.#filter, brandId }, offset: p * PAGE, limit: PAGE, ...(after ? { after } : {}) })
         .then((r) => {
           if (!fresh()) return;
           this.#pages = { ...this.#pages, [p]: r.items };
+          this.#next = { ...this.#next, [p]: r.next };
           if (Math.floor(this.#cursor / PAGE) === p) this.#scheduleDetail();
         })
         .catch((e: unknown) => {
@@ -233,10 +251,17 @@ export class OpportunitiesStore {
         return;
       }
       this.#patchRow(await call('triage:set', { brandId, id: ids[0]!, patch: { status } }));
-      await this.#loadCounts({ ...this.#filter, brandId }, this.#list.current());
+      await this.#refreshCounts(brandId);
     } catch (e) {
       this.#app.toast(errorText(e), 'error');
     }
+  }
+
+  /** The chip counts again (a status changed), applied only while the list is still the same one. */
+  async #refreshCounts(brandId: string): Promise<void> {
+    const listFresh = this.#list.current();
+    const c = await call('opportunities:counts', { ...this.#filter, brandId });
+    if (listFresh()) this.#counts = c;
   }
 
   /** One triage change to the opportunity under the cursor; a failure is a toast. */

@@ -69,7 +69,7 @@ describe('jobs', () => {
   it('sync runs as a job with progress events and a summary; the cache reads at once, before and during', async () => {
     const { s, platform, tmp } = await service();
     const brand = sim.brands[0]!.id;
-    expect(s.list({ brandId: brand }, 0, 10)).toEqual({ items: [], total: 0, capped: false });
+    expect(s.list({ brandId: brand }, 0, 10)).toEqual({ items: [], total: 0, capped: false, next: null });
     await s.setKey(DEMO_KEY);
     const { jobId } = s.startSync({});
     expect(s.startSync({}).jobId).toBe(jobId); // one sync at a time
@@ -82,7 +82,7 @@ describe('jobs', () => {
 
     // export job: file written, progress and done events, path for "Show in folder"
     const out = join(tmp.dir, 'out.csv');
-    const preview = s.previewExport({ brandId: brand, preset: 'contacts', excludeCatchAll: true });
+    const preview = await s.previewExport({ brandId: brand, preset: 'contacts', excludeCatchAll: true });
     expect(preview.rows).toBeGreaterThan(50);
     // The save dialog's path stays here: the renderer holds a handle and the file's name.
     platform.saveAs = out;

@@ -10,6 +10,7 @@ import { LATEST_VERSION, MIGRATIONS } from '../../../electron/core/store/migrati
 import { ftsQuery } from '../../../electron/core/store/opportunities';
 import { BOOKKEEPING_COLUMNS, COLUMN_DECLARATIONS, columnPlan } from '../../../electron/core/store/opportunity-columns';
 import { OPPORTUNITY_FIELDS } from '../../../shared/opportunity-fields';
+import { LIST_SORTS, type ListFilter } from '../../../shared/model';
 import { tempDir } from '../../support/tmp';
 
 const tmp = tempDir();
@@ -155,8 +156,11 @@ describe('opportunities', () => {
     expect(cache.opportunities.list({ brandId: B, search: '" OR 1=1 --' }, { limit: 1000 })).toEqual([]);
     expect(cache.opportunities.list({ brandId: B, search: 'oslo OR title' }, { limit: 1000 }).map((o) => o.id)).toEqual(['id6']);
     expect(ftsQuery('  ')).toBeNull();
-    expect(ftsQuery('a"b')).toBe('"a b"*');
-    expect(ftsQuery('tips@site2.com  oslo')).toBe('"tips site2 com"* "oslo"*');
+    expect(ftsQuery('a"b')).toBe('"a"* "b"*');
+    expect(ftsQuery('tips@site2.com  oslo')).toBe('"tips"* "site2"* "com"* "oslo"*');
+    // The beginning of an address, typed as you go, narrows to the addresses that start so.
+    expect(cache.opportunities.list({ brandId: B, search: 'tips@site2' }).map((o) => o.id)).toEqual(expect.arrayContaining(['id2']));
+    expect(cache.opportunities.list({ brandId: B, search: 'tips@site2' }).every((o) => ['id2'].includes(o.id) || o.id.startsWith('id2'))).toBe(true);
   });
 
   it('triage is the user\'s: effective status, star, note, and sync never overwrites it', () => {
@@ -194,20 +198,60 @@ describe('opportunities', () => {
     expect(cache.opportunities.list({ brandId: B, onlyRemoved: true, includeArchived: true }, { limit: 100 })).toHaveLength(10);
   });
 
-  it('hot queries stay on indexes (EXPLAIN QUERY PLAN)', () => {
-    const plan = (f: Parameters<typeof cache.opportunities.listSql>[0]) => {
-      const { sql, params } = cache.opportunities.listSql(f);
-      return (cache.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(params) as { detail: string }[]).map((r) => r.detail).join(' | ');
+  it('every list, sort, filter, search, page, total and chip count the UI can ask stays on indexes (EXPLAIN QUERY PLAN: no full scan of the opportunities)', () => {
+    const planOf = (q: { sql: string; params: readonly unknown[] }) =>
+      (cache.db.prepare(`EXPLAIN QUERY PLAN ${q.sql}`).all(q.params) as { detail: string }[]).map((r) => r.detail);
+    const noFullScan = (lines: string[], what: string) => {
+      // A full scan reads as "SCAN o" (or "SCAN opportunities"); an index walk as "SEARCH o USING … INDEX".
+      expect(lines.filter((l) => /^SCAN (o|opportunities)\b/.test(l)), `${what}: ${lines.join(' | ')}`).toEqual([]);
+      expect(lines.some((l) => /SEARCH o USING (COVERING )?INDEX opportunities_by_/.test(l) || /SEARCH o USING INTEGER PRIMARY KEY/.test(l)), `${what}: ${lines.join(' | ')}`).toBe(true);
     };
-    for (const sort of ['priority', 'fit', 'last_seen'] as const) {
-      const p = plan({ brandId: B, sort });
-      expect(p, sort).toMatch(/SEARCH o USING INDEX opportunities_by_/);
-      expect(p, sort).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
-      expect(p).toMatch(/SEARCH t USING PRIMARY KEY/);
+    const filters: Omit<ListFilter, 'brandId'>[] = [
+      {},
+      { status: 'New' },
+      { status: 'In Progress', difficulty: 'Hard' },
+      { type: 'publication-gap' },
+      { domain: 'site' },
+      { hasContacts: true, catchAll: 'exclude' },
+      { catchAll: 'only' },
+      { starred: true },
+      { includeArchived: true },
+      { includeRemoved: true },
+      { onlyRemoved: true },
+      { alreadyPitched: false },
+      { search: 'coffee' },
+      { search: 'co', status: 'New' },
+    ];
+    for (const sort of LIST_SORTS) {
+      for (const f of filters) {
+        const filter = { brandId: B, sort, ...f };
+        const what = JSON.stringify(filter);
+        const first = planOf(cache.opportunities.listSql(filter));
+        noFullScan(first, what);
+        // The page's rowids come in the sort's index order (the one small sort is of the page's 200 rows).
+        if (!f.search && !f.includeArchived && !f.includeRemoved && !f.onlyRemoved) {
+          expect(first.some((l) => new RegExp(`USING (COVERING )?INDEX opportunities_by_${sort}\\b`).test(l)), `${what}: ${first.join(' | ')}`).toBe(true);
+        }
+        noFullScan(planOf(cache.opportunities.listSql(filter, { after: { value: sort === 'title' || sort === 'domain' ? 'm' : 5, rowid: 10 } })), `${what} after a row`);
+        noFullScan(planOf(cache.opportunities.listSql(filter, { after: { value: null, rowid: 10 } })), `${what} among the empties`);
+      }
     }
-    expect(plan({ brandId: B, search: 'coffee' })).toMatch(/VIRTUAL TABLE INDEX \d+:M/);
-    expect(plan({ brandId: B, sort: 'title' })).toMatch(/opportunities_by_title/);
-    expect(plan({ brandId: B, sort: 'domain' })).toMatch(/opportunities_by_domain/);
+    for (const f of filters) {
+      const filter = { brandId: B, ...f };
+      const counts = planOf(cache.opportunities.countsSql(filter));
+      noFullScan(counts, `counts ${JSON.stringify(f)}`);
+      const total = planOf(cache.opportunities.countSql(filter));
+      noFullScan(total, `total ${JSON.stringify(f)}`);
+      // Totals and chip counts read one narrow index, never the table, when no text search or domain needs it.
+      if (!f.search && !f.domain && f.alreadyPitched === undefined) {
+        expect(counts.join(' | '), `counts ${JSON.stringify(f)}`).toMatch(/opportunities_by_chip/);
+        expect(total.join(' | '), `total ${JSON.stringify(f)}`).toMatch(/USING COVERING INDEX opportunities_by_/);
+      }
+    }
+    // A search reads its matches once into a table of rowids, filled from the full-text index.
+    expect(planOf(cache.opportunities.listSql({ brandId: B, search: 'coffee' })).join(' | ')).toMatch(/search_hits/);
+    const fill = planOf({ sql: "INSERT INTO temp.search_hits (rowid) SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH '\"coffee\"*'", params: [] });
+    expect(fill.join(' | ')).toMatch(/VIRTUAL TABLE INDEX \d+:M/);
   });
 });
 

@@ -78,7 +78,7 @@ describe('the contract over IPC', () => {
     const info = await call('app:info', true);
     expect(info).toMatchObject({ ok: true, value: { name: 'Outreach Workbench', demo: false } });
     const list = await call('opportunities:list', true, { filter: { brandId: '1749113348709x432280934699237400' }, offset: 0, limit: 50 });
-    expect(list).toEqual({ ok: true, value: { items: [], total: 0, capped: false } });
+    expect(list).toEqual({ ok: true, value: { items: [], total: 0, capped: false, next: null } });
     expect(JSON.parse(JSON.stringify(list))).toEqual(list);
   });
 

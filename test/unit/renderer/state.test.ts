@@ -13,6 +13,9 @@ import { OutreachActions } from '../../../renderer/src/state/outreach';
 import { InsightsStore } from '../../../renderer/src/state/insights.svelte';
 import { ExportJob } from '../../../renderer/src/state/export.svelte';
 import { DoNotContactList } from '../../../renderer/src/state/do-not-contact.svelte';
+import { OpportunityHistory } from '../../../renderer/src/state/history.svelte';
+import { RecordStore } from '../../../renderer/src/state/record.svelte';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';
 
@@ -198,22 +201,33 @@ describe('AppStore and OpportunitiesStore', () => {
     expect(app.toasts.at(-1)!.text).toBe('4 opportunities set to Done.');
   });
 
-  it('a list answer superseded by a newer filter never overwrites it', async () => {
+  it('a list answer superseded by newer filters is dropped, and only the latest filter is asked next', async () => {
     const brandId = app.brandId!;
-    const held = hold('opportunities:list', ([a]) => a.filter.search === 'cold brew');
+    const asked: string[] = [];
+    const held = hold('opportunities:view', ([a]) => {
+      asked.push(String(a.filter.search));
+      return a.filter.search === 'cold brew';
+    });
     opps.setFilter({ search: 'cold brew' });
     await held.reached;
+    // Typing on while the first answer is on its way: nothing more is sent yet.
+    opps.setFilter({ search: 'cold brew t' });
+    opps.setFilter({ search: 'cold brew te' });
     opps.clearFilters();
-    await until(() => !opps.loading);
-    const all = (await direct('opportunities:list', { filter: { brandId, sort: 'priority' }, offset: 0, limit: 1 })).total;
-    const coldBrew = (await direct('opportunities:list', { filter: { brandId, sort: 'priority', search: 'cold brew' }, offset: 0, limit: 1 })).total;
+    await new Promise((r) => setTimeout(r, 0));
+    expect(asked).toEqual(['cold brew']);
+    expect(inflight).toBe(1); // only the held one
+    const all = (await direct('opportunities:view', { filter: { brandId, sort: 'priority' }, limit: 1 })).total;
+    const coldBrew = (await direct('opportunities:view', { filter: { brandId, sort: 'priority', search: 'cold brew' }, limit: 1 })).total;
     expect(coldBrew).not.toBe(all);
-    expect(opps.total).toBe(all);
     held.release();
-    await until(() => inflight === 0);
+    await until(() => inflight === 0 && !opps.loading);
+    // The stale answer was never shown; one request with the latest filter followed it.
+    expect(intercepts.filter((x) => x.method === 'opportunities:view')).toHaveLength(0);
     expect(opps.filter.search).toBeUndefined();
     expect(opps.total).toBe(all);
-    expect(opps.loading).toBe(false);
+    // The chip counts came with that same answer: they describe the list on screen.
+    expect(opps.counts?.total).toBe(all);
   });
 
   it('a failed star, contacted date, copy or link says why in a toast; nothing is left unhandled', async () => {
@@ -286,7 +300,7 @@ describe('AppStore and OpportunitiesStore', () => {
     await other.load();
     await other.load();
     expect(other.loaded).toBe(true);
-    expect(listenerCount()).toBe(before + 5);
+    expect(listenerCount()).toBe(before + 6);
     other.dispose();
     expect(listenerCount()).toBe(before);
   });
@@ -367,5 +381,167 @@ describe('DoNotContactList', () => {
     expect(await dnc.remove('press@evil.example')).toBe(true);
     expect(dnc.entries).toEqual([]);
     dnc.dispose();
+  });
+});
+
+describe('OpportunityHistory', () => {
+  it('shows what was done to an opportunity, newest first, and what was done at its outlet', async () => {
+    const brandId = sim.brands[0]!.id;
+    const { items } = await direct('opportunities:list', { filter: { brandId, sort: 'priority' }, offset: 0, limit: 1000 });
+    const byDomain = new Map<string, string[]>();
+    for (const it of items as { id: string; domain: string }[]) if (it.domain) byDomain.set(it.domain, [...(byDomain.get(it.domain) ?? []), it.id]);
+    const [a, b] = [...byDomain.values()].find((ids) => ids.length >= 2)!;
+    await direct('triage:set', { brandId, id: a, patch: { status: 'In Progress' } });
+    await direct('triage:set', { brandId, id: b, patch: { contacted_at: '2026-11-20' } });
+    const history = new OpportunityHistory();
+    await history.load(brandId, a!);
+    expect(history.isOf(brandId, a!)).toBe(true);
+    expect(history.entries[0]).toMatchObject({ kind: 'status', label: 'Status set', detail: 'In Progress' });
+    expect(history.sameOutlet.map((e) => [e.opportunity_id, e.kind])).toContainEqual([b, 'contacted']);
+    history.dispose();
+  });
+
+  it('an answer for the opportunity the selection has left never shows under the next one', async () => {
+    const brandId = sim.brands[0]!.id;
+    const { items } = await direct('opportunities:list', { filter: { brandId, sort: 'priority' }, offset: 0, limit: 3 });
+    const [x, y] = items as { id: string }[];
+    await direct('triage:set', { brandId, id: x!.id, patch: { starred: true } });
+    const history = new OpportunityHistory();
+    const gate = hold('history:get', (args) => args[0].id === x!.id);
+    const first = history.load(brandId, x!.id);
+    await gate.reached;
+    await history.load(brandId, y!.id);
+    gate.release();
+    await first;
+    expect(history.isOf(brandId, y!.id)).toBe(true);
+    expect(history.entries.every((e) => e.opportunity_id === y!.id)).toBe(true);
+    failNext('history:get', 'The engine is busy');
+    await history.load(brandId, y!.id);
+    expect(history.error).toMatch(/The history could not be read: The engine is busy/);
+    history.dispose();
+  });
+});
+
+describe('RecordStore', () => {
+  const app = new AppStore();
+  const record = new RecordStore(app);
+  beforeAll(async () => {
+    await app.load();
+    record.start();
+  });
+  afterAll(() => {
+    record.dispose();
+    app.dispose();
+  });
+  const lastToast = () => app.toasts.at(-1)?.text ?? '';
+
+  it('exports the record to the chosen file; a cancelled dialog does nothing', async () => {
+    const toasts = app.toasts.length;
+    platform.saveAs = null;
+    await record.exportRecord();
+    expect(app.toasts.length).toBe(toasts);
+    platform.saveAs = join(tmp.dir, 'moved.json');
+    await record.exportRecord();
+    expect(lastToast()).toMatch(/^Your record is saved in moved\.json: \d+ triaged, /);
+    const file = JSON.parse(readFileSync(platform.saveAs, 'utf8'));
+    expect(file).toMatchObject({ format: 'outreach-workbench-record', version: 1 });
+    expect(record.busy).toBeNull();
+  });
+
+  it('imports a record after a preview with its conflict; the data reloads and a backup is listed', async () => {
+    const brandId = sim.brands[0]!.id;
+    const file = JSON.parse(readFileSync(join(tmp.dir, 'moved.json'), 'utf8'));
+    const row = file.triage.find((t: { status: string | null }) => t.status !== null);
+    // The same opportunity changed in the file later than here: a conflict the file wins.
+    await direct('triage:set', { brandId: row.brand_id, id: row.opportunity_id, patch: { status: 'Done' } });
+    row.status = 'Archived';
+    row.status_changed_at = new Date(Date.now() + 60_000).toISOString();
+    writeFileSync(join(tmp.dir, 'incoming.json'), JSON.stringify(file));
+    platform.openFrom = join(tmp.dir, 'incoming.json');
+    await record.chooseImport();
+    const p = record.importing!.preview;
+    expect(p.conflictCount).toBe(1);
+    expect(p.conflicts[0]).toMatchObject({ field: 'status', local: 'Done', incoming: 'Archived', kept: 'incoming' });
+    expect(p.triage.updated).toBe(1);
+    const version = app.dataVersion;
+    await record.confirmImport();
+    expect(record.importing).toBeNull();
+    expect(lastToast()).toMatch(/^Imported incoming\.json: .*1 conflict settled by the later change/);
+    expect(app.dataVersion).toBe(version + 1);
+    expect((await direct('opportunities:get', { brandId, id: row.opportunity_id })).triage.status).toBe('Archived');
+    expect(record.backups[0]!.reason).toBe('before-import');
+  });
+
+  it('a file that is not a record is refused in plain words beside the button; nothing changes', async () => {
+    writeFileSync(join(tmp.dir, 'cut.json'), '{"format": "outreach-workbench-record", "version": 1, "triage": [');
+    platform.openFrom = join(tmp.dir, 'cut.json');
+    await record.chooseImport();
+    expect(record.importing).toBeNull();
+    expect(record.importError).toMatch(/^cut\.json: Nothing was imported\. The file is not a complete JSON document/);
+    record.cancelImport();
+    expect(record.importError).toBeNull();
+  });
+
+  it('restores a backup after the confirmation; the record as it was is backed up first', async () => {
+    await record.loadBackups();
+    const target = record.backups[0]!;
+    record.askRestore(target);
+    expect(record.restoring).toBe(target);
+    await record.confirmRestore();
+    expect(record.restoring).toBeNull();
+    expect(lastToast()).toMatch(/^Restored the backup of .*: \d+ triaged, .*Your record as it was is kept as a backup too\.$/);
+    expect(record.backups[0]!.reason).toBe('before-restore');
+  });
+
+  it('a do-not-contact CSV of several columns asks for the column, previews, then imports', async () => {
+    writeFileSync(join(tmp.dir, 'dnc.csv'), 'Name,Work mail,Site\nAna,ana@paper.example,paper.example\nBo,not-an-address,\nCy,cy@mag.example,mag.example\nDee,ana@paper.example,\n');
+    platform.openFrom = join(tmp.dir, 'dnc.csv');
+    const version = record.version;
+    await record.chooseDncImport();
+    expect(record.dncImport!.preview).toBeNull();
+    expect(record.dncImport!.columns).toEqual(['Name', 'Work mail', 'Site']);
+    expect(record.dncError).toMatch(/Pick the column/);
+    await record.previewDnc('Work mail');
+    const p = record.dncImport!.preview!;
+    expect(p).toMatchObject({ column: 'Work mail', rows: 4, toAdd: 2, skipped: 2 });
+    expect(p.skippedReasons).toEqual({ 'not an e-mail address or domain': 1, 'repeated in the file': 1 });
+    expect(record.dncError).toBeNull();
+    await record.confirmDncImport();
+    expect(record.dncImport).toBeNull();
+    expect(lastToast()).toMatch(/^Added 2 entries to the do-not-contact list from dnc\.csv; 2 lines skipped\.$/);
+    expect(record.version).toBe(version + 1);
+    expect((await direct('dnc:list')).map((d: { value: string }) => d.value)).toEqual(expect.arrayContaining(['ana@paper.example', 'cy@mag.example']));
+    platform.saveAs = join(tmp.dir, 'dnc-out.csv');
+    await record.exportDnc();
+    expect(lastToast()).toMatch(/^The do-not-contact list is saved in dnc-out\.csv: \d+ entries\.$/);
+    expect(readFileSync(platform.saveAs, 'utf8')).toContain('cy@mag.example');
+  });
+
+  it("a menu command opens Settings at its part and starts the flow", async () => {
+    app.show('opportunities');
+    platform.saveAs = null;
+    await record.command('export-record');
+    expect(app.view).toBe('settings');
+    expect(record.focus?.part).toBe('move');
+    listeners.get('app:command')!.forEach((l) => l({ command: 'restore-backup' }));
+    await until(() => record.focus?.part === 'backups');
+    expect(record.backups.length).toBeGreaterThan(0);
+  });
+});
+
+describe('AppStore: the recovery notice', () => {
+  it('a recovery found while open is shown and the data reloads; dismissed, it stays dismissed', async () => {
+    const app = new AppStore();
+    await app.load();
+    expect(app.recovery).toBeNull();
+    const version = app.dataVersion;
+    platform.emit('cache:recovered', { message: 'The cache file was damaged. It was kept aside.' });
+    expect(app.recovery?.message).toBe('The cache file was damaged. It was kept aside.');
+    expect(app.dataVersion).toBe(version + 1);
+    await app.dismissRecovery();
+    expect(app.recovery).toBeNull();
+    await app.load();
+    expect(app.recovery).toBeNull();
+    app.dispose();
   });
 });

@@ -1,13 +1,17 @@
 // Every migration, listed statically, in order. Add a file, never edit one.
+import type Database from 'better-sqlite3';
 import * as m001 from './001-initial';
 import * as m002 from './002-do-not-contact';
 import * as m003 from './003-user-record';
+import * as m004 from './004-fast-and-small';
 
 export interface Migration {
   version: number;
   sql: string;
+  /** Data the SQL cannot carry over by itself (compressing, re-indexing), run after it in the same transaction. */
+  up?: (db: Database.Database) => void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,85 @@
+// CSV text, written fast and in order: RFC 4180 (a cell with the delimiter, a
+// quote, a CR or an LF is quoted, quotes doubled), CRLF between records,
+// UTF-8 with an optional BOM. Records are gathered into chunks of about
+// 256 KB before they reach the file, so writing 100,000 rows waits on the
+// disk a few hundred times, not once a row.
+import { createWriteStream, type WriteStream } from 'node:fs';
+
+const CHUNK = 256 * 1024;
+
+export class CsvWriter {
+  private readonly file: WriteStream;
+  private readonly needsQuotes: RegExp;
+  private parts: string[] = [];
+  private size = 0;
+  private failure: Error | null = null;
+
+  constructor(
+    path: string,
+    private readonly delimiter: string,
+    bom: boolean,
+  ) {
+    this.file = createWriteStream(path, { flags: 'w', highWaterMark: CHUNK });
+    // A write failure (disk full, folder gone) is kept and ends the export at the next write.
+    this.file.on('error', (e) => (this.failure = e));
+    this.needsQuotes = new RegExp(`["\\r\\n${delimiter === '\t' ? '\\t' : delimiter}]`);
+    if (bom) this.parts.push('\uFEFF');
+  }
+
+  /** Bytes handed to the file so far. */
+  get bytesWritten(): number {
+    return this.file.bytesWritten;
+  }
+
+  private encode(cell: string): string {
+    return this.needsQuotes.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
+  }
+
+  /** One record; resolves at once unless a chunk went to the file and the file asks to wait. */
+  async write(cells: readonly string[]): Promise<void> {
+    if (this.failure) throw this.failure;
+    let line = '';
+    for (let i = 0; i < cells.length; i++) line += (i ? this.delimiter : '') + this.encode(cells[i]!);
+    line += '\r\n';
+    this.parts.push(line);
+    this.size += line.length;
+    if (this.size >= CHUNK) await this.flush();
+  }
+
+  private async flush(): Promise<void> {
+    if (this.parts.length === 0) return;
+    const chunk = this.parts.join('');
+    this.parts = [];
+    this.size = 0;
+    if (!this.file.write(chunk)) await this.until('drain');
+    if (this.failure) throw this.failure;
+  }
+
+  /** The file's `event`, or its failure, whichever comes first. */
+  private until(event: 'drain' | 'finish'): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.file.off(event, done);
+        this.file.off('error', done);
+        resolve();
+      };
+      this.file.on(event, done);
+      this.file.on('error', done);
+    });
+  }
+
+  /** Write what is left and close the file; rejects if anything failed to reach it. */
+  async close(): Promise<void> {
+    await this.flush();
+    const finished = this.until('finish');
+    this.file.end();
+    if (!this.failure) await finished;
+    if (this.failure) throw this.failure;
+  }
+
+  /** Give up (an error elsewhere): close without caring what the file says. */
+  abandon(): void {
+    this.parts = [];
+    this.file.destroy();
+  }
+}
