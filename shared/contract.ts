@@ -86,7 +86,15 @@ export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
 // ---- results ---------------------------------------------------------------
 
-const appInfoSchema = z.object({ name: z.string(), version: z.string(), demo: z.boolean(), cachePath: z.string(), platform: z.string() });
+const appInfoSchema = z.object({
+  name: z.string(),
+  version: z.string(),
+  demo: z.boolean(),
+  cachePath: z.string(),
+  /** The cache file's size on disk (with its write-ahead log), for Settings. */
+  cacheBytes: z.number(),
+  platform: z.string(),
+});
 
 /** What the renderer may know about the key: never the key itself. */
 const keyStatusSchema = z.object({

@@ -3,16 +3,14 @@
 // jobs, export jobs, triage, insights, what leaves the app (outside.ts),
 // settings and the demo. Electron's core process and the UI test host both
 // run this, each with its own Platform; every contract handler calls it.
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppInfo, AppState, ContractResults, KeyStatus, Settings, SettingsPatch, SyncState } from '../../../shared/contract';
 import type { ListFilter, TriagePatch } from '../../../shared/model';
 import type { TrakkrClient } from '../api/client';
 import type { After } from '../store/opportunities';
 import type { Transport } from '../seams';
-import { Cache } from '../store/cache';
-import { CacheError } from '../store/db';
-import { recoverDamagedCache } from '../store/recover';
+import type { Cache } from '../store/cache';
+import { CacheKeeper } from './cache-keeper';
 import { Connection } from './connection';
 import { DemoKeychain, removeCacheFiles, startDemoApi, type DemoSimulator } from './demo';
 import { ExportJobs, type ExportChoices } from './export-jobs';
@@ -42,11 +40,7 @@ export interface AppServiceOptions {
   fetch?: Transport;
   /** Demo simulator size (tests keep it small). */
   demoOpportunities?: number;
-  /**
-   * The user chose to start over after the cache could not open: the old file
-   * is moved aside (kept) and a fresh cache built, carrying over what can be
-   * read of the user's record, as for a damaged file.
-   */
+  /** Start over (the dialog's choice): the old file kept aside, a fresh cache with what can be read of the record. */
   startOver?: boolean;
   /** How long after launch the background integrity check starts. Default 5 s. */
   integrityCheckDelayMs?: number;
@@ -54,7 +48,7 @@ export interface AppServiceOptions {
 }
 
 export class AppService {
-  cache!: Cache;
+  private readonly keeper: CacheKeeper;
   private readonly settings: SettingsFile;
   private readonly connection: Connection;
   private readonly sync: SyncJobs;
@@ -63,12 +57,10 @@ export class AppService {
   private readonly files: FileChoices;
   readonly record: RecordKeeping;
   private demo: DemoSimulator | null = null;
-  /** What the recovery of a damaged cache said, for the window to show once. */
-  private recovery: { message: string; at: string } | null = null;
-  private integrityTimer: ReturnType<typeof setTimeout> | null = null;
 
   private constructor(private readonly opts: AppServiceOptions) {
     const { platform } = opts;
+    this.keeper = new CacheKeeper({ appVersion: opts.appVersion, backups: () => this.record.backups, log: opts.log });
     const cache = () => this.cache;
     this.settings = new SettingsFile(join(opts.userDataDir, 'settings.json'));
     this.connection = new Connection({ platform, settings: this.settings, fetch: opts.fetch, cache, demoUrl: () => this.demo?.url ?? null });
@@ -95,6 +87,8 @@ export class AppService {
     const s = new AppService(opts);
     if (opts.demo) await s.openDemo();
     else await s.openCache(AppService.cachePath(opts), opts.keychain, opts.startOver);
+    // While the window loads: read what it asks for first, so its first list comes from warm pages.
+    setImmediate(() => s.triage.warmUp());
     return s;
   }
 
@@ -107,16 +101,13 @@ export class AppService {
     return this.demo !== null;
   }
 
+  /** The open cache. */
+  get cache(): Cache {
+    return this.keeper.cache;
+  }
+
   private async openCache(path: string, keychain: Keychain, startOver = false): Promise<void> {
-    this.cache?.close();
-    try {
-      if (startOver && existsSync(path)) await this.recover(path);
-      else this.cache = await Cache.open(path);
-    } catch (e) {
-      // A damaged cache: kept aside, a fresh one built, the user's record carried over (and said so).
-      if (!(e instanceof CacheError) || e.kind !== 'corrupt') throw e;
-      await this.recover(path);
-    }
+    await this.keeper.open(path, startOver);
     this.connection.useKeychain(keychain, join(this.opts.userDataDir, this.demo ? 'demo-key-check.json' : 'key-check.json'));
   }
 
@@ -125,27 +116,15 @@ export class AppService {
     await this.openCache(AppService.cachePath({ ...this.opts, demo: true }), new DemoKeychain());
   }
 
-  private async recover(path: string): Promise<void> {
-    const { cache, report } = await recoverDamagedCache(path, { appVersion: this.opts.appVersion, latestBackup: () => this.record.backups.latest() });
-    this.cache = cache;
-    this.recovery = { message: report.message, at: new Date().toISOString() };
-    this.opts.log?.('warn', report.message);
-  }
-
   /**
    * The full integrity check, off the core's thread, once the window has data.
    * Damage found: everything stops, the cache is recovered in place (the
    * user's record carried over), the window is told, and a sync refills it.
    */
   async checkIntegrity(): Promise<{ ok: boolean }> {
-    const result = await this.cache.checkIntegrity();
-    if (result.ok) return { ok: true };
-    this.opts.log?.('error', `the cache failed its integrity check: ${result.message}`);
-    await Promise.all([this.sync.stop(), this.exports.stop()]);
-    const path = this.cache.path;
-    this.cache.close();
-    await this.recover(path);
-    this.opts.platform.emit('cache:recovered', { message: this.recovery!.message });
+    const message = await this.keeper.check(async () => void (await Promise.all([this.sync.stop(), this.exports.stop()])));
+    if (message === null) return { ok: true };
+    this.opts.platform.emit('cache:recovered', { message });
     if ((await this.keyStatus().catch(() => null))?.state !== 'none') this.startSync({});
     return { ok: false };
   }
@@ -157,7 +136,7 @@ export class AppService {
   // ---- the app ---------------------------------------------------------------
 
   info(): AppInfo {
-    return { name: this.opts.appName, version: this.opts.appVersion, demo: this.isDemo, cachePath: this.cache.path, platform: this.opts.platformName };
+    return { name: this.opts.appName, version: this.opts.appVersion, demo: this.isDemo, cachePath: this.cache.path, cacheBytes: this.cache.sizeOnDisk(), platform: this.opts.platformName };
   }
 
   async state(): Promise<AppState> {
@@ -168,15 +147,13 @@ export class AppService {
       settings: this.settings.get(),
       sync: this.syncState(),
       brands: this.triage.brands(),
-      recovery: this.recovery,
+      recovery: this.keeper.recovery,
     };
   }
 
   /** The window has shown the recovery notice: it is not shown again. */
   dismissRecovery(): { dismissed: boolean } {
-    const had = this.recovery !== null;
-    this.recovery = null;
-    return { dismissed: had };
+    return this.keeper.dismissRecovery();
   }
 
   /** Called once the window is up: sync in the background if a key is stored and the user wants it. */
@@ -184,12 +161,7 @@ export class AppService {
     const st = await this.keyStatus().catch(() => null);
     if (st && st.state !== 'none' && (this.isDemo || this.settings.get().syncOnLaunch)) this.startSync({});
     // The check the open skipped (a clean last close), in the background once the window has data.
-    if (!this.integrityTimer) {
-      this.integrityTimer = setTimeout(() => {
-        this.checkIntegrity().catch((e: unknown) => this.opts.log?.('error', `the background integrity check failed: ${e instanceof Error ? e.message : String(e)}`));
-      }, this.opts.integrityCheckDelayMs ?? 5000);
-      this.integrityTimer.unref?.();
-    }
+    this.keeper.later(this.opts.integrityCheckDelayMs ?? 5000, () => this.checkIntegrity());
   }
 
   // ---- the key and settings --------------------------------------------------
@@ -369,7 +341,7 @@ export class AppService {
       await Promise.race([running, new Promise((r) => (timer = setTimeout(r, opts.settleMs)))]);
       clearTimeout(timer);
     }
-    if (this.integrityTimer) clearTimeout(this.integrityTimer);
+    this.keeper.dispose();
     await this.record.close().catch((e: unknown) => this.opts.log?.('warn', `the backup at quit failed: ${e instanceof Error ? e.message : String(e)}`));
     this.cache.close();
     await this.demo?.close();

@@ -36,6 +36,16 @@ export class Triage {
     return { items: page.items, next: page.next, total, capped: cap !== undefined && total >= cap };
   }
 
+  /** Read what the window asks for first (the first brand's list), so its first answer comes from warm pages. */
+  warmUp(): void {
+    try {
+      const brand = this.brands().find((b) => !b.removed_on_server);
+      if (brand) this.view({ brandId: brand.id, sort: 'priority' }, 200);
+    } catch {
+      // Only a head start: the window's own call reports any problem.
+    }
+  }
+
   /** The first page, its total and the chip counts: what the list pane needs when a filter changes, in one answer. */
   view(filter: ListFilter, limit: number): ContractResults['opportunities:view'] {
     return { ...this.list(filter, 0, limit), counts: this.counts(filter) };

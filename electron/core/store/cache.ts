@@ -1,4 +1,5 @@
 // The cache: one SQLite file and the stores over it.
+import { statSync } from 'node:fs';
 import { closeDatabase, openDatabase, type DB, type OpenOptions } from './db';
 import { checkIntegrityOffThread, type CheckedIntegrity } from './integrity';
 import { BrandStore } from './brands';
@@ -94,6 +95,32 @@ export class Cache {
         this.db.pragma('shrink_memory');
       }
     }
+  }
+
+  /** The file's size with its write-ahead log, in bytes (0 for a cache in memory). */
+  sizeOnDisk(): number {
+    if (this.path === ':memory:') return 0;
+    let bytes = 0;
+    for (const f of [this.path, `${this.path}-wal`]) {
+      try {
+        bytes += statSync(f).size;
+      } catch {
+        // no WAL right now
+      }
+    }
+    return bytes;
+  }
+
+  /**
+   * Give pages freed by rewritten records back to the disk, when they are more
+   * than a tenth of the file (the cache uses incremental auto-vacuum). After a sync.
+   */
+  reclaimSpace(): number {
+    const free = this.db.pragma('freelist_count', { simple: true }) as number;
+    const pages = this.db.pragma('page_count', { simple: true }) as number;
+    if (free === 0 || free * 10 < pages) return 0;
+    this.db.pragma('incremental_vacuum');
+    return free;
   }
 
   /** True once checkIntegrity has found damage in this session. */

@@ -7,8 +7,8 @@ import type { ListFilter, ListItem, OpportunityDetail, Status } from '../../../s
 import type { FieldTable } from '../../../shared/opportunity-fields';
 import type { BrandKeys } from './brand-keys';
 import { listColumns, listItemMapper } from './opportunity-columns';
-import { doNotContactCount, filterSql, ftsQuery, keysetAfter, orderBy, pitchedAt, pitchedTable, SORTS, withTriage, type After, type FilterSql } from './opportunity-filter';
-import type { SearchHits } from './search-hits';
+import { doNotContactCount, filterSql, ftsQuery, keysetAfter, orderBy, pitchedAt, SORTS, withTriage, type After, type FilterSql } from './opportunity-filter';
+import type { DerivedTables } from './derived-tables';
 
 /** A search with fewer matches than this starts from them; one with more walks the sort's index. */
 const FEW_MATCHES = 2000;
@@ -49,7 +49,7 @@ export class OpportunityReader {
     private readonly statements: Statements,
     private readonly keys: BrandKeys,
     fields: FieldTable,
-    private readonly hits: SearchHits,
+    private readonly derived: DerivedTables,
   ) {
     this.toItem = listItemMapper<ListItem>(fields, ['removed_on_server', 'starred']);
     this.itemColumns = sql`${listColumns(fields)}, COALESCE(o.local_status, o.status) AS status, o.removed_on_server,
@@ -63,10 +63,12 @@ export class OpportunityReader {
    * testing each row against them, so a page stops at its 200th row.
    */
   filter(f: ListFilter): FilterSql {
+    const bk = this.keys.key(f.brandId);
+    this.derived.pitched(f.brandId, bk);
     const q = f.search === undefined ? null : ftsQuery(f.search);
-    if (!q) return filterSql(f, this.keys.key(f.brandId));
-    const hits = this.hits.for(q);
-    return filterSql(f, this.keys.key(f.brandId), hits.size < FEW_MATCHES ? 'drive' : 'probe', hits.table);
+    if (!q) return filterSql(f, bk);
+    const hits = this.derived.searchHits(q);
+    return filterSql(f, bk, hits.size < FEW_MATCHES ? 'drive' : 'probe', hits.table);
   }
 
   /**
@@ -142,8 +144,9 @@ export class OpportunityReader {
 
   get(brandId: string, id: string): OpportunityDetail | null {
     const bk = this.keys.key(brandId);
+    this.derived.pitched(brandId, bk);
     const row = this.statements.get<Record<string, unknown> & { _rowid: number; _packed: Uint8Array; _status: Status | null; _updated_at: string | null }>(
-      sql`WITH ${pitchedTable(brandId, bk)} SELECT o.rowid AS _rowid, r.packed AS _packed, ${this.itemColumns},
+      sql`SELECT o.rowid AS _rowid, r.packed AS _packed, ${this.itemColumns},
         ${pitchedAt(sql`o.rowid`)} AS pitched_at, ${doNotContactCount(sql`o.rowid`)} AS do_not_contact_count, t.status AS _status, t.updated_at AS _updated_at
         FROM ${withTriage(brandId)} JOIN opportunity_records r ON r.rowid = o.rowid WHERE o.brand_key = ${bk} AND o.id = ${id}`,
     );

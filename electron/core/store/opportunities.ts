@@ -11,7 +11,7 @@ import { OpportunityReader, type ChipCounts, type ListPage } from './opportuniti
 import { OpportunityWriter, type UpsertResult } from './opportunities-write';
 import type { After, FilterSql } from './opportunity-filter';
 import type { Sql, SqlValue } from './sql';
-import { SearchHits } from './search-hits';
+import { DerivedTables } from './derived-tables';
 import { Statements } from './statements';
 
 export { LIST_SORTS, type ListFilter, type ListItem, type ListSort, type OpportunityDetail, type Triage } from '../../../shared/model';
@@ -32,7 +32,7 @@ export class OpportunityStore {
   constructor(db: DB, fields: FieldTable = OPPORTUNITY_FIELDS) {
     const statements = new Statements(db);
     this.keys = new BrandKeys(statements);
-    this.reader = new OpportunityReader(statements, this.keys, fields, new SearchHits(db));
+    this.reader = new OpportunityReader(statements, this.keys, fields, new DerivedTables(db));
     this.writer = new OpportunityWriter(statements, this.keys, fields);
   }
 

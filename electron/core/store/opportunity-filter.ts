@@ -73,37 +73,12 @@ export function keysetAfter(sort: ListSort, a: After): { rest: Sql | null; empti
   return { rest, empties: s.nullable ? sql`${s.key} IS NULL` : null };
 }
 
-/**
- * "Already pitched": every address marked contacted or exported in any
- * opportunity of the brand, with the latest date. Built once per query from
- * the (few) triage rows that say so, never by fanning out from each row over
- * every opportunity that shares a generic address such as press@.
- */
-export function pitchedTable(brandId: string, bk: number): Sql {
-  return sql`pitched (identity, at) AS MATERIALIZED (
-  SELECT c2.identity, max(max(COALESCE(t2.contacted_at, ''), COALESCE(t2.exported_at, '')))
-  FROM triage t2 JOIN opportunities o2 ON o2.brand_key = ${bk} AND o2.id = t2.opportunity_id
-  JOIN contacts c2 ON c2.opportunity_rowid = o2.rowid
-  WHERE t2.brand_id = ${brandId} AND (t2.contacted_at IS NOT NULL OR t2.exported_at IS NOT NULL) AND c2.valid = 1
-  GROUP BY c2.identity)`;
-}
-
-/**
- * The opportunities with an address pitched before (uses the `pitched` table):
- * found from the few pitched addresses through the contacts' identity index,
- * so "already pitched" never looks up every opportunity's contacts.
- */
-export function pitchedRowidsTable(bk: number): Sql {
-  return sql`pitched_rowids (rowid) AS MATERIALIZED (
-  SELECT DISTINCT c3.opportunity_rowid FROM pitched p3 JOIN contacts c3 ON c3.brand_key = ${bk} AND c3.identity = p3.identity WHERE c3.valid = 1 AND p3.at != '')`;
-}
-
-/** The latest date an address of the opportunity at `rowid` was pitched, or null (uses the `pitched` table). */
+/** The latest date an address of the opportunity at `rowid` was pitched, or null (reads `temp.pitched`, see derived-tables.ts). */
 export const pitchedAt = (rowid: Sql): Sql =>
-  sql`(SELECT NULLIF(max(p.at), '') FROM contacts c JOIN pitched p ON p.identity = c.identity WHERE c.opportunity_rowid = ${rowid} AND c.valid = 1)`;
+  sql`(SELECT NULLIF(max(p.at), '') FROM contacts c JOIN temp.pitched p ON p.identity = c.identity WHERE c.opportunity_rowid = ${rowid} AND c.valid = 1)`;
 
-/** Was this contact (`c`) pitched before, in any opportunity of the brand? (uses the `pitched` table) */
-export const contactPitched = sql`EXISTS (SELECT 1 FROM pitched p WHERE p.identity = c.identity)`;
+/** Was this contact (`c`) pitched before, in any opportunity of the brand? (reads `temp.pitched`) */
+export const contactPitched = sql`EXISTS (SELECT 1 FROM temp.pitched p WHERE p.identity = c.identity)`;
 
 /** A contact (`c`) on the do-not-contact list. */
 export const contactBlocked = isBlocked(sql`c.identity`, sql`c.domain`);
@@ -118,11 +93,11 @@ export const triageOf = (brandId: string | Sql): Sql => sql`LEFT JOIN triage t O
 export const withTriage = (brandId: string): Sql => sql`opportunities o ${triageOf(brandId)}`;
 
 export interface FilterSql {
-  /** The WITH clause (the `pitched` table) the other parts may use. */
+  /** Put before a query's SELECT (empty today: the sets it reads are derived tables, filled by the reader). */
   with: Sql;
   /** The opportunity (`o`) with the user's triage (`t`), for queries that show triage fields. */
   from: Sql;
-  /** Conditions on `o` alone (and the `pitched` table). */
+  /** Conditions on `o` alone (and the derived tables). */
   where: Sql;
 }
 
@@ -154,8 +129,8 @@ export function filterSql(f: ListFilter, bk: number, search: SearchPlan = 'probe
   if (f.catchAll === 'only') where.push(sql`o.catch_all_count > 0`);
   if (f.catchAll === 'exclude') where.push(sql`o.catch_all_count = 0`);
   if (f.starred) where.push(sql`o.starred = 1`);
-  if (f.alreadyPitched === true) where.push(sql`o.rowid IN pitched_rowids`);
-  if (f.alreadyPitched === false) where.push(sql`o.rowid NOT IN pitched_rowids`);
+  if (f.alreadyPitched === true) where.push(sql`o.rowid IN temp.pitched_rowids`);
+  if (f.alreadyPitched === false) where.push(sql`o.rowid NOT IN temp.pitched_rowids`);
   if (f.ids !== undefined) where.push(sql`o.id IN (SELECT value FROM json_each(${JSON.stringify(f.ids)}))`);
   const q = f.search === undefined ? null : ftsQuery(f.search);
   // `+o.rowid`: the rowid is only tested against the matches, never used to look rows up one by one.
@@ -164,5 +139,5 @@ export function filterSql(f: ListFilter, bk: number, search: SearchPlan = 'probe
   for (const address of addressesIn(f.search ?? '')) {
     where.push(sql`EXISTS (SELECT 1 FROM contacts c WHERE c.opportunity_rowid = o.rowid AND c.identity LIKE ${address.replace(/[\\%_]/g, '\\$&') + '%'} ESCAPE '\\')`);
   }
-  return { with: sql`WITH ${pitchedTable(f.brandId, bk)}, ${pitchedRowidsTable(bk)}`, from: withTriage(f.brandId), where: sqlJoin(where, sql` AND `) };
+  return { with: sql``, from: withTriage(f.brandId), where: sqlJoin(where, sql` AND `) };
 }

@@ -20,6 +20,7 @@ export class AppStore {
   #demo = $state(false);
   #version = $state('');
   #cachePath = $state('');
+  #cacheBytes = $state(0);
   #key = $state.raw<KeyStatus | null>(null);
   #online = $state(true);
   #settings = $state.raw<Settings | null>(null);
@@ -45,6 +46,8 @@ export class AppStore {
   get demo(): boolean { return this.#demo; }
   get version(): string { return this.#version; }
   get cachePath(): string { return this.#cachePath; }
+  /** The cache file's size on disk. */
+  get cacheBytes(): number { return this.#cacheBytes; }
   get key(): KeyStatus | null { return this.#key; }
   get online(): boolean { return this.#online; }
   get settings(): Settings | null { return this.#settings; }
@@ -162,6 +165,7 @@ export class AppStore {
     this.#demo = s.info.demo;
     this.#version = s.info.version;
     this.#cachePath = s.info.cachePath;
+    this.#cacheBytes = s.info.cacheBytes;
     this.#key = s.key;
     this.#online = s.online;
     this.#settings = s.settings;

@@ -34,6 +34,8 @@ export class OpportunitiesStore {
   /** Where the page after each loaded page starts (from the core; handed back to it). */
   #next: Record<number, PageCursor | null> = {};
   #inFlight = false;
+  /** The brand whose list has been shown at least once (other panes load after it). */
+  #listedBrand = $state<string | null>(null);
   /** A reload asked while one was on its way (true: keep the cursor). */
   #again: boolean | null = null;
   #list = new Latest();
@@ -47,6 +49,7 @@ export class OpportunitiesStore {
   }
 
   get filter(): Filter { return this.#filter; }
+  get listedBrand(): string | null { return this.#listedBrand; }
   get total(): number { return this.#total; }
   /** The search matched more than `total`; refine it to see the rest. */
   get capped(): boolean { return this.#capped; }
@@ -113,6 +116,7 @@ export class OpportunitiesStore {
       this.#total = view.total;
       this.#capped = view.capped;
       this.#counts = view.counts;
+      this.#listedBrand = brandId;
       if (!keepCursor) {
         this.#cursor = 0;
         this.#selected = new Set();

@@ -49,10 +49,21 @@ function pagesOf(path: string, name: string): number[] {
   }
 }
 
+/** The file's page size (what a page number is in bytes). */
+function pageSize(path: string): number {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.pragma('page_size', { simple: true }) as number;
+  } finally {
+    db.close();
+  }
+}
+
 function overwrite(path: string, page: number, offset: number, bytes: number): void {
+  const size = pageSize(path);
   const fd = openSync(path, 'r+');
   try {
-    writeSync(fd, Buffer.alloc(bytes, 0xa5), 0, bytes, (page - 1) * 4096 + offset);
+    writeSync(fd, Buffer.alloc(bytes, 0xa5), 0, bytes, (page - 1) * size + offset);
   } finally {
     closeSync(fd);
   }
@@ -139,8 +150,8 @@ describe('a damaged cache keeps the user record', () => {
     const before = await cacheWithRecord(path);
     const triagePages = pagesOf(path, 'triage');
     const historyPages = pagesOf(path, 'history');
-    const cut = (Math.max(...triagePages, ...pagesOf(path, 'triage_by_status')) + 1) * 4096;
-    expect(Math.max(...historyPages) * 4096).toBeGreaterThan(cut);
+    const cut = (Math.max(...triagePages, ...pagesOf(path, 'triage_by_status')) + 1) * pageSize(path);
+    expect(Math.max(...historyPages) * pageSize(path)).toBeGreaterThan(cut);
     truncateSync(path, cut);
     const { cache, report, readable, after } = await recoverAndCompare(path, before);
     expect(readable.size).toBe(ROWS);
@@ -158,7 +169,7 @@ describe('a damaged cache keeps the user record', () => {
     c0.close();
     // Cut in the middle of the triage table's pages (a disk that filled up, a copy that stopped).
     const pages = pagesOf(path, 'triage');
-    truncateSync(path, (pages[Math.floor(pages.length / 2)]! - 1) * 4096);
+    truncateSync(path, (pages[Math.floor(pages.length / 2)]! - 1) * pageSize(path));
     const { cache, report, readable, after } = await recoverAndCompare(path, before, backup);
     expect(readable.size).toBeLessThan(ROWS);
     // With the backup, nothing is lost.
@@ -187,7 +198,7 @@ describe('a damaged cache keeps the user record', () => {
     const c0 = await Cache.open(path);
     const backup = c0.record.read('test');
     c0.close();
-    overwrite(path, 1, 0, 4096);
+    overwrite(path, 1, 0, pageSize(path));
     const { cache, report, after } = await recoverAndCompare(path, before, backup);
     expect(report.message).toMatch(/The damaged file could not be read at all/);
     expect(after.size).toBe(ROWS);

@@ -2,7 +2,7 @@
 // list/search/counts queries and their plans, triage kept apart from sync.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
-import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cache } from '../../../electron/core/store/cache';
 import { CacheError, openDatabase } from '../../../electron/core/store/db';
@@ -69,6 +69,52 @@ describe('migrations', () => {
       bak.close();
       db.close();
     }
+  });
+
+  it('version 3 to 4 with data: every record compressed and read back the same, found by search, the triage mirrored on the list, the file compacted', async () => {
+    // A version-3 cache written by that version's code: records as JSON text, the old search index, triage.
+    const path = join(tmp.dir, 'v3-data.db');
+    const old = new Database(path);
+    for (const m of MIGRATIONS.filter((m) => m.version <= 3)) {
+      old.exec(m.sql);
+      old.pragma(`user_version = ${m.version}`);
+    }
+    old.prepare('INSERT INTO brand_keys (key, id) VALUES (1, ?)').run(B);
+    const records = Array.from({ length: 300 }, (_, i) => ({ ...opp(i), pitch_body: `Hello ${i % 2 ? 'espresso' : 'matcha'} lovers ${'x'.repeat(400)}`, extra_field: { kept: i } }));
+    const ins = old.prepare(`INSERT INTO opportunities (rowid, brand_key, id, title, domain, status, raw_hash, first_synced_at, changed_at, priority_score) VALUES (?, 1, ?, ?, ?, ?, 'h', 'now', 'now', ?)`);
+    const raw = old.prepare('INSERT INTO opportunity_records (rowid, raw) VALUES (?, ?)');
+    const fts = old.prepare('INSERT INTO opportunity_search (rowid, title, pitch_body) VALUES (?, ?, ?)');
+    records.forEach((r, i) => {
+      ins.run(i + 1, r._id, r.title, r.domain, r.status, i);
+      raw.run(i + 1, JSON.stringify(r));
+      fts.run(i + 1, r.title, r.pitch_body);
+    });
+    old.prepare("INSERT INTO triage (brand_id, opportunity_id, status, note, starred, updated_at) VALUES (?, ?, 'Done', 'kept', 1, 'now')").run(B, records[7]!._id);
+    old.close();
+    const before = statSync(path).size;
+
+    const cache = await Cache.open(path, { backupDir: join(tmp.dir, 'v3-backups') });
+    expect(cache.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
+    for (const i of [0, 7, 299]) expect(cache.opportunities.get(B, records[i]!._id)!.record).toEqual(records[i]);
+    const packed = cache.db.prepare('SELECT typeof(packed) AS t, length(packed) AS n FROM opportunity_records WHERE rowid = 1').get() as { t: string; n: number };
+    expect(packed.t).toBe('blob');
+    expect(packed.n).toBeLessThan(JSON.stringify(records[0]).length / 2);
+    expect(cache.opportunities.count({ brandId: B, search: 'espresso', includeArchived: true })).toBe(150);
+    expect(cache.opportunities.list({ brandId: B, status: 'Done', starred: true }).map((o) => o.id)).toEqual([records[7]!._id]);
+    // The mirror follows the triage from here on, both ways.
+    cache.triage.set(B, records[8]!._id, { status: 'Archived' });
+    expect(cache.opportunities.count({ brandId: B, includeArchived: true }) - cache.opportunities.count({ brandId: B })).toBeGreaterThanOrEqual(1);
+    expect(cache.opportunities.list({ brandId: B }, { limit: 1000 }).some((o) => o.id === records[8]!._id)).toBe(false);
+    cache.triage.clear();
+    expect(cache.opportunities.list({ brandId: B, starred: true })).toEqual([]);
+    // Compacted once: 8 KB pages, incremental auto-vacuum, no free pages left behind by the old records.
+    expect(cache.db.pragma('page_size', { simple: true })).toBe(8192);
+    expect(cache.db.pragma('auto_vacuum', { simple: true })).toBe(2);
+    expect(cache.db.pragma('freelist_count', { simple: true })).toBe(0);
+    expect(cache.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(cache.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    cache.close();
+    expect(before).toBeGreaterThan(0);
   });
 
   it('the field table describes the opportunities table and its search index exactly (a migration is never edited: drift fails here)', async () => {

@@ -52,11 +52,27 @@ END;
 
 -- Totals and every chip count, under every filter but text search and the domain, from this index alone.
 -- (The effective status is COALESCE(local_status, status): both are here.)
+-- Each sort's index carries every column a filter tests (all but text
+-- search): a page walks index entries only, and reads the table for its own
+-- 200 rows. Archived is a filter here, not a key, so the
+-- list with archived ones keeps the sort's order too.
+DROP INDEX opportunities_by_priority;
+DROP INDEX opportunities_by_fit;
+DROP INDEX opportunities_by_last_seen;
+DROP INDEX opportunities_by_title;
+DROP INDEX opportunities_by_domain;
+CREATE INDEX opportunities_by_priority ON opportunities (brand_key, removed_on_server, priority_score DESC,
+  archived, local_status, status, opportunity_type, difficulty, starred, contact_count, catch_all_count, domain);
+CREATE INDEX opportunities_by_fit ON opportunities (brand_key, removed_on_server, fit_score DESC,
+  archived, local_status, status, opportunity_type, difficulty, starred, contact_count, catch_all_count, domain);
+CREATE INDEX opportunities_by_last_seen ON opportunities (brand_key, removed_on_server, last_seen DESC,
+  archived, local_status, status, opportunity_type, difficulty, starred, contact_count, catch_all_count, domain);
+CREATE INDEX opportunities_by_title ON opportunities (brand_key, removed_on_server, title COLLATE NOCASE,
+  archived, local_status, status, opportunity_type, difficulty, starred, contact_count, catch_all_count, domain);
+CREATE INDEX opportunities_by_domain ON opportunities (brand_key, removed_on_server, domain COLLATE NOCASE,
+  archived, local_status, status, opportunity_type, difficulty, starred, contact_count, catch_all_count);
 CREATE INDEX opportunities_by_chip ON opportunities (brand_key, removed_on_server, archived, local_status, status, opportunity_type, difficulty,
   starred, contact_count, catch_all_count, domain);
-
--- The few starred ones, found without walking the rest.
-CREATE INDEX opportunities_starred ON opportunities (brand_key, priority_score DESC) WHERE starred = 1;
 
 -- The raw record, compressed.
 CREATE TABLE opportunity_packed (

@@ -1,0 +1,91 @@
+// Sets the list's queries read many times while nothing changes, worked out
+// once into temporary tables of this connection:
+// - a text search's matches (rowids): typing a word asks for a page, its
+//   total and its chip counts, and scrolling asks for more pages;
+// - "already pitched": every address of the brand marked contacted or
+//   exported, with the latest date, and the opportunities that have one of
+//   them (every page shows the date; the filter needs the set).
+// Each is kept until its key changes or anything in the cache does (a write
+// by this connection or, by SQLite's data_version, by another process); the
+// filling itself is not counted as a change.
+import type { DB } from './db';
+import { sql, type Sql } from './sql';
+import { Statements } from './statements';
+
+export class DerivedTables {
+  private readonly statements: Statements;
+  private ready = false;
+  /** Changes this connection made filling these tables (total_changes counts them too). */
+  private own = 0;
+  private searchKey: string | null = null;
+  private searchSize = 0;
+  private pitchedKey: string | null = null;
+
+  constructor(private readonly db: DB) {
+    this.statements = new Statements(db);
+  }
+
+  private setUp(): void {
+    if (this.ready) return;
+    this.db.exec(`CREATE TEMP TABLE IF NOT EXISTS search_hits (rowid INTEGER PRIMARY KEY);
+      CREATE TEMP TABLE IF NOT EXISTS pitched (identity TEXT PRIMARY KEY, at TEXT NOT NULL) WITHOUT ROWID;
+      CREATE TEMP TABLE IF NOT EXISTS pitched_rowids (rowid INTEGER PRIMARY KEY);`);
+    this.ready = true;
+  }
+
+  /** What the cache holds now, as a key: any write since the last look changes it. */
+  private generation(): string {
+    const s = this.statements.get<{ v: number; c: number }>(sql`SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c`)!;
+    return `${s.v}/${s.c - this.own}`;
+  }
+
+  /** Fill temporary tables; what they change is not a change of the cache. Only temp tables: no write lock on the cache. */
+  private fill(statements: Sql[]): number[] {
+    const before = this.statements.get<{ c: number }>(sql`SELECT total_changes() AS c`)!.c;
+    const counts = this.db.transaction(() => statements.map((s) => this.statements.run(s).changes)).deferred();
+    this.own += this.statements.get<{ c: number }>(sql`SELECT total_changes() AS c`)!.c - before;
+    return counts;
+  }
+
+  /** The rowids the FTS query `q` matches, in `temp.search_hits`; returns the table and how many. */
+  searchHits(q: string): { table: Sql; size: number } {
+    this.setUp();
+    const key = `${this.generation()}/${q}`;
+    if (key !== this.searchKey) {
+      const [, n] = this.fill([
+        sql`DELETE FROM temp.search_hits`,
+        sql`INSERT INTO temp.search_hits (rowid) SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${q}`,
+      ]);
+      this.searchSize = n!;
+      this.searchKey = key;
+    }
+    return { table: sql`temp.search_hits`, size: this.searchSize };
+  }
+
+  /**
+   * The brand's pitched addresses (`temp.pitched`: identity, latest date) and
+   * the opportunities with one (`temp.pitched_rowids`). Found from the triage
+   * rows that say contacted or exported, never by fanning out from each
+   * opportunity over every other one that shares a generic address such as press@.
+   */
+  pitched(brandId: string, bk: number): void {
+    this.setUp();
+    const key = `${this.generation()}/${brandId}`;
+    if (key === this.pitchedKey) return;
+    this.fill([
+      sql`DELETE FROM temp.pitched`,
+      sql`DELETE FROM temp.pitched_rowids`,
+      // CROSS JOIN keeps this order: from the few triage rows out, whatever the statistics say.
+      sql`INSERT INTO temp.pitched (identity, at)
+        SELECT c2.identity, max(max(COALESCE(t2.contacted_at, ''), COALESCE(t2.exported_at, '')))
+        FROM triage t2 CROSS JOIN opportunities o2 CROSS JOIN contacts c2
+        WHERE t2.brand_id = ${brandId} AND (t2.contacted_at IS NOT NULL OR t2.exported_at IS NOT NULL)
+          AND o2.brand_key = ${bk} AND o2.id = t2.opportunity_id AND c2.opportunity_rowid = o2.rowid AND c2.valid = 1
+        GROUP BY c2.identity`,
+      sql`INSERT INTO temp.pitched_rowids (rowid)
+        SELECT DISTINCT c3.opportunity_rowid FROM temp.pitched p3 CROSS JOIN contacts c3
+        WHERE c3.brand_key = ${bk} AND c3.identity = p3.identity AND c3.valid = 1`,
+    ]);
+    this.pitchedKey = key;
+  }
+}
