@@ -152,13 +152,14 @@ export const contract = {
   },
   // What the list pane needs when a filter, the search or the brand changes, in one round trip: the first page, its total and the chip counts.
   'opportunities:view': {
-    args: one(z.strictObject({ filter: listFilterSchema, limit: z.number().int().min(1).max(1000) })),
+    // counts: false while a search is being typed (the list paints first; the chips follow, showing a placeholder meanwhile).
+    args: one(z.strictObject({ filter: listFilterSchema, limit: z.number().int().min(1).max(1000), counts: z.boolean().optional() })),
     result: z.object({
       items: z.array(shaped<ListItem>()),
       total: int(),
       capped: z.boolean(),
       next: pageCursorSchema.nullable(),
-      counts: z.object({ status: tally, type: tally, difficulty: tally, total: int() }),
+      counts: z.object({ status: tally, type: tally, difficulty: tally, total: int() }).nullable(),
     }),
   },
   'opportunities:counts': { args: one(listFilterSchema), result: z.object({ status: tally, type: tally, difficulty: tally, total: int() }) },

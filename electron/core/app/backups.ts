@@ -7,10 +7,14 @@
 // first backs up what is there now, then replaces the record.
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { recordCounts, type BackupInfo, type BackupReason, type RecordFile } from '../../../shared/user-record';
+import { promisify } from 'node:util';
+import { gzip } from 'node:zlib';
+import type { BackupInfo, BackupReason, RecordFile } from '../../../shared/user-record';
 export type { BackupInfo, BackupReason } from '../../../shared/user-record';
 import type { Cache } from '../store/cache';
-import { readRecordFile, writeFileAtomic, writeRecordFile } from './record-files';
+import { readRecordFile, writeFileAtomic } from './record-files';
+
+const gzipAsync = promisify(gzip);
 import { ServiceError } from './service-error';
 
 interface Meta extends Omit<BackupInfo, 'id'> {
@@ -111,12 +115,15 @@ export class Backups {
     const last = this.list()[0];
     if (!force && last && this.meta(last.id)?.fingerprint === fingerprint) return null;
     const now = this.now();
-    const record = cache.record.read(this.o.appVersion, now);
+    // The record's JSON straight from SQLite; compressed in zlib's thread pool, off the core's thread.
+    const { json, counts } = cache.record.readJson(this.o.appVersion, now);
     mkdirSync(this.o.dir, { recursive: true });
     let id = `record-${now.toISOString().replace(/[:.]/g, '-')}.json.gz`;
     for (let k = 2; existsSync(join(this.o.dir, id)); k++) id = id.replace(/(-\d+)?\.json\.gz$/, `-${k}.json.gz`);
-    const bytes = await writeRecordFile(join(this.o.dir, id), record, { gzip: true });
-    const meta: Meta = { created_at: record.created_at, reason, counts: recordCounts(record), bytes, fingerprint };
+    const packed = await gzipAsync(Buffer.from(json, 'utf8'), { level: 3 });
+    writeFileAtomic(join(this.o.dir, id), packed);
+    const bytes = packed.length;
+    const meta: Meta = { created_at: now.toISOString(), reason, counts, bytes, fingerprint };
     writeFileAtomic(join(this.o.dir, `${id}.meta.json`), JSON.stringify(meta) + '\n');
     this.prune();
     return { id, created_at: meta.created_at, reason, counts: meta.counts, bytes };

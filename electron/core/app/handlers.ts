@@ -29,7 +29,7 @@ export function createHandlers(s: AppService, _platform?: unknown): Handlers {
     'app:state': () => s.state(),
     'brands:list': () => s.brands(),
     'opportunities:list': ({ filter, offset, limit, after }) => s.list(filter, offset, limit, after),
-    'opportunities:view': ({ filter, limit }) => s.view(filter, limit),
+    'opportunities:view': ({ filter, limit, counts }) => s.view(filter, limit, counts),
     'opportunities:counts': (filter) => s.counts(filter),
     'opportunities:get': ({ brandId, id }) => s.opportunity(brandId, id),
     'triage:set': ({ brandId, id, patch }) => s.setTriage(brandId, id, patch),

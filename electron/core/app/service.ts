@@ -215,8 +215,8 @@ export class AppService {
     return this.triage.list(filter, offset, limit, after);
   }
 
-  view(filter: ListFilter, limit: number): ContractResults['opportunities:view'] {
-    return this.triage.view(filter, limit);
+  view(filter: ListFilter, limit: number, counts?: boolean): ContractResults['opportunities:view'] {
+    return this.triage.view(filter, limit, counts);
   }
 
   counts(filter: ListFilter): ContractResults['opportunities:counts'] {

@@ -47,8 +47,8 @@ export class Triage {
   }
 
   /** The first page, its total and the chip counts: what the list pane needs when a filter changes, in one answer. */
-  view(filter: ListFilter, limit: number): ContractResults['opportunities:view'] {
-    return { ...this.list(filter, 0, limit), counts: this.counts(filter) };
+  view(filter: ListFilter, limit: number, withCounts = true): ContractResults['opportunities:view'] {
+    return { ...this.list(filter, 0, limit), counts: withCounts ? this.counts(filter) : null };
   }
 
   counts(filter: ListFilter): ContractResults['opportunities:counts'] {

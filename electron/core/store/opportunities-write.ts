@@ -33,6 +33,8 @@ export class OpportunityWriter {
   private readonly addContact: Statement<unknown[], unknown>;
   private readonly delSearch: Statement<unknown[], unknown>;
   private readonly addSearch: Statement<unknown[], unknown>;
+  private readonly triageOf: Statement<unknown[], unknown>;
+  private readonly mirror: Statement<unknown[], unknown>;
 
   constructor(
     private readonly statements: Statements,
@@ -58,6 +60,9 @@ export class OpportunityWriter {
     );
     this.delSearch = once(sql`DELETE FROM opportunity_search WHERE rowid = ${slot}`);
     this.addSearch = once(upsert.search);
+    // The mirror of the user's triage (migration 4) for a new row whose triage came first (a recovered or imported record).
+    this.triageOf = once(sql`SELECT status, starred FROM triage WHERE brand_id = ${slot} AND opportunity_id = ${slot}`);
+    this.mirror = once(sql`UPDATE opportunities SET local_status = ${slot}, starred = ${slot} WHERE rowid = ${slot}`);
   }
 
   /**
@@ -96,6 +101,8 @@ export class OpportunityWriter {
         result.changed++;
       } else {
         rowid = Number(this.insert.run(bk, ...values, rawHash, now, now, runId).lastInsertRowid);
+        const triage = this.triageOf.get(brandId, id) as { status: string | null; starred: number } | undefined;
+        if (triage) this.mirror.run(triage.status, triage.starred, rowid);
         result.added++;
       }
       this.putRaw.run(rowid, packRecord(raw));

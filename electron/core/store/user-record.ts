@@ -3,10 +3,12 @@
 // later write winning, conflicts reported), or put back in place of what is
 // there (restore from a backup). Every change is one transaction: a record
 // that fails half-way changes nothing.
-import { RECORD_FORMAT, RECORD_VERSION, TRIAGE_FIELDS, type MergeReport, type RecordFile, type TriageRecord } from '../../../shared/user-record';
+import { RECORD_FORMAT, RECORD_VERSION, TRIAGE_FIELDS, type MergeReport, type RecordCounts, type RecordFile, type TriageRecord } from '../../../shared/user-record';
 export type { MergeConflict, MergeReport } from '../../../shared/user-record';
 import type { Cache } from './cache';
-import { sql } from './sql';
+import { identifier, sql, sqlJoin, type Sql } from './sql';
+
+const TRIAGE_COLUMN_NAMES = TRIAGE_FIELDS.flatMap((f) => [f.name, f.changedAt]);
 import { Statements } from './statements';
 
 class DryRun extends Error {}
@@ -31,6 +33,40 @@ export class UserRecordStore {
         exports: this.cache.exports.all(),
         history: this.cache.history.all(),
       }))
+      .deferred();
+  }
+
+  /**
+   * The record file's JSON text, built by SQLite's JSON functions (no object
+   * per row on this thread): what a backup writes, the same document `read`
+   * gives. At 20,000 triaged opportunities this is a few times faster than
+   * reading objects and JSON.stringify, and a backup runs in the core's thread.
+   */
+  readJson(appVersion: string, now = new Date()): { json: string; counts: RecordCounts } {
+    const triageObject = sql`json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, ${sqlJoin(
+      TRIAGE_FIELDS.flatMap((f) => [
+        f.name === 'starred' ? sql`'starred', json(CASE WHEN starred = 1 THEN 'true' ELSE 'false' END)` : sql`${f.name}, ${identifier(f.name, TRIAGE_COLUMN_NAMES)}`,
+        sql`${f.changedAt}, ${identifier(f.changedAt, TRIAGE_COLUMN_NAMES)}`,
+      ]),
+      sql`, `,
+    )}, 'updated_at', updated_at)`;
+    return this.cache.db
+      .transaction(() => {
+        const part = (q: Sql) => this.statements.get<{ j: string; n: number; notes?: number }>(q)!;
+        const t = part(sql`SELECT COALESCE(json_group_array(json(x.o)), '[]') AS j, count(*) AS n, sum(x.note != '') AS notes
+          FROM (SELECT ${triageObject} AS o, note FROM triage ORDER BY brand_id, opportunity_id) x`);
+        const d = part(sql`SELECT COALESCE(json_group_array(json_object('kind', kind, 'value', value, 'note', note, 'added_at', added_at)), '[]') AS j, count(*) AS n
+          FROM (SELECT * FROM do_not_contact ORDER BY kind, value)`);
+        const e = part(sql`SELECT COALESCE(json_group_array(json_object('id', id, 'at', at, 'brand_id', brand_id, 'preset', preset, 'file_name', file_name,
+            'rows', rows, 'opportunities', opportunities, 'marked_exported', marked_exported)), '[]') AS j, count(*) AS n FROM (SELECT * FROM exports ORDER BY at)`);
+        const h = part(sql`SELECT COALESCE(json_group_array(json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'at', at, 'kind', kind, 'detail', detail)), '[]') AS j,
+            count(*) AS n FROM (SELECT * FROM history ORDER BY id)`);
+        const head = JSON.stringify({ format: RECORD_FORMAT, version: RECORD_VERSION, app_version: appVersion, created_at: now.toISOString() }).slice(0, -1);
+        return {
+          json: `${head},"triage":${t.j},"do_not_contact":${d.j},"exports":${e.j},"history":${h.j}}`,
+          counts: { triage: t.n, notes: t.notes ?? 0, do_not_contact: d.n, exports: e.n, history: h.n },
+        };
+      })
       .deferred();
   }
 

@@ -34,6 +34,8 @@ export class OpportunitiesStore {
   /** Where the page after each loaded page starts (from the core; handed back to it). */
   #next: Record<number, PageCursor | null> = {};
   #inFlight = false;
+  /** The search the list on screen shows (undefined: none). */
+  #shownSearch: string | undefined = undefined;
   /** The brand whose list has been shown at least once (other panes load after it). */
   #listedBrand = $state<string | null>(null);
   /** A reload asked while one was on its way (true: keep the cursor). */
@@ -108,14 +110,18 @@ export class OpportunitiesStore {
     this.#loading = true;
     this.#error = null;
     const filter = { ...this.#filter, brandId };
+    // Typing a search: the list paints first and the chips follow (a placeholder meanwhile, never an old count).
+    const typing = filter.search !== undefined && filter.search !== this.#shownSearch;
     try {
-      const view = await call('opportunities:view', { filter, limit: PAGE });
+      const view = await call('opportunities:view', { filter, limit: PAGE, counts: !typing });
       if (!fresh()) return;
       this.#pages = { 0: view.items };
       this.#next = { 0: view.next };
       this.#total = view.total;
       this.#capped = view.capped;
       this.#counts = view.counts;
+      this.#shownSearch = filter.search;
+      if (typing) void this.#refreshCounts(brandId).catch(() => {});
       this.#listedBrand = brandId;
       if (!keepCursor) {
         this.#cursor = 0;

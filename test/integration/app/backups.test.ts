@@ -45,6 +45,20 @@ describe('backups of the user record', () => {
     expect(backups.list()[0]!.counts).toMatchObject({ triage: 2, notes: 2 });
   });
 
+  it('the backup is the same record document the record export reads, field for field', async () => {
+    const { cache, backups } = await setup();
+    cache.triage.set(BRAND, 'a', { status: 'Done', note: 'with "quotes" and\nlines', starred: true, contacted_at: '2026-11-20' });
+    cache.triage.set(BRAND, 'b', { starred: false, exported_at: '2026-11-21T10:00:00.000Z' });
+    cache.doNotContact.add('press@outlet.example', 'asked');
+    cache.exports.add({ at: '2026-11-22T10:00:00.000Z', brand_id: BRAND, preset: 'contacts', file_name: 'b.csv', rows: 2, opportunities: 1, marked_exported: 1 });
+    const at = new Date('2026-11-23T08:00:00.000Z');
+    const fast = cache.record.readJson('t', at);
+    expect(JSON.parse(fast.json)).toEqual(cache.record.read('t', at));
+    expect(fast.counts).toEqual({ triage: 2, notes: 1, do_not_contact: 1, exports: 1, history: 5 });
+    const b = (await backups.backupNow('manual'))!;
+    expect((await backups.read(b.id)).record).toEqual({ ...cache.record.read('t', at), created_at: b.created_at });
+  });
+
   it('nothing changed: no backup, even when asked at quit', async () => {
     const { cache, backups } = await setup();
     cache.triage.set(BRAND, 'a', { starred: true });

@@ -209,6 +209,15 @@ describe('opportunities', () => {
     expect(cache.opportunities.list({ brandId: B, search: 'tips@site2' }).every((o) => ['id2'].includes(o.id) || o.id.startsWith('id2'))).toBe(true);
   });
 
+  it('triage written before its opportunity arrives (an imported or recovered record) shows in the list once sync brings it', () => {
+    cache.triage.set(B, 'id-late', { status: 'Done', starred: true, note: 'from the old laptop' });
+    expect(cache.opportunities.list({ brandId: B, starred: true }, { limit: 1000 }).some((o) => o.id === 'id-late')).toBe(false);
+    cache.tx(() => cache.opportunities.upsertPage(B, [{ ...opp(900), _id: 'id-late' }], 9, 'now'));
+    const found = cache.opportunities.list({ brandId: B, starred: true, status: 'Done' }, { limit: 1000 }).find((o) => o.id === 'id-late');
+    expect(found).toMatchObject({ status: 'Done', starred: true, note: 'from the old laptop' });
+    expect(cache.opportunities.counts({ brandId: B, starred: true }).status.Done).toBeGreaterThanOrEqual(1);
+  });
+
   it('triage is the user\'s: effective status, star, note, and sync never overwrites it', () => {
     cache.triage.set(B, 'id1', { status: 'Done', note: 'Spoke to Ana', starred: true });
     const item = cache.opportunities.list({ brandId: B, status: 'Done', starred: true }).find((o) => o.id === 'id1')!;
