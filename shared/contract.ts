@@ -7,11 +7,12 @@
 // their schemas carry the types (shared/model.ts's large types ride in `shaped`).
 import { z } from 'zod';
 import { CITATION_MODES, DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES } from './domain';
+import { STAGES } from './pipeline';
 import { checkApiBaseUrl } from './api-origin';
 import { brandIdSchema, dateSchema } from './rules';
-import type { CachedBrand, DoNotContactEntry, ExportCheck, ExportResult, ListItem, OpportunityDetail, ScoreRow, SyncEvent, SyncSummary } from './model';
+import type { CachedBrand, ComposeResult, ContactWarning, DoNotContactEntry, DraftView, ExportCheck, ExportResult, ListItem, OpportunityDetail, ScoreRow, SyncEvent, SyncSummary } from './model';
 import { LIST_SORTS } from './model';
-import type { BackupInfo, DncCsvPreview, HistoryEntry, ImportPreview, OutletHistoryEntry, RecordCounts } from './user-record';
+import type { BackupInfo, DncCsvPreview, HistoryEntry, ImportPreview, OutletHistoryEntry, RecordCounts, SnippetRecord } from './user-record';
 
 export { METHOD_NAMES, EVENT_NAMES, channelOf, eventChannelOf } from './contract-names';
 
@@ -20,6 +21,7 @@ const shaped = <T>() => z.custom<T>();
 
 const brandId = brandIdSchema;
 const oppId = z.string().min(1).max(200);
+const draftKind = z.enum(['pitch', 'followup']);
 const text = (max: number) => z.string().max(max);
 const int = () => z.number().int();
 const jobStarted = z.object({ jobId: z.string() });
@@ -41,6 +43,8 @@ const listFilterSchema = z.strictObject({
   search: text(500).optional(),
   alreadyPitched: z.boolean().optional(),
   ids: z.array(oppId).max(100_000).optional(),
+  stage: z.enum(STAGES).optional(),
+  view: z.enum(['due', 'snoozed']).optional(),
   sort: z.enum(LIST_SORTS).optional(),
 });
 
@@ -50,12 +54,19 @@ const triagePatchSchema = z.strictObject({
   starred: z.boolean().optional(),
   contacted_at: dateSchema('contacted_at').nullable().optional(),
   exported_at: dateSchema('exported_at').nullable().optional(),
+  stage: z.enum(STAGES).nullable().optional(),
+  stage_reason: text(500).nullable().optional(),
+  snoozed_until: dateSchema('snoozed_until').nullable().optional(),
+  followed_up_at: dateSchema('followed_up_at').nullable().optional(),
+  contacted_addresses: z.array(text(320)).max(50).nullable().optional(),
 });
 
 const exportOptionsSchema = z.strictObject({
   brandId,
   filter: listFilterSchema.omit({ brandId: true }).optional(),
-  preset: z.enum(['contacts', 'opportunities']),
+  preset: z.enum(['contacts', 'opportunities', 'followups']),
+  /** csv (default) or an .xlsx workbook. */
+  format: z.enum(['csv', 'xlsx']).optional(),
   perPair: z.boolean().optional(),
   excludeCatchAll: z.boolean().optional(),
   onlyCatchAll: z.boolean().optional(),
@@ -78,6 +89,14 @@ export const settingsSchema = z.strictObject({
   syncOnLaunch: z.boolean(),
   /** Requests per minute to stay under: the plan's rate. */
   requestsPerMinute: z.number().int().min(1).max(10_000),
+  /** A contacted opportunity with no reply is due for its one follow-up after this many days. */
+  followUpAfterDays: z.number().int().min(1).max(60),
+  /** After the follow-up, with no reply after this many days, it moves to Not a fit (No reply). */
+  noReplyAfterDays: z.number().int().min(1).max(120),
+  /** Warn before the same person or outlet is contacted again within this many days. */
+  contactWindowDays: z.number().int().min(0).max(730),
+  /** Your name, for a {sender_name} in drafts and snippets. */
+  senderName: z.string().max(200),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 /** settings:set: any settings, and `confirmOrigin` (the new API origin the user saw and accepted) when the API origin changes. */
@@ -128,6 +147,7 @@ const appStateSchema = z.object({
 });
 
 const tally = z.record(z.string(), z.number());
+const chipCountsSchema = z.object({ status: tally, type: tally, difficulty: tally, stage: tally, total: int() });
 /** Where a page of the list starts: after the row with this sort value and rowid (the core made it; the renderer only hands it back). */
 const pageCursorSchema = z.strictObject({ value: z.union([z.string().max(2000), z.number(), z.null()]), rowid: z.number().int() });
 const detail = shaped<OpportunityDetail>().nullable();
@@ -159,10 +179,10 @@ export const contract = {
       total: int(),
       capped: z.boolean(),
       next: pageCursorSchema.nullable(),
-      counts: z.object({ status: tally, type: tally, difficulty: tally, total: int() }).nullable(),
+      counts: chipCountsSchema.nullable(),
     }),
   },
-  'opportunities:counts': { args: one(listFilterSchema), result: z.object({ status: tally, type: tally, difficulty: tally, total: int() }) },
+  'opportunities:counts': { args: one(listFilterSchema), result: chipCountsSchema },
   'opportunities:get': { args: one(z.strictObject({ brandId, id: oppId })), result: detail },
   'triage:set': { args: one(z.strictObject({ brandId, id: oppId, patch: triagePatchSchema })), result: detail },
   // All or nothing: refused when any of the ids is not in the cache.
@@ -192,6 +212,31 @@ export const contract = {
   'dnc:import-preview': { args: one(z.strictObject({ file: z.uuid(), column: text(200).optional() })), result: shaped<DncCsvPreview>() },
   'dnc:import': { args: one(z.strictObject({ file: z.uuid(), column: text(200).optional() })), result: shaped<DncCsvPreview>() },
   'dnc:export': { args: one(z.strictObject({ file: z.uuid() })), result: z.object({ entries: int() }) },
+  // The outreach pipeline: drafts with merge fields, sending through the user's own mail, stages, snooze, follow-ups.
+  'drafts:get': { args: one(z.strictObject({ brandId, id: oppId, kind: draftKind, to: text(320).optional() })), result: shaped<DraftView>() },
+  'drafts:save': { args: one(z.strictObject({ brandId, id: oppId, kind: draftKind, subject: text(2000), body: text(200_000) })), result: shaped<DraftView>() },
+  'drafts:reset': { args: one(z.strictObject({ brandId, id: oppId, kind: draftKind })), result: shaped<DraftView>() },
+  'snippets:list': { args: none, result: z.array(shaped<SnippetRecord>()) },
+  'snippets:save': {
+    args: one(z.strictObject({ id: z.string().max(100).optional(), kind: z.enum(['opening', 'signoff', 'other']), name: text(200).min(1), text: text(20_000) })),
+    result: shaped<SnippetRecord>(),
+  },
+  'snippets:remove': { args: one(z.strictObject({ id: z.string().max(100) })), result: z.object({ removed: z.boolean() }) },
+  'pipeline:stage': {
+    args: one(z.strictObject({ brandId, ids: z.array(oppId).min(1).max(100_000), stage: z.enum(STAGES), reason: text(500).nullable().optional() })),
+    result: z.object({ updated: int() }),
+  },
+  'pipeline:snooze': { args: one(z.strictObject({ brandId, ids: z.array(oppId).min(1).max(100_000), until: dateSchema('until').nullable() })), result: z.object({ updated: int() }) },
+  'pipeline:contacted': { args: one(z.strictObject({ brandId, id: oppId, addresses: z.array(text(320)).max(50) })), result: detail },
+  'pipeline:followed-up': { args: one(z.strictObject({ brandId, id: oppId })), result: detail },
+  'pipeline:due': { args: none, result: z.object({ byBrand: z.record(z.string(), z.number()), total: int() }) },
+  'pipeline:warnings': { args: one(z.strictObject({ brandId, id: oppId, addresses: z.array(text(320)).max(50) })), result: z.array(shaped<ContactWarning>()) },
+  'mail:compose': {
+    args: one(z.strictObject({ brandId, id: oppId, kind: draftKind, via: z.enum(['default', 'gmail', 'outlook']), to: z.array(text(320)).min(1).max(50) })),
+    result: shaped<ComposeResult>(),
+  },
+  // Group by publication: how many of the filtered list each outlet (domain) has.
+  'opportunities:domains': { args: one(listFilterSchema), result: z.record(z.string(), z.number()) },
   'sync:start': { args: one(z.strictObject({ brandIds: z.array(brandId).max(1000).optional() })), result: jobStarted },
   'sync:cancel': { args: one(z.strictObject({ jobId: z.string().max(100) })), result: z.object({ cancelled: z.boolean() }) },
   'export:preview': { args: one(exportOptionsSchema), result: shaped<ExportCheck>() },

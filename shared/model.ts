@@ -1,5 +1,6 @@
 // The data the app shows, shared by core (which produces it), main (which
 // passes it on) and the renderer (which shows it). Plain data: no methods.
+import type { Stage } from './pipeline';
 import type { Opportunity } from './api/schemas';
 import type { Contact } from './contacts';
 import type { Difficulty, OpportunityType, Status } from './domain';
@@ -34,6 +35,10 @@ export interface ListFilter {
   alreadyPitched?: boolean;
   /** Only these opportunities (a selection). */
   ids?: string[];
+  /** The local outreach stage (New: none set). */
+  stage?: Stage;
+  /** The pipeline's views: follow-ups due today; the snoozed ones. By default snoozed ones are left out until their date. */
+  view?: 'due' | 'snoozed';
   sort?: ListSort;
 }
 
@@ -54,6 +59,11 @@ export type ListItem = Flat<
     pitched_at: string | null;
     /** Addresses of it on the do-not-contact list. */
     do_not_contact_count: number;
+    /** The local outreach stage; null: New. */
+    stage: Stage | null;
+    /** Snoozed until this date (YYYY-MM-DD); past it, it is back with a marker. */
+    snoozed_until: string | null;
+    followed_up_at: string | null;
   }
 >;
 type Flat<T> = { [K in keyof T]: T[K] };
@@ -105,6 +115,15 @@ export interface TriagePatch {
   starred?: boolean;
   contacted_at?: string | null;
   exported_at?: string | null;
+  /** The local outreach stage (shared/pipeline.ts); null: New. */
+  stage?: Stage | null;
+  /** Why it is not a fit (with stage Not a fit). */
+  stage_reason?: string | null;
+  /** Out of the default list until this date (YYYY-MM-DD); null: not snoozed. */
+  snoozed_until?: string | null;
+  followed_up_at?: string | null;
+  /** The addresses the pitch was sent to. */
+  contacted_addresses?: string[] | null;
 }
 
 export type SyncPhase = 'brands' | 'opportunities' | 'scores' | 'citations';
@@ -175,4 +194,48 @@ export interface WaitInfo {
   capped: boolean;
   status?: number;
   message: string;
+}
+
+/** A draft as the pane shows it: the saved text (or the service's pitch), filled for the chosen address, and what is missing. */
+export interface DraftView {
+  kind: 'pitch' | 'followup';
+  /** The user's saved draft, or null (then `text` is the service's pitch, or an empty follow-up). */
+  draft: { subject: string; body: string; updated_at: string } | null;
+  /** The text the editor shows. */
+  text: { subject: string; body: string };
+  /** The service's pitch now. */
+  service: { subject: string; body: string };
+  /** The service's pitch the draft started from (null without a draft). */
+  base: { subject: string; body: string } | null;
+  /** The service changed its pitch since the draft started from it: the pane says so and shows the difference. */
+  serviceChanged: boolean;
+  /** The text with every merge field it could fill, filled. */
+  filled: { subject: string; body: string };
+  /** Merge fields and placeholders that could not be filled, listed before anything is sent or exported. */
+  unfilled: { token: string; field: string | null; part: 'subject' | 'body' }[];
+  /** Who it may go to: every valid address; catch-alls never pre-selected. */
+  recipients: { email: string; catchAll: boolean; role: boolean; selected: boolean }[];
+}
+
+/** An earlier contact of the same person or outlet within the contact window. */
+export interface ContactWarning {
+  /** The address (same person) or the domain (same outlet). */
+  what: string;
+  kind: 'person' | 'outlet';
+  opportunity_id: string;
+  title: string;
+  contacted_at: string;
+  /** Plain words: "ana@outlet.com was contacted on 2026-11-02 for «Best espresso»". */
+  message: string;
+}
+
+export interface ComposeResult {
+  opened: boolean;
+  via: 'default' | 'gmail' | 'outlook';
+  to: string[];
+  /** The body was too long for a link: it was copied to the clipboard to paste. */
+  bodyCopied: boolean;
+  message: string;
+  unfilled: DraftView['unfilled'];
+  warnings: ContactWarning[];
 }

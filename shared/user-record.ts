@@ -5,19 +5,28 @@
 // export and import, backups). Pure data and zod schemas, no environment.
 import { z } from 'zod';
 import { STATUSES } from './domain';
+import { STAGES } from './pipeline';
 import { DATE_PATTERN } from './rules';
 
 /**
- * The triage fields, each with its column and the column holding the time it
- * was last written. A merge (import, restore) settles each field on its own:
- * the later write wins. A new field is one line here plus a migration.
+ * The triage fields, each with its column, the column holding the time it
+ * was last written, what it is stored as (`flag`: 0/1 for a boolean; `list`:
+ * a JSON array of text; `text`: text or null) and the history line a change
+ * of it writes (null: none of its own). A merge (import, restore) settles
+ * each field on its own: the later write wins. A new field is one line here
+ * plus a migration.
  */
 export const TRIAGE_FIELDS = [
-  { name: 'status', changedAt: 'status_changed_at', history: 'status' },
-  { name: 'note', changedAt: 'note_changed_at', history: 'note' },
-  { name: 'starred', changedAt: 'starred_changed_at', history: 'star' },
-  { name: 'contacted_at', changedAt: 'contacted_changed_at', history: 'contacted' },
-  { name: 'exported_at', changedAt: 'exported_changed_at', history: 'exported' },
+  { name: 'status', changedAt: 'status_changed_at', kind: 'text', history: 'status' },
+  { name: 'note', changedAt: 'note_changed_at', kind: 'text', history: 'note' },
+  { name: 'starred', changedAt: 'starred_changed_at', kind: 'flag', history: 'star' },
+  { name: 'contacted_at', changedAt: 'contacted_changed_at', kind: 'text', history: 'contacted' },
+  { name: 'exported_at', changedAt: 'exported_changed_at', kind: 'text', history: 'exported' },
+  { name: 'stage', changedAt: 'stage_changed_at', kind: 'text', history: 'stage' },
+  { name: 'stage_reason', changedAt: 'stage_reason_changed_at', kind: 'text', history: 'reason' },
+  { name: 'snoozed_until', changedAt: 'snoozed_changed_at', kind: 'text', history: 'snooze' },
+  { name: 'followed_up_at', changedAt: 'followed_up_changed_at', kind: 'text', history: 'followed_up' },
+  { name: 'contacted_addresses', changedAt: 'contacted_addresses_changed_at', kind: 'list', history: null },
 ] as const;
 
 export type TriageFieldName = (typeof TRIAGE_FIELDS)[number]['name'];
@@ -30,12 +39,22 @@ export const HISTORY_KINDS = {
   star: 'Star',
   contacted: 'Marked contacted',
   exported: 'Exported',
+  stage: 'Stage',
+  reason: 'Not a fit because',
+  snooze: 'Snoozed until',
+  followed_up: 'Followed up',
+  mailed: 'Opened in mail',
+  draft: 'Draft',
 } as const;
 export type HistoryKind = keyof typeof HISTORY_KINDS;
 
 export const RECORD_FORMAT = 'outreach-workbench-record';
-/** The record file's version: raise it when its shape changes, and keep reading the older ones. */
-export const RECORD_VERSION = 1;
+/**
+ * The record file's version: raise it when its shape changes, and keep reading
+ * the older ones. 2: the pipeline (stage, reason, snooze, follow-up, the
+ * addresses mailed), drafts and snippets; a version-1 file reads with them empty.
+ */
+export const RECORD_VERSION = 2;
 
 const iso = z.string().min(10).max(40);
 const isoOrNull = iso.nullable();
@@ -55,6 +74,17 @@ export const triageRecordSchema = z.object({
   contacted_changed_at: isoOrNull,
   exported_at: isoOrNull,
   exported_changed_at: isoOrNull,
+  // Version 2: absent in a version-1 file.
+  stage: z.enum(STAGES).nullable().default(null),
+  stage_changed_at: isoOrNull.default(null),
+  stage_reason: z.string().max(500).nullable().default(null),
+  stage_reason_changed_at: isoOrNull.default(null),
+  snoozed_until: day.nullable().default(null),
+  snoozed_changed_at: isoOrNull.default(null),
+  followed_up_at: day.nullable().default(null),
+  followed_up_changed_at: isoOrNull.default(null),
+  contacted_addresses: z.array(z.string().max(320)).max(50).nullable().default(null),
+  contacted_addresses_changed_at: isoOrNull.default(null),
   updated_at: iso,
 });
 export type TriageRecord = z.output<typeof triageRecordSchema>;
@@ -87,16 +117,39 @@ export const historyRecordSchema = z.object({
 });
 export type HistoryRecord = z.output<typeof historyRecordSchema>;
 
-/** The record file, version 1. */
+export const draftRecordSchema = z.object({
+  brand_id: id,
+  opportunity_id: id,
+  kind: z.enum(['pitch', 'followup']),
+  subject: z.string().max(2000),
+  body: z.string().max(200_000),
+  base_subject: z.string().max(2000).nullable(),
+  base_body: z.string().max(200_000).nullable(),
+  updated_at: iso,
+});
+export type DraftRecord = z.output<typeof draftRecordSchema>;
+
+export const snippetRecordSchema = z.object({
+  id,
+  kind: z.enum(['opening', 'signoff', 'other']),
+  name: z.string().min(1).max(200),
+  text: z.string().max(20_000),
+  updated_at: iso,
+});
+export type SnippetRecord = z.output<typeof snippetRecordSchema>;
+
+/** The record file (versions 1 and 2; a version-1 file has no drafts or snippets). */
 export const recordFileSchema = z.object({
   format: z.literal(RECORD_FORMAT),
-  version: z.literal(RECORD_VERSION),
+  version: z.number().int().min(1).max(RECORD_VERSION).transform((): typeof RECORD_VERSION => RECORD_VERSION),
   app_version: z.string().max(40),
   created_at: iso,
   triage: z.array(triageRecordSchema),
   do_not_contact: z.array(doNotContactRecordSchema),
   exports: z.array(exportRecordSchema),
   history: z.array(historyRecordSchema),
+  drafts: z.array(draftRecordSchema).default([]),
+  snippets: z.array(snippetRecordSchema).default([]),
 });
 export type RecordFile = z.output<typeof recordFileSchema>;
 
@@ -107,15 +160,19 @@ export interface RecordCounts {
   do_not_contact: number;
   exports: number;
   history: number;
+  drafts: number;
+  snippets: number;
 }
 
-export function recordCounts(r: Pick<RecordFile, 'triage' | 'do_not_contact' | 'exports' | 'history'>): RecordCounts {
+export function recordCounts(r: Pick<RecordFile, 'triage' | 'do_not_contact' | 'exports' | 'history'> & Partial<Pick<RecordFile, 'drafts' | 'snippets'>>): RecordCounts {
   return {
     triage: r.triage.length,
     notes: r.triage.filter((t) => t.note !== '').length,
     do_not_contact: r.do_not_contact.length,
     exports: r.exports.length,
     history: r.history.length,
+    drafts: r.drafts?.length ?? 0,
+    snippets: r.snippets?.length ?? 0,
   };
 }
 
@@ -174,6 +231,8 @@ export interface MergeReport {
   do_not_contact: { added: number; unchanged: number };
   exports: { added: number };
   history: { added: number };
+  drafts: { added: number; updated: number };
+  snippets: { added: number; updated: number };
   conflicts: MergeConflict[];
   /** True when nothing in the cache would change (or changed). */
   nothingChanged: boolean;

@@ -149,7 +149,7 @@ describe("the user's record", () => {
     await page.getByRole('button', { name: 'Export your record…' }).click();
     await toast(page, /^Your record is saved in my-record\.json: 2 triaged, 0 notes, 0 do-not-contact entries, 0 exports, 3 history entries\.$/).waitFor();
     const file = JSON.parse(readFileSync(out, 'utf8'));
-    expect(file).toMatchObject({ format: 'outreach-workbench-record', version: 1 });
+    expect(file).toMatchObject({ format: 'outreach-workbench-record', version: 2 });
     expect(file.triage).toContainEqual(expect.objectContaining({ brand_id: brandId, opportunity_id: 'beat-a', status: 'In Progress' }));
     expect(file.triage).toContainEqual(expect.objectContaining({ brand_id: brandId, opportunity_id: 'beat-b', starred: true, contacted_at: new Date().toISOString().slice(0, 10) }));
   });

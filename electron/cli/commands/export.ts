@@ -1,19 +1,22 @@
-// `workbench export`: a CSV for mail tools from the cache, honouring the
-// do-not-contact list; --check reports the row count and warnings only.
+// `workbench export`: a CSV (or an .xlsx workbook) for mail tools from the
+// cache, honouring the do-not-contact list; --check reports the row count and
+// warnings only.
 import { DELIMITERS, EXPORT_PRESETS, exportCsv, previewExport } from '../../core/export/csv-export';
 import { withCache, type Ctx } from '../context';
 import { LIST_OPTIONS, listFilter } from '../list-filter';
 import { brandOf, oneOf, parse, positiveInt, UsageError } from '../options';
 
-export const help = `  export --brand ID --preset contacts|opportunities --out FILE [list filters]
+export const help = `  export --brand ID --preset contacts|opportunities|followups --out FILE [--format csv|xlsx] [list filters]
        [--exclude-catch-all | --only-catch-all] [--per-pair] [--skip-contacted] [--mark-exported]
        [--bom] [--delimiter ,|;|tab] [--flatten-newlines] [--max-rows N [--split]] [--raw] [--check]
-                                        CSV for mail tools (from the cache; --check only reports)
+                                        CSV or .xlsx for mail tools (from the cache; --check only reports);
+                                        followups: the follow-ups due, with the follow-up filled
 `;
 
 const OPTIONS = {
   ...LIST_OPTIONS,
   preset: { type: 'string' },
+  format: { type: 'string' },
   out: { type: 'string' },
   'exclude-catch-all': { type: 'boolean' },
   'only-catch-all': { type: 'boolean' },
@@ -35,6 +38,7 @@ export async function run(ctx: Ctx, args: string[]): Promise<void> {
   const { values } = parse(args, OPTIONS);
   const brandId = brandOf(values.brand);
   const preset = oneOf(EXPORT_PRESETS, values.preset ?? 'contacts', '--preset')!;
+  const format = oneOf(['csv', 'xlsx'] as const, values.format ?? (values.out?.toLowerCase().endsWith('.xlsx') ? 'xlsx' : 'csv'), '--format')!;
   if (!values.out && !values.check) throw new UsageError('--out FILE is required (or --check to see the row count and warnings only).');
   if (values['exclude-catch-all'] && values['only-catch-all']) throw new UsageError('Use --exclude-catch-all or --only-catch-all, not both.');
   const delimiter = values.delimiter === undefined ? ',' : (DELIMITERS as Record<string, ',' | ';' | '\t'>)[values.delimiter];
@@ -45,6 +49,7 @@ export async function run(ctx: Ctx, args: string[]): Promise<void> {
   const opts = {
     brandId,
     preset,
+    format,
     filter,
     perPair: values['per-pair'],
     excludeCatchAll: values['exclude-catch-all'],

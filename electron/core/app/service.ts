@@ -20,6 +20,8 @@ import type { Keychain } from './keys';
 import { openLink, openMail, writeClipboard } from './outside';
 import type { Platform } from './platform';
 import { RecordKeeping, type FilePurpose } from './record-keeping';
+import { Pipeline } from './pipeline';
+import { localToday, pipelineDays } from '../store/opportunities';
 import { ServiceError } from './service-error';
 import { SettingsFile } from './settings';
 import { SyncJobs } from './sync-jobs';
@@ -40,6 +42,8 @@ export interface AppServiceOptions {
   fetch?: Transport;
   /** Demo simulator size (tests keep it small). */
   demoOpportunities?: number;
+  /** Today, for tests that move the clock (the pipeline's follow-ups and snoozes). */
+  today?: () => string;
   /** Start over (the dialog's choice): the old file kept aside, a fresh cache with what can be read of the record. */
   startOver?: boolean;
   /** How long after launch the background integrity check starts. Default 5 s. */
@@ -56,6 +60,7 @@ export class AppService {
   private readonly triage: Triage;
   private readonly files: FileChoices;
   readonly record: RecordKeeping;
+  readonly pipeline: Pipeline;
   private demo: DemoSimulator | null = null;
 
   private constructor(private readonly opts: AppServiceOptions) {
@@ -80,6 +85,7 @@ export class AppService {
       onError: (e) => opts.log?.('warn', `a backup of the user's record failed: ${e instanceof Error ? e.message : String(e)}`),
     });
     this.exports = new ExportJobs({ platform, cache, files: this.files, onDone: () => this.record.changed() });
+    this.pipeline = new Pipeline({ cache, platform, settings: () => this.settings.get(), today: () => this.today(), changed: () => this.record.changed() });
     this.triage = new Triage(cache);
   }
 
@@ -106,8 +112,14 @@ export class AppService {
     return this.keeper.cache;
   }
 
+  /** Today on the user's calendar (YYYY-MM-DD); a test fixes it. */
+  today(): string {
+    return this.opts.today?.() ?? localToday();
+  }
+
   private async openCache(path: string, keychain: Keychain, startOver = false): Promise<void> {
     await this.keeper.open(path, startOver);
+    this.cache.opportunities.days = () => pipelineDays(this.today(), this.settings.get().followUpAfterDays);
     this.connection.useKeychain(keychain, join(this.opts.userDataDir, this.demo ? 'demo-key-check.json' : 'key-check.json'));
   }
 
@@ -160,6 +172,12 @@ export class AppService {
   async launch(): Promise<void> {
     const st = await this.keyStatus().catch(() => null);
     if (st && st.state !== 'none' && (this.isDemo || this.settings.get().syncOnLaunch)) this.startSync({});
+    // After the one follow-up, no reply for a while: Not a fit (No reply).
+    try {
+      this.pipeline.applyNoReply();
+    } catch (e) {
+      this.opts.log?.('warn', `the no-reply rule could not run: ${e instanceof Error ? e.message : String(e)}`);
+    }
     // The check the open skipped (a clean last close), in the background once the window has data.
     this.keeper.later(this.opts.integrityCheckDelayMs ?? 5000, () => this.checkIntegrity());
   }

@@ -18,9 +18,18 @@ import { dirname } from 'node:path';
 import { checkApiBaseUrl, DEFAULT_API_ORIGIN, isLoopbackHost } from '../../../shared/api-origin';
 import { settingsSchema, type Settings, type SettingsPatch } from '../../../shared/contract';
 import { DEFAULT_BASE_URL } from '../../../shared/domain';
+import { PIPELINE_DEFAULTS } from '../../../shared/pipeline';
 import { ServiceError } from './service-error';
 
-export const DEFAULT_SETTINGS: Settings = { baseUrl: DEFAULT_BASE_URL, syncOnLaunch: true, requestsPerMinute: 60 };
+export const DEFAULT_SETTINGS: Settings = {
+  baseUrl: DEFAULT_BASE_URL,
+  syncOnLaunch: true,
+  requestsPerMinute: 60,
+  followUpAfterDays: PIPELINE_DEFAULTS.followUpAfterDays,
+  noReplyAfterDays: PIPELINE_DEFAULTS.noReplyAfterDays,
+  contactWindowDays: 90,
+  senderName: '',
+};
 
 /** The error kind of a base URL change that needs the user's confirmation. */
 export const CONFIRM_ORIGIN = 'confirm-origin';

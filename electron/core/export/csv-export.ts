@@ -1,8 +1,9 @@
-// Export for mail tools: CSV (RFC 4180, UTF-8, CRLF, header row, quoting as
-// needed), streamed from SQLite to the file so memory stays flat for any
-// size; written to a temporary file and renamed, so a half-written file is
-// never left under the user's name. Cells that a spreadsheet would run as a
-// formula get a leading apostrophe unless `raw` is asked for.
+// Export for mail tools and spreadsheets: CSV (RFC 4180, UTF-8, CRLF, header
+// row, quoting as needed) or an .xlsx workbook, streamed from SQLite to the
+// file so memory stays flat for any size; written to a temporary file and
+// renamed, so a half-written file is never left under the user's name. In a
+// CSV, cells that a spreadsheet would run as a formula get a leading
+// apostrophe unless `raw` is asked for; in an .xlsx every text cell is text.
 import { accessSync, constants, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { PLACEHOLDER } from '../../../shared/outreach';
@@ -10,11 +11,23 @@ import type { Pitch } from '../../../shared/opportunity-fields';
 import type { Cache } from '../store/cache';
 import type { ContactRowOptions } from '../store/export-rows';
 import { CsvWriter } from './csv-writer';
+import { XlsxWriter } from './xlsx-writer';
 import type { ListFilter } from '../store/opportunities';
 import type { ExportCheck, ExportResult } from '../../../shared/model';
-import { CONTACT_COLUMNS, contactColumns, contactExportRow, contactFields, OPPORTUNITY_COLUMNS, opportunityColumns, opportunityExportRow, type ExportPreset } from './presets';
+import {
+  CONTACT_COLUMNS,
+  contactColumns,
+  contactExportRow,
+  contactFields,
+  FOLLOW_UP_COLUMNS,
+  followUpColumns,
+  OPPORTUNITY_COLUMNS,
+  opportunityColumns,
+  opportunityExportRow,
+  type ExportPreset,
+} from './presets';
 export type { ExportCheck, ExportResult } from '../../../shared/model';
-export { CONTACT_COLUMNS, EXPORT_PRESETS, OPPORTUNITY_COLUMNS, splitName, type ExportPreset } from './presets';
+export { CONTACT_COLUMNS, EXPORT_PRESETS, FOLLOW_UP_COLUMNS, OPPORTUNITY_COLUMNS, splitName, type ExportPreset } from './presets';
 
 export const DELIMITERS = { ',': ',', ';': ';', tab: '\t' } as const;
 
@@ -22,8 +35,10 @@ export interface ExportOptions extends ContactRowOptions {
   brandId: string;
   filter?: Omit<ListFilter, 'brandId'>;
   preset: ExportPreset;
-  /** The file to write (.csv); with `split`, parts are numbered -1, -2, … */
+  /** The file to write (.csv or .xlsx); with `split`, parts are numbered -1, -2, … */
   out: string;
+  /** csv (default) or xlsx. */
+  format?: 'csv' | 'xlsx';
   markExported?: boolean;
   bom?: boolean;
   delimiter?: ',' | ';' | '\t';
@@ -57,6 +72,7 @@ interface Record_ {
   pitch: Pitch;
 }
 
+const FOLLOW_UPS = followUpColumns();
 const CONTACTS = contactColumns();
 const CONTACT_FIELDS = contactFields();
 const OPPORTUNITIES = opportunityColumns();
@@ -71,14 +87,17 @@ async function* records(cache: Cache, o: ExportOptions): AsyncGenerator<Record_>
     }
     return;
   }
-  for (const opportunity of cache.exportRows.opportunityRows(filter, o)) {
+  // The follow-ups preset lists exactly what the Due view shows, with the follow-up filled.
+  const due = o.preset === 'followups';
+  const columns = due ? FOLLOW_UPS : OPPORTUNITIES;
+  for (const opportunity of cache.exportRows.opportunityRows(due ? { ...filter, view: 'due' } : filter, o)) {
     const { row, pitch } = opportunityExportRow(opportunity, brand);
     yield {
-      cells: OPPORTUNITIES.map(([, value]) => value(row)),
+      cells: columns.map(([, value]) => value(row)),
       opportunityRowid: opportunity.opportunity_rowid,
       email: [...row.emails, ...row.catchAlls].join('; '),
       catchAll: row.catchAlls.length > 0,
-      pitch,
+      pitch: due ? row.followUp : pitch,
     };
   }
 }
@@ -136,7 +155,8 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
   } catch {
     throw new Error(`The folder ${dirname(o.out)} does not exist or cannot be written to.`);
   }
-  const header = o.preset === 'contacts' ? CONTACT_COLUMNS : OPPORTUNITY_COLUMNS;
+  const header = o.preset === 'contacts' ? CONTACT_COLUMNS : o.preset === 'followups' ? FOLLOW_UP_COLUMNS : OPPORTUNITY_COLUMNS;
+  const xlsx = (o.format ?? (extname(o.out).toLowerCase() === '.xlsx' ? 'xlsx' : 'csv')) === 'xlsx';
   const check = newCheck();
   const written: string[] = [];
   const temps: string[] = [];
@@ -146,13 +166,13 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
 
   let part = 0;
   let inPart = 0;
-  let current: { writer: CsvWriter; tmp: string; final: string } | null = null;
+  let current: { writer: CsvWriter | XlsxWriter; tmp: string; final: string } | null = null;
 
   const open = async () => {
     part++;
     const final = o.split ? partName(o.out, part) : o.out;
     const tmp = `${final}.partial-${process.pid}`;
-    const writer = new CsvWriter(tmp, o.delimiter ?? ',', o.bom ?? false);
+    const writer = xlsx ? new XlsxWriter(tmp, o.preset === 'followups' ? 'Follow-ups due' : o.preset === 'contacts' ? 'Contacts' : 'Opportunities') : new CsvWriter(tmp, o.delimiter ?? ',', o.bom ?? false);
     temps.push(tmp);
     current = { writer, tmp, final };
     inPart = 0;
@@ -180,7 +200,8 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
       tally(check, r);
       exported.add(r.opportunityRowid);
       const c = current!;
-      await c.writer.write(r.cells.map((v) => cell(v, o)));
+      // A workbook keeps text as text (no formula can run); a CSV gets the formula guard.
+      await c.writer.write(r.cells.map((v) => cell(v, xlsx ? { ...o, raw: true } : o)));
       inPart++;
       if (check.rows % 1000 === 0) o.onProgress?.({ rows: check.rows, bytes: c.writer.bytesWritten, file: c.final });
     }
@@ -193,7 +214,7 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
       written[0] = o.out;
     } else finals.forEach((f, i) => renameSync(temps[i]!, f));
   } catch (e) {
-    (current as { writer: CsvWriter } | null)?.writer.abandon();
+    (current as { writer: CsvWriter | XlsxWriter } | null)?.writer.abandon();
     for (const t of temps) rmSync(t, { force: true });
     throw e;
   }
@@ -205,6 +226,6 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
   cache.exports.add({ at, brand_id: o.brandId, preset: o.preset, file_name: fileName, rows: check.rows, opportunities: exported.size, marked_exported: markedExported });
   const warnings = [...finishCheck(check).warnings];
   if (truncated) warnings.push(`Stopped at ${o.maxRows!.toLocaleString('en-US')} rows; use split to write the rest to further files.`);
-  if (o.raw) warnings.push('Formula guard off (raw): cells starting with = + - @ may run as formulas in a spreadsheet.');
+  if (o.raw && !xlsx) warnings.push('Formula guard off (raw): cells starting with = + - @ may run as formulas in a spreadsheet.');
   return { files: written, rows: check.rows, bytes, truncated, markedExported, check, warnings };
 }

@@ -1,10 +1,12 @@
 // The export presets' columns, in order, each with where its value comes from:
 // every scalar field of the field table (opportunities), or a pick for mail tools (contacts).
-import { apiKey, exportHeader, fieldNamed, fieldReader, OPPORTUNITY_FIELDS, pitchOf, type FieldTable, type OpportunityField, type Pitch } from '../../../shared/opportunity-fields';
+import { apiKey, exportHeader, fieldNamed, fieldReader, OPPORTUNITY_FIELDS, pitchOf, type FieldReader, type FieldTable, type OpportunityField, type Pitch } from '../../../shared/opportunity-fields';
 import type { ContactRow, OpportunityRow } from '../store/export-rows';
 import { unpackRecord } from '../store/record-codec';
+import { fieldValues, fillDraft, isRoleAddress, type MergeContext } from '../../../shared/merge-fields';
+import { defaultFollowUp } from '../../../shared/follow-up';
 
-export const EXPORT_PRESETS = ['contacts', 'opportunities'] as const;
+export const EXPORT_PRESETS = ['contacts', 'opportunities', 'followups'] as const;
 export type ExportPreset = (typeof EXPORT_PRESETS)[number];
 
 /** A column: its header and its value in one row. */
@@ -22,6 +24,17 @@ export interface ContactExportRow {
   brand: string;
   author: string | null;
   name: { first: string; last: string };
+  /** What goes out: the user's draft (or the service's pitch), its merge fields filled for this address. */
+  outgoing: Outgoing;
+  /** A catch-all or role address: an inbox, not the author. */
+  inbox: boolean;
+}
+
+/** The text that goes out, filled, and what could not be filled. */
+export interface Outgoing {
+  subject: string;
+  body: string;
+  unfilled: string;
 }
 
 export interface OpportunityExportRow {
@@ -31,6 +44,11 @@ export interface OpportunityExportRow {
   brand: string;
   emails: string[];
   catchAlls: string[];
+  outgoing: Outgoing;
+  /** The one follow-up, filled (the follow-ups preset). */
+  followUp: Outgoing;
+  /** The addresses the pitch went to. */
+  sentTo: string[];
 }
 
 /** The opportunity's fields a contact row carries for the contacts preset. */
@@ -54,10 +72,15 @@ export function contactColumns(table: FieldTable = OPPORTUNITY_FIELDS): Column<C
     ['email', (r) => r.contact.email],
     ['catch_all', (r) => r.contact.catch_all === 1],
     ['name', (r) => r.author ?? ''],
-    ['first_name', (r) => r.name.first],
-    ['last_name', (r) => r.name.last],
+    // The author's names, except for a catch-all or role address: whoever reads it may not be the author (shared/merge-fields.ts).
+    ['first_name', (r) => (r.inbox ? '' : r.name.first)],
+    ['last_name', (r) => (r.inbox ? '' : r.name.last)],
     ...['domain', 'url', 'title', 'opportunity_type', 'priority_score', 'fit_score', 'difficulty'].map(field),
     ['status', (r) => r.contact.status],
+    ['stage', (r) => r.contact.pipeline.stage ?? 'New'],
+    ['subject', (r) => r.outgoing.subject],
+    ['body', (r) => r.outgoing.body],
+    ['unfilled', (r) => r.outgoing.unfilled],
     field('pitch_subject'),
     field('pitch_body'),
     ['opportunity_id', (r) => r.contact.opportunity_id],
@@ -80,26 +103,84 @@ export function opportunityColumns(table: FieldTable = OPPORTUNITY_FIELDS): Colu
     ['note', (r) => r.opportunity.note],
     ['contacted_at', (r) => r.opportunity.contacted_at],
     ['exported_at', (r) => r.opportunity.exported_at],
+    ['stage', (r) => r.opportunity.pipeline.stage ?? 'New'],
+    ['stage_reason', (r) => r.opportunity.pipeline.stage_reason],
+    ['snoozed_until', (r) => r.opportunity.pipeline.snoozed_until],
+    ['followed_up_at', (r) => r.opportunity.pipeline.followed_up_at],
+    ['subject', (r) => r.outgoing.subject],
+    ['body', (r) => r.outgoing.body],
+    ['unfilled', (r) => r.outgoing.unfilled],
+    ['brand', (r) => r.brand],
+  ];
+}
+
+/** The follow-ups preset: one row per opportunity due for its follow-up, with the follow-up filled. */
+export function followUpColumns(): Column<OpportunityExportRow>[] {
+  return [
+    ['email', (r) => (r.sentTo.length ? r.sentTo : r.emails).join('; ')],
+    ['name', (r) => (r.record.author_name as string | null) ?? ''],
+    ['first_name', (r) => fieldValues({ author_name: r.record.author_name as string | null, contact: r.sentTo[0] ? { email: r.sentTo[0], catchAll: r.catchAlls.includes(r.sentTo[0]) } : null }).first_name ?? ''],
+    ['title', (r) => r.record.title],
+    ['domain', (r) => r.record.domain],
+    ['url', (r) => r.record.url],
+    ['contacted_at', (r) => r.opportunity.contacted_at],
+    ['stage', (r) => r.opportunity.pipeline.stage ?? 'New'],
+    ['subject', (r) => r.followUp.subject],
+    ['body', (r) => r.followUp.body],
+    ['unfilled', (r) => r.followUp.unfilled],
+    ['opportunity_id', (r) => r.record._id ?? r.record.unique_key],
     ['brand', (r) => r.brand],
   ];
 }
 
 const authorOf = valueIn(fieldNamed('author_name'));
+const readField = (name: string) => fieldReader(fieldNamed(name));
+const [titleOf, urlOf, domainOf, authorInRecord] = ['title', 'url', 'domain', 'author_name'].map(readField) as [FieldReader, FieldReader, FieldReader, FieldReader];
 
-/** A contact row ready for its columns, with its pitch (for the pre-export check). */
-export function contactExportRow(contact: ContactRow, brand: string): { row: ContactExportRow; pitch: Pitch } {
-  const author = authorOf(contact) as string | null;
-  return { row: { contact, brand, author, name: splitName(author) }, pitch: pitchOf(contact.record) };
+/** Fill a text for an address (the merge fields of shared/merge-fields.ts); unfilled tokens listed in one cell. */
+function outgoingOf(text: Pitch, ctx: MergeContext): Outgoing {
+  const f = fillDraft(text.subject, text.body, ctx);
+  return { subject: f.subject, body: f.body, unfilled: [...new Set(f.unfilled.map((u) => u.token))].join(' ') };
 }
 
-/** An opportunity row ready for its columns, with its pitch. */
+/** A contact row ready for its columns, with the text that goes out (for the pre-export check). */
+export function contactExportRow(contact: ContactRow, brand: string): { row: ContactExportRow; pitch: Pitch } {
+  const author = authorOf(contact) as string | null;
+  const text = contact.pipeline.pitch_draft ?? pitchOf(contact.record);
+  const stored = contact.stored;
+  const outgoing = outgoingOf(text, {
+    author_name: author,
+    domain: (stored.domain as string | undefined) ?? null,
+    title: (stored.title as string | undefined) ?? null,
+    url: (stored.url as string | undefined) ?? null,
+    brand,
+    contact: { email: contact.email, catchAll: contact.catch_all === 1 },
+  });
+  const inbox = contact.catch_all === 1 || isRoleAddress(contact.email);
+  return { row: { contact, brand, author, name: splitName(author), outgoing, inbox }, pitch: outgoing };
+}
+
+/** An opportunity row ready for its columns, with the text that goes out (for the first personal address). */
 export function opportunityExportRow(opportunity: OpportunityRow, brand: string, json = unpackRecord(opportunity.packed)): { row: OpportunityExportRow; pitch: Pitch } {
   const record = JSON.parse(json) as Record<string, unknown>;
   const addresses = JSON.parse(opportunity.addresses) as [string, number][];
   const emails = addresses.filter(([, c]) => c === 0).map(([e]) => e);
   const catchAlls = addresses.filter(([, c]) => c === 1).map(([e]) => e);
-  return { row: { opportunity, record, brand, emails, catchAlls }, pitch: pitchOf(record) };
+  const sentTo = opportunity.pipeline.contacted_addresses ? (JSON.parse(opportunity.pipeline.contacted_addresses) as string[]) : [];
+  const first = emails[0] ?? catchAlls[0] ?? null;
+  const ctx: MergeContext = {
+    author_name: (authorInRecord(record) as string | null) ?? null,
+    domain: (domainOf(record) as string | null) ?? null,
+    title: (titleOf(record) as string | null) ?? null,
+    url: (urlOf(record) as string | null) ?? null,
+    brand,
+    contact: first ? { email: first, catchAll: !emails.includes(first) } : null,
+  };
+  const outgoing = outgoingOf(opportunity.pipeline.pitch_draft ?? pitchOf(record), ctx);
+  const followUp = outgoingOf(opportunity.pipeline.followup_draft ?? defaultFollowUp(pitchOf(record)), { ...ctx, contact: sentTo[0] ? { email: sentTo[0], catchAll: catchAlls.includes(sentTo[0]) } : ctx.contact });
+  return { row: { opportunity, record, brand, emails, catchAlls, outgoing, followUp, sentTo }, pitch: outgoing };
 }
 
 export const CONTACT_COLUMNS = contactColumns().map(([header]) => header);
 export const OPPORTUNITY_COLUMNS = opportunityColumns().map(([header]) => header);
+export const FOLLOW_UP_COLUMNS = followUpColumns().map(([header]) => header);

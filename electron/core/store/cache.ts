@@ -9,6 +9,7 @@ import { ExportRowStore } from './export-rows';
 import { ExportLog } from './exports-log';
 import { HistoryStore } from './history';
 import { SyncLocks } from './sync-lock';
+import { DraftStore, SnippetStore } from './drafts';
 import { UserRecordStore } from './user-record';
 import { OpportunityStore } from './opportunities';
 import { ScoreStore } from './scores';
@@ -27,6 +28,8 @@ export class Cache {
   readonly history: HistoryStore;
   readonly exports: ExportLog;
   readonly locks: SyncLocks;
+  readonly drafts: DraftStore;
+  readonly snippets: SnippetStore;
   /** The user's record as one piece: read, merged, replaced. */
   readonly record: UserRecordStore;
   /** Set when checkIntegrity found damage: then close() is not a clean close, and the next open checks again. */
@@ -42,6 +45,8 @@ export class Cache {
     this.triage = new TriageStore(db, this.history);
     this.exports = new ExportLog(db);
     this.locks = new SyncLocks(db);
+    this.drafts = new DraftStore(db, this.history);
+    this.snippets = new SnippetStore(db);
     this.record = new UserRecordStore(this);
     this.scores = new ScoreStore(db);
     this.citations = new CitationStore(db);

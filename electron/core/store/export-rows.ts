@@ -31,6 +31,39 @@ export interface ContactRow extends SomeFields {
   opportunity_id: string;
   /** Effective status: the user's, else the server's. */
   status: string | null;
+  /** The user's pipeline fields and drafts of this opportunity. */
+  pipeline: PipelineFields;
+}
+
+/** What the pipeline adds to an export row: the local stage, the dates, the user's drafts (null: none saved). */
+export interface PipelineFields {
+  stage: string | null;
+  stage_reason: string | null;
+  snoozed_until: string | null;
+  followed_up_at: string | null;
+  /** The addresses the pitch went to, as a JSON array (null: none recorded). */
+  contacted_addresses: string | null;
+  pitch_draft: { subject: string; body: string } | null;
+  followup_draft: { subject: string; body: string } | null;
+}
+
+/** The pipeline columns of a query over `o`, its triage `t`, and its drafts `dp` (pitch) and `df` (follow-up). */
+const PIPELINE_COLUMNS = sql`o.stage, t.stage_reason, o.snoozed_until, t.followed_up_at, t.contacted_addresses,
+  dp.subject AS dp_subject, dp.body AS dp_body, df.subject AS df_subject, df.body AS df_body`;
+const draftsOf = (brandId: string | Sql): Sql =>
+  sql`LEFT JOIN drafts dp ON dp.brand_id = ${brandId} AND dp.opportunity_id = o.id AND dp.kind = 'pitch'
+    LEFT JOIN drafts df ON df.brand_id = ${brandId} AND df.opportunity_id = o.id AND df.kind = 'followup'`;
+type PipelineColumns = { stage: string | null; stage_reason: string | null; snoozed_until: string | null; followed_up_at: string | null; contacted_addresses: string | null; dp_subject: string | null; dp_body: string | null; df_subject: string | null; df_body: string | null };
+function pipelineOf(r: PipelineColumns): PipelineFields {
+  return {
+    stage: r.stage,
+    stage_reason: r.stage_reason,
+    snoozed_until: r.snoozed_until,
+    followed_up_at: r.followed_up_at,
+    contacted_addresses: r.contacted_addresses,
+    pitch_draft: r.dp_subject === null ? null : { subject: r.dp_subject, body: r.dp_body ?? '' },
+    followup_draft: r.df_subject === null ? null : { subject: r.df_subject, body: r.df_body ?? '' },
+  };
 }
 
 export interface OpportunityRow {
@@ -43,6 +76,7 @@ export interface OpportunityRow {
   exported_at: string | null;
   /** JSON array of [email, catch_all] for the addresses that may be exported. */
   addresses: string;
+  pipeline: PipelineFields;
 }
 
 function contactConditions(o: ContactRowOptions): Sql {
@@ -82,16 +116,19 @@ export class ExportRowStore {
     // Prepared once per export, run once per address.
     const wide = this.statements
       .prepareOnce(
-        sql`SELECT c.email, c.catch_all, c.identity, o.rowid, o.id, COALESCE(t.status, o.status)${fields.length > 0 ? sql`, ${some.select}` : sql``}
+        sql`SELECT c.email, c.catch_all, c.identity, o.rowid, o.id, COALESCE(t.status, o.status), ${PIPELINE_COLUMNS}${fields.length > 0 ? sql`, ${some.select}` : sql``}
           FROM contacts c JOIN opportunities o ON o.rowid = c.opportunity_rowid JOIN opportunity_records r ON r.rowid = o.rowid
-          ${triageOf(slot)} WHERE c.opportunity_rowid = ${slot} AND c.position = ${slot}`,
+          ${triageOf(slot)} ${draftsOf(slot)} WHERE c.opportunity_rowid = ${slot} AND c.position = ${slot}`,
       )
       .raw(true);
+    const PIPELINE_NAMES = ['stage', 'stage_reason', 'snoozed_until', 'followed_up_at', 'contacted_addresses', 'dp_subject', 'dp_body', 'df_subject', 'df_body'] as const;
     for (const [rowid, position] of keys) {
-      const row = wide.get(filter.brandId, rowid, position) as unknown[] | undefined;
+      const row = wide.get(filter.brandId, filter.brandId, filter.brandId, rowid, position) as unknown[] | undefined;
       if (!row) continue;
-      const [email, catchAll, identity, opportunityRowid, opportunityId, status, ...values] = row as [string, number, string, number, string, string | null, ...unknown[]];
-      yield { email, catch_all: catchAll, identity, opportunity_rowid: opportunityRowid, opportunity_id: opportunityId, status, ...some.read(values) };
+      const [email, catchAll, identity, opportunityRowid, opportunityId, status, ...rest] = row as [string, number, string, number, string, string | null, ...unknown[]];
+      const p = Object.fromEntries(PIPELINE_NAMES.map((n, i) => [n, rest[i] ?? null])) as PipelineColumns;
+      const values = rest.slice(PIPELINE_NAMES.length);
+      yield { email, catch_all: catchAll, identity, opportunity_rowid: opportunityRowid, opportunity_id: opportunityId, status, pipeline: pipelineOf(p), ...some.read(values) };
     }
   }
 
@@ -106,13 +143,26 @@ export class ExportRowStore {
     const order = this.statements.tuples<[number]>(sql`${w.with} SELECT o.rowid FROM opportunities o WHERE ${w.where} ORDER BY o.priority_score DESC, o.rowid`);
     // The same text for every batch (only the rowids differ): prepared once, by the statement cache.
     const batch = (ids: number[]) =>
-      this.statements.all<OpportunityRow>(
-        sql`${w.with} SELECT o.rowid AS opportunity_rowid, r.packed, COALESCE(o.local_status, o.status) AS status, COALESCE(t.note, '') AS note, t.contacted_at, t.exported_at,
+      this.statements
+        .all<Omit<OpportunityRow, 'pipeline'> & PipelineColumns>(
+          sql`${w.with} SELECT o.rowid AS opportunity_rowid, r.packed, COALESCE(o.local_status, o.status) AS status, COALESCE(t.note, '') AS note, t.contacted_at, t.exported_at,
           (SELECT COALESCE(json_group_array(json_array(c.email, c.catch_all)), '[]')
-            FROM (SELECT * FROM contacts c WHERE c.opportunity_rowid = o.rowid AND ${contactConditions(opts)} ORDER BY c.position) c) AS addresses
-        FROM ${w.from} JOIN opportunity_records r ON r.rowid = o.rowid
+            FROM (SELECT * FROM contacts c WHERE c.opportunity_rowid = o.rowid AND ${contactConditions(opts)} ORDER BY c.position) c) AS addresses, ${PIPELINE_COLUMNS}
+        FROM ${w.from} ${draftsOf(filter.brandId)} JOIN opportunity_records r ON r.rowid = o.rowid
         WHERE o.rowid IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
-      );
+        )
+        .map(
+          (r): OpportunityRow => ({
+            opportunity_rowid: r.opportunity_rowid,
+            packed: r.packed,
+            status: r.status,
+            note: r.note,
+            contacted_at: r.contacted_at,
+            exported_at: r.exported_at,
+            addresses: r.addresses,
+            pipeline: pipelineOf(r),
+          }),
+        );
     const SIZE = 1000;
     for (let i = 0; i < order.length; i += SIZE) {
       const ids = order.slice(i, i + SIZE).map(([rowid]) => rowid);

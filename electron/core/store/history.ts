@@ -7,7 +7,7 @@ import type { DB } from './db';
 import { sql } from './sql';
 import { Statements } from './statements';
 
-/** Note edits closer together than this are one entry (the note is saved as the user types). */
+/** Note or draft edits closer together than this are one entry (both are saved as the user types). */
 const NOTE_EDITS_MERGE_MS = 10 * 60_000;
 const DETAIL_MAX = 160;
 
@@ -27,11 +27,11 @@ export class HistoryStore {
   /** Record an event (call inside the change's transaction). A note edit soon after the last one updates that entry. */
   add(brandId: string, opportunityId: string, kind: HistoryKind, at: string, detail: string): void {
     const d = historyDetail(detail);
-    if (kind === 'note') {
+    if (kind === 'note' || kind === 'draft') {
       const last = this.statements.get<{ id: number; kind: string; at: string }>(
         sql`SELECT id, kind, at FROM history WHERE brand_id = ${brandId} AND opportunity_id = ${opportunityId} ORDER BY at DESC, id DESC LIMIT 1`,
       );
-      if (last?.kind === 'note' && Date.parse(at) - Date.parse(last.at) < NOTE_EDITS_MERGE_MS && Date.parse(at) >= Date.parse(last.at)) {
+      if (last?.kind === kind && Date.parse(at) - Date.parse(last.at) < NOTE_EDITS_MERGE_MS && Date.parse(at) >= Date.parse(last.at)) {
         this.statements.run(sql`UPDATE OR IGNORE history SET at = ${at}, detail = ${d} WHERE id = ${last.id}`);
         return;
       }

@@ -3,11 +3,12 @@
 import type { Opportunity } from '../../../shared/api/schemas';
 import type { Contact } from '../../../shared/contacts';
 import { STATUSES } from '../../../shared/domain';
-import type { ListFilter, ListItem, OpportunityDetail, Status } from '../../../shared/model';
+import { STAGES } from '../../../shared/pipeline';
+import type { ContactWarning, ListFilter, ListItem, OpportunityDetail, Status } from '../../../shared/model';
 import type { FieldTable } from '../../../shared/opportunity-fields';
 import type { BrandKeys } from './brand-keys';
 import { listColumns, listItemMapper } from './opportunity-columns';
-import { doNotContactCount, filterSql, ftsQuery, keysetAfter, orderBy, pitchedAt, SORTS, withTriage, type After, type FilterSql } from './opportunity-filter';
+import { doNotContactCount, filterSql, ftsQuery, keysetAfter, orderBy, pitchedAt, SORTS, withTriage, type After, type FilterSql, type PipelineDays } from './opportunity-filter';
 import type { DerivedTables } from './derived-tables';
 
 /** A search with fewer matches than this starts from them; one with more walks the sort's index. */
@@ -31,6 +32,7 @@ export interface ChipCounts {
   status: Record<string, number>;
   type: Record<string, number>;
   difficulty: Record<string, number>;
+  stage: Record<string, number>;
   total: number;
 }
 
@@ -50,10 +52,11 @@ export class OpportunityReader {
     private readonly keys: BrandKeys,
     fields: FieldTable,
     private readonly derived: DerivedTables,
+    private readonly days: () => PipelineDays,
   ) {
     this.toItem = listItemMapper<ListItem>(fields, ['removed_on_server', 'starred']);
     this.itemColumns = sql`${listColumns(fields)}, COALESCE(o.local_status, o.status) AS status, o.removed_on_server,
-      o.starred AS starred, COALESCE(t.note, '') AS note, t.contacted_at, t.exported_at`;
+      o.starred AS starred, COALESCE(t.note, '') AS note, t.contacted_at, t.exported_at, o.stage, o.snoozed_until, t.followed_up_at`;
   }
 
   /**
@@ -65,10 +68,11 @@ export class OpportunityReader {
   filter(f: ListFilter): FilterSql {
     const bk = this.keys.key(f.brandId);
     this.derived.pitched(f.brandId, bk);
+    const days = this.days();
     const q = f.search === undefined ? null : ftsQuery(f.search);
-    if (!q) return filterSql(f, bk);
+    if (!q) return filterSql(f, bk, days);
     const hits = this.derived.searchHits(q);
-    return filterSql(f, bk, hits.size < FEW_MATCHES ? 'drive' : 'probe', hits.table);
+    return filterSql(f, bk, days, hits.size < FEW_MATCHES ? 'drive' : 'probe', hits.table);
   }
 
   /**
@@ -122,22 +126,24 @@ export class OpportunityReader {
   /** Grouped by the chip index's own columns, in its order: one pass over it, no sort (the effective status is folded in JS). */
   countsSql(f: ListFilter): Sql {
     const w = this.filter({ ...f, status: undefined, type: undefined, difficulty: undefined });
-    return sql`${w.with} SELECT o.archived, o.local_status, o.status AS server_status, o.opportunity_type AS type, o.difficulty AS difficulty, count(*) AS n
-        FROM opportunities o WHERE ${w.where} GROUP BY 1, 2, 3, 4, 5`;
+    return sql`${w.with} SELECT o.archived, o.local_status, o.status AS server_status, o.opportunity_type AS type, o.difficulty AS difficulty, o.stage, count(*) AS n
+        FROM opportunities o WHERE ${w.where} GROUP BY 1, 2, 3, 4, 5, 6`;
   }
 
   /** Counts per effective status, type and difficulty under the other filters (for the filter chips): one pass over one index. */
   counts(f: ListFilter): ChipCounts {
     const rows = this.statements
-      .all<{ local_status: string | null; server_status: string | null; type: string | null; difficulty: string | null; n: number }>(this.countsSql(f))
+      .all<{ local_status: string | null; server_status: string | null; type: string | null; difficulty: string | null; stage: string | null; n: number }>(this.countsSql(f))
       .map((r) => ({ ...r, status: r.local_status ?? r.server_status }));
-    const out: ChipCounts = { status: Object.fromEntries(STATUSES.map((s) => [s, 0])), type: {}, difficulty: {}, total: 0 };
+    const out: ChipCounts = { status: Object.fromEntries(STATUSES.map((s) => [s, 0])), type: {}, difficulty: {}, stage: Object.fromEntries(STAGES.map((s) => [s, 0])), total: 0 };
     for (const r of rows) {
       out.total += r.n;
       const s = r.status ?? 'New';
       out.status[s] = (out.status[s] ?? 0) + r.n;
       if (r.type) out.type[r.type] = (out.type[r.type] ?? 0) + r.n;
       if (r.difficulty) out.difficulty[r.difficulty] = (out.difficulty[r.difficulty] ?? 0) + r.n;
+      const stage = r.stage ?? 'New';
+      out.stage[stage] = (out.stage[stage] ?? 0) + r.n;
     }
     return out;
   }
@@ -161,6 +167,45 @@ export class OpportunityReader {
       contacts,
       triage: { status: row._status ?? null, note: item.note, starred: item.starred, contacted_at: item.contacted_at, exported_at: item.exported_at, updated_at: row._updated_at },
     };
+  }
+
+  /** How many of the filtered list each outlet (domain) has: the heads of the list grouped by publication. */
+  domainCounts(f: ListFilter): Record<string, number> {
+    const w = this.filter(f);
+    const rows = this.statements.tuples<[string, number]>(
+      sql`${w.with} SELECT min(o.domain), count(*) FROM opportunities o WHERE ${w.where} GROUP BY o.domain COLLATE NOCASE`,
+    );
+    return Object.fromEntries(rows.map(([d, n]) => [d.toLowerCase(), n]));
+  }
+
+  /**
+   * Contacts made since `since` (YYYY-MM-DD) of the same people (these
+   * addresses) or the same outlet (the opportunity's domain), in other
+   * opportunities of the brand, newest first: what is said before a pitch goes.
+   */
+  earlierContacts(brandId: string, id: string, addresses: readonly string[], since: string): ContactWarning[] {
+    const bk = this.keys.key(brandId);
+    const rows = this.statements.all<{ what: string; kind: 'person' | 'outlet'; opportunity_id: string; title: string; contacted_at: string }>(
+      sql`SELECT * FROM (
+          SELECT c2.email AS what, 'person' AS kind, o2.id AS opportunity_id, o2.title, t2.contacted_at
+          FROM contacts c2 JOIN opportunities o2 ON o2.rowid = c2.opportunity_rowid
+          JOIN triage t2 ON t2.brand_id = ${brandId} AND t2.opportunity_id = o2.id
+          WHERE c2.brand_key = ${bk} AND c2.identity IN (SELECT value FROM json_each(${JSON.stringify(addresses.map((a) => a.trim().toLowerCase()))}))
+            AND o2.id != ${id} AND t2.contacted_at >= ${since}
+          UNION ALL
+          SELECT o2.domain AS what, 'outlet' AS kind, o2.id AS opportunity_id, o2.title, t2.contacted_at
+          FROM opportunities o JOIN opportunities o2 ON o2.brand_key = o.brand_key AND o2.removed_on_server IN (0, 1) AND o2.domain = o.domain COLLATE NOCASE AND o2.id != o.id
+          JOIN triage t2 ON t2.brand_id = ${brandId} AND t2.opportunity_id = o2.id
+          WHERE o.brand_key = ${bk} AND o.id = ${id} AND o.domain != '' AND t2.contacted_at >= ${since}
+        ) ORDER BY contacted_at DESC, kind LIMIT 20`,
+    );
+    return rows.map((r) => ({
+      ...r,
+      message:
+        r.kind === 'person'
+          ? `${r.what} was contacted on ${r.contacted_at} for «${r.title}».`
+          : `${r.what} was contacted on ${r.contacted_at} for «${r.title}» (the same outlet).`,
+    }));
   }
 
   /** Parsed contacts of many opportunities at once, in their original order. */

@@ -61,8 +61,8 @@ export class OpportunityWriter {
     this.delSearch = once(sql`DELETE FROM opportunity_search WHERE rowid = ${slot}`);
     this.addSearch = once(upsert.search);
     // The mirror of the user's triage (migration 4) for a new row whose triage came first (a recovered or imported record).
-    this.triageOf = once(sql`SELECT status, starred FROM triage WHERE brand_id = ${slot} AND opportunity_id = ${slot}`);
-    this.mirror = once(sql`UPDATE opportunities SET local_status = ${slot}, starred = ${slot} WHERE rowid = ${slot}`);
+    this.triageOf = once(sql`SELECT status, starred, stage, snoozed_until FROM triage WHERE brand_id = ${slot} AND opportunity_id = ${slot}`);
+    this.mirror = once(sql`UPDATE opportunities SET local_status = ${slot}, starred = ${slot}, stage = ${slot}, snoozed_until = ${slot} WHERE rowid = ${slot}`);
   }
 
   /**
@@ -101,8 +101,8 @@ export class OpportunityWriter {
         result.changed++;
       } else {
         rowid = Number(this.insert.run(bk, ...values, rawHash, now, now, runId).lastInsertRowid);
-        const triage = this.triageOf.get(brandId, id) as { status: string | null; starred: number } | undefined;
-        if (triage) this.mirror.run(triage.status, triage.starred, rowid);
+        const triage = this.triageOf.get(brandId, id) as { status: string | null; starred: number; stage: string | null; snoozed_until: string | null } | undefined;
+        if (triage) this.mirror.run(triage.status, triage.starred, triage.stage, triage.snoozed_until, rowid);
         result.added++;
       }
       this.putRaw.run(rowid, packRecord(raw));

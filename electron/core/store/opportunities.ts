@@ -3,13 +3,15 @@
 // both over the columns the field table (shared/opportunity-fields.ts) declares.
 import type { Opportunity } from '../../../shared/api/schemas';
 import type { Contact } from '../../../shared/contacts';
-import type { ListFilter, ListItem, OpportunityDetail } from '../../../shared/model';
+import type { ContactWarning, ListFilter, ListItem, OpportunityDetail } from '../../../shared/model';
 import { OPPORTUNITY_FIELDS, type FieldTable } from '../../../shared/opportunity-fields';
 import { BrandKeys } from './brand-keys';
 import type { DB } from './db';
 import { OpportunityReader, type ChipCounts, type ListPage } from './opportunities-read';
 import { OpportunityWriter, type UpsertResult } from './opportunities-write';
-import type { After, FilterSql } from './opportunity-filter';
+import type { After, FilterSql, PipelineDays } from './opportunity-filter';
+import { addDays } from '../../../shared/rules';
+import { PIPELINE_DEFAULTS } from '../../../shared/pipeline';
 import type { Sql, SqlValue } from './sql';
 import { DerivedTables } from './derived-tables';
 import { Statements } from './statements';
@@ -20,6 +22,13 @@ export type { UpsertResult } from './opportunities-write';
 
 const plain = (q: Sql) => ({ sql: q.text, params: q.params });
 
+/** Today on this computer's calendar, YYYY-MM-DD. */
+export const localToday = (now = new Date()): string =>
+  `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+
+/** The pipeline's days for `today`, with follow-ups due `followUpAfterDays` after contact. */
+export const pipelineDays = (today: string, followUpAfterDays: number): PipelineDays => ({ today, dueOnOrBefore: addDays(today, -followUpAfterDays) });
+
 export type { After } from './opportunity-filter';
 export type { ListPage } from './opportunities-read';
 
@@ -28,11 +37,14 @@ export class OpportunityStore {
   private readonly reader: OpportunityReader;
   private readonly writer: OpportunityWriter;
 
+  /** The days the pipeline's filters use: the app sets its clock and settings here (default: today, follow-ups after 3 days). */
+  days: () => PipelineDays = () => pipelineDays(localToday(), PIPELINE_DEFAULTS.followUpAfterDays);
+
   /** `fields`: the field table the columns follow (a test may pass one with a field more). */
   constructor(db: DB, fields: FieldTable = OPPORTUNITY_FIELDS) {
     const statements = new Statements(db);
     this.keys = new BrandKeys(statements);
-    this.reader = new OpportunityReader(statements, this.keys, fields, new DerivedTables(db));
+    this.reader = new OpportunityReader(statements, this.keys, fields, new DerivedTables(db), () => this.days());
     this.writer = new OpportunityWriter(statements, this.keys, fields);
   }
 
@@ -100,6 +112,15 @@ export class OpportunityStore {
   /** Parsed contacts of many opportunities at once, in their original order. */
   contactsFor(brandId: string, ids: readonly string[]): Map<string, Contact[]> {
     return this.reader.contactsFor(brandId, ids);
+  }
+
+  domainCounts(f: ListFilter): Record<string, number> {
+    return this.reader.domainCounts(f);
+  }
+
+  /** Earlier contacts of the same people or outlet since a day (see the reader). */
+  earlierContacts(brandId: string, id: string, addresses: readonly string[], since: string): ContactWarning[] {
+    return this.reader.earlierContacts(brandId, id, addresses, since);
   }
 
   exists(brandId: string, id: string): boolean {

@@ -16,7 +16,7 @@ export const COLUMN_DECLARATIONS: Record<ColumnType, { type: 'TEXT' | 'INTEGER';
 };
 
 /** The other columns of `opportunities`: the cache's own book-keeping, not the record's (local_status and starred mirror the triage, see migration 4). */
-export const BOOKKEEPING_COLUMNS = ['rowid', 'brand_key', 'raw_hash', 'removed_on_server', 'first_synced_at', 'changed_at', 'seen_in_run', 'local_status', 'starred'] as const;
+export const BOOKKEEPING_COLUMNS = ['rowid', 'brand_key', 'raw_hash', 'removed_on_server', 'first_synced_at', 'changed_at', 'seen_in_run', 'local_status', 'starred', 'stage', 'snoozed_until'] as const;
 
 export type StoredField = OpportunityField & { column: ColumnType };
 

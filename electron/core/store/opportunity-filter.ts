@@ -92,6 +92,14 @@ export const triageOf = (brandId: string | Sql): Sql => sql`LEFT JOIN triage t O
 /** The opportunity (`o`) with the user's triage of it. */
 export const withTriage = (brandId: string): Sql => sql`opportunities o ${triageOf(brandId)}`;
 
+/** The days the pipeline's filters are measured from (the core's clock and settings). */
+export interface PipelineDays {
+  /** Today, YYYY-MM-DD (the user's calendar). */
+  today: string;
+  /** A Contacted opportunity contacted on or before this day is due for its follow-up. */
+  dueOnOrBefore: string;
+}
+
 export interface FilterSql {
   /** Put before a query's SELECT (empty today: the sets it reads are derived tables, filled by the reader). */
   with: Sql;
@@ -115,7 +123,7 @@ export type SearchPlan = 'drive' | 'probe';
  * reader fills once per search (see search-hits.ts); without one, from the
  * full-text index directly.
  */
-export function filterSql(f: ListFilter, bk: number, search: SearchPlan = 'probe', hits: Sql | null = null): FilterSql {
+export function filterSql(f: ListFilter, bk: number, days: PipelineDays, search: SearchPlan = 'probe', hits: Sql | null = null): FilterSql {
   const where: Sql[] = [sql`o.brand_key = ${bk}`];
   if (f.onlyRemoved) where.push(sql`o.removed_on_server = 1`);
   else if (!f.includeRemoved) where.push(sql`o.removed_on_server = 0`);
@@ -129,6 +137,14 @@ export function filterSql(f: ListFilter, bk: number, search: SearchPlan = 'probe
   if (f.catchAll === 'only') where.push(sql`o.catch_all_count > 0`);
   if (f.catchAll === 'exclude') where.push(sql`o.catch_all_count = 0`);
   if (f.starred) where.push(sql`o.starred = 1`);
+  // Snoozed ones leave the list until their date (the Snoozed view shows them).
+  if (f.view === 'snoozed') where.push(sql`o.snoozed_until > ${days.today}`);
+  else where.push(sql`(o.snoozed_until IS NULL OR o.snoozed_until <= ${days.today})`);
+  if (f.stage !== undefined) where.push(f.stage === 'New' ? sql`o.stage IS NULL` : sql`o.stage = ${f.stage}`);
+  // Follow-ups due: contacted long enough ago, no follow-up yet (the stage says so), no reply.
+  if (f.view === 'due') {
+    where.push(sql`o.stage = 'Contacted' AND EXISTS (SELECT 1 FROM triage td WHERE td.brand_id = ${f.brandId} AND td.opportunity_id = o.id AND td.contacted_at <= ${days.dueOnOrBefore})`);
+  }
   if (f.alreadyPitched === true) where.push(sql`o.rowid IN temp.pitched_rowids`);
   if (f.alreadyPitched === false) where.push(sql`o.rowid NOT IN temp.pitched_rowids`);
   if (f.ids !== undefined) where.push(sql`o.id IN (SELECT value FROM json_each(${JSON.stringify(f.ids)}))`);

@@ -7,7 +7,19 @@
 // fills in what the damage took. What was recovered and what was not is said
 // in plain words; the opportunities themselves come back with the next sync.
 import Database from 'better-sqlite3';
-import { doNotContactRecordSchema, exportRecordSchema, historyRecordSchema, triageRecordSchema, RECORD_FORMAT, RECORD_VERSION, type RecordCounts, type RecordFile } from '../../../shared/user-record';
+import {
+  doNotContactRecordSchema,
+  draftRecordSchema,
+  exportRecordSchema,
+  historyRecordSchema,
+  snippetRecordSchema,
+  triageRecordSchema,
+  RECORD_FORMAT,
+  RECORD_VERSION,
+  TRIAGE_FIELDS,
+  type RecordCounts,
+  type RecordFile,
+} from '../../../shared/user-record';
 import { recordCounts } from '../../../shared/user-record';
 import { Cache } from './cache';
 import { moveAside, type OpenOptions } from './db';
@@ -15,7 +27,7 @@ import { moveAside, type OpenOptions } from './db';
 type Row = Record<string, unknown>;
 
 interface TableSpec {
-  name: 'triage' | 'do_not_contact' | 'exports' | 'history';
+  name: 'triage' | 'do_not_contact' | 'exports' | 'history' | 'drafts' | 'snippets';
   /** The columns a row is found by (history: its rowid). */
   key: string[];
   columns: string[];
@@ -25,14 +37,14 @@ const TABLES: TableSpec[] = [
   {
     name: 'triage',
     key: ['brand_id', 'opportunity_id'],
-    columns: [
-      'brand_id', 'opportunity_id', 'status', 'status_changed_at', 'note', 'note_changed_at', 'starred', 'starred_changed_at',
-      'contacted_at', 'contacted_changed_at', 'exported_at', 'exported_changed_at', 'updated_at',
-    ],
+    // Every column any version had (a file from before a version lacks its columns: they are left out).
+    columns: ['brand_id', 'opportunity_id', ...TRIAGE_FIELDS.flatMap((f) => [f.name, f.changedAt]), 'updated_at'],
   },
   { name: 'do_not_contact', key: ['kind', 'value'], columns: ['kind', 'value', 'note', 'added_at'] },
   { name: 'exports', key: ['id'], columns: ['id', 'at', 'brand_id', 'preset', 'file_name', 'rows', 'opportunities', 'marked_exported'] },
   { name: 'history', key: ['id'], columns: ['id', 'brand_id', 'opportunity_id', 'at', 'kind', 'detail'] },
+  { name: 'drafts', key: ['brand_id', 'opportunity_id', 'kind'], columns: ['brand_id', 'opportunity_id', 'kind', 'subject', 'body', 'base_subject', 'base_body', 'updated_at'] },
+  { name: 'snippets', key: ['id'], columns: ['id', 'kind', 'name', 'text', 'updated_at'] },
 ];
 
 export interface TableSalvage {
@@ -111,7 +123,7 @@ function salvageTable(db: Database.Database, t: TableSpec): TableSalvage {
 /** What could be read of the user's tables in the file at `path` (opened read-only; never changed). */
 export function salvageUserRecord(path: string): { tables: Record<TableSpec['name'], TableSalvage>; openError: string | null } {
   const empty = (): TableSalvage => ({ rows: [], unreadable: 0, damaged: true, missing: true });
-  const tables = { triage: empty(), do_not_contact: empty(), exports: empty(), history: empty() };
+  const tables = { triage: empty(), do_not_contact: empty(), exports: empty(), history: empty(), drafts: empty(), snippets: empty() };
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
@@ -129,6 +141,14 @@ export function salvageUserRecord(path: string): { tables: Record<TableSpec['nam
   }
   return { tables, openError: null };
 }
+
+const safeJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+};
 
 /** The salvaged rows as a record (only rows that fit the record's shape; the rest counted as unreadable). */
 export function salvagedRecord(tables: Record<TableSpec['name'], TableSalvage>, appVersion: string): { record: RecordFile; misfits: number } {
@@ -150,6 +170,7 @@ export function salvagedRecord(tables: Record<TableSpec['name'], TableSalvage>, 
       starred_changed_at: at(r.starred === 1, 'starred_changed_at'),
       contacted_changed_at: at(r.contacted_at != null, 'contacted_changed_at'),
       exported_changed_at: at(r.exported_at != null, 'exported_changed_at'),
+      contacted_addresses: typeof r.contacted_addresses === 'string' ? safeJson(r.contacted_addresses) : null,
       note: r.note ?? '',
     });
     return p.success ? p.data : null;
@@ -168,6 +189,8 @@ export function salvagedRecord(tables: Record<TableSpec['name'], TableSalvage>, 
       do_not_contact: fit(tables.do_not_contact.rows, parseWith(doNotContactRecordSchema)),
       exports: fit(tables.exports.rows, parseWith(exportRecordSchema)),
       history: fit(tables.history.rows, parseWith(historyRecordSchema)),
+      drafts: fit(tables.drafts.rows, parseWith(draftRecordSchema)),
+      snippets: fit(tables.snippets.rows, parseWith(snippetRecordSchema)),
     },
     misfits,
   };

@@ -3,7 +3,7 @@
 // time it was last written (shared/user-record.ts), so writers in several
 // processes and a merged record settle field by field, the later write
 // winning; each change is also a line of the opportunity's history.
-import { isOneOf, STATUSES, type Status } from '../../../shared/domain';
+import { isOneOf, STATUSES } from '../../../shared/domain';
 import { TRIAGE_FIELDS, type TriageFieldName, type TriageRecord } from '../../../shared/user-record';
 import type { DB } from './db';
 import type { HistoryStore } from './history';
@@ -12,14 +12,8 @@ import { Statements } from './statements';
 import type { TriagePatch } from '../../../shared/model';
 export type { TriagePatch } from '../../../shared/model';
 
-interface Row {
-  status: Status | null;
-  note: string;
-  starred: number;
-  contacted_at: string | null;
-  exported_at: string | null;
-}
-type StoredRow = Row & { [K in (typeof TRIAGE_FIELDS)[number]['changedAt']]: string | null } & { brand_id: string; opportunity_id: string; updated_at: string };
+/** A stored row: every field's column and its last write time, as SQLite gives them. */
+type StoredRow = Record<string, string | number | null> & { brand_id: string; opportunity_id: string; updated_at: string };
 
 export const MAX_NOTE_LENGTH = 100_000;
 
@@ -28,14 +22,24 @@ const columnList = sqlJoin(
   COLUMNS.map((c) => identifier(c, COLUMNS)),
   sql`, `,
 );
+const FIELD = new Map<string, (typeof TRIAGE_FIELDS)[number]>(TRIAGE_FIELDS.map((f) => [f.name, f]));
+/** What an untouched opportunity's fields are. */
+const DEFAULTS: Record<string, string | number | null> = Object.fromEntries(TRIAGE_FIELDS.map((f) => [f.name, f.kind === 'flag' ? 0 : f.name === 'note' ? '' : null]));
 
-/** A field's value as stored (starred is 0/1). */
-const stored = (field: TriageFieldName, v: unknown): string | number | null => (field === 'starred' ? (v ? 1 : 0) : ((v as string | null | undefined) ?? null));
+/** A field's value as stored: a flag as 0/1, a list as JSON text (an empty one as null). */
+function stored(field: TriageFieldName, v: unknown): string | number | null {
+  const kind = FIELD.get(field)!.kind;
+  if (kind === 'flag') return v ? 1 : 0;
+  if (kind === 'list') return Array.isArray(v) && v.length > 0 ? JSON.stringify(v) : null;
+  return (v as string | null | undefined) ?? (field === 'note' ? '' : null);
+}
 
 /** What a change says in the history. */
 function historyDetail(field: TriageFieldName, value: string | number | null, exportedIn?: string): string {
   if (field === 'starred') return value ? 'on' : 'off';
   if (field === 'exported_at' && exportedIn) return `in ${exportedIn}`;
+  if (field === 'stage' && value === null) return 'New';
+  if (field === 'snoozed_until' && value === null) return 'woken';
   if (value === null || value === '') return 'cleared';
   return String(value);
 }
@@ -61,27 +65,27 @@ export class TriageStore {
     }
     if (patch.note !== undefined && patch.note.length > MAX_NOTE_LENGTH) throw new RangeError('A note may hold at most 100,000 characters.');
     const cur = this.current(brandId, id);
-    const next: Record<string, string | number | null> = cur ? { ...cur } : { brand_id: brandId, opportunity_id: id, status: null, note: '', starred: 0, contacted_at: null, exported_at: null };
+    const next: Record<string, string | number | null> = cur ? { ...cur } : { brand_id: brandId, opportunity_id: id, ...DEFAULTS };
     let changed = false;
     for (const f of TRIAGE_FIELDS) {
-      if (!(f.name in patch) || patch[f.name] === undefined) continue;
-      const value = stored(f.name, patch[f.name]);
-      if (cur && cur[f.name] === value) continue;
-      if (!cur && value === stored(f.name, next[f.name])) continue;
+      const given = (patch as Record<string, unknown>)[f.name];
+      if (given === undefined) continue;
+      const value = stored(f.name, given);
+      if (value === (cur ? cur[f.name] : DEFAULTS[f.name])) continue;
       next[f.name] = value;
       next[f.changedAt] = now;
       changed = true;
-      this.history.add(brandId, id, f.history, now, historyDetail(f.name, value, exportedIn));
+      if (f.history) this.history.add(brandId, id, f.history, now, historyDetail(f.name, value, exportedIn));
     }
     if (!changed) return false;
     next.updated_at = now;
-    this.put(next as unknown as StoredRow);
+    this.put(next as StoredRow);
     return true;
   }
 
   private put(r: StoredRow): void {
     const values = sqlJoin(
-      COLUMNS.map((c) => sql`${(r as unknown as Record<string, string | number | null>)[c] ?? (c === 'note' ? '' : c === 'starred' ? 0 : null)}`),
+      COLUMNS.map((c) => sql`${r[c] ?? DEFAULTS[c] ?? null}`),
       sql`, `,
     );
     this.statements.run(sql`INSERT OR REPLACE INTO triage (${columnList}) VALUES (${values})`);
@@ -125,7 +129,25 @@ export class TriageStore {
 
   /** Put a record's row in place as it is (merge and restore decide what goes in). */
   putRecord(r: TriageRecord): void {
-    this.put({ ...r, starred: r.starred ? 1 : 0 });
+    const row: StoredRow = { brand_id: r.brand_id, opportunity_id: r.opportunity_id, updated_at: r.updated_at };
+    for (const f of TRIAGE_FIELDS) {
+      row[f.name] = stored(f.name, r[f.name]);
+      row[f.changedAt] = r[f.changedAt];
+    }
+    this.put(row);
+  }
+
+  /** Opportunities at stage Followed up (few): the no-reply rule looks at these. */
+  followedUp(): { brand_id: string; opportunity_id: string; stage: string | null; followed_up_at: string | null }[] {
+    return this.statements.all(sql`SELECT brand_id, opportunity_id, stage, followed_up_at FROM triage WHERE stage = 'Followed up'`);
+  }
+
+  /** Follow-ups due per brand: Contacted on or before `cutoff` (YYYY-MM-DD), not followed up yet. */
+  dueCounts(cutoff: string): Record<string, number> {
+    const rows = this.statements.all<{ brand_id: string; n: number }>(
+      sql`SELECT brand_id, count(*) AS n FROM triage WHERE stage = 'Contacted' AND contacted_at <= ${cutoff} GROUP BY brand_id`,
+    );
+    return Object.fromEntries(rows.map((r) => [r.brand_id, r.n]));
   }
 
   clear(): void {
@@ -133,4 +155,12 @@ export class TriageStore {
   }
 }
 
-const toRecord = (r: StoredRow): TriageRecord => ({ ...r, starred: r.starred === 1 });
+function toRecord(r: StoredRow): TriageRecord {
+  const out: Record<string, unknown> = { brand_id: r.brand_id, opportunity_id: r.opportunity_id, updated_at: r.updated_at };
+  for (const f of TRIAGE_FIELDS) {
+    const v = r[f.name];
+    out[f.name] = f.kind === 'flag' ? v === 1 : f.kind === 'list' ? (typeof v === 'string' ? (JSON.parse(v) as string[]) : null) : v;
+    out[f.changedAt] = r[f.changedAt];
+  }
+  return out as TriageRecord;
+}

@@ -32,6 +32,8 @@ export class UserRecordStore {
         do_not_contact: this.cache.doNotContact.list(),
         exports: this.cache.exports.all(),
         history: this.cache.history.all(),
+        drafts: this.cache.drafts.all(),
+        snippets: this.cache.snippets.list(),
       }))
       .deferred();
   }
@@ -44,10 +46,11 @@ export class UserRecordStore {
    */
   readJson(appVersion: string, now = new Date()): { json: string; counts: RecordCounts } {
     const triageObject = sql`json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, ${sqlJoin(
-      TRIAGE_FIELDS.flatMap((f) => [
-        f.name === 'starred' ? sql`'starred', json(CASE WHEN starred = 1 THEN 'true' ELSE 'false' END)` : sql`${f.name}, ${identifier(f.name, TRIAGE_COLUMN_NAMES)}`,
-        sql`${f.changedAt}, ${identifier(f.changedAt, TRIAGE_COLUMN_NAMES)}`,
-      ]),
+      TRIAGE_FIELDS.flatMap((f) => {
+        const col = identifier(f.name, TRIAGE_COLUMN_NAMES);
+        const value = f.kind === 'flag' ? sql`json(CASE WHEN ${col} = 1 THEN 'true' ELSE 'false' END)` : f.kind === 'list' ? sql`json(${col})` : col;
+        return [sql`${f.name}, ${value}`, sql`${f.changedAt}, ${identifier(f.changedAt, TRIAGE_COLUMN_NAMES)}`];
+      }),
       sql`, `,
     )}, 'updated_at', updated_at)`;
     return this.cache.db
@@ -61,10 +64,14 @@ export class UserRecordStore {
             'rows', rows, 'opportunities', opportunities, 'marked_exported', marked_exported)), '[]') AS j, count(*) AS n FROM (SELECT * FROM exports ORDER BY at)`);
         const h = part(sql`SELECT COALESCE(json_group_array(json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'at', at, 'kind', kind, 'detail', detail)), '[]') AS j,
             count(*) AS n FROM (SELECT * FROM history ORDER BY id)`);
+        const dr = part(sql`SELECT COALESCE(json_group_array(json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'kind', kind, 'subject', subject, 'body', body,
+            'base_subject', base_subject, 'base_body', base_body, 'updated_at', updated_at)), '[]') AS j, count(*) AS n FROM (SELECT * FROM drafts ORDER BY brand_id, opportunity_id, kind)`);
+        const sn = part(sql`SELECT COALESCE(json_group_array(json_object('id', id, 'kind', kind, 'name', name, 'text', text, 'updated_at', updated_at)), '[]') AS j, count(*) AS n
+            FROM (SELECT * FROM snippets ORDER BY kind, name COLLATE NOCASE)`);
         const head = JSON.stringify({ format: RECORD_FORMAT, version: RECORD_VERSION, app_version: appVersion, created_at: now.toISOString() }).slice(0, -1);
         return {
-          json: `${head},"triage":${t.j},"do_not_contact":${d.j},"exports":${e.j},"history":${h.j}}`,
-          counts: { triage: t.n, notes: t.notes ?? 0, do_not_contact: d.n, exports: e.n, history: h.n },
+          json: `${head},"triage":${t.j},"do_not_contact":${d.j},"exports":${e.j},"history":${h.j},"drafts":${dr.j},"snippets":${sn.j}}`,
+          counts: { triage: t.n, notes: t.notes ?? 0, do_not_contact: d.n, exports: e.n, history: h.n, drafts: dr.n, snippets: sn.n },
         };
       })
       .deferred();
@@ -79,9 +86,11 @@ export class UserRecordStore {
       sql`SELECT (SELECT count(*) || '/' || COALESCE(max(updated_at), '') FROM triage) AS t,
         (SELECT count(*) || '/' || COALESCE(max(added_at), '') || '/' || COALESCE(sum(length(note)), 0) FROM do_not_contact) AS d,
         (SELECT count(*) || '/' || COALESCE(max(at), '') FROM exports) AS e,
-        (SELECT count(*) || '/' || COALESCE(max(id), 0) || '/' || COALESCE(max(at), '') FROM history) AS h`,
+        (SELECT count(*) || '/' || COALESCE(max(id), 0) || '/' || COALESCE(max(at), '') FROM history) AS h,
+        (SELECT count(*) || '/' || COALESCE(max(updated_at), '') FROM drafts) AS dr,
+        (SELECT count(*) || '/' || COALESCE(max(updated_at), '') FROM snippets) AS sn`,
     )!;
-    return `${String(row.t)};${String(row.d)};${String(row.e)};${String(row.h)}`;
+    return `${String(row.t)};${String(row.d)};${String(row.e)};${String(row.h)};${String(row.dr)};${String(row.sn)}`;
   }
 
   /**
@@ -98,6 +107,8 @@ export class UserRecordStore {
       do_not_contact: { added: 0, unchanged: 0 },
       exports: { added: 0 },
       history: { added: 0 },
+      drafts: { added: 0, updated: 0 },
+      snippets: { added: 0, updated: 0 },
       conflicts: [],
       nothingChanged: true,
     };
@@ -113,7 +124,29 @@ export class UserRecordStore {
       }
       for (const e of record.exports) report.exports.added += this.cache.exports.insert(e);
       report.history.added = this.cache.history.insertAll(record.history);
-      report.nothingChanged = report.triage.added + report.triage.updated + report.do_not_contact.added + report.exports.added + report.history.added === 0;
+      // Drafts and snippets whole: the later one wins; both changed is a conflict like a triage field's.
+      for (const d of record.drafts) {
+        const local = this.cache.drafts.get(d.brand_id, d.opportunity_id, d.kind);
+        if (!local) {
+          this.cache.drafts.putRecord(d);
+          report.drafts.added++;
+        } else if ((local.subject !== d.subject || local.body !== d.body) && d.updated_at > local.updated_at) {
+          report.conflicts.push({ brand_id: d.brand_id, opportunity_id: d.opportunity_id, field: `${d.kind} draft`, local: local.body, incoming: d.body, local_at: local.updated_at, incoming_at: d.updated_at, kept: 'incoming' });
+          this.cache.drafts.putRecord(d);
+          report.drafts.updated++;
+        } else if (local.subject !== d.subject || local.body !== d.body) {
+          report.conflicts.push({ brand_id: d.brand_id, opportunity_id: d.opportunity_id, field: `${d.kind} draft`, local: local.body, incoming: d.body, local_at: local.updated_at, incoming_at: d.updated_at, kept: 'local' });
+        }
+      }
+      for (const sn of record.snippets) {
+        const local = this.cache.snippets.get(sn.id);
+        if (!local) report.snippets.added++;
+        else if (sn.updated_at > local.updated_at && (local.text !== sn.text || local.name !== sn.name || local.kind !== sn.kind)) report.snippets.updated++;
+        else continue;
+        this.cache.snippets.putRecord(sn);
+      }
+      report.nothingChanged =
+        report.triage.added + report.triage.updated + report.do_not_contact.added + report.exports.added + report.history.added + report.drafts.added + report.drafts.updated + report.snippets.added + report.snippets.updated === 0;
       if (opts.dryRun) throw new DryRun();
     };
     try {
@@ -136,7 +169,7 @@ export class UserRecordStore {
     for (const f of TRIAGE_FIELDS) {
       const [lv, iv] = [local[f.name], incoming[f.name]];
       const [lt, it] = [local[f.changedAt], incoming[f.changedAt]];
-      if (lv === iv || it === null) continue;
+      if (JSON.stringify(lv) === JSON.stringify(iv) || it === null) continue;
       if (lt !== null) {
         const kept = it > lt ? 'incoming' : 'local';
         report.conflicts.push({ brand_id: local.brand_id, opportunity_id: local.opportunity_id, field: f.name, local: lv, incoming: iv, local_at: lt, incoming_at: it, kept });
@@ -162,6 +195,8 @@ export class UserRecordStore {
         this.cache.triage.clear();
         this.cache.history.clear();
         this.cache.exports.clear();
+        this.cache.drafts.clear();
+        this.cache.snippets.clear();
         this.statements.run(sql`DELETE FROM do_not_contact`);
         for (const t of record.triage) this.cache.triage.putRecord(t);
         for (const d of record.do_not_contact) {
@@ -169,6 +204,8 @@ export class UserRecordStore {
         }
         for (const e of record.exports) this.cache.exports.insert(e);
         this.cache.history.insertAll(record.history);
+        for (const d of record.drafts) this.cache.drafts.putRecord(d);
+        for (const sn of record.snippets) this.cache.snippets.putRecord(sn);
       })
       .immediate();
   }

@@ -54,7 +54,7 @@ describe('backups of the user record', () => {
     const at = new Date('2026-11-23T08:00:00.000Z');
     const fast = cache.record.readJson('t', at);
     expect(JSON.parse(fast.json)).toEqual(cache.record.read('t', at));
-    expect(fast.counts).toEqual({ triage: 2, notes: 1, do_not_contact: 1, exports: 1, history: 5 });
+    expect(fast.counts).toEqual({ triage: 2, notes: 1, do_not_contact: 1, exports: 1, history: 5, drafts: 0, snippets: 0 });
     const b = (await backups.backupNow('manual'))!;
     expect((await backups.read(b.id)).record).toEqual({ ...cache.record.read('t', at), created_at: b.created_at });
   });

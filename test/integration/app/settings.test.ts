@@ -13,6 +13,9 @@ import type { Transport } from '../../../electron/core/seams';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';
 
+/** The pipeline's settings as they start (shared/pipeline.ts's defaults, a 90-day contact window, no sender name yet). */
+const PIPELINE_SETTINGS = { followUpAfterDays: 3, noReplyAfterDays: 7, contactWindowDays: 90, senderName: '' };
+
 const DEFAULT = 'https://api.trakkr.ai';
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -98,10 +101,10 @@ describe('a new API origin is shown to the user before the key is sent there', (
     expect(await set({ baseUrl: 'https://other.example/api/', confirmOrigin: 'https://other.example/api' })).toMatchObject({ ok: false, error: { kind: 'confirm-origin' } });
 
     const ok = await set({ baseUrl: 'https://other.example/api/', confirmOrigin: 'https://other.example' });
-    expect(ok).toEqual({ ok: true, value: { baseUrl: 'https://other.example/api', syncOnLaunch: false, requestsPerMinute: 60 } });
+    expect(ok).toEqual({ ok: true, value: { ...PIPELINE_SETTINGS, baseUrl: 'https://other.example/api', syncOnLaunch: false, requestsPerMinute: 60 } });
     expect(s.client().baseUrl).toBe('https://other.example/api');
     // The confirmed origin is recorded beside the settings; settings:get never shows it.
-    expect(onDisk()).toEqual({ baseUrl: 'https://other.example/api', syncOnLaunch: false, requestsPerMinute: 60, confirmedOrigin: 'https://other.example' });
+    expect(onDisk()).toEqual({ ...PIPELINE_SETTINGS, baseUrl: 'https://other.example/api', syncOnLaunch: false, requestsPerMinute: 60, confirmedOrigin: 'https://other.example' });
     expect(s.getSettings()).not.toHaveProperty('confirmedOrigin');
 
     // The same origin again (another path) needs no confirmation; a third origin does, naming the current one.
@@ -145,7 +148,7 @@ describe('a new API origin is shown to the user before the key is sent there', (
 describe('settings.json edited by hand', () => {
   it('a refused API address is not used: the default is, with a warning; the other fields stay', async () => {
     const { s, dir } = await app({ baseUrl: 'http://evil.example', syncOnLaunch: false, requestsPerMinute: 20 });
-    expect(s.getSettings()).toEqual({ baseUrl: DEFAULT, syncOnLaunch: false, requestsPerMinute: 20 });
+    expect(s.getSettings()).toEqual({ ...PIPELINE_SETTINGS, baseUrl: DEFAULT, syncOnLaunch: false, requestsPerMinute: 20 });
     expect(s.client().baseUrl).toBe(DEFAULT);
     const f = new SettingsFile(join(dir, 'settings.json'));
     expect(f.warning).toBe(
@@ -175,7 +178,7 @@ describe('settings.json edited by hand', () => {
     expect(new SettingsFile(path)).toMatchObject({ warning: null });
     expect(new SettingsFile(path).get().baseUrl).toBe('http://localhost:8787');
     writeFileSync(path, '{ not json');
-    expect(new SettingsFile(path).get()).toEqual({ baseUrl: DEFAULT, syncOnLaunch: true, requestsPerMinute: 60 });
+    expect(new SettingsFile(path).get()).toEqual({ ...PIPELINE_SETTINGS, baseUrl: DEFAULT, syncOnLaunch: true, requestsPerMinute: 60 });
   });
 });
 

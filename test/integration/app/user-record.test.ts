@@ -96,7 +96,7 @@ describe('backups of the user record', () => {
     expect(first).toHaveLength(1);
     // The backup holds only the user's record: no server data.
     const record = JSON.parse(gunzipSync(readFileSync(join(a.dir, 'backups', first[0]!))).toString('utf8'));
-    expect(Object.keys(record).sort()).toEqual(['app_version', 'created_at', 'do_not_contact', 'exports', 'format', 'history', 'triage', 'version']);
+    expect(Object.keys(record).sort()).toEqual(['app_version', 'created_at', 'do_not_contact', 'drafts', 'exports', 'format', 'history', 'snippets', 'triage', 'version']);
     expect(record.triage).toEqual([expect.objectContaining({ opportunity_id: a.ids[0], note: 'Before the mistake' })]);
 
     // Nothing changed: no new backup at the next quit.
@@ -128,7 +128,7 @@ describe('the record moved to a new laptop', () => {
     const file = join(a.dir, 'my-record.json');
     const counts = await a.call('record:export', { file: await choose(a, 'record-export', file) });
     expect(counts).toMatchObject({ triage: 1, notes: 1, do_not_contact: 1 });
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'outreach-workbench-record', version: 1 });
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ format: 'outreach-workbench-record', version: 2 });
 
     const b = await synced();
     const handle = await choose(b, 'record-import', file);
@@ -178,7 +178,7 @@ describe('the record moved to a new laptop', () => {
     const cases: [string, string, RegExp][] = [
       ['cut.json', text.slice(0, Math.floor(text.length / 2)), /not a complete JSON document/],
       ['other.json', JSON.stringify({ name: 'package', version: '1.0.0' }), /not an Outreach Workbench record file/],
-      ['newer.json', text.replace('"version": 1', '"version": 7'), /newer version of Outreach Workbench \(record version 7; this app reads up to 1\)/],
+      ['newer.json', text.replace('"version": 2', '"version": 7'), /newer version of Outreach Workbench \(record version 7; this app reads up to 2\)/],
       ['wrong.json', text.replace('"note": "mine"', '"note": 42'), /The record file is damaged: triage\.0\.note/],
     ];
     const before = JSON.stringify(a.s.cache.record.read('x', new Date(0)));
@@ -236,7 +236,8 @@ describe('a cache damaged while the app is open', () => {
     db.close();
     a.s.cache.db.pragma('wal_checkpoint(TRUNCATE)');
     const fd = openSync(path, 'r+');
-    writeSync(fd, Buffer.alloc(2000, 0x5a), 0, 2000, (page - 1) * 4096);
+    const pageSize = a.s.cache.db.pragma('page_size', { simple: true }) as number;
+    writeSync(fd, Buffer.alloc(2000, 0x5a), 0, 2000, (page - 1) * pageSize);
     closeSync(fd);
     expect(await a.s.checkIntegrity()).toEqual({ ok: false });
     const told = a.platform.events.find((e) => e.event === 'cache:recovered')!.payload as { message: string };

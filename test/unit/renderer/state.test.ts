@@ -444,7 +444,7 @@ describe('RecordStore', () => {
     await record.exportRecord();
     expect(lastToast()).toMatch(/^Your record is saved in moved\.json: \d+ triaged, /);
     const file = JSON.parse(readFileSync(platform.saveAs, 'utf8'));
-    expect(file).toMatchObject({ format: 'outreach-workbench-record', version: 1 });
+    expect(file).toMatchObject({ format: 'outreach-workbench-record', version: 2 });
     expect(record.busy).toBeNull();
   });
 

@@ -1,0 +1,210 @@
+// From reading a pitch to sending it and following up (a concern of the
+// service): the draft per opportunity and its filled text, sending it
+// through the user's own mail, the local stages with the service's status
+// kept beside them, snooze, the one follow-up, and the warnings before the
+// same person or outlet is pitched twice. Every change is the user's record
+// (triage fields, drafts, history), so backups and the record file carry it.
+import { fieldNamed, fieldReader, pitchOf } from '../../../shared/opportunity-fields';
+import { fillDraft, type MergeContext } from '../../../shared/merge-fields';
+import { defaultFollowUp } from '../../../shared/follow-up';
+import { composeLink, pickRecipients } from '../../../shared/mail-links';
+import { noReplyExpired, STAGE_TO_STATUS, stageAfter, type Stage } from '../../../shared/pipeline';
+import type { ComposeResult, ContactWarning, DraftView } from '../../../shared/model';
+import { addDays } from '../../../shared/rules';
+import type { Settings } from '../../../shared/contract';
+import type { Cache } from '../store/cache';
+import type { DraftKind } from '../store/drafts';
+import type { Platform } from './platform';
+import { ServiceError } from './service-error';
+import { missingMessage } from './triage';
+import type { SnippetRecord } from '../../../shared/user-record';
+
+const NOT_IN_CACHE = 'That opportunity is not in the cache (it may have been reset).';
+const authorOf = fieldReader(fieldNamed('author_name'));
+
+export interface PipelineDeps {
+  cache: () => Cache;
+  platform: Platform;
+  settings: () => Settings;
+  /** Today on the user's calendar (YYYY-MM-DD): the core's clock, a test's fixed day. */
+  today: () => string;
+  /** The user's record changed (a backup follows). */
+  changed: () => void;
+}
+
+export class Pipeline {
+  constructor(private readonly d: PipelineDeps) {}
+
+  private detail(brandId: string, id: string) {
+    const detail = this.d.cache().opportunities.get(brandId, id);
+    if (!detail) throw new ServiceError('not-found', NOT_IN_CACHE);
+    return detail;
+  }
+
+  /** What fills the merge fields of this opportunity, for the chosen address. */
+  private context(brandId: string, id: string, to?: string): MergeContext {
+    const d = this.detail(brandId, id);
+    const contact = to ? (d.contacts.find((c) => c.email.toLowerCase() === to.toLowerCase()) ?? null) : null;
+    return {
+      author_name: (authorOf(d.record) as string | null) ?? null,
+      domain: d.item.domain || null,
+      title: d.item.title,
+      url: d.item.url ?? null,
+      brand: this.d.cache().brands.get(brandId)?.name ?? null,
+      contact: contact ? { email: contact.email, catchAll: contact.catchAll } : null,
+      sender_name: this.d.settings().senderName || null,
+    };
+  }
+
+  /** The draft of a kind (or the service's pitch when there is none), filled for the chosen address, with hints. */
+  draft(brandId: string, id: string, kind: DraftKind, to?: string): DraftView {
+    const d = this.detail(brandId, id);
+    const service = pitchOf(d.record);
+    const saved = this.d.cache().drafts.get(brandId, id, kind) ?? null;
+    const text = saved ? { subject: saved.subject, body: saved.body } : kind === 'pitch' ? service : defaultFollowUp(service);
+    const filled = fillDraft(text.subject, text.body, this.context(brandId, id, to));
+    const serviceChanged = !!saved && kind === 'pitch' && saved.base_subject !== null && (saved.base_subject !== service.subject || saved.base_body !== service.body);
+    return {
+      kind,
+      draft: saved ? { subject: saved.subject, body: saved.body, updated_at: saved.updated_at } : null,
+      text,
+      service,
+      base: saved && saved.base_subject !== null ? { subject: saved.base_subject, body: saved.base_body ?? '' } : null,
+      serviceChanged,
+      filled: { subject: filled.subject, body: filled.body },
+      unfilled: filled.unfilled.map((u) => ({ token: u.token, field: u.field, part: u.part })),
+      recipients: pickRecipients(d.contacts),
+    };
+  }
+
+  /** Save the draft as typed; the first save of a New opportunity makes it Drafted. */
+  saveDraft(brandId: string, id: string, kind: DraftKind, subject: string, body: string): DraftView {
+    const d = this.detail(brandId, id);
+    const cache = this.d.cache();
+    cache.drafts.save(brandId, id, kind, { subject, body }, kind === 'pitch' ? pitchOf(d.record) : null);
+    const current = (d.item.stage ?? 'New') as Stage;
+    const next = stageAfter('draft-saved', current);
+    if (next !== current) this.setStage(brandId, id, next);
+    this.d.changed();
+    return this.draft(brandId, id, kind);
+  }
+
+  resetDraft(brandId: string, id: string, kind: DraftKind): DraftView {
+    this.detail(brandId, id);
+    this.d.cache().drafts.reset(brandId, id, kind);
+    this.d.changed();
+    return this.draft(brandId, id, kind);
+  }
+
+  /** A stage set by the user (or by an action): the local status follows the mapping table in shared/pipeline.ts. */
+  setStage(brandId: string, id: string, stage: Stage, reason?: string | null): void {
+    const cache = this.d.cache();
+    cache.triage.set(brandId, id, {
+      stage: stage === 'New' ? null : stage,
+      stage_reason: stage === 'Not a fit' ? (reason ?? null) : null,
+      status: STAGE_TO_STATUS[stage],
+    });
+    this.d.changed();
+  }
+
+  /** All or nothing: refused, naming them, when any of the ids is not in the cache. */
+  private mustExist(brandId: string, ids: readonly string[]): string[] {
+    const cache = this.d.cache();
+    const unique = [...new Set(ids)];
+    const missing = unique.filter((id) => !cache.opportunities.exists(brandId, id));
+    if (missing.length) throw new ServiceError('not-found', missingMessage(missing, unique.length), 'ids');
+    return unique;
+  }
+
+  setStageMany(brandId: string, ids: readonly string[], stage: Stage, reason?: string | null): number {
+    ids = this.mustExist(brandId, ids);
+    const n = this.d.cache().triage.setMany(brandId, ids, { stage: stage === 'New' ? null : stage, stage_reason: stage === 'Not a fit' ? (reason ?? null) : null, status: STAGE_TO_STATUS[stage] });
+    this.d.changed();
+    return n;
+  }
+
+  /** Out of the list until `until` (YYYY-MM-DD), or back now (null). */
+  snooze(brandId: string, ids: readonly string[], until: string | null): number {
+    if (until !== null && until <= this.d.today()) throw new ServiceError('invalid-input', 'Snooze until a day after today.', 'until');
+    ids = this.mustExist(brandId, ids);
+    const n = this.d.cache().triage.setMany(brandId, ids, { snoozed_until: until });
+    this.d.changed();
+    return n;
+  }
+
+  /** Mailed: contacted today, with the addresses used; the stage moves on. */
+  markContacted(brandId: string, id: string, addresses: readonly string[]): void {
+    this.mustExist(brandId, [id]);
+    const d = this.detail(brandId, id);
+    const stage = stageAfter('mailed', (d.item.stage ?? 'New') as Stage);
+    this.d.cache().triage.set(brandId, id, { contacted_at: this.d.today(), contacted_addresses: [...addresses], stage, status: STAGE_TO_STATUS[stage], snoozed_until: null });
+    this.d.changed();
+  }
+
+  markFollowedUp(brandId: string, id: string): void {
+    const d = this.detail(brandId, id);
+    const stage = stageAfter('followed-up', (d.item.stage ?? 'New') as Stage);
+    this.d.cache().triage.set(brandId, id, { followed_up_at: this.d.today(), stage, status: STAGE_TO_STATUS[stage] });
+    this.d.changed();
+  }
+
+  /**
+   * After the one follow-up, no reply for `noReplyAfterDays`: the opportunity
+   * moves to Not a fit (No reply). Run at launch and once a day; returns how many moved.
+   */
+  applyNoReply(): number {
+    const cache = this.d.cache();
+    const settings = { followUpAfterDays: this.d.settings().followUpAfterDays, noReplyAfterDays: this.d.settings().noReplyAfterDays };
+    const today = this.d.today();
+    const expired = cache.triage.followedUp().filter((t) => noReplyExpired({ stage: t.stage as Stage | null, followed_up_at: t.followed_up_at }, today, settings));
+    for (const t of expired) cache.triage.set(t.brand_id, t.opportunity_id, { stage: 'Not a fit', stage_reason: 'No reply', status: STAGE_TO_STATUS['Not a fit'] });
+    if (expired.length) this.d.changed();
+    return expired.length;
+  }
+
+  /** Follow-ups due, per brand and in all (the count shown at launch). */
+  due(): { byBrand: Record<string, number>; total: number } {
+    const cutoff = addDays(this.d.today(), -this.d.settings().followUpAfterDays);
+    const byBrand = this.d.cache().triage.dueCounts(cutoff);
+    return { byBrand, total: Object.values(byBrand).reduce((a, b) => a + b, 0) };
+  }
+
+  saveSnippet(s: { id?: string; kind: 'opening' | 'signoff' | 'other'; name: string; text: string }): SnippetRecord {
+    const saved = this.d.cache().snippets.save(s);
+    this.d.changed();
+    return saved;
+  }
+
+  removeSnippet(id: string): { removed: boolean } {
+    const removed = this.d.cache().snippets.remove(id);
+    if (removed) this.d.changed();
+    return { removed };
+  }
+
+  /** Earlier contacts of these addresses, or of this outlet, within the contact window: said before anything is sent. */
+  warnings(brandId: string, id: string, addresses: readonly string[]): ContactWarning[] {
+    const days = this.d.settings().contactWindowDays;
+    if (days <= 0) return [];
+    return this.d.cache().opportunities.earlierContacts(brandId, id, addresses, addDays(this.d.today(), -days));
+  }
+
+  /**
+   * Open the filled draft in the user's own mail: the default mail app, Gmail
+   * or Outlook on the web, for the chosen addresses. A body too long for a
+   * link is copied to the clipboard instead, and said. Only http(s) and
+   * mailto: links leave, through main's checked path.
+   */
+  async compose(brandId: string, id: string, kind: DraftKind, via: 'default' | 'gmail' | 'outlook', to: readonly string[]): Promise<ComposeResult> {
+    const d = this.detail(brandId, id);
+    const valid = new Set(d.contacts.filter((c) => c.valid).map((c) => c.email.toLowerCase()));
+    const chosen = to.filter((e) => valid.has(e.toLowerCase()));
+    if (chosen.length === 0) throw new ServiceError('invalid-input', 'Choose at least one address of this opportunity to send to.', 'to');
+    const view = this.draft(brandId, id, kind, chosen[0]);
+    const link = composeLink(via, { to: chosen, subject: view.filled.subject, body: view.filled.body });
+    if (link.bodyLeftOut) this.d.platform.writeClipboard(view.filled.body);
+    await this.d.platform.openExternal(link.url);
+    this.d.cache().history.add(brandId, id, 'mailed', new Date().toISOString(), `${via === 'default' ? 'mail app' : via === 'gmail' ? 'Gmail' : 'Outlook'}: ${chosen.join(', ')}`);
+    this.d.changed();
+    return { opened: true, via, to: chosen, bodyCopied: link.bodyLeftOut, message: link.message, unfilled: view.unfilled, warnings: this.warnings(brandId, id, chosen) };
+  }
+}
