@@ -27,6 +27,8 @@ export interface CoreInit {
   baseUrl?: string;
   /** The user chose to start over after the cache could not open: move the old file aside (kept) first. */
   startOver?: boolean;
+  /** Today's date for the pipeline (YYYY-MM-DD): tests move the clock with it; the app never sets it. */
+  today?: string;
 }
 
 export type CoreFailureKind = 'corrupt' | 'newer' | 'locked' | 'disk-full' | 'not-writable' | 'unreadable' | 'internal';

@@ -28,6 +28,8 @@ export interface HostOptions {
   /** API base URL to put in settings (tests point it at their simulator). */
   baseUrl?: string;
   demoOpportunities?: number;
+  /** The core's today (YYYY-MM-DD), to move the clock for follow-ups and snoozes; default: the real day. */
+  today?: string;
 }
 
 export interface Host {
@@ -88,7 +90,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
 
   let corePid: number | undefined;
   const core = new CoreSupervisor({
-    spawn: () => forkNodeCore({ userDataDir: dataDir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: !!opts.demo, demoOpportunities: opts.demoOpportunities, baseUrl: opts.baseUrl }, (pid) => (corePid = pid)),
+    spawn: () => forkNodeCore({ userDataDir: dataDir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: !!opts.demo, demoOpportunities: opts.demoOpportunities, baseUrl: opts.baseUrl, today: opts.today }, (pid) => (corePid = pid)),
     host: hostHandlers({
       writeClipboard: (t) => void (clipboard = t),
       openExternal: async (u) => void opened.push(u),

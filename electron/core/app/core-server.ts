@@ -110,7 +110,8 @@ export async function serveCore(link: Endpoint<ToCore, FromCore>, init: CoreInit
 
   try {
     // Start over: the old file is kept aside and what can be read of the user's record comes over (AppService.create).
-    service = await AppService.create({ ...init, platform, keychain: deps.keychain, fetch: deps.fetch, log: deps.log });
+    const { today, ...rest } = init;
+    service = await AppService.create({ ...rest, ...(today ? { today: () => today } : {}), platform, keychain: deps.keychain, fetch: deps.fetch, log: deps.log });
     if (init.baseUrl) service.setSettings({ baseUrl: init.baseUrl, requestsPerMinute: 10_000 });
   } catch (e) {
     failed = true;
