@@ -1,51 +1,76 @@
 // Sending a filled pitch through the user's own mail: the default mail app
 // (mailto:, RFC 6068), Gmail on the web (its compose URL) or Outlook on the web
 // (its compose deep link), for the addresses chosen. A link too long to open
-// safely is rebuilt without the body, which is then copied for pasting; every
-// link passes the same checks main applies before anything leaves the app.
-// And who a pitch may go to. Pure functions.
+// safely (MAX_URL_LENGTH, as main checks) is rebuilt without the body, which
+// the caller then copies for pasting; every link passes the same checks main
+// applies before anything leaves the app (checkExternalUrl, checkMailto), and
+// a web link is already in the form the URL parser gives back, so what is
+// checked is what opens. And who a pitch may go to. Pure functions.
 import type { Contact } from './contacts';
 import { checkExternalUrl, checkMailto, MAX_URL_LENGTH } from './links';
 import { isRoleAddress } from './merge-fields';
 import { mailtoLink } from './outreach';
 
-export type MailVia = 'default' | 'gmail' | 'outlook';
+export const MAIL_VIA = ['default', 'gmail', 'outlook'] as const;
+export type MailVia = (typeof MAIL_VIA)[number];
 
 export interface ComposeLink {
   url: string;
-  /** The body did not fit in a link: copy it to the clipboard and say so. */
+  /** The body did not fit in a link: copy it to the clipboard and say so (`message`). */
   bodyLeftOut: boolean;
   message: string;
 }
 
 const NAMES: Record<MailVia, string> = { default: 'your mail app', gmail: 'Gmail', outlook: 'Outlook' };
 
-/** Web links: %20 for a space, %0A for a line break, addresses as a comma-separated list. */
-const enc = (text: string) => encodeURIComponent(text.replace(/\r\n?/g, '\n'));
+/** A lone surrogate cannot be percent-encoded (encodeURIComponent throws): it becomes U+FFFD. */
+const wellFormed = (text: string) => text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+
+/**
+ * Web links: every character outside RFC 3986's unreserved set encoded (so a
+ * space is %20, never '+', and ' ( ) * ! too, which the URL parser would
+ * otherwise rewrite), line breaks as %0A.
+ */
+const enc = (text: string) =>
+  encodeURIComponent(wellFormed(text).replace(/\r\n?/g, '\n')).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+/** Addresses as a comma-separated list, '@' kept readable. */
+const addressList = (to: readonly string[]) => to.map((a) => enc(a.trim()).replace(/%40/g, '@')).join(',');
+
+const WEB_BASE: Record<'gmail' | 'outlook', { url: string; subject: string }> = {
+  gmail: { url: 'https://mail.google.com/mail/?view=cm&fs=1&to=', subject: 'su' },
+  outlook: { url: 'https://outlook.office.com/mail/deeplink/compose?to=', subject: 'subject' },
+};
 
 function webLink(via: 'gmail' | 'outlook', to: readonly string[], subject: string, body: string | null): string {
-  const addresses = to.map((a) => encodeURIComponent(a).replace(/%40/g, '@')).join(',');
-  if (via === 'gmail') return `https://mail.google.com/mail/?view=cm&fs=1&to=${addresses}&su=${enc(subject)}${body === null ? '' : `&body=${enc(body)}`}`;
-  return `https://outlook.office.com/mail/deeplink/compose?to=${addresses}&subject=${enc(subject)}${body === null ? '' : `&body=${enc(body)}`}`;
+  const base = WEB_BASE[via];
+  return `${base.url}${addressList(to)}${subject ? `&${base.subject}=${enc(subject)}` : ''}${body ? `&body=${enc(body)}` : ''}`;
 }
 
-/** The link that opens the pitch in `via`, ready for main's checked path. */
+const fits = (url: string) => url.length <= MAX_URL_LENGTH && checkExternalUrl(url).ok;
+
+/** The link that opens the pitch in `via`, ready for main's checked path. Throws a RangeError only when not even the addresses and subject fit. */
 export function composeLink(via: MailVia, m: { to: readonly string[]; subject: string; body: string }): ComposeLink {
+  const subject = wellFormed(m.subject);
+  const body = wellFormed(m.body);
   if (via === 'default') {
-    const link = mailtoLink(m.to, m.subject, m.body);
+    const link = mailtoLink(
+      m.to.map((a) => a.trim()),
+      subject,
+      body,
+    );
     const ok = checkMailto(link.url);
     if (!ok.ok) throw new RangeError(ok.reason);
     return { url: link.url, bodyLeftOut: link.tooLong, message: link.tooLong ? link.message : 'Opening your mail app.' };
   }
-  const full = webLink(via, m.to, m.subject, m.body);
-  if (full.length <= MAX_URL_LENGTH && checkExternalUrl(full).ok) return { url: full, bodyLeftOut: false, message: `Opening ${NAMES[via]} in your browser.` };
-  const short = webLink(via, m.to, m.subject, null);
+  const full = webLink(via, m.to, subject, body);
+  if (fits(full)) return { url: full, bodyLeftOut: false, message: `Opening ${NAMES[via]} in your browser.` };
+  const short = webLink(via, m.to, subject, null);
   const checked = checkExternalUrl(short);
   if (!checked.ok) throw new RangeError(`The ${NAMES[via]} link cannot be opened: ${checked.reason}`);
   return {
     url: short,
     bodyLeftOut: true,
-    message: `The pitch is too long for a ${NAMES[via]} link (${full.length.toLocaleString('en-US')} characters; the limit is ${MAX_URL_LENGTH.toLocaleString('en-US')}). ${NAMES[via]} opens with the address and subject; the body has been copied, so paste it in.`,
+    message: `The pitch is too long for a ${NAMES[via]} link (${full.length.toLocaleString('en-US')} characters; the limit is ${MAX_URL_LENGTH.toLocaleString('en-US')}). ${NAMES[via]} opens with the address${subject ? ' and subject' : ''}; the body has been copied, so paste it in.`,
   };
 }
 
@@ -58,10 +83,20 @@ export interface RecipientChoice {
   selected: boolean;
 }
 
-/** Who a pitch may go to: every valid address once (an invalid entry never); catch-alls never pre-selected. */
-export function pickRecipients(contacts: readonly Contact[]): RecipientChoice[] {
+export interface PickOptions {
+  /** Addresses never offered (the do-not-contact list). */
+  exclude?: (c: Contact) => boolean;
+}
+
+/**
+ * Who a pitch may go to: every valid address once, in the order given (an
+ * entry that is not an address never; one excluded never). Personal addresses
+ * are pre-selected; role addresses only when there is no personal one; a
+ * catch-all never (it may reach nobody in particular: the user ticks it).
+ */
+export function pickRecipients(contacts: readonly Contact[], opts: PickOptions = {}): RecipientChoice[] {
   const seen = new Set<string>();
-  const valid = contacts.filter((c) => c.valid && !seen.has(c.identity) && seen.add(c.identity));
+  const valid = contacts.filter((c) => c.valid && !(opts.exclude?.(c) ?? false) && !seen.has(c.identity) && seen.add(c.identity));
   const personal = valid.some((c) => !c.catchAll && !isRoleAddress(c.email));
   return valid.map((c) => {
     const role = isRoleAddress(c.email);

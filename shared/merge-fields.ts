@@ -1,28 +1,38 @@
 // Merge fields in a draft: `{first_name}`, `{last_name}`, `{author_name}`,
 // `{publication}`, `{article_title}`, `{article_url}`, `{brand}` and
-// `{sender_name}`, and the square-bracket placeholders the service's own
-// pitches hold (`[Name]`, `[Publication]`, …). Filled from the opportunity and
-// the address chosen; a token that cannot be filled stays in the text as it was
-// (so the editor can highlight it) and is listed, never dropped. Pure functions.
+// `{sender_name}` (also written `{{first_name}}`), and the square-bracket
+// placeholders the service's own pitches hold (`[Name]`, `[First Name]`,
+// `[Publication]`, `[Article Title]`, `[Your Name]`, …). Filled from the
+// opportunity and the address chosen; a token that cannot be filled stays in
+// the text exactly as written (so the editor can highlight it) and is listed,
+// never dropped: an unknown `{field}` or `[Placeholder]` too. Pure functions.
 //
-// Names are never guessed: a first and last name come only from the article's
-// author, and not at all when the chosen address is a catch-all or a role
-// address (info@, press@, …): whoever reads that inbox may not be the author,
-// so "Hi Ana" would be a guess. Those fields then stay unfilled and are said.
+// Names are never guessed:
+// - A first and last name come only from the article's author (`author_name`,
+//   first word / the rest, after a title such as "Dr." or a trailing "PhD"),
+//   never from an e-mail address.
+// - Not at all when the chosen address is a catch-all or a role address
+//   (info@, press@, … ROLE_LOCAL_PARTS): whoever reads that inbox may not be
+//   the author, so "Hi Ana" would be a guess. `{first_name}` and
+//   `{last_name}` (and `[Name]`) then stay unfilled and are listed.
+// - Not when the byline is not one person ("Staff", "Editorial Team",
+//   "Ana Lopez and Ben Kim"), nor a first name that is only an initial ("A.").
 
 export const MERGE_FIELDS = ['first_name', 'last_name', 'author_name', 'publication', 'article_title', 'article_url', 'brand', 'sender_name'] as const;
 export type MergeField = (typeof MERGE_FIELDS)[number];
 
-/** The local parts of role addresses: an inbox, not a person. */
+/** The local parts of role addresses: an inbox, not a person (press+uk@ counts as press@). */
 export const ROLE_LOCAL_PARTS = [
   'info', 'press', 'news', 'newsdesk', 'editor', 'editors', 'editorial', 'hello', 'contact', 'team', 'tips', 'newsroom', 'pr', 'media',
   'office', 'admin', 'support', 'sales', 'marketing', 'webmaster', 'noreply', 'no-reply', 'letters', 'submissions', 'feedback',
 ] as const;
 
+const ROLES: ReadonlySet<string> = new Set(ROLE_LOCAL_PARTS);
+
 /** Is this a role address (info@, press@, …)? */
 export function isRoleAddress(email: string): boolean {
-  const local = email.trim().toLowerCase().split('@')[0] ?? '';
-  return (ROLE_LOCAL_PARTS as readonly string[]).includes(local);
+  const local = (email.trim().toLowerCase().split('@')[0] ?? '').replace(/\+.*$/, '');
+  return ROLES.has(local);
 }
 
 export interface MergeContext {
@@ -40,37 +50,84 @@ export interface MergeContext {
   sender_name?: string | null;
 }
 
-/** Bracket placeholders the service writes, and the field each stands for. */
-const BRACKETS: Record<string, MergeField> = {
+/**
+ * Other names for the fields, as written in brackets or braces, normalised
+ * (lower case, "'s" dropped, `_`, `-`, `.` and runs of spaces as one space).
+ * A name not here and not a field is an unknown placeholder.
+ */
+const ALIAS_TABLE: Record<string, MergeField> = {
   name: 'first_name',
   'first name': 'first_name',
   firstname: 'first_name',
+  'recipient name': 'first_name',
+  recipient: 'first_name',
+  'contact name': 'first_name',
+  'journalist name': 'first_name',
+  journalist: 'first_name',
+  'reporter name': 'first_name',
+  'writer name': 'first_name',
+  'editor name': 'first_name',
   'last name': 'last_name',
   lastname: 'last_name',
+  surname: 'last_name',
   'author name': 'author_name',
+  authorname: 'author_name',
   author: 'author_name',
-  'journalist name': 'author_name',
   publication: 'publication',
-  outlet: 'publication',
   'publication name': 'publication',
+  outlet: 'publication',
+  'outlet name': 'publication',
   site: 'publication',
+  'site name': 'publication',
+  website: 'publication',
+  'website name': 'publication',
+  blog: 'publication',
+  'blog name': 'publication',
+  magazine: 'publication',
   article: 'article_title',
   'article title': 'article_title',
+  'article name': 'article_title',
   title: 'article_title',
+  'post title': 'article_title',
+  headline: 'article_title',
   'article url': 'article_url',
   'article link': 'article_url',
   link: 'article_url',
   url: 'article_url',
   brand: 'brand',
+  'brand name': 'brand',
   company: 'brand',
+  'company name': 'brand',
   'your company': 'brand',
+  'your brand': 'brand',
   'your name': 'sender_name',
   'my name': 'sender_name',
   sender: 'sender_name',
+  'sender name': 'sender_name',
 };
+/** A Map, not an object lookup: "{constructor}" or "{__proto__}" is an unknown placeholder, not a prototype's property. */
+const ALIASES: ReadonlyMap<string, MergeField> = new Map([...Object.entries(ALIAS_TABLE), ...MERGE_FIELDS.map((f) => [f.replace(/_/g, ' '), f] as const)]);
 
-/** A merge field, `{{first_name}}` or a bracket placeholder. */
-const TOKEN = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}|\{([a-z_]{2,30})\}|\[([A-Z][A-Za-z _-]{0,30})\]/g;
+const normalise = (name: string) =>
+  name
+    .toLowerCase()
+    .replace(/[’']s\b/g, '')
+    .replace(/[’']/g, '')
+    .replace(/[\s_.-]+/g, ' ')
+    .trim();
+
+/** The field a token's inner name stands for ("First Name", "first_name", "Journalist's Name"), or null. */
+export function fieldNamed(name: string): MergeField | null {
+  return ALIASES.get(normalise(name)) ?? null;
+}
+
+/**
+ * A merge token: `{{name}}`, `{name}` (a letter or `_` first), or a bracket
+ * placeholder `[Name]` (a capital first, as the service writes them; a
+ * Markdown link `[text](…)` and a reference `[1]` are not placeholders).
+ * Tokens never span lines.
+ */
+const TOKEN = /\{\{[ \t]*([\w .'’-]{1,40}?)[ \t]*\}\}|\{[ \t]*([A-Za-z_][\w .'’-]{0,38}?)[ \t]*\}|\[[ \t]*([A-Z][\w '’&./-]{0,38}?)[ \t]*\](?!\()/g;
 
 export interface Token {
   /** The text as written: "{first_name}", "[Name]". */
@@ -85,30 +142,71 @@ export interface Token {
 export function findTokens(text: string): Token[] {
   const out: Token[] = [];
   for (const m of text.matchAll(TOKEN)) {
-    const name = (m[1] ?? m[2] ?? '').toLowerCase();
-    const bracket = m[3]?.trim().toLowerCase().replace(/\s+/g, ' ');
-    const field = bracket !== undefined ? (BRACKETS[bracket] ?? null) : (MERGE_FIELDS as readonly string[]).includes(name) ? (name as MergeField) : null;
-    out.push({ token: m[0], start: m.index, end: m.index + m[0].length, field });
+    const inner = m[1] ?? m[2] ?? m[3] ?? '';
+    out.push({ token: m[0], start: m.index, end: m.index + m[0].length, field: fieldNamed(inner) });
   }
   return out;
 }
 
 const clean = (v: string | null | undefined): string | null => {
-  const t = (v ?? '').trim();
+  const t = (v ?? '').replace(/\s+/g, ' ').trim();
   return t === '' ? null : t;
 };
+
+const HONORIFIC = /^(?:dr|prof|professor|mr|mrs|ms|mx|miss|sir|dame|rev)\.?$/i;
+const CREDENTIAL = /^(?:ph\.?d|m\.?d|r\.?d|r\.?n|mba|mph|msc|bsc|jr|sr|ii|iii|iv|esq|cpa|dds|dvm)\.?$/i;
+const NOT_ONE_PERSON = /\b(?:staff|team|editors?|editorial|desk|newsroom|contributors?|admin|writers|reporters|correspondents?|bureau|press|anonymous|unknown)\b|\s(?:and|&|with|und|et)\s|[;/@\d]/i;
+const INITIAL = /^(?:\p{L}\.?|(?:\p{L}\.){2,}\p{L}?)$/u;
+
+/**
+ * A byline's first name and the rest, or null when it is not one person's
+ * name. "Dr. Ana María Souza, PhD" gives Ana / María Souza; "By Ana Lopez"
+ * Ana / Lopez; "Dr. Lopez" no first name / Lopez; "Staff", "Ana Lopez and
+ * Ben Kim", "@ana" give null. A first name that is only an initial
+ * ("A. Lopez") is null on its own.
+ */
+export function authorNames(author: string | null | undefined): { first: string | null; last: string | null } | null {
+  const byline = clean(author)?.replace(/^by\s+/i, '') ?? '';
+  if (byline === '' || NOT_ONE_PERSON.test(byline)) return null;
+  const [name = '', ...rest] = byline
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  // "Ana Lopez, PhD" is one person; "Ana Lopez, Ben Kim" is two.
+  if (!rest.every((s) => s.split(/\s+/).every((w) => CREDENTIAL.test(w)))) return null;
+  const words = name.split(/\s+/).filter(Boolean);
+  const titled = words.length > 1 && HONORIFIC.test(words[0]!);
+  while (words.length > 1 && HONORIFIC.test(words[0]!)) words.shift();
+  while (words.length > 1 && CREDENTIAL.test(words[words.length - 1]!)) words.pop();
+  if (words.length === 0) return null;
+  // "Dr. Lopez": a title and one name is a surname.
+  if (titled && words.length === 1) return { first: null, last: words[0]! };
+  const first = words[0]!;
+  return { first: INITIAL.test(first) ? null : first, last: words.length > 1 ? words.slice(1).join(' ') : null };
+}
+
+/** The outlet's name from a domain: "www.wired.com" -> "wired.com" (a scheme or path is dropped). */
+function publicationOf(domain: string | null): string | null {
+  if (domain === null) return null;
+  const host = domain
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')
+    .replace(/[/?#].*$/, '')
+    .replace(/^www\d*\./i, '')
+    .toLowerCase();
+  return host === '' ? null : host;
+}
 
 /** Each field's value for this context, or null when it cannot be known. */
 export function fieldValues(ctx: MergeContext): Record<MergeField, string | null> {
   const author = clean(ctx.author_name);
-  const parts = (author ?? '').split(/\s+/).filter(Boolean);
+  // An inbox, not a person: never address it by the author's name (see the top of this file).
   const inbox = ctx.contact ? ctx.contact.catchAll || isRoleAddress(ctx.contact.email) : false;
-  const domain = clean(ctx.domain)?.replace(/^www\./i, '') ?? null;
+  const names = inbox ? null : authorNames(author);
   return {
-    first_name: inbox || parts.length === 0 ? null : parts[0]!,
-    last_name: inbox || parts.length < 2 ? null : parts.slice(1).join(' '),
+    first_name: names?.first ?? null,
+    last_name: names?.last ?? null,
     author_name: author,
-    publication: clean(ctx.publication) ?? domain,
+    publication: clean(ctx.publication) ?? publicationOf(clean(ctx.domain)),
     article_title: clean(ctx.title),
     article_url: clean(ctx.url),
     brand: clean(ctx.brand),
@@ -123,7 +221,7 @@ export interface Unfilled {
   index: number;
 }
 
-/** Fill what can be filled; what cannot stays as written and is listed. */
+/** Fill what can be filled; what cannot stays as written and is listed. Values are inserted as they are, never read for tokens again. */
 export function fillText(text: string, ctx: MergeContext): { text: string; unfilled: Unfilled[] } {
   const values = fieldValues(ctx);
   const unfilled: Unfilled[] = [];
@@ -141,12 +239,10 @@ export function fillText(text: string, ctx: MergeContext): { text: string; unfil
   return { text: out + text.slice(at), unfilled };
 }
 
-/** A draft's subject and body, filled, with what could not be filled and where. */
-export function fillDraft(
-  subject: string,
-  body: string,
-  ctx: MergeContext,
-): { subject: string; body: string; unfilled: (Unfilled & { part: 'subject' | 'body' })[] } {
+export type DraftUnfilled = Unfilled & { part: 'subject' | 'body' };
+
+/** A draft's subject and body, filled, with what could not be filled and where (subject first). */
+export function fillDraft(subject: string, body: string, ctx: MergeContext): { subject: string; body: string; unfilled: DraftUnfilled[] } {
   const s = fillText(subject, ctx);
   const b = fillText(body, ctx);
   return {

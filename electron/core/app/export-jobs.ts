@@ -15,7 +15,7 @@ export class ExportJobs {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
   private readonly exportedFiles = new Map<string, string[]>();
 
-  constructor(private readonly deps: { platform: Platform; cache(): Cache; files: FileChoices; onDone?(): void }) {}
+  constructor(private readonly deps: { platform: Platform; cache(): Cache; files: FileChoices; onDone?(): void; senderName?(): string }) {}
 
   private checked(o: ExportChoices): ExportChoices {
     if (o.onlyCatchAll && o.excludeCatchAll) throw new ServiceError('invalid-input', 'Choose either only catch-all addresses or none, not both.', 'onlyCatchAll');
@@ -38,7 +38,7 @@ export class ExportJobs {
     const jobId = randomUUID();
     const controller = new AbortController();
     const { platform } = this.deps;
-    const done = exportCsv(this.deps.cache(), { ...opts, out: path, signal: controller.signal, onProgress: (p) => platform.emit('export:progress', { jobId, rows: p.rows, bytes: p.bytes }) })
+    const done = exportCsv(this.deps.cache(), { ...opts, senderName: this.deps.senderName?.(), out: path, signal: controller.signal, onProgress: (p) => platform.emit('export:progress', { jobId, rows: p.rows, bytes: p.bytes }) })
       .then((result) => {
         this.exportedFiles.set(jobId, result.files);
         platform.emit('export:done', { jobId, result: { ...result, files: result.files.map((f) => basename(f)) }, error: null });

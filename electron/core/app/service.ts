@@ -84,7 +84,7 @@ export class AppService {
       backupsDir: join(opts.userDataDir, 'backups'),
       onError: (e) => opts.log?.('warn', `a backup of the user's record failed: ${e instanceof Error ? e.message : String(e)}`),
     });
-    this.exports = new ExportJobs({ platform, cache, files: this.files, onDone: () => this.record.changed() });
+    this.exports = new ExportJobs({ platform, cache, files: this.files, onDone: () => this.record.changed(), senderName: () => this.settings.get().senderName });
     this.pipeline = new Pipeline({ cache, platform, settings: () => this.settings.get(), today: () => this.today(), changed: () => this.record.changed() });
     this.triage = new Triage(cache);
   }

@@ -39,6 +39,8 @@ export interface ExportOptions extends ContactRowOptions {
   out: string;
   /** csv (default) or xlsx. */
   format?: 'csv' | 'xlsx';
+  /** The user's name, for {sender_name} in the filled text. */
+  senderName?: string;
   markExported?: boolean;
   bom?: boolean;
   delimiter?: ',' | ';' | '\t';
@@ -82,7 +84,7 @@ async function* records(cache: Cache, o: ExportOptions): AsyncGenerator<Record_>
   const brand = cache.brands.get(o.brandId)?.name ?? o.brandId;
   if (o.preset === 'contacts') {
     for (const contact of cache.exportRows.contactRows(filter, o, CONTACT_FIELDS)) {
-      const { row, pitch } = contactExportRow(contact, brand);
+      const { row, pitch } = contactExportRow(contact, brand, o.senderName);
       yield { cells: CONTACTS.map(([, value]) => value(row)), opportunityRowid: contact.opportunity_rowid, email: contact.email, catchAll: contact.catch_all === 1, pitch };
     }
     return;
@@ -91,7 +93,7 @@ async function* records(cache: Cache, o: ExportOptions): AsyncGenerator<Record_>
   const due = o.preset === 'followups';
   const columns = due ? FOLLOW_UPS : OPPORTUNITIES;
   for (const opportunity of cache.exportRows.opportunityRows(due ? { ...filter, view: 'due' } : filter, o)) {
-    const { row, pitch } = opportunityExportRow(opportunity, brand);
+    const { row, pitch } = opportunityExportRow(opportunity, brand, undefined, o.senderName);
     yield {
       cells: columns.map(([, value]) => value(row)),
       opportunityRowid: opportunity.opportunity_rowid,

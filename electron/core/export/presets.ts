@@ -3,7 +3,7 @@
 import { apiKey, exportHeader, fieldNamed, fieldReader, OPPORTUNITY_FIELDS, pitchOf, type FieldReader, type FieldTable, type OpportunityField, type Pitch } from '../../../shared/opportunity-fields';
 import type { ContactRow, OpportunityRow } from '../store/export-rows';
 import { unpackRecord } from '../store/record-codec';
-import { fieldValues, fillDraft, isRoleAddress, type MergeContext } from '../../../shared/merge-fields';
+import { authorNames, fieldValues, fillDraft, isRoleAddress, type MergeContext } from '../../../shared/merge-fields';
 import { defaultFollowUp } from '../../../shared/follow-up';
 
 export const EXPORT_PRESETS = ['contacts', 'opportunities', 'followups'] as const;
@@ -144,7 +144,7 @@ function outgoingOf(text: Pitch, ctx: MergeContext): Outgoing {
 }
 
 /** A contact row ready for its columns, with the text that goes out (for the pre-export check). */
-export function contactExportRow(contact: ContactRow, brand: string): { row: ContactExportRow; pitch: Pitch } {
+export function contactExportRow(contact: ContactRow, brand: string, senderName?: string): { row: ContactExportRow; pitch: Pitch } {
   const author = authorOf(contact) as string | null;
   const text = contact.pipeline.pitch_draft ?? pitchOf(contact.record);
   const stored = contact.stored;
@@ -155,13 +155,16 @@ export function contactExportRow(contact: ContactRow, brand: string): { row: Con
     url: (stored.url as string | undefined) ?? null,
     brand,
     contact: { email: contact.email, catchAll: contact.catch_all === 1 },
+    sender_name: senderName ?? null,
   });
   const inbox = contact.catch_all === 1 || isRoleAddress(contact.email);
-  return { row: { contact, brand, author, name: splitName(author), outgoing, inbox }, pitch: outgoing };
+  // The same names the merge fields use: none for a byline that is not one person ("Staff", "Ana and Ben").
+  const names = authorNames(author);
+  return { row: { contact, brand, author, name: { first: names?.first ?? '', last: names?.last ?? '' }, outgoing, inbox }, pitch: outgoing };
 }
 
 /** An opportunity row ready for its columns, with the text that goes out (for the first personal address). */
-export function opportunityExportRow(opportunity: OpportunityRow, brand: string, json = unpackRecord(opportunity.packed)): { row: OpportunityExportRow; pitch: Pitch } {
+export function opportunityExportRow(opportunity: OpportunityRow, brand: string, json = unpackRecord(opportunity.packed), senderName?: string): { row: OpportunityExportRow; pitch: Pitch } {
   const record = JSON.parse(json) as Record<string, unknown>;
   const addresses = JSON.parse(opportunity.addresses) as [string, number][];
   const emails = addresses.filter(([, c]) => c === 0).map(([e]) => e);
@@ -175,6 +178,7 @@ export function opportunityExportRow(opportunity: OpportunityRow, brand: string,
     url: (urlOf(record) as string | null) ?? null,
     brand,
     contact: first ? { email: first, catchAll: !emails.includes(first) } : null,
+    sender_name: senderName ?? null,
   };
   const outgoing = outgoingOf(opportunity.pipeline.pitch_draft ?? pitchOf(record), ctx);
   const followUp = outgoingOf(opportunity.pipeline.followup_draft ?? defaultFollowUp(pitchOf(record)), { ...ctx, contact: sentTo[0] ? { email: sentTo[0], catchAll: catchAlls.includes(sentTo[0]) } : ctx.contact });

@@ -143,7 +143,7 @@ export function filterSql(f: ListFilter, bk: number, days: PipelineDays, search:
   if (f.stage !== undefined) where.push(f.stage === 'New' ? sql`o.stage IS NULL` : sql`o.stage = ${f.stage}`);
   // Follow-ups due: contacted long enough ago, no follow-up yet (the stage says so), no reply.
   if (f.view === 'due') {
-    where.push(sql`o.stage = 'Contacted' AND EXISTS (SELECT 1 FROM triage td WHERE td.brand_id = ${f.brandId} AND td.opportunity_id = o.id AND td.contacted_at <= ${days.dueOnOrBefore})`);
+    where.push(sql`o.stage = 'Contacted' AND EXISTS (SELECT 1 FROM triage td WHERE td.brand_id = ${f.brandId} AND td.opportunity_id = o.id AND td.followed_up_at IS NULL AND td.contacted_at <= ${days.dueOnOrBefore})`);
   }
   if (f.alreadyPitched === true) where.push(sql`o.rowid IN temp.pitched_rowids`);
   if (f.alreadyPitched === false) where.push(sql`o.rowid NOT IN temp.pitched_rowids`);

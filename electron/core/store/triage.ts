@@ -145,7 +145,7 @@ export class TriageStore {
   /** Follow-ups due per brand: Contacted on or before `cutoff` (YYYY-MM-DD), not followed up yet. */
   dueCounts(cutoff: string): Record<string, number> {
     const rows = this.statements.all<{ brand_id: string; n: number }>(
-      sql`SELECT brand_id, count(*) AS n FROM triage WHERE stage = 'Contacted' AND contacted_at <= ${cutoff} GROUP BY brand_id`,
+      sql`SELECT brand_id, count(*) AS n FROM triage WHERE stage = 'Contacted' AND followed_up_at IS NULL AND contacted_at <= ${cutoff} GROUP BY brand_id`,
     );
     return Object.fromEntries(rows.map((r) => [r.brand_id, r.n]));
   }

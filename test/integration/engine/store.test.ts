@@ -55,12 +55,14 @@ describe('migrations', () => {
         fresh.exec(m.sql);
         fresh.pragma(`user_version = ${m.version}`);
       }
-      fresh.prepare("INSERT INTO triage (brand_id, opportunity_id, status, note, starred, updated_at) VALUES (?, 'x', 'Done', 'my note', 1, 'now')").run(B);
+      fresh.prepare("INSERT INTO triage (brand_id, opportunity_id, status, note, starred, contacted_at, updated_at) VALUES (?, 'x', 'Done', 'my note', 1, '2026-11-02', 'now')").run(B);
       fresh.close();
       const backups = join(tmp.dir, `backups-${from}`);
       const db = await openDatabase(path, { backupDir: backups });
       expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
       expect(db.prepare('SELECT note, status, starred FROM triage').get()).toEqual({ note: 'my note', status: 'Done', starred: 1 });
+      // Version 5: an opportunity marked contacted before is at that stage.
+      expect(db.prepare('SELECT stage, contacted_at FROM triage').get()).toEqual({ stage: 'Contacted', contacted_at: '2026-11-02' });
       const files = readdirSync(backups);
       expect(files).toHaveLength(1);
       const bak = new Database(join(backups, files[0]!), { readonly: true });

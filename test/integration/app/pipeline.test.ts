@@ -1,0 +1,225 @@
+// The outreach pipeline through the app's own handlers, on a real cache and
+// the simulator: drafts saved and never overwritten by a sync, merge fields
+// per address, sending through Gmail with the link checked, stages mapped to
+// the service's status, snooze and the one follow-up as the clock moves, the
+// warning before an outlet is pitched twice, and exports (CSV, .xlsx, the
+// follow-ups preset) carrying the filled text and the stage.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import { AppService } from '../../../electron/core/app/service';
+import { createHandlers, dispatch } from '../../../electron/core/app/handlers';
+import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
+import type { MethodName } from '../../../shared/contract';
+import type { ComposeResult, DraftView, ListItem } from '../../../shared/model';
+import { addDays } from '../../../shared/rules';
+import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
+import { tempDir } from '../../support/tmp';
+
+let sim: Simulator;
+beforeAll(async () => {
+  sim = await startSimulator({ seed: 12, opportunities: 240, otherBrandOpportunities: 0, brands: 1, citationsPerBrand: 5 });
+});
+afterAll(() => sim.close());
+
+async function app() {
+  const tmp = tempDir();
+  const platform = new FakePlatform();
+  const keychain = new FakeKeychain();
+  keychain.value = DEMO_KEY;
+  let today = '2026-11-23';
+  const s = await AppService.create({ userDataDir: tmp.dir, platform, keychain, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', integrityCheckDelayMs: 60_000, today: () => today });
+  s.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000, senderName: 'Sam Lee' });
+  const h = createHandlers(s);
+  const call = async <T = unknown>(m: MethodName, ...args: unknown[]): Promise<T> => {
+    const r = await dispatch(h, m, args);
+    if (!r.ok) throw Object.assign(new Error(r.error.message), r.error);
+    return r.value as T;
+  };
+  s.startSync({});
+  await s.settle();
+  const brand = s.brands()[0]!.id;
+  const list = (filter: Record<string, unknown> = {}) => s.list({ brandId: brand, ...filter }, 0, 1000).items;
+  return { s, platform, call, tmp, brand, list, setToday: (d: string) => (today = d) };
+}
+
+let injected = 0;
+/**
+ * A record of our own on the server (a copy of a generated one with a known
+ * author, a personal and a catch-all address, and a pitch), synced in.
+ */
+async function personAndCatchAll(a: Awaited<ReturnType<typeof app>>, pitchBody = 'Hi [Name], the service wrote this.') {
+  const template = a.s.opportunity(a.brand, a.list()[0]!.id)!.record;
+  const id = `custom-${++injected}`;
+  const record = { ...template, _id: id, unique_key: `low-hanging-fruit:custom.example/${id}`, domain: 'custom.example', author_name: 'Ana María Souza', contact_emails: ['ana.souza@custom.example', 'tips@custom.example CATCH', 'not an address'], pitch_body: pitchBody, archived: false, status: 'New' };
+  sim.inject(a.brand, record);
+  a.s.startSync({});
+  await a.s.settle();
+  return { id, person: 'ana.souza@custom.example', catchAll: 'tips@custom.example', record };
+}
+
+describe('a draft per opportunity', () => {
+  it('starts as the service pitch, is saved as typed (Drafted), fills per address, and a sync that changes the pitch never overwrites it', async () => {
+    const a = await app();
+    const { id, person, catchAll, record } = await personAndCatchAll(a);
+    const fresh = await a.call<DraftView>('drafts:get', { brandId: a.brand, id, kind: 'pitch' });
+    expect(fresh.draft).toBeNull();
+    expect(fresh.text).toEqual(fresh.service);
+    const saved = await a.call<DraftView>('drafts:save', { brandId: a.brand, id, kind: 'pitch', subject: 'For {publication}: an idea', body: 'Hi {first_name},\n\nAbout "{article_title}".\n\n{sender_name}' });
+    expect(saved.draft).toMatchObject({ subject: 'For {publication}: an idea' });
+    expect(a.s.opportunity(a.brand, id)!.item).toMatchObject({ stage: 'Drafted', status: 'In Progress' });
+
+    const toPerson = await a.call<DraftView>('drafts:get', { brandId: a.brand, id, kind: 'pitch', to: person });
+    expect(toPerson.filled.body.startsWith('Hi Ana,')).toBe(true);
+    expect(toPerson.filled.body.endsWith('Sam Lee')).toBe(true);
+    expect(toPerson.unfilled).toEqual([]);
+    const toCatchAll = await a.call<DraftView>('drafts:get', { brandId: a.brand, id, kind: 'pitch', to: catchAll });
+    expect(toCatchAll.unfilled).toEqual([{ token: '{first_name}', field: 'first_name', part: 'body' }]);
+    expect(toCatchAll.recipients.find((r) => r.email === catchAll)!.selected).toBe(false);
+
+    // The service rewrites its pitch; the next sync brings it: the draft stays, and the pane is told.
+    sim.inject(a.brand, { ...record, pitch_body: 'A new pitch from the service.' });
+    a.s.startSync({});
+    await a.s.settle();
+    const after = await a.call<DraftView>('drafts:get', { brandId: a.brand, id, kind: 'pitch' });
+    expect(after.draft!.body).toBe(saved.draft!.body);
+    expect(after.serviceChanged).toBe(true);
+    expect(after.service.body).toBe('A new pitch from the service.');
+    expect(after.base!.body).not.toBe('A new pitch from the service.');
+    const reset = await a.call<DraftView>('drafts:reset', { brandId: a.brand, id, kind: 'pitch' });
+    expect(reset.draft).toBeNull();
+    expect(reset.text.body).toBe('A new pitch from the service.');
+    await a.s.close();
+    a.tmp.cleanup();
+  });
+});
+
+describe("sending through the user's own mail", () => {
+  it("opens Gmail on the web with the filled pitch for the chosen addresses, then 'mark contacted' records the date and the addresses", async () => {
+    const a = await app();
+    const { id, person, catchAll } = await personAndCatchAll(a);
+    await a.call('drafts:save', { brandId: a.brand, id, kind: 'pitch', subject: 'Hi from {brand}', body: 'Hi {first_name}, a short note.' });
+    const r = await a.call<ComposeResult>('mail:compose', { brandId: a.brand, id, kind: 'pitch', via: 'gmail', to: [person, 'someone-else@nowhere.example'] });
+    expect(r).toMatchObject({ opened: true, via: 'gmail', to: [person], bodyCopied: false, unfilled: [] });
+    const url = new URL(a.platform.opened.at(-1)!);
+    expect(url.origin + url.pathname).toBe('https://mail.google.com/mail/');
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({ view: 'cm', to: person, su: `Hi from ${a.s.brands()[0]!.name}` });
+    expect(url.searchParams.get('body')).toBe('Hi Ana, a short note.');
+    await expect(a.call('mail:compose', { brandId: a.brand, id, kind: 'pitch', via: 'gmail', to: ['nobody@nowhere.example'] })).rejects.toMatchObject({ kind: 'invalid-input' });
+
+    await a.call('pipeline:contacted', { brandId: a.brand, id, addresses: [person] });
+    const d = a.s.opportunity(a.brand, id)!;
+    expect(d.item).toMatchObject({ stage: 'Contacted', contacted_at: '2026-11-23' });
+    expect(a.s.cache.triage.get(a.brand, id)!.contacted_addresses).toEqual([person]);
+    // Another opportunity at the same outlet: warned, naming when and for which.
+    const twin = a.list().find((o) => o.domain === d.item.domain && o.id !== id);
+    if (!twin) throw new Error('the simulator gave no second opportunity at that outlet');
+    const warnings = await a.call<{ kind: string; message: string }[]>('pipeline:warnings', { brandId: a.brand, id: twin.id, addresses: [person, catchAll] });
+    expect(warnings.map((w) => w.kind)).toContain('outlet');
+    expect(warnings.find((w) => w.kind === 'person')?.message ?? warnings[0]!.message).toMatch(/was contacted on 2026-11-23 for «.+»/);
+    await a.s.close();
+    a.tmp.cleanup();
+  });
+
+  it('a body too long for a link: the mail app opens with the subject, and the body is on the clipboard', async () => {
+    const a = await app();
+    const { id, person } = await personAndCatchAll(a);
+    const long = 'A very long pitch. '.repeat(200);
+    await a.call('drafts:save', { brandId: a.brand, id, kind: 'pitch', subject: 'Long one', body: long });
+    const r = await a.call<ComposeResult>('mail:compose', { brandId: a.brand, id, kind: 'pitch', via: 'default', to: [person] });
+    expect(r.bodyCopied).toBe(true);
+    expect(r.message).toMatch(/copied, so paste it in/);
+    expect(a.platform.clipboard).toBe(long);
+    expect(a.platform.opened.at(-1)!.startsWith('mailto:')).toBe(true);
+    await a.s.close();
+    a.tmp.cleanup();
+  });
+});
+
+describe('the pipeline as the days go by', () => {
+  it('stages map to the status; snoozed ones leave the list and come back on their date; a follow-up is due after 3 days, once; no reply moves it to Not a fit', async () => {
+    const a = await app();
+    const [x, y, z] = a.list().slice(0, 3) as [ListItem, ListItem, ListItem];
+    await a.call('pipeline:stage', { brandId: a.brand, ids: [x.id], stage: 'Won' });
+    expect(a.s.opportunity(a.brand, x.id)!.item).toMatchObject({ stage: 'Won', status: 'Done' });
+    await a.call('pipeline:stage', { brandId: a.brand, ids: [x.id], stage: 'Not a fit', reason: 'Paywalled or closed' });
+    expect(a.s.cache.triage.get(a.brand, x.id)).toMatchObject({ stage: 'Not a fit', stage_reason: 'Paywalled or closed', status: 'Archived' });
+    await expect(a.call('pipeline:stage', { brandId: a.brand, ids: ['no-such-id'], stage: 'Won' })).rejects.toMatchObject({ kind: 'not-found' });
+
+    await a.call('pipeline:snooze', { brandId: a.brand, ids: [y.id], until: '2026-11-30' });
+    expect(a.list().some((o) => o.id === y.id)).toBe(false);
+    expect(a.list({ view: 'snoozed' }).map((o) => o.id)).toEqual([y.id]);
+    await expect(a.call('pipeline:snooze', { brandId: a.brand, ids: [y.id], until: '2026-11-23' })).rejects.toMatchObject({ kind: 'invalid-input' });
+    a.setToday('2026-11-30');
+    const back = a.list().find((o) => o.id === y.id);
+    expect(back).toMatchObject({ snoozed_until: '2026-11-30' });
+
+    a.setToday('2026-11-23');
+    await a.call('pipeline:contacted', { brandId: a.brand, id: z.id, addresses: [] });
+    expect((await a.call<{ total: number }>('pipeline:due')).total).toBe(0);
+    expect(a.list({ view: 'due' })).toEqual([]);
+    a.setToday(addDays('2026-11-23', 3));
+    expect(await a.call('pipeline:due')).toEqual({ byBrand: { [a.brand]: 1 }, total: 1 });
+    expect(a.list({ view: 'due' }).map((o) => o.id)).toEqual([z.id]);
+    // The follow-ups export lists exactly what the Due view shows, with the follow-up filled.
+    const out = join(a.tmp.dir, 'followups.csv');
+    a.platform.saveAs = out;
+    const file = (await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: 'followups.csv' })).file;
+    a.s.startExport({ brandId: a.brand, preset: 'followups' }, file.handle);
+    await a.platform.waitFor('export:done');
+    const rows = parse(readFileSync(out, 'utf8'), { columns: true }) as Record<string, string>[];
+    expect(rows.map((r) => r.opportunity_id)).toEqual([z.id]);
+    expect(rows[0]!.subject).toMatch(/^Re: /);
+    expect(rows[0]!.body).toMatch(/Sam Lee$/);
+
+    await a.call('pipeline:followed-up', { brandId: a.brand, id: z.id });
+    expect(a.list({ view: 'due' })).toEqual([]);
+    a.setToday(addDays('2026-11-26', 7));
+    await a.s.launch();
+    expect(a.s.cache.triage.get(a.brand, z.id)).toMatchObject({ stage: 'Not a fit', stage_reason: 'No reply' });
+    const history = await a.call<{ entries: { kind: string; detail: string }[] }>('history:get', { brandId: a.brand, id: z.id });
+    expect(history.entries.map((e) => `${e.kind}:${e.detail}`)).toEqual(expect.arrayContaining(['stage:Not a fit', 'reason:No reply', 'followed_up:2026-11-26', 'stage:Contacted']));
+    await a.s.close();
+    a.tmp.cleanup();
+  });
+});
+
+describe('exports carry the filled text and the stage', () => {
+  it('CSV and .xlsx: the filled draft, the stage, links and dates typed; read back with the same library', async () => {
+    const a = await app();
+    const { id } = await personAndCatchAll(a);
+    await a.call('drafts:save', { brandId: a.brand, id, kind: 'pitch', subject: '=cmd|calc: {brand}', body: 'Hi {first_name},\nshort.' });
+    await a.call('pipeline:contacted', { brandId: a.brand, id, addresses: [] });
+    const filter = { ids: [id] };
+    for (const format of ['csv', 'xlsx'] as const) {
+      const out = join(a.tmp.dir, `filled.${format}`);
+      a.platform.saveAs = out;
+      const file = (await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: `filled.${format}` })).file;
+      a.s.startExport({ brandId: a.brand, preset: 'opportunities', filter, format }, file.handle);
+      const done = await a.platform.waitFor('export:done');
+      expect(done.error).toBeNull();
+    }
+    const csv = (parse(readFileSync(join(a.tmp.dir, 'filled.csv'), 'utf8'), { columns: true }) as Record<string, string>[])[0]!;
+    const brand = a.s.brands()[0]!.name;
+    expect(csv).toMatchObject({ stage: 'Contacted', subject: `'=cmd|calc: ${brand}`, unfilled: '' });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(join(a.tmp.dir, 'filled.xlsx'));
+    const sheet = wb.worksheets[0]!;
+    const header = (sheet.getRow(1).values as unknown[]).slice(1) as string[];
+    const at = (name: string) => sheet.getRow(2).getCell(header.indexOf(name) + 1);
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.rowCount).toBe(2);
+    // Text is text: no formula, no apostrophe.
+    expect(at('subject').value).toBe(`=cmd|calc: ${brand}`);
+    expect(at('subject').formula).toBeUndefined();
+    expect(at('body').value).toBe(csv.body);
+    expect(at('stage').value).toBe('Contacted');
+    expect(at('contacted_at').value).toEqual(new Date('2026-11-23T00:00:00Z'));
+    expect(at('url').value).toMatchObject({ hyperlink: csv.url });
+    expect(sheet.getColumn(header.indexOf('title') + 1).width).toBeGreaterThan(10);
+    await a.s.close();
+    a.tmp.cleanup();
+  });
+});
