@@ -4,16 +4,14 @@
 // do-not-contact list from CSV, backups and restoring one, the File menu's
 // commands, and the notice after a damaged cache was rebuilt.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
-import { context, launch } from './browser';
+import { launch, openPage, shoot, until } from './browser';
 
-const SCREENS = 'test-results/screens';
-mkdirSync(SCREENS, { recursive: true });
 let browser: Browser;
 beforeAll(async () => {
   browser = await launch();
@@ -21,37 +19,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser.close();
 });
-
-async function open(host: Host): Promise<Page> {
-  const ctx = await context(browser, 'light');
-  const page = await ctx.newPage();
-  page.on('dialog', (d) => {
-    throw new Error(`A dialog opened: ${d.message()}`);
-  });
-  await page.goto(host.url);
-  return page;
-}
-
-async function shoot(page: Page, name: string) {
-  // The toasts of the steps before would cover what the picture is of. (Playwright's `style` option
-  // injects a <style> element, which the page's Content-Security-Policy refuses; CSSOM is allowed.)
-  const toasts = page.locator('.toasts');
-  await toasts.evaluate((el) => (el.style.visibility = 'hidden'));
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: scheme });
-    await page.screenshot({ path: join(SCREENS, `${name}-${scheme}.png`) });
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-  await toasts.evaluate((el) => (el.style.visibility = ''));
-}
-
-/** expect.poll is for tests; hooks wait with this (a condition, never a fixed pause). */
-async function until(ok: () => Promise<boolean>, what: string, ms = 60_000): Promise<void> {
-  for (const t0 = Date.now(); !(await ok()); ) {
-    if (Date.now() - t0 > ms) throw new Error(`Waited ${ms / 1000} s for ${what}.`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+const open = (host: Host, scheme: 'light' | 'dark' = 'light'): Promise<Page> => openPage(browser, host.url, scheme);
 
 const rows = (page: Page) => page.locator('[role="option"]');
 const toast = (page: Page, text: string | RegExp) => page.locator('.toast', { hasText: text });

@@ -39,3 +39,14 @@ export function size(bytes: number): string {
   if (bytes < 1_000_000) return `${Math.round(bytes / 1000)} KB`;
   return `${(bytes / 1_000_000).toFixed(1)} MB`;
 }
+
+/** Today on the user's calendar, YYYY-MM-DD (the core's day, too, outside tests that move its clock). */
+export function localDay(now = new Date()): string {
+  return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+}
+
+/** A bare day (YYYY-MM-DD) with its weekday: "Mon, 12 Jan 2026". */
+export function dayName(date: string | null | undefined): string {
+  if (!date || !/^\d{4}-\d{2}-\d{2}/.test(date)) return date ?? '';
+  return new Date(`${date.slice(0, 10)}T12:00:00`).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
+}

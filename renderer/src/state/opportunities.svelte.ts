@@ -1,6 +1,8 @@
 // The opportunities workbench: filters, the virtualised list (rows fetched a
 // page at a time from main, never filtered here), the cursor and selection,
-// the open detail, and the triage actions (copying and mailing: outreach.ts). Every answer is applied only while
+// the open detail, and the triage actions (copying and mailing: outreach.ts;
+// the draft: pitch.svelte.ts; stages, snooze, follow-ups, the Due and Snoozed
+// views and grouping: pipeline.svelte.ts). Every answer is applied only while
 // its request is the latest of its kind (lib/latest.ts); every action that
 // fails says so in a toast.
 import type { ListFilter, ListItem, OpportunityDetail, Status, TriagePatch } from '../../../shared/model';
@@ -15,6 +17,8 @@ export type Filter = Omit<ListFilter, 'brandId'>;
 type Counts = ContractResults['opportunities:counts'];
 type PageCursor = NonNullable<ContractResults['opportunities:list']['next']>;
 type NoteState = 'saved' | 'saving' | 'unsaved' | 'error';
+/** Told each time a list is on screen: its filter, whether a search is being typed, and whether it is still the latest. */
+export type ListedListener = (filter: ListFilter, typing: boolean, fresh: () => boolean) => void;
 
 export class OpportunitiesStore {
   #filter = $state.raw<Filter>({ sort: 'priority' });
@@ -27,19 +31,18 @@ export class OpportunitiesStore {
   #cursor = $state(0);
   #selected = $state.raw<Set<string>>(new Set());
   #detail = $state.raw<OpportunityDetail | null>(null);
+  /** The brand the open detail belongs to (the brand on screen may have changed before the next detail is read). */
+  #detailBrand = $state<string | null>(null);
   #noteDraft = $state('');
   #noteState = $state<NoteState>('saved');
   #anchor = 0;
   #pending = new Set<number>();
-  /** Where the page after each loaded page starts (from the core; handed back to it). */
-  #next: Record<number, PageCursor | null> = {};
+  #next: Record<number, PageCursor | null> = {}; // Where the page after each loaded page starts (from the core; handed back to it).
   #inFlight = false;
-  /** The search the list on screen shows (undefined: none). */
-  #shownSearch: string | undefined = undefined;
-  /** The brand whose list has been shown at least once (other panes load after it). */
-  #listedBrand = $state<string | null>(null);
-  /** A reload asked while one was on its way (true: keep the cursor). */
-  #again: boolean | null = null;
+  #shownSearch: string | undefined = undefined; // The search the list on screen shows (undefined: none).
+  #listedBrand = $state<string | null>(null); // The brand whose list has been shown at least once (other panes load after it).
+  #again: boolean | null = null; // A reload asked while one was on its way (true: keep the cursor).
+  #listeners = new Set<ListedListener>();
   #list = new Latest();
   #detailTurn = new Latest();
   #noteTimer: ReturnType<typeof setTimeout> | null = null;
@@ -53,14 +56,14 @@ export class OpportunitiesStore {
   get filter(): Filter { return this.#filter; }
   get listedBrand(): string | null { return this.#listedBrand; }
   get total(): number { return this.#total; }
-  /** The search matched more than `total`; refine it to see the rest. */
-  get capped(): boolean { return this.#capped; }
+  get capped(): boolean { return this.#capped; } // The search matched more than `total`; refine it to see the rest.
   get counts(): Counts | null { return this.#counts; }
   get loading(): boolean { return this.#loading; }
   get error(): string | null { return this.#error; }
   get cursor(): number { return this.#cursor; }
   get selected(): ReadonlySet<string> { return this.#selected; }
   get detail(): OpportunityDetail | null { return this.#detail; }
+  get detailBrand(): string | null { return this.#detailBrand; }
   get noteDraft(): string { return this.#noteDraft; }
   get noteState(): NoteState { return this.#noteState; }
 
@@ -76,14 +79,18 @@ export class OpportunitiesStore {
     if (this.#detailTimer) clearTimeout(this.#detailTimer);
     this.#list.cancel();
     this.#detailTurn.cancel();
+    this.#listeners.clear();
+  }
+
+  /** Follow each list put on screen (the pipeline counts what is due, and the outlets while grouped); returns the unsubscribe. */
+  onListed(listener: ListedListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
   /**
-   * Reload everything under the current filter (after a filter change, a
-   * sync, a brand switch), the first page, its total and the chip counts in
-   * one round trip. While one is on its way, a newer request supersedes it:
-   * its answer is dropped, and only the latest filter is asked next (typing
-   * never queues stale searches in the core). Never rejects.
+   * Reload the first page, its total and the chip counts under the filter, in one round trip. A newer
+   * request supersedes one on its way: its answer is dropped, only the latest filter is asked next. Never rejects.
    */
   async reload(keepCursor = false): Promise<void> {
     if (this.#inFlight) {
@@ -122,6 +129,7 @@ export class OpportunitiesStore {
       this.#counts = view.counts;
       this.#shownSearch = filter.search;
       if (typing) void this.#refreshCounts(brandId).catch(() => {});
+      for (const listener of this.#listeners) listener(filter, typing, fresh);
       this.#listedBrand = brandId;
       if (!keepCursor) {
         this.#cursor = 0;
@@ -203,12 +211,30 @@ export class OpportunitiesStore {
     const d = await call('opportunities:get', { brandId, id: item.id });
     if (!fresh() || this.itemAt(this.#cursor)?.id !== item.id) return;
     this.#detail = d;
+    this.#detailBrand = brandId;
     this.#noteDraft = d?.triage.note ?? '';
     this.#noteState = 'saved';
   }
 
-  /** Replace one row in place after a triage change (no reload, the cursor stays). */
-  #patchRow(d: OpportunityDetail | null): void {
+  /** An opportunity changed by another part of the window (the draft, mail): its row and detail show it. */
+  applyDetail(d: OpportunityDetail | null): void {
+    this.#patchRow(d);
+    const brandId = this.#app.brandId;
+    if (brandId) void this.#refreshCounts(brandId).catch(() => {});
+  }
+
+  /** Read one opportunity again and show it (its stage moved after a draft was saved). Never rejects. */
+  async refreshItem(id: string): Promise<void> {
+    const brandId = this.#app.brandId;
+    if (!brandId) return;
+    try {
+      this.applyDetail(await call('opportunities:get', { brandId, id }));
+    } catch (e) {
+      this.#app.fail('The opportunity could not be read')(e);
+    }
+  }
+
+  #patchRow(d: OpportunityDetail | null): void { // Replace one row in place after a triage change (no reload, the cursor stays).
     if (!d) return;
     const pages = { ...this.#pages };
     for (const [k, rows] of Object.entries(pages)) {
@@ -241,7 +267,8 @@ export class OpportunitiesStore {
     this.#selected = new Set();
   }
 
-  #targets(): string[] {
+  /** What an action applies to: the selection, or the opportunity under the cursor. */
+  targets(): string[] {
     if (this.#selected.size) return [...this.#selected];
     const a = this.itemAt(this.#cursor);
     return a ? [a.id] : [];
@@ -250,7 +277,7 @@ export class OpportunitiesStore {
   /** Set the status of the selection, or of the opportunity under the cursor. Never rejects. */
   async setStatus(status: Status): Promise<void> {
     const brandId = this.#app.brandId;
-    const ids = this.#targets();
+    const ids = this.targets();
     if (!brandId || ids.length === 0) return;
     try {
       if (ids.length > 1) {

@@ -1,5 +1,6 @@
 // Outreach from the open opportunity: copy its addresses, pitch or any text,
-// open the pitch in the mail app, open its link (through main). Each action
+// open its link (through main). The draft, filled, and sending it through the
+// user's own mail: pitch.svelte.ts. Each action
 // says what it did in a toast, and a failure says why, never an unhandled
 // rejection.
 import { copyGoodAddresses, copyPitch } from '../../../shared/outreach';
@@ -45,23 +46,10 @@ export class OutreachActions {
     });
   }
 
+  /** The service's pitch as it is (before the draft is read; the editor copies the filled draft). */
   async copyPitch(): Promise<void> {
     const d = this.#opps.detail;
     if (d) await this.copyText(copyPitch(d.record.pitch_subject, d.record.pitch_body), 'pitch');
-  }
-
-  openMail(): Promise<void> {
-    return this.#act('The mail app could not be opened', async () => {
-      const d = this.#opps.detail;
-      if (!d) return;
-      const good = copyGoodAddresses(d.contacts);
-      if (!good.count) {
-        this.#app.toast(good.message);
-        return;
-      }
-      const r = await call('mail:open', { emails: good.text.split(', '), subject: d.record.pitch_subject ?? undefined, body: d.record.pitch_body ?? undefined });
-      this.#app.toast(r.message, r.opened ? 'info' : 'error');
-    });
   }
 
   openLink(url: string | null | undefined): Promise<void> {

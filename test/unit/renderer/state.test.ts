@@ -15,6 +15,12 @@ import { ExportJob } from '../../../renderer/src/state/export.svelte';
 import { DoNotContactList } from '../../../renderer/src/state/do-not-contact.svelte';
 import { OpportunityHistory } from '../../../renderer/src/state/history.svelte';
 import { RecordStore } from '../../../renderer/src/state/record.svelte';
+import { PipelineStore } from '../../../renderer/src/state/pipeline.svelte';
+import { PitchStore, SAVE_AFTER_MS } from '../../../renderer/src/state/pitch.svelte';
+import { SnippetsStore } from '../../../renderer/src/state/snippets.svelte';
+import { lineDiff } from '../../../renderer/src/lib/line-diff';
+import { fieldStates, segments, unfilledText } from '../../../renderer/src/lib/merge-words';
+import { addDays } from '../../../shared/rules';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';
@@ -117,8 +123,10 @@ const until = async (fn: () => boolean, ms = 20_000) => {
 describe('AppStore and OpportunitiesStore', () => {
   const app = new AppStore();
   const opps = new OpportunitiesStore(app);
+  const pipeline = new PipelineStore(app, opps);
   const outreach = new OutreachActions(app, opps);
   afterAll(() => {
+    pipeline.dispose();
     opps.dispose();
     app.dispose();
   });
@@ -543,5 +551,238 @@ describe('AppStore: the recovery notice', () => {
     await app.load();
     expect(app.recovery).toBeNull();
     app.dispose();
+  });
+});
+
+describe('PitchStore: the draft in the editor', () => {
+  const app = new AppStore();
+  const opps = new OpportunitiesStore(app);
+  const pipeline = new PipelineStore(app, opps);
+  const pitch = new PitchStore(app, opps, pipeline);
+  let brandId: string;
+  /** Opportunities with a personal address and a catch-all, and one more. */
+  let mixed: string;
+  let other: string;
+  const lastToast = () => app.toasts.at(-1);
+  beforeAll(async () => {
+    await app.load();
+    brandId = sim.brands[0]!.id;
+    app.selectBrand(brandId);
+    await opps.reload();
+    const { items } = await direct('opportunities:list', { filter: { brandId, sort: 'priority' }, offset: 0, limit: 1000 });
+    for (const it of items as { id: string; catch_all_count: number; contact_count: number; stage: string | null }[]) {
+      if (it.stage !== null) continue;
+      const v = await direct('drafts:get', { brandId, id: it.id, kind: 'pitch' });
+      const personal = v.recipients.some((r: { catchAll: boolean; role: boolean }) => !r.catchAll && !r.role);
+      const catchAll = v.recipients.some((r: { catchAll: boolean }) => r.catchAll);
+      if (!mixed && personal && catchAll && (await direct('opportunities:get', { brandId, id: it.id })).record.author_name) mixed = it.id;
+      else if (!other && v.recipients.length) other = it.id;
+      if (mixed && other) break;
+    }
+    expect(mixed && other).toBeTruthy();
+  });
+  afterAll(async () => {
+    pitch.dispose();
+    pipeline.dispose();
+    opps.dispose();
+    app.dispose();
+    await until(() => inflight === 0);
+  });
+
+  it('opens the service pitch with the personal addresses chosen (never a catch-all); typing saves after a pause and the stage moves to Drafted', async () => {
+    await pitch.follow(brandId, mixed, 'pitch');
+    const service = await direct('drafts:get', { brandId, id: mixed, kind: 'pitch' });
+    expect(pitch.isOf(brandId, mixed)).toBe(true);
+    expect(pitch.body).toBe(service.service.body);
+    expect(pitch.to.length).toBeGreaterThan(0);
+    for (const r of pitch.view!.recipients) expect(pitch.chosen.has(r.email)).toBe(!r.catchAll && !r.role);
+    pitch.edit('body', 'Hi {first_name}, a short note on {article_title}.');
+    expect(pitch.saveState).toBe('unsaved');
+    await new Promise((r) => setTimeout(r, SAVE_AFTER_MS / 2));
+    expect((await direct('drafts:get', { brandId, id: mixed, kind: 'pitch' })).draft).toBeNull(); // not before the pause
+    await until(() => pitch.saveState === 'saved' && pitch.view?.draft !== null);
+    expect((await direct('drafts:get', { brandId, id: mixed, kind: 'pitch' })).draft.body).toBe('Hi {first_name}, a short note on {article_title}.');
+    const first = (await direct('opportunities:get', { brandId, id: mixed })).record.author_name.split(' ')[0];
+    expect(pitch.view!.filled.body.startsWith(`Hi ${first},`)).toBe(true);
+    expect(pitch.unfilled).toEqual([]);
+    expect(segments(pitch.body, pitch.states).filter((x) => x.state).map((x) => [x.text, x.state])).toEqual([
+      ['{first_name}', 'filled'],
+      ['{article_title}', 'filled'],
+    ]);
+    expect((await direct('opportunities:get', { brandId, id: mixed })).item.stage).toBe('Drafted');
+  });
+
+  it('the catch-all alone: {first_name} is listed unfilled and a send waits for "open anyway"; then y marks it contacted with the addresses used', async () => {
+    const personal = pitch.view!.recipients.filter((r) => pitch.chosen.has(r.email)).map((r) => r.email);
+    const catchAll = pitch.view!.recipients.find((r) => r.catchAll)!.email;
+    pitch.toggleRecipient(catchAll);
+    for (const e of personal) pitch.toggleRecipient(e);
+    await until(() => pitch.unfilled.length === 1 && inflight === 0);
+    expect(pitch.filledFor?.email).toBe(catchAll);
+    expect(unfilledText(pitch.unfilled[0]!, { recipient: pitch.filledFor, author: 'Ana Lopez', domain: null, title: null, url: null, senderName: '' })).toBe(
+      "{first_name} can't be filled: the chosen address is a catch-all",
+    );
+    expect(segments(pitch.body, pitch.states).find((x) => x.text === '{first_name}')?.state).toBe('unfilled');
+    const opened = platform.opened.length;
+    await pitch.send('gmail');
+    expect(pitch.pending).toBe('gmail');
+    expect(platform.opened.length).toBe(opened);
+    pitch.cancelSend();
+    for (const e of personal) pitch.toggleRecipient(e);
+    pitch.toggleRecipient(catchAll);
+    await until(() => pitch.unfilled.length === 0 && inflight === 0);
+    await pitch.send('gmail');
+    expect(platform.opened.length).toBe(opened + 1);
+    const url = new URL(platform.opened.at(-1)!);
+    expect(url.origin + url.pathname).toBe('https://mail.google.com/mail/');
+    expect(url.searchParams.get('to')).toBe(personal.join(','));
+    expect(url.searchParams.get('body')).toBe(pitch.view!.filled.body);
+    expect(pitch.sent?.to).toEqual(personal);
+    await pitch.confirmSent();
+    expect(pitch.sent).toBeNull();
+    expect(lastToast()?.text).toBe(`Marked contacted today: ${personal.join(', ')}.`);
+    const d = await direct('opportunities:get', { brandId, id: mixed });
+    expect(d.item.stage).toBe('Contacted');
+    expect(d.item.contacted_at).toBe(service.today());
+  });
+
+  it('moving to another opportunity saves the text typed before it at once; an answer for the one left is never shown', async () => {
+    pitch.edit('body', 'Typed, then moved away at once.');
+    const held = hold('drafts:get', ([a]) => a.id === other);
+    const moving = pitch.follow(brandId, other, 'pitch');
+    await held.reached;
+    // The text of the one left was saved without waiting for the pause.
+    await until(() => inflight === 1);
+    expect((await direct('drafts:get', { brandId, id: mixed, kind: 'pitch' })).draft.body).toBe('Typed, then moved away at once.');
+    expect(pitch.view).toBeNull();
+    held.release();
+    await moving;
+    expect(pitch.isOf(brandId, other)).toBe(true);
+    expect(pitch.body).toBe((await direct('drafts:get', { brandId, id: other, kind: 'pitch' })).text.body);
+
+    // An answer for the draft the editor has left is dropped.
+    const late = hold('drafts:get', ([a]) => a.id === other && a.kind === 'followup');
+    const switching = pitch.switchKind('followup');
+    await late.reached;
+    await pitch.follow(brandId, mixed, 'pitch');
+    late.release();
+    await switching;
+    expect(pitch.isOf(brandId, mixed)).toBe(true);
+    expect(pitch.kind).toBe('pitch');
+    expect(pitch.body).toBe('Typed, then moved away at once.');
+  });
+
+  it('a failed save says why and is tried again; reset brings the service text back', async () => {
+    failNext('drafts:save', 'The cache is busy; try again.');
+    pitch.edit('subject', 'A new subject');
+    await pitch.flush();
+    expect(pitch.saveState).toBe('error');
+    expect(lastToast()).toMatchObject({ kind: 'error', text: 'The draft could not be saved: The cache is busy; try again.' });
+    await pitch.flush();
+    expect(pitch.saveState).toBe('saved');
+    expect((await direct('drafts:get', { brandId, id: mixed, kind: 'pitch' })).draft.subject).toBe('A new subject');
+    pitch.askReset();
+    expect(pitch.askingReset).toBe(true);
+    await pitch.confirmReset();
+    const v = await direct('drafts:get', { brandId, id: mixed, kind: 'pitch' });
+    expect(v.draft).toBeNull();
+    expect(pitch.subject).toBe(v.service.subject);
+    expect(pitch.body).toBe(v.service.body);
+  });
+
+  it('snippets: added, listed by kind, removed', async () => {
+    const snippets = new SnippetsStore(app);
+    await snippets.load();
+    expect(await snippets.save({ kind: 'other', name: '  ', text: 'x' })).toBe(false);
+    expect(snippets.error).toBe('Give the snippet a name.');
+    expect(await snippets.save({ kind: 'signoff', name: 'Thanks', text: 'Thanks,\n{sender_name}' })).toBe(true);
+    expect(await snippets.save({ kind: 'opening', name: 'Warm', text: 'Hi {first_name},' })).toBe(true);
+    expect(snippets.list.map((x) => [x.kind, x.name])).toEqual([
+      ['opening', 'Warm'],
+      ['signoff', 'Thanks'],
+    ]);
+    const warm = snippets.list[0]!;
+    expect(await snippets.save({ id: warm.id, kind: 'opening', name: 'Warmer', text: 'Hello {first_name},' })).toBe(true);
+    expect(snippets.list.find((x) => x.id === warm.id)?.text).toBe('Hello {first_name},');
+    expect(await snippets.remove(warm.id)).toBe(true);
+    expect(snippets.list.map((x) => x.name)).toEqual(['Thanks']);
+    snippets.dispose();
+  });
+
+  it('stages, snooze and the Due and Snoozed views, in bulk for a selection', async () => {
+    await opps.reload();
+    const ids = [opps.itemAt(0)!.id, opps.itemAt(1)!.id];
+    opps.toggleSelect(0);
+    opps.toggleSelect(1);
+    await pipeline.setStage('Not a fit', 'Paywalled or closed');
+    expect(lastToast()?.text).toBe('2 opportunities moved to Not a fit (Paywalled or closed).');
+    expect(opps.selected.size).toBe(0);
+    for (const id of ids) expect((await direct('opportunities:get', { brandId, id })).item.stage).toBe('Not a fit');
+    await direct('pipeline:stage', { brandId, ids, stage: 'New' });
+
+    await opps.reload();
+    const snoozed = opps.itemAt(0)!.id;
+    opps.moveTo(0);
+    await pipeline.snooze(addDays(service.today(), 1));
+    expect(opps.itemAt(0)?.id).not.toBe(snoozed);
+    pipeline.showView('snoozed');
+    await until(() => !opps.loading && opps.itemAt(0)?.id === snoozed);
+    expect(opps.total).toBe(1);
+    opps.moveTo(0);
+    await pipeline.snooze(null);
+    expect(lastToast()?.text).toBe('It is back in the list.');
+    expect(opps.total).toBe(0);
+    pipeline.showView('snoozed'); // again: the whole list
+    await until(() => !opps.loading && opps.total > 1);
+    expect(opps.filter.view).toBeUndefined();
+
+    // Nothing is due today: contacted today is not due for three days.
+    await pipeline.refreshDue();
+    expect(pipeline.due?.byBrand[brandId] ?? 0).toBe(0);
+    pipeline.showView('due');
+    await until(() => !opps.loading);
+    expect(opps.total).toBe(0);
+    pipeline.showView(undefined);
+    await until(() => !opps.loading && opps.total > 1);
+  });
+
+  it('grouped by publication: sorted by domain with each outlet counted; another sort ends it', async () => {
+    pipeline.toggleGroup();
+    await until(() => !opps.loading && Object.keys(pipeline.domains).length > 0);
+    expect(opps.filter.sort).toBe('domain');
+    const first = opps.itemAt(0)!.domain.toLowerCase();
+    expect(pipeline.domains[first]).toBe((await direct('opportunities:domains', { brandId, sort: 'domain' }))[first]);
+    opps.setFilter({ sort: 'fit' });
+    expect(pipeline.grouped).toBe(false);
+    pipeline.toggleGroup();
+    pipeline.toggleGroup();
+    expect(opps.filter.sort).toBe('fit');
+    await until(() => !opps.loading && inflight === 0);
+  });
+});
+
+describe('the editor\'s text helpers', () => {
+  it('a line diff keeps what both have and marks what went and what came', () => {
+    expect(lineDiff('Hi [Name],\nOld line\nBest', 'Hi [Name],\nNew line\nAnother\nBest')).toEqual([
+      { op: ' ', text: 'Hi [Name],' },
+      { op: '-', text: 'Old line' },
+      { op: '+', text: 'New line' },
+      { op: '+', text: 'Another' },
+      { op: ' ', text: 'Best' },
+    ]);
+    expect(lineDiff('same', 'same')).toEqual([{ op: ' ', text: 'same' }]);
+  });
+
+  it('tokens are filled, unfilled, or not known yet (typed since the last answer)', () => {
+    const view = { text: { subject: '', body: 'Hi {first_name} at {publication}' }, unfilled: [{ token: '{first_name}', field: 'first_name', part: 'body' }] } as any;
+    expect(segments('{publication}: {first_name}, [Whatever] {brand}', fieldStates(view)).map((x) => [x.text, x.state])).toEqual([
+      ['{publication}', 'filled'],
+      [': ', null],
+      ['{first_name}', 'unfilled'],
+      [', ', null],
+      ['[Whatever]', 'unfilled'],
+      [' ', null],
+      ['{brand}', 'pending'],
+    ]);
   });
 });
