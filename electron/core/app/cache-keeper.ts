@@ -18,6 +18,8 @@ export class CacheKeeper {
   cache!: Cache;
   /** What the recovery of a damaged cache said, for the window to show once. */
   recovery: { message: string; at: string } | null = null;
+  /** The last open rebuilt the cache (damaged, or started over): it holds the record but no opportunities until a sync. */
+  recoveredAtOpen = false;
 
   private timer: ReturnType<typeof setTimeout> | null = null;
 
@@ -39,6 +41,7 @@ export class CacheKeeper {
   /** Open the cache at `path`; a damaged one (or, with `startOver`, any) is recovered instead. */
   async open(path: string, startOver = false): Promise<void> {
     if (this.cache?.db.open) this.cache.close();
+    this.recoveredAtOpen = false;
     try {
       if (startOver && existsSync(path)) await this.recover(path);
       else this.cache = await Cache.open(path);
@@ -49,10 +52,11 @@ export class CacheKeeper {
     }
   }
 
-  private async recover(path: string): Promise<void> {
+  private async recover(path: string, atOpen = true): Promise<void> {
     const { cache, report } = await recoverDamagedCache(path, { appVersion: this.deps.appVersion, latestBackup: () => this.deps.backups().latest() });
     this.cache = cache;
     this.recovery = { message: report.message, at: new Date().toISOString() };
+    this.recoveredAtOpen = atOpen;
     this.deps.log?.('warn', report.message);
   }
 
@@ -75,7 +79,7 @@ export class CacheKeeper {
     await stopAll();
     const path = this.cache.path;
     this.cache.close();
-    await this.recover(path);
+    await this.recover(path, false);
     return this.recovery!.message;
   }
 }

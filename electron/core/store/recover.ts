@@ -23,6 +23,7 @@ import {
 import { recordCounts } from '../../../shared/user-record';
 import { Cache } from './cache';
 import { moveAside, type OpenOptions } from './db';
+import { identifier, slot, sql, sqlJoin, type Sql } from './sql';
 
 type Row = Record<string, unknown>;
 
@@ -58,14 +59,20 @@ export interface TableSalvage {
   missing: boolean;
 }
 
-const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+/** The user's tables by name: the only table names the salvage puts in SQL text. */
+const TABLE_NAMES = TABLES.map((t) => t.name);
+/** An index name as the damaged file lists it: plain letters, digits and _ only (anything else is not walked). */
+const INDEX_NAME = /^[A-Za-z0-9_]+$/;
 
 /** Read every row of `t` that can still be read from a damaged file. */
 function salvageTable(db: Database.Database, t: TableSpec): TableSalvage {
   const out: TableSalvage = { rows: [], unreadable: 0, damaged: false, missing: false };
+  const table = identifier(t.name, TABLE_NAMES);
+  const column = (name: string) => identifier(name, t.columns);
+  const names = (q: Sql) => (db.prepare(q.text).all(...q.params) as { name: string }[]).map((c) => c.name);
   let present: string[];
   try {
-    present = (db.pragma(`table_info(${quote(t.name)})`) as { name: string }[]).map((c) => c.name);
+    present = names(sql`SELECT name FROM pragma_table_info(${t.name})`);
   } catch {
     return { ...out, missing: true, damaged: true };
   }
@@ -73,36 +80,44 @@ function salvageTable(db: Database.Database, t: TableSpec): TableSalvage {
   const cols = t.columns.filter((c) => present.includes(c));
   const key = t.key.filter((c) => present.includes(c) || c === 'id');
   const keyOf = (r: Row) => JSON.stringify(key.map((k) => r[k]));
-  const select = cols.map(quote).join(', ');
+  const comma = sql`, `;
+  const select = sqlJoin(cols.map(column), comma);
   const found = new Map<string, Row>();
   const keysNamed = new Map<string, Row>();
 
-  const walk = (text: string, into: Map<string, Row>) => {
+  const walk = (q: Sql, into: Map<string, Row>) => {
     try {
-      for (const r of db.prepare(text).iterate() as Iterable<Row>) into.set(keyOf(r), r);
+      for (const r of db.prepare(q.text).iterate(...q.params) as Iterable<Row>) into.set(keyOf(r), r);
     } catch {
       out.damaged = true;
     }
   };
-  const order = key.map(quote).join(', ');
-  const orderDesc = key.map((k) => `${quote(k)} DESC`).join(', ');
-  walk(`SELECT ${select} FROM ${quote(t.name)} ORDER BY ${order}`, found);
-  walk(`SELECT ${select} FROM ${quote(t.name)} ORDER BY ${orderDesc}`, found);
+  const keyCols = sqlJoin(key.map(column), comma);
+  const orderDesc = sqlJoin(key.map((k) => sql`${column(k)} DESC`), comma);
+  walk(sql`SELECT ${select} FROM ${table} ORDER BY ${keyCols}`, found);
+  walk(sql`SELECT ${select} FROM ${table} ORDER BY ${orderDesc}`, found);
   // The indexes hold the keys too, on pages of their own.
   let indexes: string[] = [];
   try {
-    indexes = (db.pragma(`index_list(${quote(t.name)})`) as { name: string }[]).map((i) => i.name);
+    indexes = names(sql`SELECT name FROM pragma_index_list(${t.name})`).filter((i) => INDEX_NAME.test(i));
   } catch {
     out.damaged = true;
   }
-  const keyCols = key.map(quote).join(', ');
-  for (const index of indexes) {
-    walk(`SELECT ${keyCols} FROM ${quote(t.name)} INDEXED BY ${quote(index)} ORDER BY ${order}`, keysNamed);
-    walk(`SELECT ${keyCols} FROM ${quote(t.name)} INDEXED BY ${quote(index)} ORDER BY ${orderDesc}`, keysNamed);
+  for (const name of indexes) {
+    // Named only as the file itself lists it (and of plain characters): never a name from elsewhere.
+    let index: Sql;
+    try {
+      index = identifier(name, indexes);
+    } catch {
+      continue;
+    }
+    walk(sql`SELECT ${keyCols} FROM ${table} INDEXED BY ${index} ORDER BY ${keyCols}`, keysNamed);
+    walk(sql`SELECT ${keyCols} FROM ${table} INDEXED BY ${index} ORDER BY ${orderDesc}`, keysNamed);
   }
   let lookup: Database.Statement | null = null;
   try {
-    lookup = db.prepare(`SELECT ${select} FROM ${quote(t.name)} WHERE ${key.map((k) => `${quote(k)} = ?`).join(' AND ')}`);
+    const where = sqlJoin(key.map((k) => sql`${column(k)} = ${slot}`), sql` AND `);
+    lookup = db.prepare(sql`SELECT ${select} FROM ${table} WHERE ${where}`.text);
   } catch {
     out.damaged = true;
   }

@@ -51,8 +51,10 @@ export function sqlJoin(parts: readonly Sql[], separator: Sql): Sql {
 const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * A column or table name, as SQL text. Only names on the caller's allow-list
- * (declared in code, never taken from input) and of plain letters, digits and _.
+ * A column, table or index name, as SQL text. Only names on the caller's
+ * allow-list (declared in code, never taken from input; or, for the recovery
+ * of a damaged file, the index names that file's own schema lists, each
+ * checked again here) and of plain letters, digits and _.
  */
 export function identifier(name: string, allowList: readonly string[]): Sql {
   if (!allowList.includes(name) || !NAME.test(name)) throw new RangeError(`Identifier "${name}" is not on the allow-list.`);

@@ -12,6 +12,9 @@ import { Cache } from '../../../electron/core/store/cache';
 import { LATEST_VERSION } from '../../../electron/core/store/migrations';
 import { CoreLink, type HostHandlers } from '../../../shared/core-link';
 import { forkNodeCore } from '../../host/core-process';
+import { AppService } from '../../../electron/core/app/service';
+import { DEMO_KEY, startSimulator } from '../../../electron/simulator/server';
+import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';
 
 const tmp = tempDir();
@@ -292,6 +295,53 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
     expect(kept).toHaveLength(1);
     expect(readFileSync(join(dir, kept[0]!)).equals(Buffer.alloc(8192, 7))).toBe(true);
     expect(existsSync(join(dir, 'workbench.db'))).toBe(true);
+  }, 30_000);
+
+  it('a damaged cache rebuilt at open syncs the rest again at launch, even with sync on launch turned off; a sound cache does not', async () => {
+    const sim = await startSimulator({ seed: 15, opportunities: 120, otherBrandOpportunities: 0, brands: 1, citationsPerBrand: 2 });
+    const dir = freshDir();
+    const keychain = new FakeKeychain();
+    keychain.value = DEMO_KEY;
+    const open = async (platform = new FakePlatform()) => ({ platform, s: await AppService.create({ userDataDir: dir, platform, keychain, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', integrityCheckDelayMs: 60_000 }) });
+    try {
+      // A cache with the brand's opportunities and a note, the user having turned sync on launch off.
+      const first = await open();
+      first.s.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000, syncOnLaunch: false });
+      first.s.startSync({});
+      await first.s.settle();
+      const brand = first.s.brands()[0]!.id;
+      const listed = first.s.list({ brandId: brand }, 0, 1).total;
+      expect(listed).toBeGreaterThan(100);
+      const noted = first.s.list({ brandId: brand }, 0, 1).items[0]!.id;
+      first.s.setTriage(brand, noted, { note: 'kept in a backup' });
+      await first.s.close();
+      // Damaged while the app was closed: the next open rebuilds it with no opportunities in it.
+      const path = join(dir, 'workbench.db');
+      for (const suffix of ['-wal', '-shm']) if (existsSync(path + suffix)) writeFileSync(path + suffix, '');
+      writeFileSync(path, Buffer.alloc(8192, 7));
+      const { s, platform } = await open();
+      expect(s.getSettings().syncOnLaunch).toBe(false);
+      expect((await s.state()).recovery?.message).toMatch(/^The cache file was damaged\./);
+      expect(s.list({ brandId: brand }, 0, 1).total).toBe(0);
+      expect(s.syncState().running).toBe(false);
+      await s.launch();
+      expect(s.syncState().running).toBe(true);
+      const done = await platform.waitFor('sync:done');
+      expect(done.summary.error).toBeNull();
+      await s.settle();
+      expect(s.list({ brandId: brand }, 0, 1).total).toBe(listed);
+      // The note came back from the backup written at quit, and stays on the synced opportunity.
+      expect(s.opportunity(brand, noted)?.item.note).toBe('kept in a backup');
+      await s.close();
+      // Opened sound again: sync on launch is off, so launch leaves the cache as it is.
+      const again = await open();
+      await again.s.launch();
+      expect(again.s.syncState().running).toBe(false);
+      expect(again.s.list({ brandId: brand }, 0, 1).total).toBe(listed);
+      await again.s.close();
+    } finally {
+      await sim.close();
+    }
   }, 30_000);
 
   it("starting over (the dialog's choice), through the core process: the old file kept aside, its triage and notes carried over", async () => {

@@ -1,0 +1,132 @@
+// The service's life, a concern of its own: which cache is open (the user's, or
+// the demo's with its in-process simulator), what launch starts in the
+// background (a sync, the no-reply rule, the integrity check), recovery when
+// that check finds damage, demo mode's switch and reset, and closing.
+import { join } from 'node:path';
+import { pipelineDays } from '../store/opportunities';
+import type { CacheKeeper } from './cache-keeper';
+import type { Connection } from './connection';
+import { DemoKeychain, removeCacheFiles, startDemoApi, type DemoSimulator } from './demo';
+import type { ExportJobs } from './export-jobs';
+import type { Keychain } from './keys';
+import type { Pipeline } from './pipeline';
+import type { Platform } from './platform';
+import type { RecordKeeping } from './record-keeping';
+import { ServiceError } from './service-error';
+import type { SettingsFile } from './settings';
+import type { SyncJobs } from './sync-jobs';
+
+/** The cache file a service with these options opens. */
+export function cachePath(opts: { userDataDir: string; demo?: boolean }): string {
+  return join(opts.userDataDir, opts.demo ? 'demo.db' : 'workbench.db');
+}
+
+export interface LifecycleDeps {
+  userDataDir: string;
+  platform: Platform;
+  /** Demo simulator size (tests keep it small). */
+  demoOpportunities?: number;
+  /** How long after launch the background integrity check starts. Default 5 s. */
+  integrityCheckDelayMs?: number;
+  log?(level: 'warn' | 'error', message: string): void;
+  keeper: CacheKeeper;
+  settings: SettingsFile;
+  connection: Connection;
+  sync: SyncJobs;
+  exports: ExportJobs;
+  record: RecordKeeping;
+  pipeline: Pipeline;
+  /** Today on the user's calendar (YYYY-MM-DD). */
+  today(): string;
+}
+
+export class Lifecycle {
+  /** The demo's simulator while in demo mode, else null. */
+  demo: DemoSimulator | null = null;
+
+  constructor(private readonly d: LifecycleDeps) {}
+
+  /** Open the cache at `path` with its keychain; a damaged one (or, with `startOver`, any) is rebuilt with the record carried over. */
+  async openCache(path: string, keychain: Keychain, startOver = false): Promise<void> {
+    await this.d.keeper.open(path, startOver);
+    this.d.keeper.cache.opportunities.days = () => pipelineDays(this.d.today(), this.d.settings.get().followUpAfterDays);
+    this.d.connection.useKeychain(keychain, join(this.d.userDataDir, this.demo ? 'demo-key-check.json' : 'key-check.json'));
+  }
+
+  async openDemo(): Promise<void> {
+    this.demo = await startDemoApi(this.d.demoOpportunities);
+    await this.openCache(cachePath({ userDataDir: this.d.userDataDir, demo: true }), new DemoKeychain());
+  }
+
+  /**
+   * The full integrity check, off the core's thread, once the window has data.
+   * Damage found: everything stops, the cache is recovered in place (the
+   * user's record carried over), the window is told, and a sync refills it.
+   */
+  async checkIntegrity(): Promise<{ ok: boolean }> {
+    const message = await this.d.keeper.check(async () => void (await Promise.all([this.d.sync.stop(), this.d.exports.stop()])));
+    if (message === null) return { ok: true };
+    this.d.platform.emit('cache:recovered', { message });
+    if ((await this.d.connection.keyStatus().catch(() => null))?.state !== 'none') this.d.sync.start({});
+    return { ok: false };
+  }
+
+  /**
+   * Called once the window is up: sync in the background if a key is stored
+   * and the user wants it, or whatever the setting says when the cache was
+   * rebuilt at open (its opportunities come back only with a sync).
+   */
+  async launch(): Promise<void> {
+    const st = await this.d.connection.keyStatus().catch(() => null);
+    const wanted = this.demo !== null || this.d.settings.get().syncOnLaunch || this.d.keeper.recoveredAtOpen;
+    if (st && st.state !== 'none' && wanted) this.d.sync.start({});
+    // After the one follow-up, no reply for a while: Not a fit (No reply).
+    try {
+      this.d.pipeline.applyNoReply();
+    } catch (e) {
+      this.d.log?.('warn', `the no-reply rule could not run: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    // The check the open skipped (a clean last close), in the background once the window has data.
+    this.d.keeper.later(this.d.integrityCheckDelayMs ?? 5000, () => this.checkIntegrity());
+  }
+
+  /** "Try with demo data": switch to the simulator, its key and its own cache, then sync. */
+  async startDemo(): Promise<{ demo: true }> {
+    if (!this.demo) {
+      await this.d.sync.stop();
+      await this.openDemo();
+    }
+    this.d.sync.start({});
+    return { demo: true };
+  }
+
+  async resetDemo(): Promise<{ reset: true }> {
+    if (!this.demo) throw new ServiceError('not-demo', 'Only the demo data can be reset from here.');
+    await this.d.sync.stop();
+    const path = this.d.keeper.cache.path;
+    this.d.keeper.cache.close();
+    removeCacheFiles(path);
+    await this.openCache(path, new DemoKeychain());
+    this.d.sync.start({});
+    return { reset: true };
+  }
+
+  /**
+   * Stop what runs and close the cache. A sync page is written in one
+   * transaction, so a cancelled sync leaves whole pages only; waiting is bounded
+   * by `settleMs`, after which the cache closes anyway and the next launch resumes.
+   */
+  async close(opts: { settleMs?: number } = {}): Promise<void> {
+    const running = Promise.all([this.d.sync.stop(), this.d.exports.stop()]);
+    if (opts.settleMs === undefined) await running;
+    else {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([running, new Promise((r) => (timer = setTimeout(r, opts.settleMs)))]);
+      clearTimeout(timer);
+    }
+    this.d.keeper.dispose();
+    await this.d.record.close().catch((e: unknown) => this.d.log?.('warn', `the backup at quit failed: ${e instanceof Error ? e.message : String(e)}`));
+    this.d.keeper.cache.close();
+    await this.demo?.close();
+  }
+}
