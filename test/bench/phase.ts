@@ -1,7 +1,6 @@
 // One benchmark phase in its own process, so its peak memory is its own.
 // Prints one JSON line with the figures. Usage: phase.ts <phase> <sim-url> <db> [pages-file]
-import { createReadStream, createWriteStream, readdirSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { performance } from 'node:perf_hooks';
 import { Cache } from '../../electron/core/store/cache';
@@ -11,7 +10,7 @@ import { exportCsv } from '../../electron/core/export/csv-export';
 import { packRecord } from '../../electron/core/store/record-codec';
 import { DEMO_KEY } from '../../electron/simulator/server';
 import { DIFFICULTIES, STATUSES } from '../../shared/domain';
-import { LIST_SORTS, type ListFilter } from '../../shared/model';
+import { LIST_SORTS, type ListFilter, type TriagePatch } from '../../shared/model';
 import type { After } from '../../electron/core/store/opportunities';
 
 const [phase, url, dbPath, pagesFile] = process.argv.slice(2) as [string, string, string, string | undefined];
@@ -77,14 +76,18 @@ if (phase === 'sync') {
   cache.close();
   out({ opportunities: n, seconds, peak_rss_mb: peakMb() });
 } else if (phase === 'triage') {
-  // Not timed: the user's record a busy account has (a fifth of the opportunities triaged: statuses, notes, stars).
+  // Not timed: the user's record a busy account has (a fifth of the opportunities triaged: statuses, notes, stars;
+  // and of those, an eighth each pitched long ago (Contacted, due for a follow-up), drafted, and snoozed).
   const cache = await Cache.open(dbPath);
   const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
   const ids = (cache.db.prepare('SELECT id FROM opportunities ORDER BY rowid').all() as { id: string }[]).map((r) => r.id).filter((_, i) => i % 5 === 0);
   const statuses = ['In Progress', 'Done', 'Archived', 'New'] as const;
+  const PIPELINE: (TriagePatch | undefined)[] = [undefined, { stage: 'Contacted', contacted_at: '2026-01-05' }, { stage: 'Drafted' }, { snoozed_until: '2099-12-31' }];
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
     cache.triage.setMany(brand, part, { status: statuses[(i / 500) % 4]!, starred: (i / 500) % 7 === 0 });
+    const pipeline = PIPELINE[(i / 500) % 8];
+    if (pipeline) cache.triage.setMany(brand, part, pipeline);
     cache.tx(() => part.forEach((id, k) => k % 3 === 0 && cache.triage.set(brand, id, { note: `Called about ${id}: ${'talked through the angle and the timing. '.repeat(2)}` })));
   }
   cache.close();
@@ -133,6 +136,11 @@ if (phase === 'sync') {
     { difficulty: DIFFICULTIES[0], status: STATUSES[2] },
     { starred: true },
     { alreadyPitched: false },
+    // The pipeline as the UI asks it: a stage chip (New is "no stage set"), the follow-ups due, the snoozed ones.
+    { stage: 'New' },
+    { stage: 'Contacted' },
+    { view: 'due' },
+    { view: 'snoozed' },
   ];
   const list: number[] = [];
   const jumps: number[] = [];
@@ -177,20 +185,6 @@ if (phase === 'sync') {
     counts_p95_ms: pct(counts, 95),
     samples: { list: list.length, jumps: jumps.length, search: search.length, counts: counts.length },
   });
-} else if (phase === 'open') {
-  // What every launch and every CLI command pays before the first list page: open the cache (after a clean
-  // close, so no integrity check is due) and read the first page (200 rows, default filter). Its own process,
-  // so nothing of the file is in this process's page cache; the OS's may be warm, as on a relaunch.
-  const prefix = basename(dbPath) + '.open-';
-  const markers = readdirSync(dirname(dbPath)).filter((f) => f.startsWith(prefix)).length;
-  const t0 = performance.now();
-  const cache = await Cache.open(dbPath);
-  const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
-  const page = cache.opportunities.list({ brandId: brand }, { limit: 200 });
-  const t1 = performance.now();
-  cache.close();
-  // since_process_start_ms also counts Node starting and tsx compiling this script's imports (not what the built app pays).
-  out({ cache_ms: Math.round((t1 - t0) * 10) / 10, since_process_start_ms: Math.round(t1), rows: page.length, markers_before: markers });
 } else if (phase === 'export') {
   // The contacts preset (one row per distinct address) and the opportunities preset of the whole cache.
   const cache = await Cache.open(dbPath);

@@ -170,11 +170,13 @@ export class OpportunityReader {
   }
 
   /** How many of the filtered list each outlet (domain) has: the heads of the list grouped by publication. */
-  domainCounts(f: ListFilter): Record<string, number> {
+  domainCountsSql(f: ListFilter): Sql {
     const w = this.filter(f);
-    const rows = this.statements.tuples<[string, number]>(
-      sql`${w.with} SELECT min(o.domain), count(*) FROM opportunities o WHERE ${w.where} GROUP BY o.domain COLLATE NOCASE`,
-    );
+    return sql`${w.with} SELECT min(o.domain), count(*) FROM opportunities o WHERE ${w.where} GROUP BY o.domain COLLATE NOCASE`;
+  }
+
+  domainCounts(f: ListFilter): Record<string, number> {
+    const rows = this.statements.tuples<[string, number]>(this.domainCountsSql(f));
     return Object.fromEntries(rows.map(([d, n]) => [d.toLowerCase(), n]));
   }
 

@@ -118,6 +118,11 @@ export class OpportunityStore {
     return this.reader.domainCounts(f);
   }
 
+  /** The SQL of the counts per outlet, for query-plan tests. */
+  domainCountsSql(f: ListFilter): { sql: string; params: readonly SqlValue[] } {
+    return plain(this.reader.domainCountsSql(f));
+  }
+
   /** Earlier contacts of the same people or outlet since a day (see the reader). */
   earlierContacts(brandId: string, id: string, addresses: readonly string[], since: string): ContactWarning[] {
     return this.reader.earlierContacts(brandId, id, addresses, since);

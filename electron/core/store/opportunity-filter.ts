@@ -142,12 +142,17 @@ export function filterSql(f: ListFilter, bk: number, days: PipelineDays, search:
   else where.push(sql`(o.snoozed_until IS NULL OR o.snoozed_until <= ${days.today})`);
   if (f.stage !== undefined) where.push(f.stage === 'New' ? sql`o.stage IS NULL` : sql`o.stage = ${f.stage}`);
   // Follow-ups due: contacted long enough ago, no follow-up yet (the stage says so), no reply.
+  // Found from the brand's triage rows (few) by (brand, id), so the list still walks its sort index alone, never the table row by row.
   if (f.view === 'due') {
-    where.push(sql`o.stage = 'Contacted' AND EXISTS (SELECT 1 FROM triage td WHERE td.brand_id = ${f.brandId} AND td.opportunity_id = o.id AND td.followed_up_at IS NULL AND td.contacted_at <= ${days.dueOnOrBefore})`);
+    where.push(sql`o.stage = 'Contacted' AND o.rowid IN (SELECT oi.rowid FROM triage td CROSS JOIN opportunities oi
+      WHERE td.brand_id = ${f.brandId} AND td.followed_up_at IS NULL AND td.contacted_at <= ${days.dueOnOrBefore} AND oi.brand_key = ${bk} AND oi.id = td.opportunity_id)`);
   }
   if (f.alreadyPitched === true) where.push(sql`o.rowid IN temp.pitched_rowids`);
   if (f.alreadyPitched === false) where.push(sql`o.rowid NOT IN temp.pitched_rowids`);
-  if (f.ids !== undefined) where.push(sql`o.id IN (SELECT value FROM json_each(${JSON.stringify(f.ids)}))`);
+  // A selection: its rowids found by (brand, id) first, so the list tests them in its sort index alone (testing `o.id` read the table row by row).
+  if (f.ids !== undefined) {
+    where.push(sql`o.rowid IN (SELECT oi.rowid FROM json_each(${JSON.stringify(f.ids)}) j CROSS JOIN opportunities oi WHERE oi.brand_key = ${bk} AND oi.id = j.value)`);
+  }
   const q = f.search === undefined ? null : ftsQuery(f.search);
   // `+o.rowid`: the rowid is only tested against the matches, never used to look rows up one by one.
   if (q) where.push(sql`${search === 'drive' ? sql`o.rowid` : sql`+o.rowid`} IN ${hits ?? sql`(SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${q})`}`);

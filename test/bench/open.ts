@@ -1,0 +1,39 @@
+// What every launch and every CLI command pays before the first list page, in
+// a process of its own that loads only what the core needs to open the cache
+// and read the page (no sync, no export, no API client). run.ts bundles this
+// file into one plain JavaScript file (as the app's build bundles its core)
+// and runs it with plain `node`, so the figure from process start holds Node
+// starting, loading the core and SQLite, opening the cache (after a clean
+// close: no integrity check due) and reading the first page (200 rows, the
+// default filter). Nothing of the file is in this process's page cache; the
+// OS's may be warm, as on a relaunch.
+// Usage: open.(ts|mjs) <db>. Prints one JSON line.
+import { readdirSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Cache } from '../../electron/core/store/cache';
+
+const dbPath = process.argv[2]!;
+// performance.now() counts from this process's start (performance.timeOrigin).
+const loaded = performance.now();
+const prefix = basename(dbPath) + '.open-';
+const markers = readdirSync(dirname(dbPath)).filter((f) => f.startsWith(prefix)).length;
+const t0 = performance.now();
+const cache = await Cache.open(dbPath);
+const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
+const page = cache.opportunities.list({ brandId: brand }, { limit: 200 });
+const t1 = performance.now();
+cache.close();
+const r1 = (x: number) => Math.round(x * 10) / 10;
+process.stdout.write(
+  JSON.stringify({
+    /** Process start to the first page read. */
+    since_process_start_ms: r1(t1),
+    /** Cache.open and the first page, in a process already running. */
+    in_process_ms: r1(t1 - t0),
+    /** Process start to this file's code running (Node and the core's modules loaded). */
+    loaded_ms: r1(loaded),
+    rows: page.length,
+    markers_before: markers,
+  }) + '\n',
+);
