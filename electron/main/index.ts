@@ -1,16 +1,18 @@
-// Electron main: lifecycle, the window and its security, the app:// scheme,
-// menus, dialogs, clipboard and shell. The engine runs in the core process
-// (electron/core-process); main checks each call's sender and forwards it.
+// Electron main, wiring only: the window and its security, the app:// scheme,
+// menus, dialogs, clipboard and shell, handed to startup.ts (before ready) and
+// lifecycle.ts (from ready to quit), both tested with Electron-shaped fakes.
+// The engine runs in the core process (electron/core-process); main checks
+// each call's sender and forwards it.
 import { app, BrowserWindow, clipboard, dialog, ipcMain, Menu, MessageChannelMain, net, protocol, session, shell, utilityProcess } from 'electron';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { eventChannelOf, type EventName } from '../../shared/contract-names';
-import { CoreSupervisor, type CoreFailure, type CoreInit } from '../../shared/core-link';
-import { APP_ENTRY_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES, appProtocolHandler } from './app-protocol';
-import { cacheFailureDialog } from './cache-failure';
+import { CoreSupervisor, type CoreInit } from '../../shared/core-link';
+import { APP_ENTRY_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES } from './app-protocol';
 import { forkCore } from './core-process';
 import { hostHandlers } from './host-ops';
 import { registerIpc } from './ipc';
+import { devServerUrl, runLifecycle } from './lifecycle';
 import { createLog, installCrashLogging, type Log } from './log';
 import { contentSecurityPolicy, hardenSession, hardenWindow, isTrustedSender, menuTemplate, secureWebPreferences } from './security';
 import { startUp, type Started } from './startup';
@@ -31,12 +33,12 @@ const started = startUp(app, {
   },
   refuse: (refused) => dialog.showErrorBox('Outreach Workbench will not start', `The app was started with ${refused}, which would let other programs inspect or control it. Start it without that option.`),
 });
-const devUrl = !app.isPackaged ? process.env.ELECTRON_RENDERER_URL : undefined;
+const devUrl = devServerUrl(app, process.env);
 const here = import.meta.dirname;
 
 if (started) run(started);
 
-/** Everything after a start-up that may go on: the scheme, the window, the core process, quitting. */
+/** Everything after a start-up that may go on: the scheme, then lifecycle.ts runs the core, the window and quitting. */
 function run({ demo, log }: Started<Log>): void {
   // Must happen before 'ready'.
   protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: APP_SCHEME_PRIVILEGES }]);
@@ -98,67 +100,26 @@ function run({ demo, log }: Started<Log>): void {
     });
   }
 
-  /** The cache could not open: say so in plain words, offer what fits, and quit (never a process without a window). */
-  async function handleFailure(failure: CoreFailure, core: CoreSupervisor): Promise<CoreSupervisor | null> {
-    log.error(`the cache could not open (${failure.kind}): ${failure.message}`);
-    const d = cacheFailureDialog({ kind: failure.kind, message: failure.message, path: failure.path ?? app.getPath('userData') });
-    const { response } = await dialog.showMessageBox({ type: 'error', title: d.title, message: d.message, detail: d.detail, buttons: d.buttons.map((b) => b.label), defaultId: d.defaultId, cancelId: d.cancelId, noLink: true });
-    const action = d.buttons[response]?.action ?? 'quit';
-    await core.shutdown(1_000);
-    if (action === 'start-over') {
-      const fresh = startCore(true);
-      const again = await fresh.ready();
-      if (!again) return fresh;
-      await fresh.shutdown(1_000);
-      dialog.showErrorBox('The cache still could not be opened', again.message);
-    } else if (action === 'open-folder') {
-      await shell.openPath(app.getPath('userData'));
-    }
-    return null;
-  }
-
-  app.on('second-instance', () => {
-    if (win) {
-      if (win.isMinimized()) win.restore();
-      win.focus();
-    }
+  // After 'ready': the app:// handler, the core (its cache within a time limit, or the cache-failure dialog), the
+  // window, and quitting (the core closed within 3 s, one exit). Any failure on the way: logged, a dialog, exit(1).
+  runLifecycle({
+    app,
+    dialog,
+    protocol,
+    log,
+    rendererDir: join(here, '../renderer'),
+    contentSecurityPolicy: contentSecurityPolicy(),
+    prepare: () => {
+      // No permissions; in development, the dev server's pages get the development policy (security.ts).
+      hardenSession(session.defaultSession, devUrl);
+      // The File menu's record items: the window carries them out (it has the words and the confirmations).
+      const menu = menuTemplate({ dev: !app.isPackaged, mac: process.platform === 'darwin', appName: app.getName(), send: (command) => send('app:command', { command }) });
+      Menu.setApplicationMenu(Menu.buildFromTemplate(menu));
+    },
+    startCore,
+    useCore: (core) => registerIpc(ipcMain, (method, args) => core.call(method, args), (event: Electron.IpcMainInvokeEvent) => isTrustedSender(event, win, devUrl)),
+    createWindow: () => (win = createWindow()),
+    windowLoaded: () => send('app:online', { online: net.isOnline() }),
+    openPath: (path) => shell.openPath(path),
   });
-
-  void app.whenReady().then(async () => {
-    // No permissions; in development, the dev server's pages get the development policy (security.ts).
-    hardenSession(session.defaultSession, devUrl);
-    protocol.handle(APP_SCHEME, appProtocolHandler(join(here, '../renderer'), contentSecurityPolicy()));
-    // The File menu's record items: the window carries them out (it has the words and the confirmations).
-    const menu = menuTemplate({ dev: !app.isPackaged, mac: process.platform === 'darwin', appName: app.getName(), send: (command) => send('app:command', { command }) });
-    Menu.setApplicationMenu(Menu.buildFromTemplate(menu));
-
-    let core: CoreSupervisor | null = startCore();
-    const failure = await core.ready();
-    if (failure) core = await handleFailure(failure, core);
-    if (!core) {
-      app.exit(1);
-      return;
-    }
-    const live = core;
-    registerIpc(ipcMain, (method, args) => live.call(method, args), (event: Electron.IpcMainInvokeEvent) => isTrustedSender(event, win, devUrl));
-    win = createWindow();
-    win.webContents.once('did-finish-load', () => {
-      send('app:online', { online: net.isOnline() });
-      live.launch();
-    });
-
-    // Quitting: the core finishes or rolls back its current write and closes the cache (at most 3 s), then the app ends.
-    let quitting = false;
-    app.on('before-quit', (e) => {
-      if (quitting) return;
-      quitting = true;
-      e.preventDefault();
-      void live.shutdown(3_000).then((how) => {
-        if (how === 'killed') log.warn('the core process did not close within 3 s and was stopped');
-        app.exit(0);
-      });
-    });
-  });
-
-  app.on('window-all-closed', () => app.quit());
 }

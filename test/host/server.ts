@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ContractResults, EventName, EventPayloads, MethodArgs, MethodName } from '../../shared/contract';
@@ -77,8 +77,12 @@ export function isJsonContentType(header: string | undefined): boolean {
 }
 
 export async function startHost(opts: HostOptions = {}): Promise<Host> {
-  const rendererDir = resolve(opts.rendererDir ?? 'out/renderer');
-  if (!existsSync(join(rendererDir, 'index.html'))) throw new Error(`No built renderer in ${rendererDir}: run \`npx electron-vite build\` first.`);
+  const requestedDir = resolve(opts.rendererDir ?? 'out/renderer');
+  if (!existsSync(join(requestedDir, 'index.html'))) throw new Error(`No built renderer in ${requestedDir}: run \`npx electron-vite build\` first.`);
+  // Symlinks resolved once, here: resolveAppRequest answers with real paths, so index.html (the page that gets the
+  // shim) is told apart by its real path too, also when the folder or the file is reached through a symlink.
+  const rendererDir = realpathSync(requestedDir);
+  const indexHtml = realpathSync(join(rendererDir, 'index.html'));
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'workbench-host-'));
   const token = randomBytes(16).toString('hex');
   const streams = new Set<ServerResponse>();
@@ -165,7 +169,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
       // The built renderer, resolved exactly as the app's app:// handler resolves it.
       const found = resolveAppRequest(`${APP_ORIGIN}${url.pathname}`, rendererDir);
       if (!found.ok) return end(res, 404, 'text/plain', 'not found');
-      if (found.file === join(rendererDir, 'index.html')) {
+      if (found.file === indexHtml) {
         // As the app does once its window has loaded: sync in the background if a key is stored.
         if (!launched) {
           launched = true;

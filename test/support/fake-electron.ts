@@ -196,3 +196,121 @@ export class FakeSession {
     return out ?? responseHeaders;
   }
 }
+
+/**
+ * Electron's `app` from 'ready' to quit, as lifecycle.ts uses it, recording into
+ * the same call list. Like Electron: whenReady() resolves once the app is ready
+ * (at once unless `ready: false`, then on becomeReady()); quit() emits
+ * 'before-quit' first, and a listener's preventDefault() stops the quit; exit()
+ * ends at once and emits no 'before-quit'.
+ */
+export class FakeRunningApp extends FakeApp {
+  private readonly events = new EventEmitter();
+  private markReady!: () => void;
+  private readonly readyPromise = new Promise<void>((r) => (this.markReady = r));
+
+  constructor(opts: { appData: string; name?: string; isPackaged?: boolean; locks?: Set<string>; ready?: boolean }) {
+    super(opts);
+    if (opts.ready ?? true) this.markReady();
+  }
+  whenReady(): Promise<void> {
+    this.calls.push('whenReady');
+    return this.readyPromise;
+  }
+  becomeReady(): void {
+    this.markReady();
+  }
+  on(event: string, listener: (...args: never[]) => void): this {
+    this.events.on(event, listener as (...args: unknown[]) => void);
+    return this;
+  }
+  /** Emit 'before-quit' as quit() does; true when a listener prevented the quit. */
+  beforeQuit(): boolean {
+    let prevented = false;
+    this.events.emit('before-quit', { preventDefault: () => void (prevented = true) });
+    return prevented;
+  }
+  /** Another instance was started: Electron emits 'second-instance' in this one. */
+  secondInstance(argv: string[] = []): void {
+    this.events.emit('second-instance', { preventDefault() {} }, argv, process.cwd(), {});
+  }
+  /** The last window closed. */
+  allWindowsClosed(): void {
+    this.events.emit('window-all-closed');
+  }
+  override quit(): void {
+    super.quit();
+    if (!this.beforeQuit()) this.calls.push('quit:proceeds');
+  }
+  /** The exit codes asked for, in order. */
+  get exits(): number[] {
+    return this.calls.filter((c) => c.startsWith('exit:')).map((c) => Number(c.slice(5)));
+  }
+}
+
+export interface FakeMessageBoxOptions {
+  type: string;
+  title: string;
+  message: string;
+  detail: string;
+  buttons: string[];
+  defaultId: number;
+  cancelId: number;
+  noLink: boolean;
+}
+
+/** Electron's `dialog`: error boxes recorded; a message box answers with the button `press` picks (default: its cancelId). */
+export class FakeDialog {
+  readonly errorBoxes: { title: string; content: string }[] = [];
+  readonly messageBoxes: FakeMessageBoxOptions[] = [];
+  press: (options: FakeMessageBoxOptions) => number = (o) => o.cancelId;
+
+  /** Answer message boxes with the button whose label matches. */
+  pressButton(label: RegExp): void {
+    this.press = (o) => {
+      const i = o.buttons.findIndex((b) => label.test(b));
+      if (i < 0) throw new Error(`no button ${label} in ${o.buttons.join(', ')}`);
+      return i;
+    };
+  }
+  showErrorBox(title: string, content: string): void {
+    this.errorBoxes.push({ title, content });
+  }
+  async showMessageBox(options: FakeMessageBoxOptions): Promise<{ response: number; checkboxChecked: boolean }> {
+    this.messageBoxes.push(options);
+    return { response: this.press(options), checkboxChecked: false };
+  }
+}
+
+/** Electron's `protocol` after ready: one handler per scheme (handling a scheme twice throws, as Electron does). */
+export class FakeProtocol {
+  readonly handlers = new Map<string, (request: Request) => Promise<Response>>();
+  handle(scheme: string, handler: (request: Request) => Promise<Response>): void {
+    if (this.handlers.has(scheme)) throw new Error(`The scheme "${scheme}" is already handled`);
+    this.handlers.set(scheme, handler);
+  }
+}
+
+/** A BrowserWindow as far as the lifecycle uses it: focus, restore, and its webContents' 'did-finish-load'. */
+export class FakeBrowserWindow {
+  readonly webContents = new EventEmitter();
+  minimized = false;
+  destroyed = false;
+  focused = 0;
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  isMinimized(): boolean {
+    return this.minimized;
+  }
+  restore(): void {
+    this.minimized = false;
+  }
+  focus(): void {
+    this.focused++;
+  }
+  /** The page finished loading. */
+  finishLoad(): void {
+    this.webContents.emit('did-finish-load');
+  }
+}
