@@ -93,10 +93,13 @@ describe('the running host', () => {
   let host: Host;
   let port: number;
   beforeAll(async () => {
+    // The renderer folder reached through a symlink (as /var is on macOS): the page must still get its shim.
+    const realDir = join(tmp.dir, 'renderer-real');
     const rendererDir = join(tmp.dir, 'renderer');
-    const { mkdirSync } = await import('node:fs');
-    mkdirSync(rendererDir, { recursive: true });
-    writeFileSync(join(rendererDir, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+    const { mkdirSync, symlinkSync } = await import('node:fs');
+    mkdirSync(realDir, { recursive: true });
+    writeFileSync(join(realDir, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+    symlinkSync(realDir, rendererDir, 'dir');
     host = await startHost({ rendererDir, dataDir: join(tmp.dir, 'data') });
     port = Number(new URL(host.url).port);
   }, 60_000);
@@ -118,6 +121,12 @@ describe('the running host', () => {
       req.on('error', reject);
       req.end('{"method":"app:info","args":[]}');
     });
+
+  it('serves the page with the shim even when the renderer folder is a symlink', async () => {
+    const page = await fetch(host.url);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('/__host/shim.js');
+  });
 
   it('refuses application/jsonx and text/plain with 415; answers application/json with or without a charset', async () => {
     expect(await post('application/jsonx')).toEqual({ status: 415, body: 'Calls are application/json.' });
