@@ -1,6 +1,8 @@
 // Holding a brand's sync lock for the length of its sync: wait for another
 // process's sync of the same brand (saying who and since when), or skip; keep
-// a heartbeat while holding it; take over a lock whose holder is gone.
+// a heartbeat while holding it; take over a lock whose holder is gone. A
+// holder whose lock was taken over (its heartbeat stalled past the stale limit,
+// e.g. a laptop asleep) stops its sync instead of going on beside the new one.
 import { randomUUID } from 'node:crypto';
 import { ApiError } from './api/errors';
 import type { Cache } from './store/cache';
@@ -21,13 +23,26 @@ export interface LockOptions {
 }
 
 interface Ctx extends LockOptions {
+  /**
+   * The sync's cancel signal. While the lock is held, holdBrandLock replaces it
+   * with one that also aborts when the lock is lost (taken over by another
+   * process), so everything the sync does with `ctx.signal` stops then; release()
+   * puts the caller's signal back.
+   */
   signal?: AbortSignal;
   emit: (e: SyncEvent) => void;
 }
 
-export type HeldLock = { held: true; release: () => void } | { held: false; reason: string };
+/** When held: `signal` aborts (reason: an ApiError 'cancelled' in plain words) if another process takes the lock over. */
+export type HeldLock = { held: true; signal: AbortSignal; release: () => void } | { held: false; reason: string };
 
 const clock = (iso: string) => new Date(iso).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' });
+
+/** "Another window or terminal took over the sync of Acme (the app, process 4242); this one stopped." */
+export function takenOverMessage(brandName: string, by: LockHolder | undefined): string {
+  const who = by ? ` (${by.label}, process ${by.pid})` : '';
+  return `Another window or terminal took over the sync of ${brandName}${who}; this one stopped so that the two do not run side by side.`;
+}
 
 /** "A sync of Acme is already running (workbench sync, process 4242) since 10:42" */
 export function busyMessage(brandName: string, by: LockHolder): string {
@@ -87,19 +102,41 @@ export async function holdBrandLock(cache: Cache, brand: { id: string; name: str
     }
   }
 
+  // The heartbeat. When it finds the lock no longer ours (taken over as stale, e.g. after this process
+  // was suspended), the sync stops: its signal aborts with the reason, in plain words.
+  const lost = new AbortController();
+  const callerSignal = ctx.signal;
+  const signal = callerSignal ? AbortSignal.any([callerSignal, lost.signal]) : lost.signal;
+  ctx.signal = signal;
   const beat = setInterval(() => {
+    let still: boolean;
     try {
-      cache.locks.heartbeat(brand.id, me.holder);
+      still = cache.locks.heartbeat(brand.id, me.holder);
     } catch {
       // A busy moment or a closed cache: the next beat tries again; a silent holder is only ever taken over, never harmed.
+      return;
     }
+    if (still) return;
+    clearInterval(beat);
+    let by: LockHolder | undefined;
+    try {
+      by = cache.locks.holderOf(brand.id);
+    } catch {
+      by = undefined;
+    }
+    const message = takenOverMessage(brand.name, by);
+    ctx.emit({ type: 'warning', brandId: brand.id, message });
+    lost.abort(new ApiError('cancelled', message));
   }, ctx.heartbeatMs ?? 5000);
   beat.unref?.();
   return {
     held: true,
+    signal,
     release: () => {
       clearInterval(beat);
+      if (ctx.signal === signal) ctx.signal = callerSignal;
       try {
+        // Only deletes the lock while it is still ours: a lock taken over stays with its new holder.
         cache.locks.release(brand.id, me.holder);
       } catch {
         // The cache closed under us (quit): the lock goes stale and the next sync takes it over.

@@ -64,12 +64,8 @@ export async function runSync(cache: Cache, client: TrakkrClient, opts: SyncOpti
     client.onWait = previousWait;
     summary.durationMs = Date.now() - started;
   }
-  // Rewritten records leave free pages: give them back when they add up.
-  try {
-    cache.reclaimSpace();
-  } catch {
-    // Busy with another writer: the next sync does it.
-  }
+  // Rewritten records leave free pages: give them back when they add up, in short steps (never rejects).
+  await cache.reclaimSpace();
   return summary;
 }
 

@@ -6,10 +6,14 @@ import { authError } from './routes';
 import type { Hooks } from './serve';
 import type { SimState } from './state';
 
-/** Which requests a fault meets (`path`: only that endpoint), and how many times (default once). */
+/**
+ * Which requests a fault meets (`path`: only that endpoint), how many times (default once), and how
+ * many of them it lets pass untouched first (`after`: e.g. 2 breaks the third page, not the first).
+ */
 interface Scope {
   count?: number;
   path?: string;
+  after?: number;
 }
 
 export type Fault =
@@ -19,10 +23,13 @@ export type Fault =
   | ({ kind: 'truncate' } & Scope)
   | ({ kind: 'non-json'; status?: number } & Scope)
   | ({ kind: 'repeat-cursor' } & Scope)
+  // A 200 with valid JSON of the wrong shape: the body's list (`field`; default every top-level list,
+  // e.g. `opportunities`, `data`) sent as an object keyed by position, as a buggy server might.
+  | ({ kind: 'wrong-shape'; field?: string } & Scope)
   | ({ kind: 'auth-store-down' } & Scope)
   | ({ kind: 'latency'; ms: number } & Scope);
 
-export const FAULT_KINDS = ['rate-limit', 'server-error', 'drop', 'truncate', 'non-json', 'repeat-cursor', 'auth-store-down', 'latency'] as const;
+export const FAULT_KINDS = ['rate-limit', 'server-error', 'drop', 'truncate', 'non-json', 'repeat-cursor', 'wrong-shape', 'auth-store-down', 'latency'] as const;
 
 /** The faults still to happen, each with the number of requests it has left. */
 export class FaultQueue {
@@ -33,7 +40,7 @@ export class FaultQueue {
   }
 
   add(...faults: Fault[]): void {
-    this.pending.push(...faults.map((f) => ({ ...f, left: f.count ?? 1 })));
+    this.pending.push(...faults.map((f) => ({ ...f, left: f.count ?? 1, after: f.after ?? 0 })));
   }
 
   clear(): void {
@@ -44,11 +51,15 @@ export class FaultQueue {
     return this.pending;
   }
 
-  /** The first pending fault of this kind for this path, used up by one. */
+  /** The first pending fault of this kind for this path, used up by one (or, while it lets requests pass first, one fewer to let pass). */
   take<K extends Fault['kind']>(path: string, kind: K): Extract<Fault, { kind: K }> | undefined {
     const meets = (x: Fault & { left: number }): x is Extract<Fault, { kind: K }> & { left: number } => x.kind === kind && x.left > 0 && (!x.path || x.path === path);
     const f = this.pending.find(meets);
     if (!f) return undefined;
+    if (f.after) {
+      f.after -= 1;
+      return undefined;
+    }
     f.left -= 1;
     this.pending = this.pending.filter((x) => x.left > 0);
     return f;
@@ -58,6 +69,13 @@ export class FaultQueue {
 function isPage(result: unknown): result is { pagination: Record<string, unknown> } {
   const pagination = (result as { pagination?: unknown } | null)?.pagination;
   return typeof pagination === 'object' && pagination !== null;
+}
+
+/** The body with its list (`field`, else every top-level list) turned into an object keyed by position. */
+function wrongShape(result: unknown, field?: string): unknown {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return { items: result };
+  const keyed = (list: unknown[]) => Object.fromEntries(list.map((x, i) => [String(i), x]));
+  return Object.fromEntries(Object.entries(result).map(([k, v]) => [k, Array.isArray(v) && (field === undefined || field === k) ? keyed(v) : v]));
 }
 
 /** The pipeline's hooks that apply the pending faults, the rate limit and the steady latency. */
@@ -83,8 +101,10 @@ export function faultHooks(state: SimState, faults: FaultQueue, limiter: RateLim
     rewrite(ctx, result) {
       // A page asked for with a cursor hands the same cursor back: a client must notice the loop.
       const cursor = ctx.url.searchParams.get('cursor');
-      if (cursor === null || !isPage(result) || !faults.take(ctx.path, 'repeat-cursor')) return result;
-      return { ...result, pagination: { ...result.pagination, has_more: true, next_cursor: cursor } };
+      let out = result;
+      if (cursor !== null && isPage(out) && faults.take(ctx.path, 'repeat-cursor')) out = { ...out, pagination: { ...out.pagination, has_more: true, next_cursor: cursor } };
+      const shape = faults.take(ctx.path, 'wrong-shape');
+      return shape ? wrongShape(out, shape.field) : out;
     },
     deliver(ctx, result) {
       if (!faults.take(ctx.path, 'truncate')) return false;

@@ -16,6 +16,11 @@ import { ScoreStore } from './scores';
 import { SyncRunStore } from './sync-runs';
 import { TriageStore } from './triage';
 
+/** Pages given back per step of reclaimSpace (8 KB pages: 2 MB, a few milliseconds of writing). */
+const RECLAIM_STEP_PAGES = 256;
+/** The pause between two steps, in which another process's write takes its turn. */
+const RECLAIM_PAUSE_MS = 15;
+
 export class Cache {
   readonly brands: BrandStore;
   readonly opportunities: OpportunityStore;
@@ -118,14 +123,36 @@ export class Cache {
 
   /**
    * Give pages freed by rewritten records back to the disk, when they are more
-   * than a tenth of the file (the cache uses incremental auto-vacuum). After a sync.
+   * than a tenth of the file (the cache uses incremental auto-vacuum). After a
+   * sync. In short steps (`stepPages` pages each, its own write transaction)
+   * with a pause between them, so another process's triage write waits for one
+   * step at most, never for the whole vacuum (seconds on a big file). Resolves
+   * with the pages given back; never rejects: a busy file or a cache closed
+   * meanwhile ends it early, and the next sync carries on.
    */
-  reclaimSpace(): number {
-    const free = this.db.pragma('freelist_count', { simple: true }) as number;
-    const pages = this.db.pragma('page_count', { simple: true }) as number;
-    if (free === 0 || free * 10 < pages) return 0;
-    this.db.pragma('incremental_vacuum');
-    return free;
+  async reclaimSpace(opts: { stepPages?: number; pauseMs?: number } = {}): Promise<number> {
+    const stepPages = Math.max(1, Math.trunc(opts.stepPages ?? RECLAIM_STEP_PAGES));
+    const pauseMs = opts.pauseMs ?? RECLAIM_PAUSE_MS;
+    const freePages = () => this.db.pragma('freelist_count', { simple: true }) as number;
+    let given = 0;
+    try {
+      let free = freePages();
+      const pages = this.db.pragma('page_count', { simple: true }) as number;
+      if (free === 0 || free * 10 < pages) return 0;
+      for (;;) {
+        // pragma() runs the statement to its end: incremental_vacuum frees one page per step of it.
+        this.db.pragma(`incremental_vacuum(${stepPages})`);
+        const left = freePages();
+        given += free - left;
+        if (left === 0 || left >= free) break;
+        free = left;
+        await new Promise((resolve) => setTimeout(resolve, pauseMs));
+        if (!this.db.open) break;
+      }
+    } catch {
+      // Busy with another writer past the busy timeout, or closed: the next sync does the rest.
+    }
+    return given;
   }
 
   /** True once checkIntegrity has found damage in this session. */

@@ -123,7 +123,11 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
   if (marker) holdMarker(marker, db);
   try {
     // A new file: 8 KB pages (a compressed record is about 1.1 KB; 4 KB pages leave a fifth of each empty), set before anything is written.
-    if (fresh && !readonly && path !== ':memory:') db.pragma(`page_size = ${PAGE_SIZE}`);
+    // Incremental auto-vacuum, too, must be set before the first write (WAL's switch in configure() is one).
+    if (fresh && !readonly && path !== ':memory:') {
+      db.pragma(`page_size = ${PAGE_SIZE}`);
+      db.pragma('auto_vacuum = INCREMENTAL');
+    }
     configure(db);
     // The version first: a newer app's file (its latest version may be in the WAL) is never called damaged.
     const current = db.pragma('user_version', { simple: true }) as number;
@@ -144,9 +148,8 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
     if (!readonly) for (const m of unclean) if (m !== marker) rmSync(m, { force: true });
     if (current < LATEST_VERSION) {
       if (!fresh && current > 0 && !readonly) await backupBeforeMigration(db, path, current, opts);
-      // Pages freed by removed or shrunk records go back to the disk (PRAGMA incremental_vacuum after a sync).
-      // A new file takes the setting at once; an existing one with the VACUUM below.
-      if (current === 0 && !readonly) db.pragma('auto_vacuum = INCREMENTAL');
+      // Pages freed by removed or shrunk records go back to the disk (PRAGMA incremental_vacuum after a sync):
+      // a new file took the setting before its first write (above); an older one takes it with the VACUUM below.
       migrate(db, current);
       // Version 4 compresses every record: compact the file once, so the space comes back now.
       if (current > 0 && current < 4 && !readonly) compactOnce(db);

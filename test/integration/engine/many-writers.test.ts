@@ -8,8 +8,11 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { startSimulator, type Simulator } from '../../../electron/simulator/server';
+import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
+import { TrakkrClient } from '../../../electron/core/api/client';
 import { Cache } from '../../../electron/core/store/cache';
+import { STALE_LOCK_MS } from '../../../electron/core/store/sync-lock';
+import { runSync } from '../../../electron/core/sync';
 import type { SyncEvent, SyncSummary } from '../../../shared/model';
 import { tempDir } from '../../support/tmp';
 
@@ -28,7 +31,7 @@ afterAll(() => {
 let n = 0;
 const freshPath = () => join(tmp.dir, `writers-${++n}.db`);
 
-type Line = (SyncEvent | { type: 'started'; pid: number } | { type: 'done'; summary?: SyncSummary } | { type: 'round'; round: number; ms: number }) & Record<string, unknown>;
+type Line = (SyncEvent | { type: 'started'; pid: number } | { type: 'done'; summary?: SyncSummary } | { type: 'round'; round: number; ms: number; worst: number }) & Record<string, unknown>;
 
 interface Child {
   proc: ChildProcessWithoutNullStreams;
@@ -134,7 +137,12 @@ describe('one cache, many writers', () => {
     const triage = writer(['triage', path, brand, JSON.stringify(ids), String(ROUNDS)]);
     expect(await triage.exit, triage.stderr()).toBe(0);
     expect(await sync.exit, sync.stderr()).toBe(0);
-    expect(triage.lines.filter((l) => l.type === 'round')).toHaveLength(ROUNDS);
+    const rounds = triage.lines.filter((l) => l.type === 'round') as { ms: number; worst: number }[];
+    expect(rounds).toHaveLength(ROUNDS);
+    // Never blocked for more than a moment: no write, and no whole round of 9 writes, waited long on the sync
+    // (the busy timeout is 5 s; a sync holding the write lock across pages would show here).
+    expect(Math.max(...rounds.map((r) => r.worst)), JSON.stringify(rounds)).toBeLessThan(1000);
+    expect(Math.max(...rounds.map((r) => r.ms)), JSON.stringify(rounds)).toBeLessThan(1500);
 
     const after = await Cache.open(path);
     const rows = ids.map((id) => after.triage.get(brand, id)!);
@@ -145,6 +153,57 @@ describe('one cache, many writers', () => {
     expect(rows.every((r) => r.status_changed_at !== null && r.note_changed_at !== null)).toBe(true);
     after.close();
     expect(inspect(path)).toEqual({ integrity: 'ok', total: OPPORTUNITIES, removed: 0, locks: 0 });
+  });
+
+  it('a long sync keeps its lock through its heartbeats: a waiter with a short stale limit keeps waiting, never takes over', async () => {
+    const path = freshPath();
+    (await Cache.open(path)).close();
+    // The sync lasts seconds (60 pages of 40 ms at least); the lock goes stale after 400 ms of silence.
+    const short = { staleLockMs: 400, heartbeatMs: 50 };
+    const a = syncer(path, { holderLabel: 'workbench sync', ...short });
+    await a.until((l) => l.type === 'progress');
+    const b = syncer(path, { holderLabel: 'the app', lockPollMs: 50, ...short });
+    await b.until((l) => l.type === 'blocked');
+    expect(await a.exit, a.stderr()).toBe(0);
+    expect(await b.exit, b.stderr()).toBe(0);
+    expect(b.lines.filter((l) => l.type === 'warning')).toEqual([]);
+    expect(a.lines.filter((l) => l.type === 'warning')).toEqual([]);
+    expect(summaryOf(a)).toMatchObject({ cancelled: false, error: null });
+    expect(summaryOf(a).brands[0]).toMatchObject({ items: OPPORTUNITIES, removed: 0 });
+    expect(summaryOf(b).brands[0]!.skipped).toMatch(/was synced by the other window or terminal while this one waited/);
+    expect(inspect(path)).toEqual({ integrity: 'ok', total: OPPORTUNITIES, removed: 0, locks: 0 });
+  });
+
+  it('a sync whose lock is taken over (its heartbeat judged stale) stops at once, says why, and leaves the lock to the new holder', async () => {
+    const path = freshPath();
+    const cache = await Cache.open(path);
+    const client = new TrakkrClient({ baseUrl: sim.url, apiKey: DEMO_KEY, requestsPerMinute: 0 });
+    const events: SyncEvent[] = [];
+    let tookOver = false;
+    const summary = await runSync(cache, client, {
+      pageSize: 25,
+      scores: false,
+      citations: false,
+      heartbeatMs: 20,
+      onEvent: (e) => {
+        events.push(e);
+        if (e.type !== 'progress' || tookOver) return;
+        // Another process found this holder silent past the limit (say the laptop slept) and took the lock over.
+        tookOver = true;
+        const later = new Date(Date.now() + STALE_LOCK_MS + 1);
+        expect(cache.locks.tryAcquire(e.brandId, { holder: 'other', label: 'the app', pid: process.ppid }, later).acquired).toBe(true);
+      },
+    });
+    expect(tookOver).toBe(true);
+    expect(summary.cancelled).toBe(true);
+    const warnings = events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message);
+    expect(warnings).toEqual([`Another window or terminal took over the sync of ${sim.brands[0]!.name} (the app, process ${process.ppid}); this one stopped so that the two do not run side by side.`]);
+    // It stopped within a page or two of the takeover, not at the end of the brand.
+    const pages = events.filter((e) => e.type === 'progress').length;
+    expect(pages).toBeLessThan(5);
+    expect(cache.opportunities.count({ brandId: sim.brands[0]!.id, includeArchived: true })).toBeLessThan(OPPORTUNITIES);
+    expect(cache.locks.holderOf(sim.brands[0]!.id)!.holder).toBe('other');
+    cache.close();
   });
 
   it('a sync killed with SIGKILL while another waits: the waiter takes over and resumes, a third sync finds the cache complete', async () => {
@@ -186,5 +245,71 @@ describe('removal decisions', () => {
     cache.tx(() => cache.opportunities.upsertPage(brand, [rec('a')], next.id, 'now'));
     expect(cache.tx(() => cache.opportunities.markUnseenRemoved(brand, next.id, 'now'))).toBe(2);
     cache.close();
+  });
+});
+
+describe('giving space back after a sync', () => {
+  /** A cache with incremental auto-vacuum (what the version-4 compaction leaves), with `rows` of 4 KB written and dropped. */
+  async function withFreePages(rows: number): Promise<Cache> {
+    const cache = await Cache.open(freshPath());
+    cache.db.pragma('auto_vacuum = INCREMENTAL');
+    cache.db.exec('VACUUM');
+    expect(cache.db.pragma('auto_vacuum', { simple: true })).toBe(2);
+    cache.db.exec('CREATE TABLE filler (b BLOB); CREATE TABLE beats (at INTEGER)');
+    const fill = cache.db.prepare('INSERT INTO filler VALUES (randomblob(4000))');
+    cache.tx(() => {
+      for (let i = 0; i < rows; i++) fill.run();
+    });
+    cache.db.exec('DROP TABLE filler');
+    return cache;
+  }
+
+  it('goes in short steps, so another connection writes between them (never meeting a busy file), and gives back every free page', async () => {
+    // Free pages, as rewritten records leave them: about 20 MB written, then dropped.
+    const cache = await withFreePages(5000);
+    const path = cache.path;
+    const free = cache.db.pragma('freelist_count', { simple: true }) as number;
+    expect(free).toBeGreaterThan(2000);
+    cache.db.pragma('wal_checkpoint(TRUNCATE)');
+    const sizeBefore = cache.sizeOnDisk();
+
+    // Another writer with no patience at all: any write that met the vacuum holding the lock would throw SQLITE_BUSY.
+    const other = new Database(path);
+    other.pragma('busy_timeout = 0');
+    const beat = other.prepare('INSERT INTO beats VALUES (?)');
+    let during = 0;
+    const writes = setInterval(() => {
+      beat.run(Date.now());
+      during++;
+    }, 1);
+    let given: number;
+    try {
+      given = await cache.reclaimSpace({ stepPages: 64, pauseMs: 5 });
+    } finally {
+      clearInterval(writes);
+      other.close();
+    }
+    expect(given).toBe(free);
+    expect(cache.db.pragma('freelist_count', { simple: true })).toBe(0);
+    // At least one write between each pair of steps (a vacuum in one go would let none in).
+    expect(during).toBeGreaterThanOrEqual(Math.floor(free / 64) - 1);
+    cache.db.pragma('wal_checkpoint(TRUNCATE)');
+    expect(cache.sizeOnDisk()).toBeLessThan(sizeBefore - free * 8192 * 0.9);
+    expect(cache.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    cache.close();
+  });
+
+  it('leaves a file with few free pages alone, and stops quietly when the cache closes mid-way', async () => {
+    const few = await withFreePages(0);
+    expect(await few.reclaimSpace()).toBe(0);
+    few.close();
+    const cache = await withFreePages(2000);
+    const free = cache.db.pragma('freelist_count', { simple: true }) as number;
+    const pending = cache.reclaimSpace({ stepPages: 64, pauseMs: 20 });
+    cache.close();
+    const given = await pending;
+    // The first step ran before the close; the rest are left for the next sync.
+    expect(given).toBe(64);
+    expect(given).toBeLessThan(free);
   });
 });

@@ -36,10 +36,13 @@ const opp = (i: number, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('migrations', () => {
-  it('a fresh file gets the latest schema, WAL, foreign keys and STRICT tables', async () => {
+  it('a fresh file gets the latest schema, WAL, 8 KB pages, incremental auto-vacuum, foreign keys and STRICT tables', async () => {
     const db = await openDatabase(join(tmp.dir, 'fresh.db'));
     expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(db.pragma('page_size', { simple: true })).toBe(8192);
+    // Set before the first write, or it never takes (and removed records never give space back).
+    expect(db.pragma('auto_vacuum', { simple: true })).toBe(2);
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'opportunity_search%' AND name NOT LIKE 'sqlite_%'").all() as { name: string; sql: string }[];
     for (const t of tables) expect(t.sql, t.name).toMatch(/STRICT/);
