@@ -30,33 +30,36 @@ async function child<T>(args: string[], start: (args: string[]) => ReturnType<ty
   if (code !== 0) throw new Error(`bench ${args.join(' ')} failed (exit ${code}): ${out}`);
   return JSON.parse(out.trim().split('\n').pop()!) as T;
 }
-const phase = <T>(...args: string[]) => child<T>(['test/bench/phase.ts', ...args]);
 
 /**
- * The open bench (test/bench/open.ts) bundled into one JavaScript file, as the
- * app's build bundles its core, and run by plain `node`: its figure from
- * process start is Node starting and the core loading, not tsx compiling
- * TypeScript. Written under node_modules/.cache so the packages it imports
- * (better-sqlite3, zod) resolve as they do for the app. Falls back to tsx,
- * and says so, when esbuild is not there.
+ * The engine's phases (test/bench/phase.ts) and the open bench
+ * (test/bench/open.ts), each bundled into one JavaScript file, as the app's
+ * build bundles its core, and run by plain `node`: their figures (the time
+ * from process start, peak memory) are Node and the core, not tsx compiling
+ * TypeScript and holding its loader. Written under node_modules/.cache so the
+ * packages they import (better-sqlite3, zod) resolve as they do for the app.
+ * Fall back to tsx, and say so, when esbuild is not there.
  */
-const OPEN_BUNDLE = join('node_modules', '.cache', 'workbench-bench', `open-${process.pid}.mjs`);
-async function buildOpenBench(): Promise<'bundle' | 'tsx'> {
+const BUNDLES = join('node_modules', '.cache', 'workbench-bench');
+const bundleOf = (name: string) => join(BUNDLES, `${name}-${process.pid}.mjs`);
+async function buildBundle(name: 'open' | 'phase'): Promise<'bundle' | 'tsx'> {
   const code = await new Promise<number | null>((resolve) => {
     const b = spawn(
       'node_modules/.bin/esbuild',
-      ['test/bench/open.ts', '--bundle', '--platform=node', '--format=esm', '--target=node20', '--packages=external', `--outfile=${OPEN_BUNDLE}`, '--log-level=error'],
+      [`test/bench/${name}.ts`, '--bundle', '--platform=node', '--format=esm', '--target=node20', '--packages=external', `--outfile=${bundleOf(name)}`, '--log-level=error'],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
     b.on('error', () => resolve(-1));
     b.on('exit', resolve);
   });
   if (code === 0) return 'bundle';
-  process.stderr.write('open bench: esbuild unavailable, timing it under tsx (process start then includes compiling TypeScript)\n');
+  process.stderr.write(`${name} bench: esbuild unavailable, running it under tsx (start-up and memory then include tsx)\n`);
   return 'tsx';
 }
 let openRunner: 'bundle' | 'tsx' = 'tsx';
-const openPhase = <T>(db: string) => (openRunner === 'bundle' ? child<T>([OPEN_BUNDLE, db], plainNode) : child<T>(['test/bench/open.ts', db]));
+let phaseRunner: 'bundle' | 'tsx' = 'tsx';
+const openPhase = <T>(db: string) => (openRunner === 'bundle' ? child<T>([bundleOf('open'), db], plainNode) : child<T>(['test/bench/open.ts', db]));
+const phase = <T>(...args: string[]) => (phaseRunner === 'bundle' ? child<T>([bundleOf('phase'), ...args], plainNode) : child<T>(['test/bench/phase.ts', ...args]));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -130,7 +133,8 @@ async function engineAt(n: number, dir: string, url: string): Promise<Figures> {
 }
 
 try {
-  openRunner = await buildOpenBench();
+  openRunner = await buildBundle('open');
+  phaseRunner = await buildBundle('phase');
   const scale: Record<string, Figures> = {};
   let main: Figures = {};
   for (const n of SIZES) {
@@ -223,7 +227,7 @@ try {
   for (const k of keys) process.stdout.write(`${k.padEnd(30)}${SIZES.map((n) => String(scale[n]![k] ?? '').padStart(12)).join('')}\n`);
   process.stdout.write('\nWritten to bench-results.json.\n');
 } finally {
-  rmSync(OPEN_BUNDLE, { force: true });
+  for (const name of ['open', 'phase']) rmSync(bundleOf(name), { force: true });
   if (process.env.BENCH_KEEP) process.stderr.write(`Kept ${root}\n`);
   else rmSync(root, { recursive: true, force: true });
 }
