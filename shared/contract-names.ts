@@ -52,6 +52,7 @@ export const METHOD_NAMES = [
   'export:choose-file',
   'export:start',
   'export:show-in-folder',
+  'export:cancel',
   'clipboard:write',
   'links:open',
   'mail:open',

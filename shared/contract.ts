@@ -245,6 +245,8 @@ export const contract = {
   // Exports are named by job id.
   'export:start': { args: one(z.strictObject({ options: exportOptionsSchema, file: z.uuid() })), result: jobStarted },
   'export:show-in-folder': { args: one(z.strictObject({ jobId: z.uuid() })), result: z.object({ shown: z.boolean() }) },
+  // Stop a running export: it ends as cancelled (export:done's error kind 'cancelled'), leaving no file and no temporary part.
+  'export:cancel': { args: one(z.strictObject({ jobId: z.uuid() })), result: z.object({ cancelled: z.boolean() }) },
   'clipboard:write': { args: one(z.strictObject({ text: text(1_000_000) })), result: z.object({ written: z.boolean() }) },
   'links:open': { args: one(z.strictObject({ url: text(10_000) })), result: z.object({ opened: z.boolean(), reason: z.string().optional() }) },
   'mail:open': {

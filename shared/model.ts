@@ -213,8 +213,8 @@ export interface DraftView {
   filled: { subject: string; body: string };
   /** Merge fields and placeholders that could not be filled, listed before anything is sent or exported. */
   unfilled: { token: string; field: string | null; part: 'subject' | 'body' }[];
-  /** Who it may go to: every valid address; catch-alls never pre-selected. */
-  recipients: { email: string; catchAll: boolean; role: boolean; selected: boolean }[];
+  /** Who it may go to: every valid address; catch-alls never pre-selected; one on the do-not-contact list (`blocked`) never selected, and refused when sending. */
+  recipients: { email: string; catchAll: boolean; role: boolean; selected: boolean; blocked: boolean }[];
 }
 
 /** An earlier contact of the same person or outlet within the contact window. */

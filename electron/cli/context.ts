@@ -1,5 +1,7 @@
 // What every command runs with: the streams and environment, the API address,
-// the cache file, the key, and how to open the cache or a client from them.
+// the cache file, the key, the app's settings (settings.json beside the cache:
+// follow-up days and the sender's name, so the CLI's Due view is the app's),
+// and how to open the cache or a client from them.
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -7,10 +9,13 @@ import { checkApiKeyShape } from '../../shared/rules';
 import { ApiError } from '../core/api/errors';
 import { TrakkrClient } from '../core/api/client';
 import { Backups } from '../core/app/backups';
+import { SettingsFile } from '../core/app/settings';
 import { Cache } from '../core/store/cache';
+import { localToday, pipelineDays } from '../core/store/opportunities';
 import { defaultCachePath } from '../core/paths';
 import { KeychainSecretStore } from '../core/secrets';
 import type { SecretStore } from '../core/seams';
+import type { Settings } from '../../shared/contract';
 import { announcingFetch, apiBaseUrl } from './api-address';
 import { GLOBAL, UsageError } from './options';
 
@@ -85,7 +90,11 @@ export function checkingClient(ctx: Ctx, apiKey: string): TrakkrClient {
   return new TrakkrClient({ baseUrl: ctx.baseUrl, fetch: ctx.fetch, apiKey, maxAttempts: 2 });
 }
 
-/** Open the cache, run fn, and close it whatever happens. */
+/** The app's settings: settings.json in the app's user-data folder, the cache's folder (defaults where there is none). */
+export function settingsFor(ctx: Ctx): Settings {
+  return new SettingsFile(join(dirname(ctx.dbPath), 'settings.json')).get();
+}
+
 /** The backups of the user's record: `backups/` beside the cache (the app's user-data folder). */
 export function backupsFor(ctx: Ctx, cache: () => Cache): Backups {
   return new Backups({ dir: join(dirname(ctx.dbPath), 'backups'), cache, appVersion: APP_VERSION });
@@ -98,6 +107,9 @@ export function backupsFor(ctx: Ctx, cache: () => Cache): Backups {
  */
 export async function withCache<T>(ctx: Ctx, fn: (c: Cache) => Promise<T> | T, opts: { changesRecord?: boolean } = {}): Promise<T> {
   const cache = await Cache.open(ctx.dbPath);
+  // Follow-ups are due after the user's days, as in the app (its Due view, its follow-ups export).
+  const { followUpAfterDays } = settingsFor(ctx);
+  cache.opportunities.days = () => pipelineDays(localToday(), followUpAfterDays);
   try {
     const result = await fn(cache);
     if (opts.changesRecord) await backupsFor(ctx, () => cache).backupIfDue().catch((e: unknown) => ctx.io.err(`note: the backup of your record could not be written: ${(e as Error).message}\n`));

@@ -60,3 +60,6 @@ export async function until(ok: () => Promise<boolean>, what: string, ms = 60_00
 /** The number in the list's head ("1,234 opportunities", "1 opportunity"). */
 export const listTotal = async (page: Page): Promise<number> =>
   Number(((await page.locator('.head').textContent())?.match(/([\d,]+)\+? opportunit(?:y|ies)/)?.[1] ?? 'NaN').replace(/,/g, ''));
+
+/** Today on this computer's calendar, as the core's clock has it by default. */
+export const localToday = (d = new Date()): string => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;

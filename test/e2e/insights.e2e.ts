@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
-import { context, launch } from './browser';
+import { context, launch, listTotal } from './browser';
 
 let browser: Browser;
 let host: Host;
@@ -103,9 +103,9 @@ describe('Insights', () => {
     await shoot('16-insights-gaps');
     await gap.getByRole('button').click();
     await page.locator('[role="listbox"]').waitFor();
-    await expect.poll(async () => page.locator('.head').textContent()).toContain(`${n} opportunit`);
-    const domains = await page.locator('[role="option"] .meta > span:first-child').allTextContents();
-    expect(domains.every((d) => d.includes(domain))).toBe(true);
+    // The whole number ("16 opportunities" holds "6 opportunit"), and then the rows of that list.
+    await expect.poll(() => listTotal(page)).toBe(n);
+    await expect.poll(async () => (await page.locator('[role="option"] .meta > span:first-child').allTextContents()).every((d) => d.includes(domain))).toBe(true);
     await page.locator('[role="option"]').first().click();
     await expect.poll(() => page.getByTestId('domain-cited').textContent()).toMatch(new RegExp(`^${domain.replace(/\./g, '\\.')} is cited [\\d,]+ times? in AI answers .*competitors referenced there: `));
     await shoot('17-detail-domain-citations');

@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
 import { addDays } from '../../shared/rules';
-import { launch, listTotal, openPage, shoot, until } from './browser';
+import { launch, listTotal, localToday, openPage, shoot, until } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -26,8 +26,6 @@ afterAll(async () => {
 });
 const open = (host: Host, scheme: 'light' | 'dark' = 'light'): Promise<Page> => openPage(browser, host.url, scheme);
 
-/** Today on this computer's calendar, as the core's clock has it by default. */
-const localToday = (d = new Date()) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 
 const rows = (page: Page) => page.locator('[role="option"]');
 const toast = (page: Page, text: string | RegExp) => page.locator('.toast', { hasText: text });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
-import { launch, openPage, shoot, until } from './browser';
+import { launch, localToday, openPage, shoot, until } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -94,17 +94,19 @@ describe("the user's record", () => {
     await openOpportunity('Marrowbrook feature');
     await history(page).getByText(/Nothing done here yet/).waitFor();
     await page.getByRole('button', { name: 'Mark contacted today' }).click();
-    const today = new Date().toISOString().slice(0, 10);
-    await history(page).locator('li', { hasText: `Marked contacted: ${today}` }).waitFor();
+    await history(page).locator('li', { hasText: `Marked contacted: ${localToday()}` }).waitFor();
     await page.getByRole('button', { name: 'Star', exact: true }).click();
-    await expect.poll(() => history(page).locator('li').allTextContents()).toEqual([expect.stringContaining('Star: on'), expect.stringContaining('Marked contacted')]);
+    // Marked contacted moves the stage on (and the service's status with it), each in the history.
+    await expect
+      .poll(async () => (await history(page).locator('li').allTextContents()).map((t) => /Star: on|Marked contacted|Stage: Contacted|Status set: In Progress/.exec(t)?.[0] ?? t).sort())
+      .toEqual(['Marked contacted', 'Stage: Contacted', 'Star: on', 'Status set: In Progress']);
 
     // Back at A: the one-look answer to "did we pitch this outlet already".
     await openOpportunity('Quillfeather review');
     const line = sameOutlet(page).locator('li');
     await expect.poll(() => line.count()).toBe(1);
     expect(await sameOutlet(page).getByRole('heading').textContent()).toBe('At this outlet already');
-    expect(await line.textContent()).toMatch(new RegExp(`Marked contacted: ${today}\\s+on\\s+Marrowbrook feature`));
+    expect(await line.textContent()).toMatch(new RegExp(`Marked contacted: ${localToday()}\\s+on\\s+Marrowbrook feature`));
     expect(await history(page).locator('li').allTextContents()).toEqual([expect.stringContaining('Status set: In Progress')]);
     await page.locator('.detail').evaluate((el) => (el.scrollTop = 0));
     await shoot(page, 'record-01-detail-history');
@@ -115,11 +117,11 @@ describe("the user's record", () => {
     host.setSaveAs(out);
     await settings();
     await page.getByRole('button', { name: 'Export your record…' }).click();
-    await toast(page, /^Your record is saved in my-record\.json: 2 triaged, 0 notes, 0 do-not-contact entries, 0 exports, 3 history entries\.$/).waitFor();
+    await toast(page, /^Your record is saved in my-record\.json: 2 triaged, 0 notes, 0 do-not-contact entries, 0 exports, 5 history entries\.$/).waitFor();
     const file = JSON.parse(readFileSync(out, 'utf8'));
     expect(file).toMatchObject({ format: 'outreach-workbench-record', version: 2 });
     expect(file.triage).toContainEqual(expect.objectContaining({ brand_id: brandId, opportunity_id: 'beat-a', status: 'In Progress' }));
-    expect(file.triage).toContainEqual(expect.objectContaining({ brand_id: brandId, opportunity_id: 'beat-b', starred: true, contacted_at: new Date().toISOString().slice(0, 10) }));
+    expect(file.triage).toContainEqual(expect.objectContaining({ brand_id: brandId, opportunity_id: 'beat-b', starred: true, contacted_at: localToday() }));
   });
 
   it('imports a do-not-contact CSV: the column is chosen, the preview counts and says why lines were skipped, then the list has them', async () => {
@@ -185,7 +187,7 @@ describe("the user's record", () => {
     const preview = page.getByTestId('import-preview');
     await preview.getByRole('heading', { name: 'Import from-colleague.json?' }).waitFor();
     expect(await preview.evaluate((el) => el.matches(':focus'))).toBe(true);
-    expect(await preview.getByText(/^The file holds 2 triaged, 1 note, 0 do-not-contact entries, 0 exports and 3 history entries; written /).count()).toBe(1);
+    expect(await preview.getByText(/^The file holds 2 triaged, 1 note, 0 do-not-contact entries, 0 exports and 5 history entries; written /).count()).toBe(1);
     expect((await preview.getByTestId('import-changes').locator('li').allTextContents())[0]).toBe('triage: 0 added, 1 updated, 1 already the same');
     expect(await preview.getByTestId('import-conflicts').textContent()).toBe('1 conflict: both here and in the file the same thing was changed. The later change is kept.');
     expect(await preview.locator('.conflicts li').first().textContent()).toMatch(/^Status of beat-a: yours “In Progress” \(.+\), the file's “Done” \(.+\); the file's is kept \(the later change\)\.$/);
@@ -227,7 +229,7 @@ describe("the user's record", () => {
 
     await page.keyboard.press('Enter');
     await dialog.waitFor();
-    expect(await dialog.textContent()).toContain('It holds 2 triaged, 0 notes, 2 do-not-contact entries, 0 exports, and 3 history entries.');
+    expect(await dialog.textContent()).toContain('It holds 2 triaged, 0 notes, 2 do-not-contact entries, 0 exports, and 5 history entries.');
     expect(await dialog.textContent()).toContain('Your current record is backed up first');
     await shoot(page, 'record-05-restore-confirm');
     await dialog.getByRole('button', { name: 'Restore this backup' }).click();

@@ -5,9 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { run, type Io } from '../../electron/cli/main';
-import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
-import { MemorySecretStore } from '../../electron/core/seams';
+import { startSimulator, type Simulator } from '../../electron/simulator/server';
+import { runCli } from '../support/cli-run';
 import { tempDir } from '../support/tmp';
 
 let sim: Simulator;
@@ -26,14 +25,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-async function cli(args: string[], db = join(tmp.dir, 'main', 'workbench.db')) {
-  let out = '';
-  let err = '';
-  const env: NodeJS.ProcessEnv = { TRAKKR_BASE_URL: sim.url, WORKBENCH_DB: db, WORKBENCH_RATE: '0', TRAKKR_API_KEY: DEMO_KEY };
-  const io: Io = { out: (s) => (out += s), err: (s) => (err += s), isTTY: false, readStdin: async () => '', env, secrets: new MemorySecretStore() };
-  const code = await run(args, io);
-  return { code, out, err };
-}
+const cli = (args: string[], db = join(tmp.dir, 'main', 'workbench.db')) => runCli(args, { url: sim.url, db });
 
 describe('the record on the command line', () => {
   it('triage leaves history, and the first change writes a backup of the record beside the cache', async () => {

@@ -53,7 +53,9 @@ function readCsv(path: string, delimiter = ',') {
 function golden(name: string, path: string) {
   const got = readFileSync(path);
   const file = join(GOLDEN, name);
-  if (UPDATE || !existsSync(file)) writeFileSync(file, got);
+  if (UPDATE) writeFileSync(file, got);
+  // A missing golden file fails (it is written only with UPDATE_GOLDEN=1), so a renamed or deleted one cannot pass silently.
+  if (!existsSync(file)) throw new Error(`${file} is missing: run with UPDATE_GOLDEN=1 to write it, then read it`);
   expect(got.equals(readFileSync(file)), `${name} differs from its golden file (UPDATE_GOLDEN=1 to accept)`).toBe(true);
 }
 

@@ -1,8 +1,9 @@
 // `workbench export`: a CSV (or an .xlsx workbook) for mail tools from the
-// cache, honouring the do-not-contact list; --check reports the row count and
-// warnings only.
+// cache, honouring the do-not-contact list, with the app's settings (the
+// follow-up days, the sender's name for {sender_name}); --check reports the
+// row count and warnings only.
 import { DELIMITERS, EXPORT_PRESETS, exportCsv, previewExport } from '../../core/export/csv-export';
-import { withCache, type Ctx } from '../context';
+import { settingsFor, withCache, type Ctx } from '../context';
 import { LIST_OPTIONS, listFilter } from '../list-filter';
 import { brandOf, oneOf, parse, positiveInt, UsageError } from '../options';
 
@@ -62,6 +63,7 @@ export async function run(ctx: Ctx, args: string[]): Promise<void> {
     maxRows,
     split: values.split,
     raw: values.raw,
+    senderName: settingsFor(ctx).senderName || undefined,
   };
   await withCache(ctx, async (cache) => {
     if (cache.opportunities.count({ brandId, includeArchived: true, includeRemoved: true }) === 0) {

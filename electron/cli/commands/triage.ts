@@ -1,6 +1,10 @@
 // `workbench triage`: set an opportunity's status, note, star or contacted date
-// in the cache (the user's data; sync never overwrites it).
+// in the cache (the user's data; sync never overwrites it). Marked contacted,
+// the outreach stage moves on as it does in the app (New or Drafted to
+// Contacted), so its follow-up comes due.
 import { STATUSES, type Status } from '../../../shared/domain';
+import { STAGE_TO_STATUS, stageAfter, type Stage } from '../../../shared/pipeline';
+import { localToday } from '../../core/store/opportunities';
 import { checkDate } from '../../../shared/rules';
 import { withCache, type Ctx } from '../context';
 import { plain } from '../output';
@@ -26,7 +30,7 @@ export async function run(ctx: Ctx, args: string[]): Promise<void> {
   if (values.status !== undefined) status = values.status.toLowerCase() === 'none' ? null : oneOf(STATUSES, values.status, '--status');
   let contacted: string | undefined;
   if (values.contacted !== undefined) {
-    const d = values.contacted === '' || values.contacted === 'today' ? new Date().toISOString().slice(0, 10) : values.contacted;
+    const d = values.contacted === '' || values.contacted === 'today' ? localToday() : values.contacted;
     const r = checkDate(d, '--contacted');
     if (!r.ok) throw new UsageError(r.message);
     contacted = r.value;
@@ -36,13 +40,16 @@ export async function run(ctx: Ctx, args: string[]): Promise<void> {
   }
   await withCache(ctx, (cache) => {
     if (!cache.opportunities.exists(brandId, values.id!)) throw new UsageError(`No opportunity ${values.id} for brand ${brandId} in the cache. Run \`workbench sync\`, or check the id with \`workbench list\`.`);
+    // Contacted: the stage moves on (forward only), its status with it unless --status says otherwise, and a snooze ends.
+    const stage = contacted ? stageAfter('mailed', (cache.triage.get(brandId, values.id!)?.stage ?? null) as Stage | null) : undefined;
     cache.triage.set(brandId, values.id!, {
+      ...(stage ? { stage: stage === 'New' ? null : stage, status: STAGE_TO_STATUS[stage], snoozed_until: null } : {}),
       ...(status !== undefined ? { status } : {}),
       ...(values.note !== undefined ? { note: values.note } : {}),
       ...(values.star ? { starred: true } : values.unstar ? { starred: false } : {}),
       ...(contacted ? { contacted_at: contacted } : {}),
     });
     const d = cache.opportunities.get(brandId, values.id!)!;
-    ctx.io.out(`${plain(d.item.title)}: status ${d.item.status}${d.triage.starred ? ', starred' : ''}${d.triage.note ? `, note saved (${d.triage.note.length} characters)` : ''}${d.triage.contacted_at ? `, contacted ${d.triage.contacted_at}` : ''}.\n`);
+    ctx.io.out(`${plain(d.item.title)}: status ${d.item.status}${d.item.stage ? `, stage ${d.item.stage}` : ''}${d.triage.starred ? ', starred' : ''}${d.triage.note ? `, note saved (${d.triage.note.length} characters)` : ''}${d.triage.contacted_at ? `, contacted ${d.triage.contacted_at}` : ''}.\n`);
   }, { changesRecord: true });
 }

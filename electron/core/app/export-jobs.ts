@@ -1,5 +1,6 @@
 // Export as a job: the pre-export check, the chosen file kept here behind an opaque handle, the CSV
-// written with progress events, and "Show in folder" by job id; no user's path reaches the renderer.
+// written with progress events, cancel by job id (the job ends as cancelled, no file and no
+// temporary part left), and "Show in folder" by job id; no user's path reaches the renderer.
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { ContractResults } from '../../../shared/contract';
@@ -12,7 +13,7 @@ import { ServiceError } from './service-error';
 export type ExportChoices = Omit<ExportOptions, 'out'>;
 
 export class ExportJobs {
-  private readonly running = new Map<string, { controller: AbortController; done: Promise<void> }>();
+  private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; cancelled: boolean }>();
   private readonly exportedFiles = new Map<string, string[]>();
 
   constructor(private readonly deps: { platform: Platform; cache(): Cache; files: FileChoices; onDone?(): void; senderName?(): string }) {}
@@ -38,16 +39,38 @@ export class ExportJobs {
     const jobId = randomUUID();
     const controller = new AbortController();
     const { platform } = this.deps;
-    const done = exportCsv(this.deps.cache(), { ...opts, senderName: this.deps.senderName?.(), out: path, signal: controller.signal, onProgress: (p) => platform.emit('export:progress', { jobId, rows: p.rows, bytes: p.bytes }) })
+    const job = { controller, done: Promise.resolve(), cancelled: false };
+    const senderName = this.deps.senderName?.() || undefined;
+    job.done = exportCsv(this.deps.cache(), { ...opts, senderName, out: path, signal: controller.signal, onProgress: (p) => platform.emit('export:progress', { jobId, rows: p.rows, bytes: p.bytes }) })
       .then((result) => {
         this.exportedFiles.set(jobId, result.files);
         platform.emit('export:done', { jobId, result: { ...result, files: result.files.map((f) => basename(f)) }, error: null });
         this.deps.onDone?.();
       })
-      .catch((e: unknown) => platform.emit('export:done', { jobId, result: null, error: { kind: 'export-failed', message: `The export could not be written: ${e instanceof Error ? e.message : String(e)}` } }))
+      .catch((e: unknown) => {
+        // The user's cancel says so; a stop at quit (or any other failure) is a failed export.
+        const error = job.cancelled && controller.signal.aborted
+          ? { kind: 'cancelled', message: 'Export cancelled: no file was written.' }
+          : { kind: 'export-failed', message: `The export could not be written: ${e instanceof Error ? e.message : String(e)}` };
+        platform.emit('export:done', { jobId, result: null, error });
+      })
       .finally(() => this.running.delete(jobId));
-    this.running.set(jobId, { controller, done });
+    this.running.set(jobId, job);
     return { jobId };
+  }
+
+  /**
+   * Cancel a running export: it stops at its next row, its file and temporary parts are removed,
+   * and export:done says `cancelled`. Resolves once the job has ended; `cancelled` is false when
+   * there was no such running job (or it had already finished writing).
+   */
+  async cancel(jobId: string): Promise<ContractResults['export:cancel']> {
+    const job = this.running.get(jobId);
+    if (!job) return { cancelled: false };
+    job.cancelled = true;
+    job.controller.abort();
+    await job.done;
+    return { cancelled: !this.exportedFiles.has(jobId) };
   }
 
   /** "Show in folder" names an export by its job id; its path never left this side. */

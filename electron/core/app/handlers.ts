@@ -68,6 +68,7 @@ export function createHandlers(s: AppService, _platform?: unknown): Handlers {
     'export:choose-file': ({ suggestedName }) => s.chooseExportFile(safeFileName(suggestedName)),
     'export:start': ({ options, file }) => s.startExport(options, file),
     'export:show-in-folder': ({ jobId }) => s.showExportInFolder(jobId),
+    'export:cancel': ({ jobId }) => s.cancelExport(jobId),
     'clipboard:write': ({ text }) => s.writeClipboard(text),
     'links:open': ({ url }) => s.openLink(url),
     'mail:open': ({ emails, subject, body }) => s.openMail(emails, subject, body),

@@ -9,7 +9,8 @@ import { fillDraft, type MergeContext } from '../../../shared/merge-fields';
 import { defaultFollowUp } from '../../../shared/follow-up';
 import { composeLink, pickRecipients } from '../../../shared/mail-links';
 import { noReplyExpired, STAGE_TO_STATUS, stageAfter, type Stage } from '../../../shared/pipeline';
-import type { ComposeResult, ContactWarning, DraftView } from '../../../shared/model';
+import type { ComposeResult, ContactWarning, DraftView, TriagePatch } from '../../../shared/model';
+import type { Contact } from '../../../shared/contacts';
 import { addDays } from '../../../shared/rules';
 import type { Settings } from '../../../shared/contract';
 import type { Cache } from '../store/cache';
@@ -73,8 +74,22 @@ export class Pipeline {
       serviceChanged,
       filled: { subject: filled.subject, body: filled.body },
       unfilled: filled.unfilled.map((u) => ({ token: u.token, field: u.field, part: u.part })),
-      recipients: pickRecipients(d.contacts),
+      recipients: this.recipients(d.contacts),
     };
+  }
+
+  /** On the do-not-contact list (the address, its domain or a parent domain): never pre-selected, never sent to. */
+  private blocked(c: Contact): boolean {
+    return this.d.cache().doNotContact.blocks(c.identity, c.domain);
+  }
+
+  /** Who it may go to: every valid address, a blocked one marked and never selected (the others chosen as if it were not there). */
+  private recipients(contacts: readonly Contact[]): DraftView['recipients'] {
+    const allowed = new Map(pickRecipients(contacts, { exclude: (c) => this.blocked(c) }).map((r) => [r.email, r]));
+    return pickRecipients(contacts).map((r) => {
+      const ok = allowed.get(r.email);
+      return ok ? { ...ok, blocked: false } : { ...r, selected: false, blocked: true };
+    });
   }
 
   /** Save the draft as typed; the first save of a New opportunity makes it Drafted. */
@@ -96,14 +111,19 @@ export class Pipeline {
     return this.draft(brandId, id, kind);
   }
 
-  /** A stage set by the user (or by an action): the local status follows the mapping table in shared/pipeline.ts. */
+  /** What setting a stage writes: the local status follows the mapping table in shared/pipeline.ts. */
+  private stagePatch(stage: Stage, reason?: string | null): TriagePatch {
+    return { stage: stage === 'New' ? null : stage, stage_reason: stage === 'Not a fit' ? (reason ?? null) : null, status: STAGE_TO_STATUS[stage] };
+  }
+
+  /** Contacted without a date yet: contacted today (the core's today), so its follow-up comes due. */
+  private stageFill(stage: Stage): TriagePatch | undefined {
+    return stage === 'Contacted' ? { contacted_at: this.d.today() } : undefined;
+  }
+
+  /** A stage set by the user (or by an action). */
   setStage(brandId: string, id: string, stage: Stage, reason?: string | null): void {
-    const cache = this.d.cache();
-    cache.triage.set(brandId, id, {
-      stage: stage === 'New' ? null : stage,
-      stage_reason: stage === 'Not a fit' ? (reason ?? null) : null,
-      status: STAGE_TO_STATUS[stage],
-    });
+    this.d.cache().triage.set(brandId, id, this.stagePatch(stage, reason), undefined, this.stageFill(stage));
     this.d.changed();
   }
 
@@ -118,7 +138,7 @@ export class Pipeline {
 
   setStageMany(brandId: string, ids: readonly string[], stage: Stage, reason?: string | null): number {
     ids = this.mustExist(brandId, ids);
-    const n = this.d.cache().triage.setMany(brandId, ids, { stage: stage === 'New' ? null : stage, stage_reason: stage === 'Not a fit' ? (reason ?? null) : null, status: STAGE_TO_STATUS[stage] });
+    const n = this.d.cache().triage.setMany(brandId, ids, this.stagePatch(stage, reason), undefined, this.stageFill(stage));
     this.d.changed();
     return n;
   }
@@ -150,7 +170,8 @@ export class Pipeline {
 
   /**
    * After the one follow-up, no reply for `noReplyAfterDays`: the opportunity
-   * moves to Not a fit (No reply). Run at launch and once a day; returns how many moved.
+   * moves to Not a fit (No reply). Run at launch and whenever the follow-ups
+   * due are counted (a window left open for days); returns how many moved.
    */
   applyNoReply(): number {
     const cache = this.d.cache();
@@ -162,10 +183,11 @@ export class Pipeline {
     return expired.length;
   }
 
-  /** Follow-ups due, per brand and in all (the count shown at launch). */
+  /** Follow-ups due, per brand and in all (the count shown at launch): what the Due view lists. The no-reply rule runs first. */
   due(): { byBrand: Record<string, number>; total: number } {
-    const cutoff = addDays(this.d.today(), -this.d.settings().followUpAfterDays);
-    const byBrand = this.d.cache().triage.dueCounts(cutoff);
+    this.applyNoReply();
+    const cache = this.d.cache();
+    const byBrand = cache.triage.dueCounts(cache.opportunities.days(), (brandId) => cache.opportunities.key(brandId));
     return { byBrand, total: Object.values(byBrand).reduce((a, b) => a + b, 0) };
   }
 
@@ -196,9 +218,14 @@ export class Pipeline {
    */
   async compose(brandId: string, id: string, kind: DraftKind, via: 'default' | 'gmail' | 'outlook', to: readonly string[]): Promise<ComposeResult> {
     const d = this.detail(brandId, id);
-    const valid = new Set(d.contacts.filter((c) => c.valid).map((c) => c.email.toLowerCase()));
+    const valid = new Map(d.contacts.filter((c) => c.valid).map((c) => [c.email.toLowerCase(), c]));
     const chosen = to.filter((e) => valid.has(e.toLowerCase()));
     if (chosen.length === 0) throw new ServiceError('invalid-input', 'Choose at least one address of this opportunity to send to.', 'to');
+    const blocked = chosen.filter((e) => this.blocked(valid.get(e.toLowerCase())!));
+    if (blocked.length) {
+      const which = blocked.length === 1 ? `${blocked[0]} is` : `${blocked.join(', ')} are`;
+      throw new ServiceError('invalid-input', `${which} on your do-not-contact list, so nothing was opened. Untick ${blocked.length === 1 ? 'it' : 'them'}, or take ${blocked.length === 1 ? 'it' : 'them'} off the list first.`, 'to');
+    }
     const view = this.draft(brandId, id, kind, chosen[0]);
     const link = composeLink(via, { to: chosen, subject: view.filled.subject, body: view.filled.body });
     if (link.bodyLeftOut) this.d.platform.writeClipboard(view.filled.body);

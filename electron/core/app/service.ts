@@ -225,6 +225,10 @@ export class AppService {
     return this.p.exports.start(o, fileHandle);
   }
 
+  cancelExport(jobId: string): Promise<ContractResults['export:cancel']> {
+    return this.p.exports.cancel(jobId);
+  }
+
   showExportInFolder(jobId: string): ContractResults['export:show-in-folder'] {
     return this.p.exports.showInFolder(jobId);
   }

@@ -1,7 +1,8 @@
 // Export for mail tools and spreadsheets: CSV (RFC 4180, UTF-8, CRLF, header
 // row, quoting as needed) or an .xlsx workbook, streamed from SQLite to the
 // file so memory stays flat for any size; written to a temporary file and
-// renamed, so a half-written file is never left under the user's name. In a
+// renamed, so a half-written file is never left under the user's name; a
+// cancel (the signal) is heard between rows and leaves no file at all. In a
 // CSV, cells that a spreadsheet would run as a formula get a leading
 // apostrophe unless `raw` is asked for; in an .xlsx every text cell is text.
 import { accessSync, constants, renameSync, rmSync, statSync } from 'node:fs';
@@ -21,6 +22,7 @@ import {
   contactFields,
   FOLLOW_UP_COLUMNS,
   followUpColumns,
+  NUMERIC_COLUMNS,
   OPPORTUNITY_COLUMNS,
   opportunityColumns,
   opportunityExportRow,
@@ -55,6 +57,10 @@ export interface ExportOptions extends ContactRowOptions {
 }
 
 const FORMULA_START = /^[=+\-@\t\r\n]/;
+/** Rows between two turns of the event loop, so a cancel (or a quit) can reach a long export. */
+const YIELD_EVERY = 500;
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const cancelled = () => new Error('Export cancelled.');
 
 /** One cell as text: the formula guard (OWASP) and optional newline flattening. */
 export function cell(v: unknown, opts: { raw?: boolean; flattenNewlines?: boolean } = {}): string {
@@ -174,7 +180,8 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
     part++;
     const final = o.split ? partName(o.out, part) : o.out;
     const tmp = `${final}.partial-${process.pid}`;
-    const writer = xlsx ? new XlsxWriter(tmp, o.preset === 'followups' ? 'Follow-ups due' : o.preset === 'contacts' ? 'Contacts' : 'Opportunities') : new CsvWriter(tmp, o.delimiter ?? ',', o.bom ?? false);
+    const sheet = o.preset === 'followups' ? 'Follow-ups due' : o.preset === 'contacts' ? 'Contacts' : 'Opportunities';
+    const writer = xlsx ? new XlsxWriter(tmp, sheet, NUMERIC_COLUMNS) : new CsvWriter(tmp, o.delimiter ?? ',', o.bom ?? false);
     temps.push(tmp);
     current = { writer, tmp, final };
     inPart = 0;
@@ -190,7 +197,8 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
 
   try {
     for await (const r of records(cache, o)) {
-      if (o.signal?.aborted) throw new Error('Export cancelled.');
+      if (check.rows % YIELD_EVERY === 0) await turn();
+      if (o.signal?.aborted) throw cancelled();
       if (o.maxRows && inPart >= o.maxRows && current) {
         if (!o.split) {
           truncated = true;
@@ -209,6 +217,7 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
     }
     if (!current && written.length === 0) await open(); // header-only file: the tool still gets the columns
     await close();
+    if (o.signal?.aborted) throw cancelled();
     // Only now, with every part complete, do the files take the user's names.
     const finals = written.slice();
     if (o.split && finals.length === 1) {
@@ -216,7 +225,8 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
       written[0] = o.out;
     } else finals.forEach((f, i) => renameSync(temps[i]!, f));
   } catch (e) {
-    (current as { writer: CsvWriter | XlsxWriter } | null)?.writer.abandon();
+    // The open part's file is closed before the temporary parts are removed, so none is left behind.
+    await (current as { writer: CsvWriter | XlsxWriter } | null)?.writer.abandon();
     for (const t of temps) rmSync(t, { force: true });
     throw e;
   }

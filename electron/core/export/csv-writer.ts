@@ -77,9 +77,18 @@ export class CsvWriter {
     if (this.failure) throw this.failure;
   }
 
-  /** Give up (an error elsewhere): close without caring what the file says. */
-  abandon(): void {
+  /** Give up (a cancel, an error elsewhere): close the file at once without caring what it says; resolves once it is closed. */
+  abandon(): Promise<void> {
     this.parts = [];
-    this.file.destroy();
+    return closeAtOnce(this.file);
   }
+}
+
+/** Destroy a file stream now; resolves once its file is closed (so it can be removed and stays removed). */
+export function closeAtOnce(file: WriteStream): Promise<void> {
+  if (file.closed) return Promise.resolve();
+  return new Promise((resolve) => {
+    file.once('close', () => resolve());
+    file.destroy();
+  });
 }

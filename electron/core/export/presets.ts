@@ -185,6 +185,9 @@ export function opportunityExportRow(opportunity: OpportunityRow, brand: string,
   return { row: { opportunity, record, brand, emails, catchAlls, outgoing, followUp, sentTo }, pitch: outgoing };
 }
 
+/** Columns that hold a number (the API's whole-number fields, by their export header and name): a workbook writes these as numbers, every other column's text as text. */
+export const NUMERIC_COLUMNS: ReadonlySet<string> = new Set((OPPORTUNITY_FIELDS as readonly OpportunityField[]).filter((f) => f.kind === 'int').flatMap((f) => [f.name, exportHeader(f) ?? f.name]));
+
 export const CONTACT_COLUMNS = contactColumns().map(([header]) => header);
 export const OPPORTUNITY_COLUMNS = opportunityColumns().map(([header]) => header);
 export const FOLLOW_UP_COLUMNS = followUpColumns().map(([header]) => header);

@@ -3,8 +3,12 @@
 // widths from the header and the first rows, links clickable, dates as
 // dates. Every text cell is written as text, never as a formula, so a cell
 // that starts with = + - @ cannot run (the same safety the CSV's formula guard
-// gives, without its apostrophe). The same interface as CsvWriter.
+// gives, without its apostrophe). Text stays text (a zip code or phone number
+// keeps its leading zeros) except in the columns declared numeric. The same
+// interface as CsvWriter, abandon() included: the file is closed at once.
+import { createWriteStream, type WriteStream } from 'node:fs';
 import ExcelJS from 'exceljs';
+import { closeAtOnce } from './csv-writer';
 
 /** Columns whose text is a web address: written as a link. */
 const LINK_COLUMNS = new Set(['url', 'article_url']);
@@ -13,8 +17,18 @@ const DATE_COLUMNS = new Set(['contacted_at', 'exported_at', 'last_seen', 'follo
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const HELD_ROWS = 200;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
+/** A number as the export writes one (no leading zero that a number would lose, no exponent). */
+const NUMBER = /^-?(0|[1-9]\d{0,14})(\.\d+)?$/;
+
+/** The zip ExcelJS writes through (not in its types): stopped when the export is abandoned. */
+interface Zip {
+  unpipe(dest?: NodeJS.WritableStream): void;
+  abort(): void;
+  on(event: 'error', listener: () => void): void;
+}
 
 export class XlsxWriter {
+  private readonly file: WriteStream;
   private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
   private readonly sheet: ExcelJS.Worksheet;
   private header: string[] | null = null;
@@ -22,9 +36,14 @@ export class XlsxWriter {
   private held: string[][] | null = [];
   private widths: number[] = [];
   private bytes = 0;
+  /** A write failure (disk full, folder gone): kept, and it ends the export at the next write or at close. */
+  private failure: Error | null = null;
 
-  constructor(path: string, sheetName: string) {
-    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: path, useStyles: true, useSharedStrings: false });
+  /** `numeric`: the columns whose cells are numbers; every other column's text is written as text. */
+  constructor(path: string, sheetName: string, private readonly numeric: ReadonlySet<string> = new Set()) {
+    this.file = createWriteStream(path);
+    this.file.on('error', (e) => (this.failure = e));
+    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: this.file, useStyles: true, useSharedStrings: false });
     this.sheet = this.workbook.addWorksheet(sheetName.slice(0, 31) || 'Export', { views: [{ state: 'frozen', ySplit: 1 }] });
   }
 
@@ -40,13 +59,14 @@ export class XlsxWriter {
       const d = new Date(DATE_ONLY.test(text) ? `${text}T00:00:00Z` : text);
       if (!Number.isNaN(d.getTime())) return d;
     }
-    if (/^-?\d+$/.test(text) && text.length < 16 && column !== 'email' && column !== 'opportunity_id') return Number(text);
+    if (this.numeric.has(column) && NUMBER.test(text)) return Number(text);
     // Text stays text (a string cell, never a formula), whatever it starts with.
     return text;
   }
 
   /** The header row first, then one call a record; `cells` are the cells' text before any formula guard. */
   async write(cells: readonly string[]): Promise<void> {
+    if (this.failure) throw this.failure;
     for (const c of cells) this.bytes += c.length;
     if (!this.header) {
       this.header = [...cells];
@@ -87,15 +107,21 @@ export class XlsxWriter {
   async close(): Promise<void> {
     if (this.held) this.release();
     this.sheet.commit();
-    await this.workbook.commit();
+    const failed = new Promise<never>((_, reject) => (this.failure ? reject(this.failure) : this.file.once('error', reject)));
+    await Promise.race([this.workbook.commit(), failed]);
   }
 
-  abandon(): void {
-    // The temporary file is removed by the caller; the stream ends with it.
+  /** Give up (a cancel, an error elsewhere): stop the zip and close the file at once; resolves once it is closed (the caller removes it). */
+  abandon(): Promise<void> {
+    this.held = null;
+    const zip = (this.workbook as unknown as { zip?: Zip }).zip;
     try {
-      void this.workbook.commit().catch(() => {});
+      zip?.on('error', () => {});
+      zip?.unpipe(this.file);
+      zip?.abort();
     } catch {
-      // already broken
+      // already broken: the file is closed below all the same
     }
+    return closeAtOnce(this.file);
   }
 }

@@ -7,6 +7,7 @@ import { isOneOf, STATUSES } from '../../../shared/domain';
 import { TRIAGE_FIELDS, type TriageFieldName, type TriageRecord } from '../../../shared/user-record';
 import type { DB } from './db';
 import type { HistoryStore } from './history';
+import { filterSql, type PipelineDays } from './opportunity-filter';
 import { identifier, sql, sqlJoin } from './sql';
 import { Statements } from './statements';
 import type { TriagePatch } from '../../../shared/model';
@@ -91,16 +92,24 @@ export class TriageStore {
     this.statements.run(sql`INSERT OR REPLACE INTO triage (${columnList}) VALUES (${values})`);
   }
 
-  set(brandId: string, id: string, patch: TriagePatch, now = new Date().toISOString()): void {
-    this.db.transaction(() => this.write(brandId, id, patch, now)).immediate();
+  /** The fields of `ifEmpty` this opportunity has no value for yet (written only where empty, e.g. the contacted date). */
+  private emptyOf(brandId: string, id: string, ifEmpty: TriagePatch | undefined): TriagePatch {
+    if (!ifEmpty) return {};
+    const cur = this.current(brandId, id);
+    return Object.fromEntries(Object.entries(ifEmpty).filter(([k]) => (cur ? cur[k] : DEFAULTS[k]) === null));
   }
 
-  /** The same change to many opportunities, all or nothing. Returns how many distinct opportunities it covered. */
-  setMany(brandId: string, ids: readonly string[], patch: TriagePatch, now = new Date().toISOString()): number {
+  /** `ifEmpty`: fields written only where the opportunity has none yet. */
+  set(brandId: string, id: string, patch: TriagePatch, now = new Date().toISOString(), ifEmpty?: TriagePatch): void {
+    this.db.transaction(() => this.write(brandId, id, { ...patch, ...this.emptyOf(brandId, id, ifEmpty) }, now)).immediate();
+  }
+
+  /** The same change to many opportunities, all or nothing (`ifEmpty`: as for set). Returns how many distinct opportunities it covered. */
+  setMany(brandId: string, ids: readonly string[], patch: TriagePatch, now = new Date().toISOString(), ifEmpty?: TriagePatch): number {
     const unique = [...new Set(ids)];
     this.db
       .transaction(() => {
-        for (const id of unique) this.write(brandId, id, patch, now);
+        for (const id of unique) this.write(brandId, id, { ...patch, ...this.emptyOf(brandId, id, ifEmpty) }, now);
       })
       .immediate();
     return unique.length;
@@ -142,12 +151,22 @@ export class TriageStore {
     return this.statements.all(sql`SELECT brand_id, opportunity_id, stage, followed_up_at FROM triage WHERE stage = 'Followed up'`);
   }
 
-  /** Follow-ups due per brand: Contacted on or before `cutoff` (YYYY-MM-DD), not followed up yet. */
-  dueCounts(cutoff: string): Record<string, number> {
-    const rows = this.statements.all<{ brand_id: string; n: number }>(
-      sql`SELECT brand_id, count(*) AS n FROM triage WHERE stage = 'Contacted' AND followed_up_at IS NULL AND contacted_at <= ${cutoff} GROUP BY brand_id`,
+  /**
+   * Follow-ups due per brand: exactly what the Due view lists (its own filter,
+   * so snoozed, archived and removed-on-server ones are left out as there).
+   * Only brands with a triage row that may be due are counted (few). `keyOf`: a brand's key.
+   */
+  dueCounts(days: PipelineDays, keyOf: (brandId: string) => number): Record<string, number> {
+    const brands = this.statements.all<{ brand_id: string }>(
+      sql`SELECT DISTINCT brand_id FROM triage WHERE stage = 'Contacted' AND followed_up_at IS NULL AND contacted_at <= ${days.dueOnOrBefore}`,
     );
-    return Object.fromEntries(rows.map((r) => [r.brand_id, r.n]));
+    const out: Record<string, number> = {};
+    for (const { brand_id } of brands) {
+      const w = filterSql({ brandId: brand_id, view: 'due' }, keyOf(brand_id), days);
+      const n = this.statements.get<{ n: number }>(sql`${w.with} SELECT count(*) AS n FROM opportunities o WHERE ${w.where}`)!.n;
+      if (n > 0) out[brand_id] = n;
+    }
+    return out;
   }
 
   clear(): void {

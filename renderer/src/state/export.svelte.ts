@@ -1,6 +1,6 @@
 // One export from the export dialog: the preview of what the options would
 // write (the latest options' answer wins), then the file chosen in main's
-// dialog, the job's progress and its result. Owned by the dialog; dispose()
+// dialog, the job's progress, cancel, and its result. Owned by the dialog; dispose()
 // lets go of the job's events when the dialog goes.
 import type { EventPayloads, MethodArgs } from '../../../shared/contract';
 import type { ExportCheck, ExportResult } from '../../../shared/model';
@@ -20,6 +20,9 @@ export class ExportJob {
   #result = $state.raw<ExportResult | null>(null);
   #resultJob = $state<string | null>(null);
   #error = $state<string | null>(null);
+  #cancelled = $state(false);
+  /** Cancel was asked before main named the job: sent as soon as it does. */
+  #cancelAsked = false;
   #previews = new Latest();
   /** The running job's id, once main has answered; until then its events wait in #early. */
   #jobId: string | null = null;
@@ -39,6 +42,8 @@ export class ExportJob {
   get progress(): number { return this.#progress; }
   get result(): ExportResult | null { return this.#result; }
   get error(): string | null { return this.#error; }
+  /** The last export was cancelled (nothing was written). */
+  get cancelled(): boolean { return this.#cancelled; }
 
   /** Count what these options would write. Never rejects. */
   async preview(options: ExportOptions): Promise<void> {
@@ -58,6 +63,8 @@ export class ExportJob {
     this.#busy = true;
     this.#error = null;
     this.#result = null;
+    this.#cancelled = false;
+    this.#cancelAsked = false;
     try {
       const { file } = await call('export:choose-file', { suggestedName });
       if (!file) {
@@ -70,9 +77,23 @@ export class ExportJob {
       const done = this.#early.get(jobId);
       this.#early.clear();
       if (done) this.#finish(done);
+      else if (this.#cancelAsked) await this.cancel();
     } catch (e) {
       this.#stopFollowing();
       this.#busy = false;
+      this.#error = errorText(e);
+    }
+  }
+
+  /** Stop the running export: its end (export:done) says cancelled and no file is left. Never rejects. */
+  async cancel(): Promise<void> {
+    if (!this.#busy) return;
+    this.#cancelAsked = true;
+    const jobId = this.#jobId;
+    if (jobId === null) return; // save() sends it once main has named the job
+    try {
+      await call('export:cancel', { jobId });
+    } catch (e) {
       this.#error = errorText(e);
     }
   }
@@ -99,6 +120,10 @@ export class ExportJob {
   #finish(d: Done): void {
     this.#stopFollowing();
     this.#busy = false;
+    if (d.error?.kind === 'cancelled') {
+      this.#cancelled = true;
+      return;
+    }
     if (d.error) {
       this.#error = d.error.message;
       return;

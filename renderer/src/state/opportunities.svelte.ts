@@ -317,10 +317,6 @@ export class OpportunitiesStore {
     return this.#triage('The star could not be saved', (item) => ({ starred: !item.starred }));
   }
 
-  markContacted(on: boolean): Promise<void> {
-    return this.#triage('The contacted date could not be saved', () => ({ contacted_at: on ? new Date().toISOString().slice(0, 10) : null }));
-  }
-
   editNote(text: string): void {
     this.#noteDraft = text;
     this.#noteState = 'unsaved';

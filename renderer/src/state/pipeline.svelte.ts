@@ -1,14 +1,15 @@
 // The outreach pipeline over the list: stages (Not a fit with its reason),
-// snooze, the one follow-up, the Due today and Snoozed views, the count of
-// follow-ups due, and grouping by publication. It acts on what the list store
+// snooze, marked contacted (and its undo), the one follow-up, the Due today
+// and Snoozed views, the count of follow-ups due, and grouping by
+// publication. It acts on what the list store
 // points at (the selection, or the opportunity under the cursor) and follows
 // each list it puts on screen; every answer is applied only while it is the
 // latest of its kind, and every failure says so in a toast.
 import type { ListFilter, ListSort } from '../../../shared/model';
 import type { ContractResults } from '../../../shared/contract';
-import type { Stage } from '../../../shared/pipeline';
+import { STAGE_TO_STATUS, type Stage } from '../../../shared/pipeline';
 import { call } from '../lib/api.svelte';
-import { count, dayName } from '../lib/format';
+import { count, day, dayName } from '../lib/format';
 import { Latest } from '../lib/latest';
 import type { AppStore } from './app.svelte';
 import type { OpportunitiesStore } from './opportunities.svelte';
@@ -25,6 +26,8 @@ export class PipelineStore {
   #due = $state.raw<Due | null>(null);
   #domainsTurn = new Latest();
   #dueTurn = new Latest();
+  /** The stage each opportunity had before it was marked contacted here (by brand/id): where "Clear" takes it back. */
+  #beforeContacted = new Map<string, Stage>();
   readonly #unlisten: () => void;
   readonly #app: AppStore;
   readonly #opps: OpportunitiesStore;
@@ -136,6 +139,47 @@ export class PipelineStore {
       await this.#opps.reload(true);
     } catch (e) {
       this.#app.fail(until ? 'The snooze could not be set' : 'The snooze could not be ended')(e);
+    }
+  }
+
+  /**
+   * Contacted today (the core's today) with the addresses chosen for the
+   * pitch, or none: the opportunity under the cursor moves to Contacted (from
+   * New or Drafted), so its follow-up comes due. Never rejects.
+   */
+  async markContacted(addresses: readonly string[] = []): Promise<void> {
+    const brandId = this.#app.brandId;
+    const item = this.#opps.active;
+    if (!brandId || !item) return;
+    if (item.contacted_at) {
+      this.#app.toast(`Already marked contacted on ${day(item.contacted_at)}.`);
+      return;
+    }
+    try {
+      const d = await call('pipeline:contacted', { brandId, id: item.id, addresses: [...addresses] });
+      this.#beforeContacted.set(`${brandId}/${item.id}`, item.stage ?? 'New');
+      this.#opps.applyDetail(d);
+      this.#app.toast(addresses.length ? `Marked contacted today: ${addresses.join(', ')}.` : 'Marked contacted today.');
+      void this.refreshDue();
+    } catch (e) {
+      this.#app.fail('The contacted date could not be saved')(e);
+    }
+  }
+
+  /** Not contacted after all: the date and addresses are cleared, and a Contacted stage goes back to the one before (New when not known). Never rejects. */
+  async unmarkContacted(): Promise<void> {
+    const brandId = this.#app.brandId;
+    const item = this.#opps.active;
+    if (!brandId || !item) return;
+    const key = `${brandId}/${item.id}`;
+    const back = item.stage === 'Contacted' ? (this.#beforeContacted.get(key) ?? 'New') : null;
+    try {
+      const stage = back ? { stage: back === 'New' ? null : back, status: STAGE_TO_STATUS[back] } : {};
+      this.#opps.applyDetail(await call('triage:set', { brandId, id: item.id, patch: { contacted_at: null, contacted_addresses: null, ...stage } }));
+      this.#beforeContacted.delete(key);
+      void this.refreshDue();
+    } catch (e) {
+      this.#app.fail('The contacted date could not be cleared')(e);
     }
   }
 

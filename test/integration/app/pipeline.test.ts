@@ -3,17 +3,22 @@
 // per address, sending through Gmail with the link checked, stages mapped to
 // the service's status, snooze and the one follow-up as the clock moves, the
 // warning before an outlet is pitched twice, and exports (CSV, .xlsx, the
-// follow-ups preset) carrying the filled text and the stage.
+// follow-ups preset) carrying the filled text and the stage. Also: the
+// follow-ups due count matches the Due view, the do-not-contact list is
+// honoured when sending, and every way of marking contacted dates it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { AppService } from '../../../electron/core/app/service';
+import { Cache } from '../../../electron/core/store/cache';
+import { MemorySecretStore } from '../../../electron/core/seams';
+import { run } from '../../../electron/cli/main';
 import { createHandlers, dispatch } from '../../../electron/core/app/handlers';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
 import type { MethodName } from '../../../shared/contract';
-import type { ComposeResult, DraftView, ListItem } from '../../../shared/model';
+import type { ComposeResult, ContactWarning, DraftView, ListItem } from '../../../shared/model';
 import { addDays } from '../../../shared/rules';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';
@@ -221,5 +226,107 @@ describe('exports carry the filled text and the stage', () => {
     expect(sheet.getColumn(header.indexOf('title') + 1).width).toBeGreaterThan(10);
     await a.s.close();
     a.tmp.cleanup();
+  });
+});
+
+describe('the follow-ups due, marked contacted every way, and the do-not-contact list', () => {
+  it('pipeline:due counts what the Due view lists (no snoozed, archived or removed one); stage Contacted dates it; the no-reply rule runs on the count', async () => {
+    const a = await app();
+    const gone = sim.mutate({ removed: 1 }).removed[0]!; // still in the cache until the next sync
+    const [p, q, r, t] = a.list().filter((o) => o.id !== gone && !o.id.startsWith('custom-')) as [ListItem, ListItem, ListItem, ListItem];
+    await a.call('pipeline:contacted', { brandId: a.brand, id: p.id, addresses: [] });
+    a.setToday('2026-11-24');
+    await a.call('pipeline:stage', { brandId: a.brand, ids: [p.id, q.id, r.id, t.id, gone], stage: 'Contacted' });
+    expect([p, q].map((o) => a.s.cache.triage.get(a.brand, o.id)!.contacted_at)).toEqual(['2026-11-23', '2026-11-24']);
+    a.setToday('2026-11-27');
+    expect(await a.call('pipeline:due')).toEqual({ byBrand: { [a.brand]: 5 }, total: 5 });
+    await a.call('pipeline:snooze', { brandId: a.brand, ids: [r.id], until: '2026-11-30' });
+    await a.call('triage:set', { brandId: a.brand, id: t.id, patch: { status: 'Archived' } });
+    a.s.startSync({});
+    await a.s.settle();
+    const due = a.list({ view: 'due' }).map((o) => o.id);
+    expect(due.sort()).toEqual([p.id, q.id].sort());
+    expect(await a.call('pipeline:due')).toEqual({ byBrand: { [a.brand]: 2 }, total: 2 });
+
+    // A window left open for days: asking the count applies the no-reply rule, no launch needed.
+    await a.call('pipeline:followed-up', { brandId: a.brand, id: p.id });
+    a.setToday(addDays('2026-11-27', 7));
+    const later = await a.call<{ total: number }>('pipeline:due');
+    expect(a.s.cache.triage.get(a.brand, p.id)).toMatchObject({ stage: 'Not a fit', stage_reason: 'No reply' });
+    expect(later.total).toBe(a.list({ view: 'due' }).length);
+    expect(a.list({ view: 'due' }).map((o) => o.id).sort()).toEqual([q.id, r.id].sort()); // r is back from its snooze
+    await a.s.close();
+    a.tmp.cleanup();
+  });
+
+  it('snoozes several at once through the handlers, all or nothing, and wakes them together', async () => {
+    const a = await app();
+    const ids = a.list().slice(0, 3).map((o) => o.id);
+    expect(await a.call('pipeline:snooze', { brandId: a.brand, ids: [...ids, ids[0]], until: '2026-11-25' })).toEqual({ updated: 3 });
+    expect(a.list().filter((o) => ids.includes(o.id))).toEqual([]);
+    expect(a.list({ view: 'snoozed' }).map((o) => o.id).sort()).toEqual([...ids].sort());
+    await expect(a.call('pipeline:snooze', { brandId: a.brand, ids: [ids[0], 'no-such-id'], until: '2026-11-28' })).rejects.toMatchObject({ kind: 'not-found' });
+    expect(a.s.cache.triage.get(a.brand, ids[0]!)!.snoozed_until).toBe('2026-11-25');
+    expect(await a.call('pipeline:snooze', { brandId: a.brand, ids, until: null })).toEqual({ updated: 3 });
+    expect(a.list({ view: 'snoozed' })).toEqual([]);
+    await a.s.close();
+    a.tmp.cleanup();
+  });
+
+  it('warns about the same person at another outlet (the person alone); a contact window of 0 turns warnings off', async () => {
+    const a = await app();
+    const { id, person, record } = await personAndCatchAll(a);
+    const other = `custom-${++injected}`;
+    sim.inject(a.brand, { ...record, _id: other, unique_key: `low-hanging-fruit:elsewhere.example/${other}`, domain: 'elsewhere.example', contact_emails: [person] });
+    a.s.startSync({});
+    await a.s.settle();
+    await a.call('pipeline:contacted', { brandId: a.brand, id: other, addresses: [person] });
+    const warned = await a.call<ContactWarning[]>('pipeline:warnings', { brandId: a.brand, id, addresses: [person] });
+    expect(warned).toEqual([expect.objectContaining({ kind: 'person', what: person, opportunity_id: other, contacted_at: '2026-11-23' })]);
+    a.s.setSettings({ contactWindowDays: 0 });
+    expect(await a.call('pipeline:warnings', { brandId: a.brand, id, addresses: [person] })).toEqual([]);
+    expect((await a.call<ComposeResult>('mail:compose', { brandId: a.brand, id, kind: 'pitch', via: 'gmail', to: [person] })).warnings).toEqual([]);
+    await a.s.close();
+    a.tmp.cleanup();
+  });
+
+  it('a blocked address (or domain) is marked, never pre-selected, and mail to it is refused in plain words', async () => {
+    const a = await app();
+    const { id, person, catchAll } = await personAndCatchAll(a);
+    await a.call('dnc:add', { value: person });
+    const v = await a.call<DraftView>('drafts:get', { brandId: a.brand, id, kind: 'pitch' });
+    expect(v.recipients.find((x) => x.email === person)).toMatchObject({ selected: false, blocked: true });
+    expect(v.recipients.find((x) => x.email === catchAll)).toMatchObject({ selected: false, blocked: false });
+    const opened = a.platform.opened.length;
+    const refused = { kind: 'invalid-input', message: `${person} is on your do-not-contact list, so nothing was opened. Untick it, or take it off the list first.` };
+    await expect(a.call('mail:compose', { brandId: a.brand, id, kind: 'pitch', via: 'default', to: [person] })).rejects.toMatchObject(refused);
+    await a.call('dnc:remove', { value: person });
+    await a.call('dnc:add', { value: 'custom.example' });
+    expect((await a.call<DraftView>('drafts:get', { brandId: a.brand, id, kind: 'pitch' })).recipients.every((x) => x.blocked && !x.selected)).toBe(true);
+    await expect(a.call('mail:compose', { brandId: a.brand, id, kind: 'pitch', via: 'gmail', to: [catchAll, person] })).rejects.toMatchObject({ message: expect.stringMatching(/^tips@custom\.example, ana\.souza@custom\.example are on your do-not-contact list/) });
+    expect(a.platform.opened.length).toBe(opened);
+    await a.call('dnc:remove', { value: 'custom.example' });
+    expect((await a.call<DraftView>('drafts:get', { brandId: a.brand, id, kind: 'pitch' })).recipients.find((x) => x.email === person)).toMatchObject({ selected: true, blocked: false });
+    await a.s.close();
+    a.tmp.cleanup();
+  });
+
+  it('the CLI: triage --contacted moves the stage to Contacted, as the app does', async () => {
+    const tmp = tempDir();
+    const env = { TRAKKR_BASE_URL: sim.url, WORKBENCH_DB: join(tmp.dir, 'cli.db'), WORKBENCH_RATE: '0', TRAKKR_API_KEY: DEMO_KEY };
+    let out = '';
+    const cli = (args: string[]) => run(args, { out: (x) => (out += x), err: () => {}, isTTY: false, readStdin: async () => '', env, secrets: new MemorySecretStore() });
+    expect(await cli(['sync', '--no-citations'])).toBe(0);
+    const brand = sim.brands[0]!.id;
+    out = '';
+    expect(await cli(['list', '--brand', brand, '--json', '--limit', '1'])).toBe(0);
+    const id = (JSON.parse(out) as { id: string }[])[0]!.id;
+    out = '';
+    expect(await cli(['triage', '--brand', brand, '--id', id, '--contacted', '2026-11-20'])).toBe(0);
+    expect(out).toMatch(/stage Contacted, contacted 2026-11-20\.\n$/);
+    const cache = await Cache.open(env.WORKBENCH_DB);
+    expect(cache.triage.get(brand, id)).toMatchObject({ stage: 'Contacted', status: 'In Progress', contacted_at: '2026-11-20' });
+    cache.close();
+    tmp.cleanup();
   });
 });

@@ -247,8 +247,8 @@ describe('AppStore and OpportunitiesStore', () => {
     await until(() => app.toasts.at(-1)?.text === 'The star could not be saved: The cache is busy; try again.');
     expect(app.toasts.at(-1)!.kind).toBe('error');
     expect(opps.itemAt(0)!.starred).toBe(starred);
-    failNext('triage:set', 'The cache is busy; try again.');
-    await expect(opps.markContacted(true)).resolves.toBeUndefined();
+    failNext('pipeline:contacted', 'The cache is busy; try again.');
+    await expect(pipeline.markContacted()).resolves.toBeUndefined();
     expect(app.toasts.at(-1)).toMatchObject({ kind: 'error', text: 'The contacted date could not be saved: The cache is busy; try again.' });
     expect(opps.detail!.triage.contacted_at).toBeNull();
     failNext('clipboard:write', 'The clipboard is not available.');
@@ -258,9 +258,10 @@ describe('AppStore and OpportunitiesStore', () => {
     await expect(outreach.openLink('https://example.com/')).resolves.toBeUndefined();
     expect(app.toasts.at(-1)).toMatchObject({ kind: 'error', text: 'The link could not be opened: No browser is set up.' });
     // A working call afterwards works as before.
-    await opps.markContacted(true);
-    expect(opps.detail!.triage.contacted_at).toBe(new Date().toISOString().slice(0, 10));
-    await opps.markContacted(false);
+    await pipeline.markContacted();
+    expect(opps.detail!.triage.contacted_at).toBe(service.today());
+    await pipeline.unmarkContacted();
+    expect(opps.detail!.triage.contacted_at).toBeNull();
   });
 
   it('export: the latest preview wins, the file is written, and the job lets go of its events', async () => {
@@ -759,6 +760,29 @@ describe('PitchStore: the draft in the editor', () => {
     expect(opps.filter.sort).toBe('fit');
     await until(() => !opps.loading && inflight === 0);
   });
+
+  it('"Mark contacted today" (and C) goes through the core: its today, stage Contacted, once; Clear takes the date and the stage back', async () => {
+    pipeline.showView(undefined);
+    await opps.reload();
+    let i = 0;
+    while (opps.itemAt(i) && (opps.itemAt(i)!.stage !== null || opps.itemAt(i)!.contacted_at)) i++;
+    opps.moveTo(i);
+    const id = opps.itemAt(i)!.id;
+    failNext('pipeline:contacted', 'The cache is busy; try again.');
+    await pipeline.markContacted();
+    expect(lastToast()).toMatchObject({ kind: 'error', text: 'The contacted date could not be saved: The cache is busy; try again.' });
+    await pipeline.markContacted();
+    expect(lastToast()?.text).toBe('Marked contacted today.');
+    let d = await direct('opportunities:get', { brandId, id });
+    expect(d.item).toMatchObject({ stage: 'Contacted', status: 'In Progress', contacted_at: service.today() });
+    expect(opps.itemAt(i)).toMatchObject({ id, stage: 'Contacted', contacted_at: service.today() });
+    await pipeline.markContacted();
+    expect(lastToast()?.text).toMatch(/^Already marked contacted on /);
+    await pipeline.unmarkContacted();
+    d = await direct('opportunities:get', { brandId, id });
+    expect(d.item).toMatchObject({ stage: null, contacted_at: null });
+    expect(opps.itemAt(i)).toMatchObject({ id, stage: null, contacted_at: null });
+  });
 });
 
 describe('the editor\'s text helpers', () => {
@@ -784,5 +808,46 @@ describe('the editor\'s text helpers', () => {
       [' ', null],
       ['{brand}', 'pending'],
     ]);
+  });
+});
+
+describe('ExportJob: cancel', () => {
+  it('cancel stops the export (also when asked while main is starting it): it ends as cancelled, no file is left, its events are let go', async () => {
+    const { existsSync, readdirSync } = await import('node:fs');
+    const app = new AppStore();
+    const opps = new OpportunitiesStore(app);
+    const job = new ExportJob(app, opps);
+    const options = { brandId: sim.brands[0]!.id, preset: 'contacts' as const, markExported: false };
+    const left = (name: string) => readdirSync(tmp.dir).filter((f) => f.startsWith(name));
+    const before = listenerCount();
+    platform.saveAs = join(tmp.dir, 'cancelled.csv');
+    await job.save(options, 'cancelled.csv');
+    expect(job.busy).toBe(true);
+    await job.cancel();
+    await until(() => !job.busy);
+    expect({ cancelled: job.cancelled, error: job.error, result: job.result }).toEqual({ cancelled: true, error: null, result: null });
+    expect(existsSync(platform.saveAs)).toBe(false);
+    expect(left('cancelled.csv')).toEqual([]);
+    expect(listenerCount()).toBe(before);
+
+    // Cancel pressed before main has named the job: sent as soon as it does.
+    const starting = hold('export:start');
+    platform.saveAs = join(tmp.dir, 'cancelled-2.xlsx');
+    const saving = job.save({ ...options, format: 'xlsx' }, 'cancelled-2.xlsx');
+    await starting.reached;
+    expect(job.cancelled).toBe(false);
+    await job.cancel();
+    starting.release();
+    await saving;
+    await until(() => !job.busy);
+    expect(job.cancelled).toBe(true);
+    expect(job.error).toBeNull();
+    expect(left('cancelled-2.xlsx')).toEqual([]);
+    expect(listenerCount()).toBe(before);
+    await job.cancel(); // nothing running: nothing to do
+    job.dispose();
+    opps.dispose();
+    app.dispose();
+    await until(() => inflight === 0);
   });
 });

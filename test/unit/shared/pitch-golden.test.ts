@@ -2,10 +2,12 @@
 // goes out, as the service writes its pitches (electron/simulator/data.ts) and
 // as a user edits them, filled for a personal address, a catch-all, a role
 // address, a missing author, and the service's [Name]-style placeholders.
-// UPDATE_GOLDEN=1 rewrites them (then read the diff).
+// UPDATE_GOLDEN=1 writes or rewrites them (then read the diff); without it a
+// missing golden file fails, so a renamed or deleted one cannot pass silently.
 import { describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../../support/tmp';
 import { fillDraft, type MergeContext } from '../../../shared/merge-fields';
 import { defaultFollowUp } from '../../../shared/follow-up';
 import { PLACEHOLDER } from '../../../shared/outreach';
@@ -20,12 +22,14 @@ function render(subject: string, body: string, ctx: MergeContext): string {
   return `Subject: ${f.subject}\n\n${f.body}\n\n--- unfilled ---\n${unfilled.length ? unfilled.join('\n') : '(none)'}\n`;
 }
 
-function golden(name: string, got: string) {
-  const file = join(GOLDEN, name);
-  if (UPDATE || !existsSync(file)) {
-    mkdirSync(GOLDEN, { recursive: true });
+/** Compare `got` with the golden file `name` in `dir`; with `update`, write it first. A missing file is a failure, not a pass. */
+function golden(name: string, got: string, dir = GOLDEN, update = UPDATE) {
+  const file = join(dir, name);
+  if (update) {
+    mkdirSync(dir, { recursive: true });
     writeFileSync(file, got);
   }
+  if (!existsSync(file)) throw new Error(`${file} is missing: run with UPDATE_GOLDEN=1 to write it, then read it`);
   expect(got, `${name} differs from its golden file (UPDATE_GOLDEN=1 to accept)`).toBe(readFileSync(file, 'utf8'));
 }
 
@@ -77,6 +81,20 @@ const cases: [string, string, string, MergeContext][] = [
 
 describe('filled pitches (golden files)', () => {
   for (const [name, subject, body, ctx] of cases) it(name, () => golden(name, render(subject, body, ctx)));
+
+  it('a missing golden file fails unless UPDATE_GOLDEN=1, which writes it', () => {
+    const tmp = tempDir();
+    try {
+      expect(() => golden('new.txt', 'text\n', tmp.dir, false)).toThrow(/new\.txt is missing: run with UPDATE_GOLDEN=1/);
+      expect(existsSync(join(tmp.dir, 'new.txt'))).toBe(false);
+      golden('new.txt', 'text\n', tmp.dir, true);
+      expect(readFileSync(join(tmp.dir, 'new.txt'), 'utf8')).toBe('text\n');
+      golden('new.txt', 'text\n', tmp.dir, false);
+      expect(() => golden('new.txt', 'other\n', tmp.dir, false)).toThrow(/differs from its golden file/);
+    } finally {
+      tmp.cleanup();
+    }
+  });
 
   it('a personal address fills everything: nothing left for the export check to flag', () => {
     const f = fillDraft(DRAFT.subject, DRAFT.body, { ...opportunity, contact: { email: 'maya.okafor@wired.com', catchAll: false } });
