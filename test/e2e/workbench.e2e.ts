@@ -281,9 +281,27 @@ describe('first run, sync, triage, export', () => {
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByRole('button', { name: 'Remove press@evil.example' }).waitFor();
     expect((await host.call('dnc:list')).map((d) => d.value)).toEqual(['press@evil.example']);
+    // A new API address is shown before the key may go there: Cancel keeps the old one, Use saves the new one.
+    const before = (await host.call('settings:get')).baseUrl;
+    const base = page.getByLabel('API base URL');
+    await base.fill('https://api.example.test');
+    await base.press('Enter');
+    await page.getByRole('alert').filter({ hasText: 'https://api.example.test' }).waitFor();
+    await page.getByRole('button', { name: /^Cancel, keep / }).click();
+    await expect.poll(() => base.inputValue()).toBe(before);
+    expect((await host.call('settings:get')).baseUrl).toBe(before);
+    await base.fill('https://api.example.test');
+    await base.press('Enter');
+    await page.getByRole('button', { name: 'Use https://api.example.test' }).click();
+    await expect.poll(async () => (await host.call('settings:get')).baseUrl).toBe('https://api.example.test');
+    // Back to the simulator on this computer: loopback needs no confirmation.
+    await base.fill(before);
+    await base.press('Enter');
+    await expect.poll(async () => (await host.call('settings:get')).baseUrl).toBe(before);
+    expect(await page.getByRole('alert').filter({ hasText: 'will be sent to' }).count()).toBe(0);
     await page.getByLabel('Sync when the app starts').uncheck();
-    await toast(page, 'Settings saved.').waitFor();
-    expect((await host.call('settings:get')).syncOnLaunch).toBe(false);
+    await expect.poll(async () => (await host.call('settings:get')).syncOnLaunch).toBe(false);
+    await toast(page, 'Settings saved.').last().waitFor();
     await shoot(page, '09-settings');
     await page.getByRole('button', { name: 'Remove press@evil.example' }).click();
     await page.getByText('The list is empty.').waitFor();

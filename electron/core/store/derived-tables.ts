@@ -20,6 +20,7 @@ export class DerivedTables {
   private searchKey: string | null = null;
   private searchSize = 0;
   private pitchedKey: string | null = null;
+  private pitchedRowidsKey: string | null = null;
 
   constructor(private readonly db: DB) {
     this.statements = new Statements(db);
@@ -63,10 +64,10 @@ export class DerivedTables {
   }
 
   /**
-   * The brand's pitched addresses (`temp.pitched`: identity, latest date) and
-   * the opportunities with one (`temp.pitched_rowids`). Found from the triage
-   * rows that say contacted or exported, never by fanning out from each
-   * opportunity over every other one that shares a generic address such as press@.
+   * The brand's pitched addresses (`temp.pitched`: identity, latest date),
+   * which every page and detail reads. Found from the triage rows that say
+   * contacted or exported, never by fanning out from each opportunity over
+   * every other one that shares a generic address such as press@.
    */
   pitched(brandId: string, bk: number): void {
     this.setUp();
@@ -74,7 +75,6 @@ export class DerivedTables {
     if (key === this.pitchedKey) return;
     this.fill([
       sql`DELETE FROM temp.pitched`,
-      sql`DELETE FROM temp.pitched_rowids`,
       // CROSS JOIN keeps this order: from the few triage rows out, whatever the statistics say.
       sql`INSERT INTO temp.pitched (identity, at)
         SELECT c2.identity, max(max(COALESCE(t2.contacted_at, ''), COALESCE(t2.exported_at, '')))
@@ -82,10 +82,27 @@ export class DerivedTables {
         WHERE t2.brand_id = ${brandId} AND (t2.contacted_at IS NOT NULL OR t2.exported_at IS NOT NULL)
           AND o2.brand_key = ${bk} AND o2.id = t2.opportunity_id AND c2.opportunity_rowid = o2.rowid AND c2.valid = 1
         GROUP BY c2.identity`,
+    ]);
+    this.pitchedKey = key;
+  }
+
+  /**
+   * The opportunities with a pitched address (`temp.pitched_rowids`), for the
+   * "already pitched" filter only: a generic address shared by thousands of
+   * opportunities makes this set large, so it is worked out when a filter
+   * asks for it, not for every page.
+   */
+  pitchedRowids(brandId: string, bk: number): void {
+    this.pitched(brandId, bk);
+    const key = `${this.generation()}/${brandId}`;
+    if (key === this.pitchedRowidsKey) return;
+    this.fill([
+      sql`DELETE FROM temp.pitched_rowids`,
+      // Index entries only (migration 6: valid is in contacts_by_identity).
       sql`INSERT INTO temp.pitched_rowids (rowid)
         SELECT DISTINCT c3.opportunity_rowid FROM temp.pitched p3 CROSS JOIN contacts c3
         WHERE c3.brand_key = ${bk} AND c3.identity = p3.identity AND c3.valid = 1`,
     ]);
-    this.pitchedKey = key;
+    this.pitchedRowidsKey = key;
   }
 }

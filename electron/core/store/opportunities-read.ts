@@ -68,6 +68,7 @@ export class OpportunityReader {
   filter(f: ListFilter): FilterSql {
     const bk = this.keys.key(f.brandId);
     this.derived.pitched(f.brandId, bk);
+    if (f.alreadyPitched !== undefined) this.derived.pitchedRowids(f.brandId, bk);
     const days = this.days();
     const q = f.search === undefined ? null : ftsQuery(f.search);
     if (!q) return filterSql(f, bk, days);

@@ -64,8 +64,8 @@ describe('migrations', () => {
       const db = await openDatabase(path, { backupDir: backups });
       expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
       expect(db.prepare('SELECT note, status, starred FROM triage').get()).toEqual({ note: 'my note', status: 'Done', starred: 1 });
-      // Version 5: an opportunity marked contacted before is at that stage.
-      expect(db.prepare('SELECT stage, contacted_at FROM triage').get()).toEqual({ stage: 'Contacted', contacted_at: '2026-11-02' });
+      // Version 5: an opportunity marked contacted before it is at that stage (from 5 on, the stage is the user's).
+      expect(db.prepare('SELECT stage, contacted_at FROM triage').get()).toEqual({ stage: from < 5 ? 'Contacted' : null, contacted_at: '2026-11-02' });
       const files = readdirSync(backups);
       expect(files).toHaveLength(1);
       const bak = new Database(join(backups, files[0]!), { readonly: true });

@@ -5,6 +5,7 @@ import * as m002 from './002-do-not-contact';
 import * as m003 from './003-user-record';
 import * as m004 from './004-fast-and-small';
 import * as m005 from './005-pipeline';
+import * as m006 from './006-pitched-covering';
 
 export interface Migration {
   version: number;
@@ -13,6 +14,6 @@ export interface Migration {
   up?: (db: Database.Database) => void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
