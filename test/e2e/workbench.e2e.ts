@@ -294,6 +294,9 @@ describe('first run, sync, triage, export', () => {
     await base.press('Enter');
     await page.getByRole('button', { name: 'Use https://api.example.test' }).click();
     await expect.poll(async () => (await host.call('settings:get')).baseUrl).toBe('https://api.example.test');
+    // The window has taken the answer in: the confirmation is gone and the field shows the saved address.
+    await page.getByRole('button', { name: 'Use https://api.example.test' }).waitFor({ state: 'detached' });
+    await expect.poll(() => base.inputValue()).toBe('https://api.example.test');
     // Back to the simulator on this computer: loopback needs no confirmation.
     await base.fill(before);
     await base.press('Enter');
