@@ -167,8 +167,10 @@ export interface ExportCheck {
   emptyEmail: number;
   emptySubject: number;
   emptyBody: number;
-  /** Rows whose pitch still holds a placeholder such as [Name] or {{first_name}}. */
+  /** Rows whose pitch still holds a merge field or placeholder that could not be filled ({first_name}, [Name]). */
   placeholders: number;
+  /** The distinct unfilled tokens, as written (the first few), so the warning names them. */
+  unfilled: string[];
   catchAll: number;
   /** Plain-words warnings (not errors) for the UI and the CLI. */
   warnings: string[];

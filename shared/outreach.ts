@@ -73,5 +73,3 @@ export function mailtoLink(emails: readonly string[], subject?: string | null, b
   };
 }
 
-/** Placeholders a drafted pitch may still hold: [Name], {{first_name}}, {sender}. */
-export const PLACEHOLDER = /\[[A-Z][A-Za-z _-]{0,30}\]|\{\{\s*[\w.-]+\s*\}\}|\{[a-z_]{2,30}\}/;

@@ -79,8 +79,8 @@ describe('contacts preset', () => {
     const bytes = readFileSync(out, 'utf8');
     expect(bytes.split('\r\n')[0]).toBe(CONTACT_COLUMNS.join(','));
     expect(bytes.endsWith('\r\n')).toBe(true);
-    expect(r.check).toMatchObject({ emptySubject: 1, placeholders: 1, catchAll: 2 });
-    expect(r.warnings.join(' ')).toContain('leftover placeholder');
+    expect(r.check).toMatchObject({ emptySubject: 1, placeholders: 1, unfilled: ['[Name]', '{{first_name}}'], catchAll: 2 });
+    expect(r.warnings).toContain('1 row with a merge field or placeholder not filled in the pitch: [Name], {{first_name}}');
   });
 
   it('per (opportunity, address) pair keeps the same address under each opportunity', async () => {
@@ -161,6 +161,20 @@ describe('never pitching the same person twice', () => {
     expect(readFileSync(again, 'utf8')).toBe(CONTACT_COLUMNS.join(',') + '\r\n');
     expect(r2.warnings).toContain('Nothing to export under these filters.');
     cache.triage.setMany(B, ['o1', 'o2', 'o3'], { contacted_at: null, exported_at: null });
+  });
+
+  it('flags, by name, every token the editor flags as unfilled, in any spelling (a draft for a catch-all inbox)', async () => {
+    const body = "Hi {First_Name}, {firstName} {{ First Name }}: about [Journalist's Name] and [Article 2 Title]. {brand}";
+    cache.drafts.save(B, 'o3', 'pitch', { subject: 'For {publication}', body }, null);
+    try {
+      const check = await previewExport(cache, { brandId: B, preset: 'contacts' });
+      // The editor's own reading of the same text, filled for the same inbox: what stays is what the export must name.
+      expect(check.unfilled).toEqual(['{First_Name}', '{firstName}', '{{ First Name }}', "[Journalist's Name]", '[Article 2 Title]']);
+      expect(check.placeholders).toBe(1);
+      expect(check.warnings.join(' ')).toContain("[Journalist's Name]");
+    } finally {
+      cache.drafts.reset(B, 'o3', 'pitch');
+    }
   });
 
   it('the do-not-contact list: addresses and domains (with subdomains), flagged in the list', async () => {

@@ -7,7 +7,7 @@
 // apostrophe unless `raw` is asked for; in an .xlsx every text cell is text.
 import { accessSync, constants, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
-import { PLACEHOLDER } from '../../../shared/outreach';
+import { findTokens } from '../../../shared/merge-fields';
 import type { Pitch } from '../../../shared/opportunity-fields';
 import type { Cache } from '../store/cache';
 import type { ContactRowOptions } from '../store/export-rows';
@@ -110,8 +110,11 @@ async function* records(cache: Cache, o: ExportOptions): AsyncGenerator<Record_>
   }
 }
 
+/** How many distinct unfilled tokens the check names (the count covers every row). */
+const MAX_UNFILLED_NAMED = 8;
+
 function newCheck(): ExportCheck {
-  return { rows: 0, emptyEmail: 0, emptySubject: 0, emptyBody: 0, placeholders: 0, catchAll: 0, warnings: [] };
+  return { rows: 0, emptyEmail: 0, emptySubject: 0, emptyBody: 0, placeholders: 0, unfilled: [], catchAll: 0, warnings: [] };
 }
 
 function tally(c: ExportCheck, r: Record_): void {
@@ -119,7 +122,12 @@ function tally(c: ExportCheck, r: Record_): void {
   if (!r.email) c.emptyEmail++;
   if (!r.pitch.subject.trim()) c.emptySubject++;
   if (!r.pitch.body.trim()) c.emptyBody++;
-  if (PLACEHOLDER.test(r.pitch.subject) || PLACEHOLDER.test(r.pitch.body)) c.placeholders++;
+  // The editor's own token finder: what it flags as unfilled, the export flags too, by name.
+  const left = [...findTokens(r.pitch.subject), ...findTokens(r.pitch.body)];
+  if (left.length > 0) {
+    c.placeholders++;
+    for (const t of left) if (c.unfilled.length < MAX_UNFILLED_NAMED && !c.unfilled.includes(t.token)) c.unfilled.push(t.token);
+  }
   if (r.catchAll) c.catchAll++;
 }
 
@@ -130,7 +138,7 @@ function finishCheck(c: ExportCheck): ExportCheck {
   if (c.emptyEmail) w.push(n(c.emptyEmail, 'without an e-mail address'));
   if (c.emptySubject) w.push(n(c.emptySubject, 'without a pitch subject'));
   if (c.emptyBody) w.push(n(c.emptyBody, 'without a pitch body'));
-  if (c.placeholders) w.push(`${n(c.placeholders, 'with a leftover placeholder')} such as [Name] or {{first_name}} in the pitch`);
+  if (c.placeholders) w.push(`${n(c.placeholders, 'with a merge field or placeholder not filled')} in the pitch: ${c.unfilled.join(', ')}`);
   if (c.catchAll) w.push(`${n(c.catchAll, 'with a catch-all address')} (may reach nobody in particular)`);
   c.warnings = w;
   return c;

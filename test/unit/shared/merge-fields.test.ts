@@ -13,7 +13,6 @@ import {
   type MergeContext,
   type MergeField,
 } from '../../../shared/merge-fields';
-import { PLACEHOLDER } from '../../../shared/outreach';
 
 const personal: MergeContext = {
   author_name: 'Maya Okafor',
@@ -73,11 +72,10 @@ describe('findTokens', () => {
     expect(findTokens('{ }, {}, [], [ ]')).toEqual([]);
   });
 
-  it('finds at least what the export check (PLACEHOLDER in shared/outreach.ts) calls a placeholder', () => {
+  it('finds each kind of token wherever it stands in other text', () => {
     fc.assert(
       fc.property(fc.constantFrom('[Name]', '[A]', '[Your-Company_x]', '{{x.y-z}}', '{ab}', '{first_name}', '{{ 1 }}'), fc.string(), (token, around) => {
         const text = `${around.replace(/[[\]{}()]/g, '')} ${token} `;
-        expect(PLACEHOLDER.test(text)).toBe(true);
         expect(findTokens(text).map((t) => t.token)).toContain(token);
       }),
     );
