@@ -4,6 +4,7 @@
 // damaged cache recovered with the triage kept.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { startSimulator, type Simulator } from '../../electron/simulator/server';
 import { runCli } from '../support/cli-run';
@@ -80,6 +81,35 @@ describe('the record on the command line', () => {
     const out = join(tmp.dir, 'dnc.csv');
     expect((await cli(['dnc', 'export', '--out', out])).out).toBe(`Wrote 1 entries to ${out}.\n`);
     expect(readFileSync(out, 'utf8')).toMatch(/^kind,value,note,added_at\r\naddress,ana@outlet\.example,imported from CSV,/);
+  });
+
+  it('cache recover on a healthy cache changes nothing unless forced; a cache open in another process is never moved aside', async () => {
+    const db = join(tmp.dir, 'main', 'workbench.db');
+    // (SQLite's -wal and -shm files come and go with any connection; the cache and its backups are what count.)
+    const files = () => readdirSync(join(tmp.dir, 'main')).filter((f) => !/-(wal|shm)$/.test(f)).sort();
+    const before = files();
+    const r = await cli(['cache', 'recover']);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('passes its integrity check: there is nothing to recover');
+    expect(files()).toEqual(before);
+    // Another process (the app, a sync) has it open: neither recover --force nor reset moves it from under that process.
+    const holder = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
+      const { Cache } = await import(${JSON.stringify(join(process.cwd(), 'electron/core/store/cache.ts'))});
+      const c = await Cache.open(process.argv[1]);
+      console.log('open');
+      process.stdin.once('data', () => { c.close(); process.exit(0); });`, db], { stdio: ['pipe', 'pipe', 'inherit'] });
+    try {
+      await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+      for (const args of [['cache', 'recover', '--force'], ['cache', 'reset']]) {
+        const refused = await cli(args);
+        expect(refused.code, args.join(' ')).not.toBe(0);
+        expect(refused.err, args.join(' ')).toMatch(new RegExp(`open in another window or terminal \\(process ${holder.pid}\\), so it was not moved`));
+      }
+      expect(readdirSync(join(tmp.dir, 'main')).some((f) => f.startsWith('workbench.db.damaged-'))).toBe(false);
+    } finally {
+      holder.stdin.write('x');
+      await new Promise((resolve) => holder.once('exit', resolve));
+    }
   });
 
   it('cache recover: a damaged cache is kept aside, rebuilt with the triage carried over', async () => {

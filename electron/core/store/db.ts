@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import type { CoreFailureKind } from '../../../shared/core-link';
 import { MIGRATIONS, LATEST_VERSION } from './migrations';
 import { unpackRecord } from './record-codec';
-import { acquireMarker, holdMarker, releaseMarker, releaseMarkerOf, uncleanMarkers } from './open-marker';
+import { acquireMarker, holdMarker, releaseMarker, releaseMarkerOf, otherOpeners, uncleanMarkers } from './open-marker';
 export { openMarkerPath } from './open-marker';
 
 export type DB = Database.Database;
@@ -197,6 +197,19 @@ export function quickCheck(db: DB): { ok: true } | { ok: false; message: string 
   }
 }
 
+/** quick_check of the file at `path` on a read-only connection of its own; a file too damaged to open is not ok. */
+export function checkFileIntegrity(path: string): { ok: true } | { ok: false; message: string } {
+  let db: DB | null = null;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+    return quickCheck(db);
+  } catch (e) {
+    return { ok: false, message: (e as Error).message };
+  } finally {
+    db?.close();
+  }
+}
+
 function readUserVersion(db: DB): number | null {
   try {
     return db.pragma('user_version', { simple: true }) as number;
@@ -296,6 +309,12 @@ async function backupBeforeMigration(db: DB, path: string, version: number, opts
  * "Start over" and by `workbench cache reset`.
  */
 export function moveAside(path: string): string {
+  const others = otherOpeners(path);
+  if (others.length > 0) {
+    throw new Error(
+      `The cache is open in another window or terminal (process ${others.join(', ')}), so it was not moved. Close the app and any running \`workbench\` command, then try again.`,
+    );
+  }
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   let target = `${path}.damaged-${stamp}`;
   for (let n = 2; existsSync(target); n++) target = `${path}.damaged-${stamp}-${n}`;

@@ -94,6 +94,13 @@ export function releaseMarkerOf(db: DB, keep: boolean): void {
 
 /** The markers beside `path` left by sessions that did not close cleanly (see the rule above). */
 export function uncleanMarkers(path: string): string[] {
+  return markersBeside(path)
+    .filter((m) => !markerAlive(m.file, m.pid))
+    .map((m) => m.file);
+}
+
+/** Every marker file beside `path`: `<pid>`, or `<pid>.tmp` from a process stopped while writing its marker. */
+function markersBeside(path: string): { file: string; pid: number; tmp: boolean }[] {
   const prefix = basename(path) + MARKER;
   let names: string[];
   try {
@@ -101,13 +108,25 @@ export function uncleanMarkers(path: string): string[] {
   } catch {
     return [];
   }
-  const unclean: string[] = [];
+  const out: { file: string; pid: number; tmp: boolean }[] = [];
   for (const name of names) {
-    // `<pid>`, or `<pid>.tmp` from a process stopped while writing its marker.
     const m = name.startsWith(prefix) ? /^(\d+)(\.tmp)?$/.exec(name.slice(prefix.length)) : null;
-    if (m && !markerAlive(join(dirname(path), name), Number(m[1]))) unclean.push(join(dirname(path), name));
+    if (m) out.push({ file: join(dirname(path), name), pid: Number(m[1]), tmp: m[2] !== undefined });
   }
-  return unclean;
+  return out;
+}
+
+/**
+ * The other processes that have the cache at `path` open now (their markers
+ * are alive), by pid. A file another process still writes must never be moved
+ * aside: on Linux and macOS it would go on writing into the moved file, and
+ * what it saved there would never reach the new cache.
+ */
+export function otherOpeners(path: string): number[] {
+  return markersBeside(path)
+    .filter((m) => !m.tmp && m.pid !== process.pid && markerAlive(m.file, m.pid))
+    .map((m) => m.pid)
+    .sort((a, b) => a - b);
 }
 
 function markerAlive(file: string, pid: number): boolean {

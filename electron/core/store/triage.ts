@@ -99,17 +99,23 @@ export class TriageStore {
     return Object.fromEntries(Object.entries(ifEmpty).filter(([k]) => (cur ? cur[k] : DEFAULTS[k]) === null));
   }
 
-  /** `ifEmpty`: fields written only where the opportunity has none yet. */
-  set(brandId: string, id: string, patch: TriagePatch, now = new Date().toISOString(), ifEmpty?: TriagePatch): void {
-    this.db.transaction(() => this.write(brandId, id, { ...patch, ...this.emptyOf(brandId, id, ifEmpty) }, now)).immediate();
+  /**
+   * `ifEmpty`: fields written only where the opportunity has none yet. The
+   * write time, unless given, is read once the write lock is held, so a write
+   * that waited for another process is never recorded as older than the one
+   * it came after (the record's last-write-wins merge trusts these times).
+   */
+  set(brandId: string, id: string, patch: TriagePatch, now?: string, ifEmpty?: TriagePatch): void {
+    this.db.transaction(() => this.write(brandId, id, { ...patch, ...this.emptyOf(brandId, id, ifEmpty) }, now ?? new Date().toISOString())).immediate();
   }
 
   /** The same change to many opportunities, all or nothing (`ifEmpty`: as for set). Returns how many distinct opportunities it covered. */
-  setMany(brandId: string, ids: readonly string[], patch: TriagePatch, now = new Date().toISOString(), ifEmpty?: TriagePatch): number {
+  setMany(brandId: string, ids: readonly string[], patch: TriagePatch, now?: string, ifEmpty?: TriagePatch): number {
     const unique = [...new Set(ids)];
     this.db
       .transaction(() => {
-        for (const id of unique) this.write(brandId, id, { ...patch, ...this.emptyOf(brandId, id, ifEmpty) }, now);
+        const at = now ?? new Date().toISOString();
+        for (const id of unique) this.write(brandId, id, { ...patch, ...this.emptyOf(brandId, id, ifEmpty) }, at);
       })
       .immediate();
     return unique.length;

@@ -71,8 +71,15 @@ describe('history: what was done to an opportunity, and at its outlet', () => {
     for (const note of ['C', 'Ca', 'Called Ana']) await a.call('triage:set', { brandId: a.brand, id, patch: { note } });
     await a.call('triage:set', { brandId: a.brand, id, patch: { starred: true } });
     await a.call('triage:set', { brandId: a.brand, id, patch: { contacted_at: '2026-11-20' } });
+    // Exported, marked as exported: the line names the file.
+    a.platform.saveAs = join(a.dir, 'for-the-mail-tool.csv');
+    const { file } = await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: 'for-the-mail-tool.csv' });
+    const done = a.platform.waitFor('export:done');
+    await a.call('export:start', { options: { brandId: a.brand, preset: 'opportunities', filter: { includeArchived: true, ids: [id] }, markExported: true }, file: file.handle });
+    expect((await done).error).toBeNull();
     const h = await a.call<{ entries: { kind: string; label: string; detail: string }[] }>('history:get', { brandId: a.brand, id });
     expect(h.entries.map((e) => [e.label, e.detail])).toEqual([
+      ['Exported', 'in for-the-mail-tool.csv'],
       ['Marked contacted', '2026-11-20'],
       ['Star', 'on'],
       ['Note edited', 'Called Ana'],
@@ -81,7 +88,10 @@ describe('history: what was done to an opportunity, and at its outlet', () => {
     // The other opportunity at the same outlet: its history names this contact (not the note or the star).
     const o = await a.call<{ entries: unknown[]; sameOutlet: { opportunity_id: string; label: string }[] }>('history:get', { brandId: a.brand, id: pair.twin });
     expect(o.entries).toEqual([]);
-    expect(o.sameOutlet.map((e) => [e.opportunity_id, e.label])).toEqual([[id, 'Marked contacted']]);
+    expect(o.sameOutlet.map((e) => [e.opportunity_id, e.label])).toEqual([
+      [id, 'Exported'],
+      [id, 'Marked contacted'],
+    ]);
     await a.s.close();
     a.tmp.cleanup();
   });

@@ -227,6 +227,34 @@ describe('one cache, many writers', () => {
   });
 });
 
+describe('write times', () => {
+  it('a triage write that waited for another process is dated after that process let go, never before', async () => {
+    const path = freshPath();
+    const c = await Cache.open(path);
+    // Another process holds the write lock for a moment, then says when it let go.
+    const holder = spawn(process.execPath, ['-e', `
+      const db = require('better-sqlite3')(process.argv[1]);
+      db.exec('BEGIN IMMEDIATE');
+      console.log('locked');
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 700);
+      const at = new Date().toISOString();
+      db.exec('COMMIT');
+      console.log(at);
+      db.close();`, path], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const out = createInterface({ input: holder.stdout! })[Symbol.asyncIterator]();
+    expect((await out.next()).value).toBe('locked');
+    try {
+      c.triage.set('brand_1', 'o-late', { note: 'written after the wait' });
+      const released = (await out.next()).value as string;
+      const row = c.triage.get('brand_1', 'o-late')!;
+      expect(row.note).toBe('written after the wait');
+      expect(row.note_changed_at! >= released, `${row.note_changed_at} is not after ${released}`).toBe(true);
+    } finally {
+      c.close();
+    }
+  });
+});
+
 describe('removal decisions', () => {
   it('depend only on the run that made them: rows a later run saw are never marked removed by an earlier one', async () => {
     const cache = await Cache.open(freshPath());
