@@ -57,13 +57,20 @@ export class Pipeline {
     };
   }
 
-  /** The draft of a kind (or the service's pitch when there is none), filled for the chosen address, with hints. */
+  /**
+   * The draft of a kind (or the service's pitch when there is none), filled for
+   * the chosen address, with hints. No address given: filled for the one the
+   * view pre-selects (else the first listed, so a catch-all's text never gets a
+   * first name), as it would go out.
+   */
   draft(brandId: string, id: string, kind: DraftKind, to?: string): DraftView {
     const d = this.detail(brandId, id);
     const service = pitchOf(d.record);
     const saved = this.d.cache().drafts.get(brandId, id, kind) ?? null;
     const text = saved ? { subject: saved.subject, body: saved.body } : kind === 'pitch' ? service : defaultFollowUp(service);
-    const filled = fillDraft(text.subject, text.body, this.context(brandId, id, to));
+    const recipients = this.recipients(d.contacts);
+    const fillFor = to ?? recipients.find((r) => r.selected)?.email ?? recipients[0]?.email;
+    const filled = fillDraft(text.subject, text.body, this.context(brandId, id, fillFor));
     const serviceChanged = !!saved && kind === 'pitch' && saved.base_subject !== null && (saved.base_subject !== service.subject || saved.base_body !== service.body);
     return {
       kind,
@@ -74,7 +81,7 @@ export class Pipeline {
       serviceChanged,
       filled: { subject: filled.subject, body: filled.body },
       unfilled: filled.unfilled.map((u) => ({ token: u.token, field: u.field, part: u.part })),
-      recipients: this.recipients(d.contacts),
+      recipients,
     };
   }
 

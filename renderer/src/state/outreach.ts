@@ -46,10 +46,20 @@ export class OutreachActions {
     });
   }
 
-  /** The service's pitch as it is (before the draft is read; the editor copies the filled draft). */
-  async copyPitch(): Promise<void> {
-    const d = this.#opps.detail;
-    if (d) await this.copyText(copyPitch(d.record.pitch_subject, d.record.pitch_body), 'pitch');
+  /**
+   * The pitch as it would go out (the draft if there is one, else the
+   * service's, filled by the core for the address it pre-selects), for a key
+   * pressed before the editor has read it; the editor copies what it shows.
+   */
+  copyPitch(): Promise<void> {
+    return this.#act('The pitch could not be copied', async () => {
+      // The row the cursor is on: its detail may still be on its way.
+      const id = this.#opps.active?.id;
+      const brandId = this.#app.brandId;
+      if (!id || !brandId) return;
+      const v = await call('drafts:get', { brandId, id, kind: 'pitch' });
+      await this.copyText(copyPitch(v.filled.subject, v.filled.body), 'pitch');
+    });
   }
 
   openLink(url: string | null | undefined): Promise<void> {

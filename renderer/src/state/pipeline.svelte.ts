@@ -48,10 +48,11 @@ export class PipelineStore {
   get domains(): Record<string, number> { return this.#domains; }
   /** Follow-ups due, per brand and in all (null until counted). */
   get due(): Due | null { return this.#due; }
-  /** Follow-ups due in the brand on screen. */
-  get dueHere(): number {
+  /** Follow-ups due in the brand on screen (null until counted: a chip shows a placeholder, never a wrong 0). */
+  get dueHere(): number | null {
     const brandId = this.#app.brandId;
-    return brandId ? (this.#due?.byBrand[brandId] ?? 0) : 0;
+    if (!this.#due) return null;
+    return brandId ? (this.#due.byBrand[brandId] ?? 0) : 0;
   }
 
   dispose(): void {

@@ -10,6 +10,7 @@ import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simu
 import { AppStore } from '../../../renderer/src/state/app.svelte';
 import { OpportunitiesStore, PAGE } from '../../../renderer/src/state/opportunities.svelte';
 import { OutreachActions } from '../../../renderer/src/state/outreach';
+import { copyPitch } from '../../../shared/outreach';
 import { InsightsStore } from '../../../renderer/src/state/insights.svelte';
 import { ExportJob } from '../../../renderer/src/state/export.svelte';
 import { DoNotContactList } from '../../../renderer/src/state/do-not-contact.svelte';
@@ -710,6 +711,18 @@ describe('PitchStore: the draft in the editor', () => {
     snippets.dispose();
   });
 
+  it('the Due chip has no count (a placeholder, never a wrong 0) until the follow-ups are counted', async () => {
+    const fresh = new PipelineStore(app, opps);
+    try {
+      expect(fresh.dueHere).toBeNull();
+      await fresh.refreshDue();
+      const due = await direct('pipeline:due');
+      expect(fresh.dueHere).toBe(due.byBrand[brandId] ?? 0);
+    } finally {
+      fresh.dispose();
+    }
+  });
+
   it('stages, snooze and the Due and Snoozed views, in bulk for a selection', async () => {
     await opps.reload();
     const ids = [opps.itemAt(0)!.id, opps.itemAt(1)!.id];
@@ -782,6 +795,26 @@ describe('PitchStore: the draft in the editor', () => {
     d = await direct('opportunities:get', { brandId, id });
     expect(d.item).toMatchObject({ stage: null, contacted_at: null });
     expect(opps.itemAt(i)).toMatchObject({ id, stage: null, contacted_at: null });
+  });
+
+  it('p before the editor has read the draft copies the draft filled as it would go out, never the service text', async () => {
+    pitch.close();
+    await direct('drafts:save', { brandId, id: mixed, kind: 'pitch', subject: 'For {publication}', body: 'Hi {first_name}, one line on {article_title}.' });
+    const outreach = new OutreachActions(app, opps);
+    // Only the row with the draft: the cursor is on it, its detail and the editor not read yet.
+    opps.setFilter({ ids: [mixed] });
+    await until(() => opps.active?.id === mixed);
+    expect(pitch.isOf(brandId, mixed)).toBe(false);
+    await outreach.copyPitch();
+    const v = await direct('drafts:get', { brandId, id: mixed, kind: 'pitch' });
+    const first = (await direct('opportunities:get', { brandId, id: mixed })).record.author_name.split(' ')[0];
+    expect(platform.clipboard).toBe(copyPitch(v.filled.subject, v.filled.body));
+    expect(platform.clipboard).toContain(`Hi ${first}, one line on `);
+    expect(platform.clipboard).not.toContain('{');
+    expect(platform.clipboard).not.toContain(v.service.body.slice(0, 40));
+    expect(lastToast()?.text).toBe('Copied the pitch.');
+    opps.setFilter({ ids: undefined });
+    await until(() => opps.total > 1);
   });
 });
 
