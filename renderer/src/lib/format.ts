@@ -45,8 +45,8 @@ export function localDay(now = new Date()): string {
   return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 }
 
-/** A bare day (YYYY-MM-DD) with its weekday: "Mon, 12 Jan 2026". */
+/** A bare day (YYYY-MM-DD, or the day of a YYYY-MM-DDThh:mm… time) with its weekday: "Mon, 12 Jan 2026". */
 export function dayName(date: string | null | undefined): string {
-  if (!date || !/^\d{4}-\d{2}-\d{2}/.test(date)) return date ?? '';
+  if (!date || !/^\d{4}-\d{2}-\d{2}(?:T[\d:.]+(?:Z|[+-]\d{2}:\d{2})?)?$/.test(date)) return date ?? '';
   return new Date(`${date.slice(0, 10)}T12:00:00`).toLocaleDateString(undefined, { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric' });
 }
