@@ -138,7 +138,10 @@ export class CoreLink {
         this.proc.post({ type: 'call', id, method, args });
       } catch (e) {
         this.pending.delete(id);
-        resolve({ ok: false, error: { kind: 'invalid-input', message: `The request could not be sent: ${e instanceof Error ? e.message : String(e)}` } });
+        const message = e instanceof Error ? e.message : String(e);
+        // A value that cannot be cloned is the caller's; anything else (a channel closed as the process died, before its exit is heard) is the core's.
+        const unclonable = (e instanceof Error && e.name === 'DataCloneError') || /could not be cloned/i.test(message);
+        resolve({ ok: false, error: unclonable ? { kind: 'invalid-input', message: `The request could not be sent: ${message}` } : stopped(`The workbench's engine could not be reached (${message}). The request did not finish; try again.`) });
       }
     });
   }

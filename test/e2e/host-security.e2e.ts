@@ -4,6 +4,9 @@
 // app's Content-Security-Policy.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'node:http';
+import { readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { APP_ORIGIN, resolveAppRequest } from '../../electron/main/app-protocol';
 import { startHost, type Host } from '../host/server';
 
 let host: Host;
@@ -66,5 +69,30 @@ describe('the test host', () => {
     for (const path of ['/../package.json', '/%2e%2e/package.json', '/..%2fpackage.json', '/%2e%2e%2f%2e%2e%2fetc%2fpasswd', '/assets/..%5c..%5cpackage.json', '/%00index.html'])
       expect((await get(path, cookie)).status, path).toBe(404);
     expect((await get('/index.html', cookie)).status).toBe(200);
+  });
+
+  it("answers exactly as the app's app:// resolution does, refusals only it makes included", async () => {
+    const cookie = { Cookie: `workbench_host=${host.token}` };
+    const dir = 'out/renderer';
+    // Files a plain static server would hand out, and the app:// resolution does not: a type it does not serve.
+    const planted = `planted-${process.pid}`;
+    writeFileSync(join(dir, 'assets', `${planted}.bin`), 'x');
+    writeFileSync(join(dir, 'assets', planted), 'x');
+    try {
+      const assets = readdirSync(join(dir, 'assets')).filter((f) => !f.startsWith('planted-'));
+      const paths = ['/', '/index.html', ...assets.map((f) => `/assets/${f}`), `/assets/${planted}.bin`, `/assets/${planted}`, '/assets', '/assets/', '/index.html/', '/assets//' + assets[0], '/nope.js'];
+      let refused = 0;
+      for (const path of paths) {
+        const want = resolveAppRequest(`${APP_ORIGIN}${path}`, dir);
+        const got = await get(path, cookie);
+        expect(got.status, path).toBe(want.ok ? 200 : 404);
+        if (want.ok) expect(got.headers['content-type'], path).toBe(want.contentType);
+        else refused++;
+      }
+      expect(refused).toBe(6);
+    } finally {
+      rmSync(join(dir, 'assets', `${planted}.bin`));
+      rmSync(join(dir, 'assets', planted));
+    }
   });
 });

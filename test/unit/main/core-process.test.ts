@@ -74,8 +74,16 @@ describe('the core process through Electron-shaped fakes', () => {
     const link = new CoreLink(forkCore(api as never, corePath, init(), {}), { host, onEvent: () => {} });
     await link.ready();
     const r = await link.call('opportunities:get', [{ brandId: 'x', id: 'y', fn: () => 1 }]);
-    expect(r.ok).toBe(false);
+    expect(r).toMatchObject({ ok: false, error: { kind: 'invalid-input', message: expect.stringContaining('could not be sent') } });
     await link.shutdown(3_000);
+  });
+
+  it('a call sent as the process dies (its channel closed, its exit not heard yet) says the engine stopped, not that the request was wrong', async () => {
+    const gone = Object.assign(new Error('Channel closed'), { code: 'ERR_IPC_CHANNEL_CLOSED' });
+    const proc = { post: () => { throw gone; }, onMessage: () => {}, onExit: () => {}, kill: () => {} };
+    const link = new CoreLink(proc, { host, onEvent: () => {} });
+    const r = await link.call('app:info', []);
+    expect(r).toMatchObject({ ok: false, error: { kind: 'core-stopped', message: expect.stringContaining('Channel closed') } });
   });
 
   it('a core that dies rejects pending calls at once, is restarted once, then stays down with a clear message', async () => {
