@@ -181,8 +181,23 @@ export function opportunityExportRow(opportunity: OpportunityRow, brand: string,
     sender_name: senderName ?? null,
   };
   const outgoing = outgoingOf(opportunity.pipeline.pitch_draft ?? pitchOf(record), ctx);
-  const followUp = outgoingOf(opportunity.pipeline.followup_draft ?? defaultFollowUp(pitchOf(record)), { ...ctx, contact: sentTo[0] ? { email: sentTo[0], catchAll: catchAlls.includes(sentTo[0]) } : ctx.contact });
-  return { row: { opportunity, record, brand, emails, catchAlls, outgoing, followUp, sentTo }, pitch: outgoing };
+  // Filled when a column asks for it (the follow-ups preset), not for every row of every export.
+  let followUp: Outgoing | undefined;
+  const followUpOf = () =>
+    (followUp ??= outgoingOf(opportunity.pipeline.followup_draft ?? defaultFollowUp(pitchOf(record)), { ...ctx, contact: sentTo[0] ? { email: sentTo[0], catchAll: catchAlls.includes(sentTo[0]) } : ctx.contact }));
+  const row: OpportunityExportRow = {
+    opportunity,
+    record,
+    brand,
+    emails,
+    catchAlls,
+    outgoing,
+    get followUp() {
+      return followUpOf();
+    },
+    sentTo,
+  };
+  return { row, pitch: outgoing };
 }
 
 /** Columns that hold a number (the API's whole-number fields, by their export header and name): a workbook writes these as numbers, every other column's text as text. */
