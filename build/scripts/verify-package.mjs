@@ -402,6 +402,20 @@ export function checkCoreNetFetch(ctx) {
   return problems;
 }
 
+/** Packages that take long to load and that the core needs only for one kind of work: loaded with import() when that work starts. */
+const LOADED_ON_DEMAND = ['exceljs'];
+
+/** The core's start-up (every launch, every restart) loads no package it needs only later. @param {Context} ctx */
+export function checkCoreLoadsOnDemand(ctx) {
+  const files = bundleWithImports(ctx.outDir, CORE_BUNDLE);
+  return [...files].flatMap(([file, code]) => {
+    const text = withoutComments(code);
+    return LOADED_ON_DEMAND.filter((pkg) => new RegExp(String.raw`(?:\bfrom\s*|\bimport\s+|\brequire\(\s*)["']${pkg}["']`).test(text)).map(
+      (pkg) => `${relative(ctx.outDir, file).split(sep).join('/')} loads ${pkg} when the core starts; load it with import() when an export needs it`,
+    );
+  });
+}
+
 /** Each check with the words printed beside ✓ or ✗. */
 export const CHECKS = Object.freeze([
   { name: 'preload: one CommonJS file at the path main loads, requiring only electron', run: checkPreload },
@@ -409,6 +423,7 @@ export const CHECKS = Object.freeze([
   { name: 'core: main forks it with utilityProcess.fork, and the forked file was built', run: checkCoreFork },
   { name: "core: the demo simulator only, without the simulator's fault injection and /__sim/ admin routes", run: checkCoreDemoSimulator },
   { name: "core: the API client's requests go through Electron's net.fetch", run: checkCoreNetFetch },
+  { name: 'core: ExcelJS is loaded when a workbook is written, not at start-up', run: checkCoreLoadsOnDemand },
   { name: 'index.html: every script and stylesheet it references was built; no inline scripts', run: checkRendererHtml },
   { name: 'electron-builder.yml: asar on, the fuses exactly as the README documents', run: checkFuses },
   { name: 'electron-builder.yml: native modules unpacked from the asar', run: checkNativeUnpacked },

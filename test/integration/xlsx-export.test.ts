@@ -91,7 +91,7 @@ describe('the .xlsx export keeps text as text', () => {
 describe('abandon() closes the file at once', () => {
   it('XlsxWriter: once abandon() resolves no handle is open on the file, and once removed it stays removed', async () => {
     const path = join(tmp.dir, 'abandoned.xlsx.partial');
-    const w = new XlsxWriter(path, 'Contacts', new Set(['n']));
+    const w = await XlsxWriter.create(path, 'Contacts', new Set(['n']));
     await w.write(['email', 'n']);
     for (let i = 0; i < 5000; i++) await w.write([`a${i}@x.example`, String(i)]);
     await new Promise((r) => setTimeout(r, 50));
@@ -104,7 +104,7 @@ describe('abandon() closes the file at once', () => {
   });
 
   it('XlsxWriter: a file that cannot be written fails the export (no hang, no stray error)', async () => {
-    const w = new XlsxWriter(join(tmp.dir, 'no-such-folder', 'x.xlsx'), 'Contacts');
+    const w = await XlsxWriter.create(join(tmp.dir, 'no-such-folder', 'x.xlsx'), 'Contacts');
     await w.write(['email']);
     await w.write(['a@x.example']);
     await expect(w.close()).rejects.toThrow(/ENOENT/);

@@ -189,7 +189,7 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
     const final = o.split ? partName(o.out, part) : o.out;
     const tmp = `${final}.partial-${process.pid}`;
     const sheet = o.preset === 'followups' ? 'Follow-ups due' : o.preset === 'contacts' ? 'Contacts' : 'Opportunities';
-    const writer = xlsx ? new XlsxWriter(tmp, sheet, NUMERIC_COLUMNS) : new CsvWriter(tmp, o.delimiter ?? ',', o.bom ?? false);
+    const writer = xlsx ? await XlsxWriter.create(tmp, sheet, NUMERIC_COLUMNS) : new CsvWriter(tmp, o.delimiter ?? ',', o.bom ?? false);
     temps.push(tmp);
     current = { writer, tmp, final };
     inPart = 0;

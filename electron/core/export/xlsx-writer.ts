@@ -6,8 +6,11 @@
 // gives, without its apostrophe). Text stays text (a zip code or phone number
 // keeps its leading zeros) except in the columns declared numeric. The same
 // interface as CsvWriter, abandon() included: the file is closed at once.
+// ExcelJS is loaded the first time a workbook is written, not when the core
+// starts: it takes about a quarter of a second to load, which every launch and
+// every CLI command would otherwise pay for an export most never make.
 import { createWriteStream, type WriteStream } from 'node:fs';
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { closeAtOnce } from './csv-writer';
 
 /** Columns whose text is a web address: written as a link. */
@@ -39,11 +42,16 @@ export class XlsxWriter {
   /** A write failure (disk full, folder gone): kept, and it ends the export at the next write or at close. */
   private failure: Error | null = null;
 
-  /** `numeric`: the columns whose cells are numbers; every other column's text is written as text. */
-  constructor(path: string, sheetName: string, private readonly numeric: ReadonlySet<string> = new Set()) {
+  /** A writer for a new workbook at `path`; `numeric`: the columns whose cells are numbers; every other column's text is written as text. */
+  static async create(path: string, sheetName: string, numeric: ReadonlySet<string> = new Set()): Promise<XlsxWriter> {
+    const excel = ((await import('exceljs')) as unknown as { default: typeof ExcelJS }).default;
+    return new XlsxWriter(excel, path, sheetName, numeric);
+  }
+
+  private constructor(excel: typeof ExcelJS, path: string, sheetName: string, private readonly numeric: ReadonlySet<string>) {
     this.file = createWriteStream(path);
     this.file.on('error', (e) => (this.failure = e));
-    this.workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: this.file, useStyles: true, useSharedStrings: false });
+    this.workbook = new excel.stream.xlsx.WorkbookWriter({ stream: this.file, useStyles: true, useSharedStrings: false });
     this.sheet = this.workbook.addWorksheet(sheetName.slice(0, 31) || 'Export', { views: [{ state: 'frozen', ySplit: 1 }] });
   }
 

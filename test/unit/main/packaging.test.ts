@@ -22,6 +22,7 @@ interface VerifyPackage {
   checkCoreFork: Check;
   checkCoreDemoSimulator: Check;
   checkCoreNetFetch: Check;
+  checkCoreLoadsOnDemand: Check;
   nativeFiles(nodeModules: string, name: string): string[];
   checkRendererHtml: Check;
   checkFuses: Check;
@@ -174,6 +175,7 @@ function electronFetch(electron) {
 	return (input, init) => electron.net.fetch(input instanceof URL ? input.href : input, init);
 }
 process.parentPort.on("message", () => startDemoSimulator({ seed: 1, fetch: electronFetch({ net }) }));
+const workbook = async () => (await import("exceljs")).default;
 `;
 const GOOD_DEMO_CHUNK = `const routes = { "/get-brands": ["GET"], "/get-outreach": ["GET"], "/get-citations": ["GET"], "/get-scores": ["GET", "POST"] };
 function t(options) {
@@ -300,6 +302,8 @@ describe('the package checks can fail', () => {
       /never calls net\.fetch\(\)/,
     ],
     ['the core does not import net from electron', (d) => edit(d, 'out/main/core.js', (t) => t.replace('import { net } from "electron";\n', 'const net = globalThis;\n')), verify.checkCoreNetFetch, /never imports net from electron/],
+    ['the core loads ExcelJS at start-up', (d) => edit(d, 'out/main/core.js', (t) => `import ExcelJS from "exceljs";\n${t}`), verify.checkCoreLoadsOnDemand, /core\.js loads exceljs when the core starts/],
+    ['a chunk the core imports loads ExcelJS at start-up', (d) => edit(d, 'out/main/chunks/demo-abc.js', (t) => `const ExcelJS = require("exceljs");\n${t}`), verify.checkCoreLoadsOnDemand, /chunks\/demo-abc\.js loads exceljs/],
     ['files leaves out the build', (d) => editYaml(d, (doc) => doc.set('files', ['package.json'])), verify.checkFilesAndMain, /leaves out part of the build/],
     ["package.json's main is not a built file", (d) => edit(d, 'package.json', (t) => t.replace('./out/main/index.js', './out/main/main.js')), verify.checkFilesAndMain, /main "\.\/out\/main\/main\.js"/],
   ];
