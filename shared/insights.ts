@@ -1,7 +1,7 @@
 // Computations behind Insights, as pure functions over cached data: daily
 // series with gaps, changes against 7 and 28 days before, citation shares,
 // and the domains that cite competitors but not the brand.
-import { addDays, dayNumber } from './rules';
+import { addDays, dayNumber } from './calendar';
 
 export interface ScoreLike {
   date: string;

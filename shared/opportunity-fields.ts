@@ -152,6 +152,9 @@ export const exportHeader = (f: OpportunityField): string | null => (f.kind === 
 export const apiFields = (table: FieldTable = OPPORTUNITY_FIELDS): (OpportunityField & { kind: ApiKind })[] =>
   table.filter((f): f is OpportunityField & { kind: ApiKind } => f.kind !== undefined);
 
+/** The keys an API record has, as the service writes them: any other key is a field the spec does not list (shown apart). */
+export const apiKeys = (table: FieldTable = OPPORTUNITY_FIELDS): ReadonlySet<string> => new Set(apiFields(table).map(apiKey));
+
 /** The field of this name (a programming error if there is none). */
 export function fieldNamed(name: string, table: FieldTable = OPPORTUNITY_FIELDS): OpportunityField {
   const f = table.find((x) => x.name === name);

@@ -3,7 +3,7 @@
 // follow-up rules (one follow-up, never five). Pure data and functions; dates
 // are calendar days 'YYYY-MM-DD' on the user's calendar.
 import type { Status } from './domain';
-import { addDays, dateFromDayNumber, dayNumber } from './rules';
+import { addDays, dateFromDayNumber, dayNumber } from './calendar';
 
 export const STAGES = ['New', 'Drafted', 'Contacted', 'Followed up', 'Replied', 'Won', 'Not a fit'] as const;
 export type Stage = (typeof STAGES)[number];

@@ -3,6 +3,7 @@
 // and return a Result, so callers (the API client, the CLI, the simulator, the
 // UI) can say exactly what is wrong, in plain words, before anything is sent.
 import { z } from 'zod';
+import { addDays, DATE_PATTERN, dayNumber } from './calendar';
 import { BREAKDOWN_KINDS, CITATION_MODES, DIFFICULTIES, LIMITS, OPPORTUNITY_TYPES, OUTREACH_SORTS, STATUSES } from './domain';
 
 export type RuleResult<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
@@ -18,7 +19,6 @@ function checkWith<T>(schema: z.ZodType<T>, v: unknown, field: string): RuleResu
 }
 
 export const BRAND_ID_PATTERN = /^[0-9a-fx]{32}$/;
-export const DATE_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 export const API_KEY_PATTERN = /^sk_live_[A-Za-z0-9]{32}$/;
 /** Anything that looks like a key, anywhere in a text: used to redact. */
 export const API_KEY_ANYWHERE = /sk_live_[A-Za-z0-9]{32}/g;
@@ -127,31 +127,6 @@ export const checkStatus = oneOf(STATUSES, 'status');
 export const checkDifficulty = oneOf(DIFFICULTIES, 'difficulty');
 export const checkOutreachSort = oneOf(OUTREACH_SORTS, 'sort_by');
 export const checkCitationMode = oneOf(CITATION_MODES, 'mode');
-
-// ---- calendar days ---------------------------------------------------------
-
-/** Days since 1970-01-01 for a valid calendar date, or null. */
-export function dayNumber(date: string): number | null {
-  if (!DATE_PATTERN.test(date)) return null;
-  const y = Number(date.slice(0, 4));
-  const m = Number(date.slice(5, 7));
-  const d = Number(date.slice(8, 10));
-  if (m < 1 || m > 12 || d < 1) return null;
-  const t = Date.UTC(y, m - 1, d);
-  const back = new Date(t);
-  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== m - 1 || back.getUTCDate() !== d) return null;
-  return Math.round(t / 86_400_000);
-}
-
-export function dateFromDayNumber(n: number): string {
-  return new Date(n * 86_400_000).toISOString().slice(0, 10);
-}
-
-export function addDays(date: string, days: number): string {
-  const n = dayNumber(date);
-  if (n === null) throw new RangeError(`Not a calendar date: ${date}`);
-  return dateFromDayNumber(n + days);
-}
 
 /** The start date the service uses when start_date is omitted. */
 export function defaultScoresStart(endDate: string): string {

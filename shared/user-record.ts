@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { STATUSES } from './domain';
 import { STAGES } from './pipeline';
-import { DATE_PATTERN } from './rules';
+import { DATE_PATTERN } from './calendar';
 
 /**
  * The triage fields, each with its column, the column holding the time it

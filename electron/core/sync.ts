@@ -5,7 +5,7 @@
 // (store/sync-lock.ts): a second one waits for the first, or skips.
 import { randomUUID } from 'node:crypto';
 import { CITATION_MODES, type CitationMode } from '../../shared/domain';
-import { addDays } from '../../shared/rules';
+import { addDays } from '../../shared/calendar';
 import { ApiError, isCancellation } from './api/errors';
 import type { TrakkrClient } from './api/client';
 import type { Cache } from './store/cache';

@@ -1,6 +1,6 @@
 // Citations, search queries and knowledge items for get-citations's three modes, and the summary
 // of the citations mode; deterministic from (seed, brand, index).
-import { dayNumber } from '../../shared/rules';
+import { dayNumber } from '../../shared/calendar';
 import { COMPETITORS, DOMAINS, isoAt, LANGS, slug, TOPICS, type DataOptions } from './data';
 import { Rng, hash32 } from './rng';
 import { promptsFor } from './scores';

@@ -1,7 +1,7 @@
 // Deterministic demo data for the API simulator: brands and outreach opportunities of both types
 // (scores.ts and citations.ts make the rest). Everything is derived from (seed, brand, index, version).
 import { Rng, hash32 } from './rng';
-import { dayNumber } from '../../shared/rules';
+import { dayNumber } from '../../shared/calendar';
 import { DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES } from '../../shared/domain';
 
 export const BRAND_NAMES = ['Northwind Coffee', 'Acme Analytics', 'Lumen Health', 'Fjord Outdoor', 'Quill Legal'];

@@ -1,8 +1,8 @@
 // The Trakkr API's four endpoints and its authentication, as the spec and
 // api-facts.md describe them: parameters checked, pages cut with cursors.
 import { CITATIONS_QUERY_PARAM, LIMITS, type OutreachSort } from '../../shared/domain';
+import { addDays, dayNumber } from '../../shared/calendar';
 import {
-  addDays,
   checkBooleanParam,
   checkBrandId,
   checkBreakdown,
@@ -14,7 +14,6 @@ import {
   checkPageSize,
   checkScoresRange,
   checkStatus,
-  dayNumber,
   type RuleResult,
 } from '../../shared/rules';
 import { citationSummary } from './citations';

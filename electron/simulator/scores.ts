@@ -1,6 +1,6 @@
 // Daily visibility and presence scores for get-scores, with model and prompt breakdowns and the
 // odd day without a report; deterministic from (seed, brand, day).
-import { dateFromDayNumber, dayNumber } from '../../shared/rules';
+import { dateFromDayNumber, dayNumber } from '../../shared/calendar';
 import { hash32 } from './rng';
 
 export const MODELS = ['gpt-4o', 'claude-sonnet-4', 'gemini-2.5-pro', 'perplexity-sonar'];

@@ -3,7 +3,7 @@
 // the generated citations. Records themselves are built only for the page
 // being served.
 import { DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES, type OutreachSort } from '../../shared/domain';
-import { dayNumber } from '../../shared/rules';
+import { dayNumber } from '../../shared/calendar';
 import { buildCitation, buildKnowledge, buildSearchQuery } from './citations';
 import { BRAND_NAMES, DOMAINS, brandId, buildOpportunity, skeleton, type DataOptions } from './data';
 

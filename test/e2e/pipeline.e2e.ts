@@ -14,7 +14,7 @@ import ExcelJS from 'exceljs';
 import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
-import { addDays } from '../../shared/rules';
+import { addDays } from '../../shared/calendar';
 import { launch, listTotal, localToday, openPage, shoot, until } from './browser';
 
 let browser: Browser;

@@ -11,7 +11,7 @@ import { AppService } from '../../electron/core/app/service';
 import { Cache } from '../../electron/core/store/cache';
 import { localToday } from '../../electron/core/store/opportunities';
 import { startSimulator, type Simulator } from '../../electron/simulator/server';
-import { addDays } from '../../shared/rules';
+import { addDays } from '../../shared/calendar';
 import { FakeKeychain, FakePlatform } from '../support/fake-platform';
 import { runCli } from '../support/cli-run';
 import { tempDir } from '../support/tmp';

@@ -2,7 +2,7 @@
 // errors, and every fault on demand. Real HTTP over loopback.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
-import { addDays } from '../../shared/rules';
+import { addDays } from '../../shared/calendar';
 
 let sim: Simulator;
 const TODAY = '2026-11-20';

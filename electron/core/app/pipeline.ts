@@ -11,7 +11,7 @@ import { composeLink, pickRecipients } from '../../../shared/mail-links';
 import { noReplyExpired, STAGE_TO_STATUS, stageAfter, type Stage } from '../../../shared/pipeline';
 import type { ComposeResult, ContactWarning, DraftView, TriagePatch } from '../../../shared/model';
 import type { Contact } from '../../../shared/contacts';
-import { addDays } from '../../../shared/rules';
+import { addDays } from '../../../shared/calendar';
 import type { Settings } from '../../../shared/contract';
 import type { Cache } from '../store/cache';
 import type { DraftKind } from '../store/drafts';

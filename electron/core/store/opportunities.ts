@@ -10,7 +10,7 @@ import type { DB } from './db';
 import { OpportunityReader, type ChipCounts, type ListPage } from './opportunities-read';
 import { OpportunityWriter, type UpsertResult } from './opportunities-write';
 import type { After, FilterSql, PipelineDays } from './opportunity-filter';
-import { addDays } from '../../../shared/rules';
+import { addDays } from '../../../shared/calendar';
 import { PIPELINE_DEFAULTS } from '../../../shared/pipeline';
 import type { Sql, SqlValue } from './sql';
 import { DerivedTables } from './derived-tables';

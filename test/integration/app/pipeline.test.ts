@@ -19,7 +19,7 @@ import { createHandlers, dispatch } from '../../../electron/core/app/handlers';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
 import type { MethodName } from '../../../shared/contract';
 import type { ComposeResult, ContactWarning, DraftView, ListItem } from '../../../shared/model';
-import { addDays } from '../../../shared/rules';
+import { addDays } from '../../../shared/calendar';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';
 

@@ -21,7 +21,7 @@ import { PitchStore, SAVE_AFTER_MS } from '../../../renderer/src/state/pitch.sve
 import { SnippetsStore } from '../../../renderer/src/state/snippets.svelte';
 import { lineDiff } from '../../../renderer/src/lib/line-diff';
 import { fieldStates, segments, unfilledText } from '../../../renderer/src/lib/merge-words';
-import { addDays } from '../../../shared/rules';
+import { addDays } from '../../../shared/calendar';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';

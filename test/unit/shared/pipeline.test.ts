@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { STATUSES } from '../../../shared/domain';
-import { addDays, dayNumber } from '../../../shared/rules';
+import { addDays, dayNumber } from '../../../shared/calendar';
 import {
   backFromSnooze,
   followUpDate,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { addDays, dayNumber } from '../../../shared/calendar';
 import {
-  addDays,
   checkApiKeyShape,
   checkBooleanParam,
   checkBrandId,
@@ -14,7 +14,6 @@ import {
   checkPageSize,
   checkScoresRange,
   checkStatus,
-  dayNumber,
   defaultScoresStart,
   redactKeys,
 } from '../../../shared/rules';
