@@ -48,7 +48,14 @@ export class Triage {
 
   /** The first page, its total and the chip counts: what the list pane needs when a filter changes, in one answer. */
   view(filter: ListFilter, limit: number, withCounts = true): ContractResults['opportunities:view'] {
-    return { ...this.list(filter, 0, limit), counts: withCounts ? this.counts(filter) : null };
+    if (!withCounts) return { ...this.list(filter, 0, limit), counts: null };
+    // The total comes with the chip counts (one pass over the chip index instead of two), capped as list() caps a search's.
+    const { opportunities } = this.cache();
+    const { counts, total: exact } = opportunities.countsAndTotal(filter);
+    const cap = filter.search ? SEARCH_COUNT_CAP : undefined;
+    const page = opportunities.page(filter, { offset: 0, limit });
+    const total = cap === undefined ? exact : Math.min(exact, cap);
+    return { items: page.items, next: page.next, total, capped: cap !== undefined && total >= cap, counts };
   }
 
   counts(filter: ListFilter): ContractResults['opportunities:counts'] {

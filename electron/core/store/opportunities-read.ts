@@ -133,9 +133,27 @@ export class OpportunityReader {
 
   /** Counts per effective status, type and difficulty under the other filters (for the filter chips): one pass over one index. */
   counts(f: ListFilter): ChipCounts {
+    return this.countsAndTotal(f).counts;
+  }
+
+  /**
+   * The chip counts and, from the same rows, how many the whole filter holds:
+   * the rows are grouped by the three columns the chips leave out of the
+   * filter, so applying those three here (as filterSql does: the effective
+   * status, exact text) gives the list's total without a second pass.
+   */
+  countsAndTotal(f: ListFilter): { counts: ChipCounts; total: number } {
     const rows = this.statements
       .all<{ local_status: string | null; server_status: string | null; type: string | null; difficulty: string | null; stage: string | null; n: number }>(this.countsSql(f))
       .map((r) => ({ ...r, status: r.local_status ?? r.server_status }));
+    let total = 0;
+    for (const r of rows) {
+      if ((f.status === undefined || r.status === f.status) && (f.type === undefined || r.type === f.type) && (f.difficulty === undefined || r.difficulty === f.difficulty)) total += r.n;
+    }
+    return { counts: this.chips(rows), total };
+  }
+
+  private chips(rows: readonly { status: string | null; type: string | null; difficulty: string | null; stage: string | null; n: number }[]): ChipCounts {
     const out: ChipCounts = { status: Object.fromEntries(STATUSES.map((s) => [s, 0])), type: {}, difficulty: {}, stage: Object.fromEntries(STAGES.map((s) => [s, 0])), total: 0 };
     for (const r of rows) {
       out.total += r.n;

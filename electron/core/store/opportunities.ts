@@ -105,6 +105,11 @@ export class OpportunityStore {
     return this.reader.counts(f);
   }
 
+  /** The chip counts and the filter's total, in one pass (what the list pane asks for when a filter changes). */
+  countsAndTotal(f: ListFilter): { counts: ChipCounts; total: number } {
+    return this.reader.countsAndTotal(f);
+  }
+
   get(brandId: string, id: string): OpportunityDetail | null {
     return this.reader.get(brandId, id);
   }
