@@ -70,10 +70,12 @@ export class AppStore {
   readonly syncing = $derived(this.#sync?.running ?? false);
 
   /** Read the frame and follow main's events until dispose(). Never rejects: a failure is loadError. */
-  async load(): Promise<void> {
+  /** `beforeShow`: runs once the state is known and before the workbench is built (to ask for its first list early). */
+  async load(beforeShow?: () => void): Promise<void> {
     if (this.#unsubscribe.length === 0) this.#subscribe();
     try {
       await this.#refreshState();
+      beforeShow?.();
       this.#loaded = true;
     } catch (e) {
       this.#loadError = errorText(e);

@@ -39,6 +39,8 @@ export class OpportunitiesStore {
   #pending = new Set<number>();
   #next: Record<number, PageCursor | null> = {}; // Where the page after each loaded page starts (from the core; handed back to it).
   #inFlight = false;
+  /** The first list asked for before the list pane was built (prefetch), taken by the first load that asks the same. */
+  #early: { key: string; answer: Promise<ContractResults['opportunities:view']> } | null = null;
   #shownSearch: string | undefined = undefined; // The search the list on screen shows (undefined: none).
   #listedBrand = $state<string | null>(null); // The brand whose list has been shown at least once (other panes load after it).
   #again: boolean | null = null; // A reload asked while one was on its way (true: keep the cursor).
@@ -80,6 +82,7 @@ export class OpportunitiesStore {
     this.#list.cancel();
     this.#detailTurn.cancel();
     this.#listeners.clear();
+    this.#early = null;
   }
 
   /** Follow each list put on screen (the pipeline counts what is due, and the outlets while grouped); returns the unsubscribe. */
@@ -109,6 +112,20 @@ export class OpportunitiesStore {
     if (again !== null) await this.reload(again);
   }
 
+  /**
+   * Ask for the first list as soon as the brand is known, while the window
+   * is still building the list pane: the first load that asks the same takes
+   * this answer instead of asking again. Never rejects.
+   */
+  prefetch(): void {
+    const brandId = this.#app.brandId;
+    if (!brandId || this.#listedBrand !== null || this.#inFlight || this.#early) return;
+    const args = { filter: { ...this.#filter, brandId }, limit: PAGE, counts: true };
+    const answer = call('opportunities:view', args);
+    answer.catch(() => {}); // a failure is reported by the load that takes it
+    this.#early = { key: JSON.stringify(args), answer };
+  }
+
   async #load(keepCursor: boolean): Promise<void> {
     const brandId = this.#app.brandId;
     if (!brandId) return;
@@ -120,7 +137,10 @@ export class OpportunitiesStore {
     // Typing a search: the list paints first and the chips follow (a placeholder meanwhile, never an old count).
     const typing = filter.search !== undefined && filter.search !== this.#shownSearch;
     try {
-      const view = await call('opportunities:view', { filter, limit: PAGE, counts: !typing });
+      const args = { filter, limit: PAGE, counts: !typing };
+      const early = this.#early;
+      this.#early = null;
+      const view = await (early?.key === JSON.stringify(args) ? early.answer : call('opportunities:view', args));
       if (!fresh()) return;
       this.#pages = { 0: view.items };
       this.#next = { 0: view.next };

@@ -35,6 +35,8 @@ const listenerCount = () => [...listeners.values()].reduce((n, s) => n + s.size,
 let handlers: ReturnType<typeof createHandlers>;
 /** Calls on their way through the bridge. */
 let inflight = 0;
+/** Every call's method, in order. */
+const called: string[] = [];
 
 /** What the bridge does instead of (or before) passing the next matching call to the core. */
 interface Intercept {
@@ -88,6 +90,7 @@ beforeAll(async () => {
               // Structured clone both ways, as Electron's IPC does: a reactive proxy or a function in an
               // argument throws here (DataCloneError) exactly where it would fail in the app.
               const sent = structuredClone(args);
+              called.push(name);
               inflight++;
               try {
                 const i = intercepts.findIndex((x) => x.method === name && x.when(sent));
@@ -313,6 +316,48 @@ describe('AppStore and OpportunitiesStore', () => {
     expect(listenerCount()).toBe(before + 6);
     other.dispose();
     expect(listenerCount()).toBe(before);
+  });
+});
+
+describe('the first list, asked while the workbench is built', () => {
+  const views = () => called.filter((m) => m === 'opportunities:view').length;
+
+  it('is asked once: the load that follows takes the early answer', async () => {
+    const app = new AppStore();
+    const opps = new OpportunitiesStore(app);
+    try {
+      const before = views();
+      await app.load(() => opps.prefetch());
+      expect(app.brandId).not.toBeNull();
+      expect(views()).toBe(before + 1);
+      await opps.reload();
+      expect(views()).toBe(before + 1);
+      expect(opps.listedBrand).toBe(app.brandId);
+      const direct_ = await direct('opportunities:view', { filter: { brandId: app.brandId, sort: 'priority' }, limit: 200, counts: true });
+      expect(opps.total).toBe(direct_.total);
+      expect(opps.itemAt(0)?.id).toBe(direct_.items[0].id);
+      expect(opps.counts).toEqual(direct_.counts);
+    } finally {
+      opps.dispose();
+      app.dispose();
+    }
+  });
+
+  it('a filter changed before the list was shown is asked for anew; the early answer is not shown', async () => {
+    const app = new AppStore();
+    const opps = new OpportunitiesStore(app);
+    try {
+      const before = views();
+      await app.load(() => opps.prefetch());
+      opps.setFilter({ status: 'Done' });
+      await until(() => opps.listedBrand !== null && !opps.loading);
+      expect(views()).toBe(before + 2);
+      const want = await direct('opportunities:view', { filter: { brandId: app.brandId, sort: 'priority', status: 'Done' }, limit: 200, counts: true });
+      expect(opps.total).toBe(want.total);
+    } finally {
+      opps.dispose();
+      app.dispose();
+    }
   });
 });
 
