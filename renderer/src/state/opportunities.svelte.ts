@@ -1,3 +1,5 @@
+// Long because: the list, its pages, the cursor, the open detail and the early
+// first answer share one filter and one turn counter; split, each would need both.
 // The opportunities workbench: filters, the virtualised list (rows fetched a
 // page at a time from main, never filtered here), the cursor and selection,
 // the open detail, and the triage actions (copying and mailing: outreach.ts;
@@ -9,6 +11,7 @@ import type { ListFilter, ListItem, OpportunityDetail, Status, TriagePatch } fro
 import type { ContractResults } from '../../../shared/contract';
 import { call } from '../lib/api.svelte';
 import { errorText } from '../lib/format';
+import { Early } from '../lib/early';
 import { Latest } from '../lib/latest';
 import type { AppStore } from './app.svelte';
 
@@ -39,8 +42,7 @@ export class OpportunitiesStore {
   #pending = new Set<number>();
   #next: Record<number, PageCursor | null> = {}; // Where the page after each loaded page starts (from the core; handed back to it).
   #inFlight = false;
-  /** The first list asked for before the list pane was built (prefetch), taken by the first load that asks the same. */
-  #early: { key: string; answer: Promise<ContractResults['opportunities:view']> } | null = null;
+  #early = new Early<ContractResults['opportunities:view']>();
   #shownSearch: string | undefined = undefined; // The search the list on screen shows (undefined: none).
   #listedBrand = $state<string | null>(null); // The brand whose list has been shown at least once (other panes load after it).
   #again: boolean | null = null; // A reload asked while one was on its way (true: keep the cursor).
@@ -82,7 +84,6 @@ export class OpportunitiesStore {
     this.#list.cancel();
     this.#detailTurn.cancel();
     this.#listeners.clear();
-    this.#early = null;
   }
 
   /** Follow each list put on screen (the pipeline counts what is due, and the outlets while grouped); returns the unsubscribe. */
@@ -112,18 +113,12 @@ export class OpportunitiesStore {
     if (again !== null) await this.reload(again);
   }
 
-  /**
-   * Ask for the first list as soon as the brand is known, while the window
-   * is still building the list pane: the first load that asks the same takes
-   * this answer instead of asking again. Never rejects.
-   */
+  /** Ask for the first list as soon as the brand is known, while the list pane is being built; the first load takes it (lib/early.ts). */
   prefetch(): void {
     const brandId = this.#app.brandId;
-    if (!brandId || this.#listedBrand !== null || this.#inFlight || this.#early) return;
+    if (!brandId || this.#listedBrand !== null || this.#inFlight || this.#early.held) return;
     const args = { filter: { ...this.#filter, brandId }, limit: PAGE, counts: true };
-    const answer = call('opportunities:view', args);
-    answer.catch(() => {}); // a failure is reported by the load that takes it
-    this.#early = { key: JSON.stringify(args), answer };
+    this.#early.put(args, call('opportunities:view', args));
   }
 
   async #load(keepCursor: boolean): Promise<void> {
@@ -138,9 +133,7 @@ export class OpportunitiesStore {
     const typing = filter.search !== undefined && filter.search !== this.#shownSearch;
     try {
       const args = { filter, limit: PAGE, counts: !typing };
-      const early = this.#early;
-      this.#early = null;
-      const view = await (early?.key === JSON.stringify(args) ? early.answer : call('opportunities:view', args));
+      const view = await (this.#early.take(args) ?? call('opportunities:view', args));
       if (!fresh()) return;
       this.#pages = { 0: view.items };
       this.#next = { 0: view.next };
