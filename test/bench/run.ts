@@ -9,7 +9,7 @@
 // Knobs: BENCH_OPPORTUNITIES=N (one size), BENCH_UI_PREBUILT=1 (measure the
 // renderer already built in out/ instead of building it), BENCH_KEEP=1.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -41,12 +41,15 @@ async function child<T>(args: string[], start: (args: string[]) => ReturnType<ty
  * Fall back to tsx, and say so, when esbuild is not there.
  */
 const BUNDLES = join('node_modules', '.cache', 'workbench-bench');
+/** The packages left outside the bundle: as the app's build (electron.vite.config.ts), every dependency but those package.json's config bundles. */
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string>; config: { bundledDependencies: string[] } };
+const EXTERNAL = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)].filter((d) => !pkg.config.bundledDependencies.includes(d));
 const bundleOf = (name: string) => join(BUNDLES, `${name}-${process.pid}.mjs`);
 async function buildBundle(name: 'open' | 'phase'): Promise<'bundle' | 'tsx'> {
   const code = await new Promise<number | null>((resolve) => {
     const b = spawn(
       'node_modules/.bin/esbuild',
-      [`test/bench/${name}.ts`, '--bundle', '--platform=node', '--format=esm', '--target=node20', '--packages=external', `--outfile=${bundleOf(name)}`, '--log-level=error'],
+      [`test/bench/${name}.ts`, '--bundle', '--platform=node', '--format=esm', '--target=node20', ...EXTERNAL.map((d) => `--external:${d}`), `--outfile=${bundleOf(name)}`, '--log-level=error'],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
     b.on('error', () => resolve(-1));
