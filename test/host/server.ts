@@ -19,6 +19,7 @@ import { APP_ORIGIN, resolveAppRequest } from '../../electron/main/app-protocol'
 import { hostHandlers } from '../../electron/main/host-ops';
 import { contentSecurityPolicy } from '../../electron/main/security';
 import { forkNodeCore } from './core-process';
+import { plainDataProblem } from './plain-data';
 
 export interface HostOptions {
   port?: number;
@@ -162,7 +163,11 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
         if (url.pathname === '/__host/call' && req.method === 'POST') {
           if (!isJsonContentType(req.headers['content-type'])) return end(res, 415, 'text/plain', 'Calls are application/json.');
           const body = JSON.parse(await readBody(req)) as { method: string; args: unknown };
-          return end(res, 200, 'application/json', JSON.stringify(await core.call(body.method, body.args)));
+          const result = await core.call(body.method, body.args);
+          // The page gets JSON; the app's window gets a structured clone. Only values both carry alike pass.
+          const problem = plainDataProblem(result);
+          if (problem) return end(res, 500, 'text/plain', `${body.method}: ${problem}; the app's window would receive something else.`);
+          return end(res, 200, 'application/json', JSON.stringify(result));
         }
         return end(res, 404, 'text/plain', 'not found');
       }
