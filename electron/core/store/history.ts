@@ -39,6 +39,11 @@ export class HistoryStore {
     this.statements.run(sql`INSERT OR IGNORE INTO history (brand_id, opportunity_id, at, kind, detail) VALUES (${brandId}, ${opportunityId}, ${at}, ${kind}, ${d})`);
   }
 
+  /** Whether this event is recorded: this opportunity's change of this kind at exactly this time. */
+  has(brandId: string, opportunityId: string, kind: HistoryKind, at: string): boolean {
+    return !!this.statements.get(sql`SELECT 1 FROM history WHERE brand_id = ${brandId} AND opportunity_id = ${opportunityId} AND kind = ${kind} AND at = ${at}`);
+  }
+
   /** Insert records as they are (import, restore); the same event twice is kept once. Returns how many were new. */
   insertAll(records: readonly HistoryRecord[]): number {
     let n = 0;

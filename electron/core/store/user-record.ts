@@ -112,8 +112,10 @@ export class UserRecordStore {
       conflicts: [],
       nothingChanged: true,
     };
+    // The file's own history: which of this cache's writes it had already seen.
+    const theirs = new Set(record.history.map((h) => eventKey(h.brand_id, h.opportunity_id, h.kind, h.at)));
     const apply = () => {
-      for (const incoming of record.triage) this.mergeTriage(incoming, report);
+      for (const incoming of record.triage) this.mergeTriage(incoming, report, theirs);
       for (const d of record.do_not_contact) {
         const had = this.statements.get(sql`SELECT 1 FROM do_not_contact WHERE kind = ${d.kind} AND value = ${d.value}`);
         if (had) report.do_not_contact.unchanged++;
@@ -157,7 +159,14 @@ export class UserRecordStore {
     return report;
   }
 
-  private mergeTriage(incoming: TriageRecord, report: MergeReport): void {
+  /**
+   * A field that differs is taken by its later write. It is a conflict (both
+   * sides changed) only when neither side had seen the other's write: when
+   * this cache's history holds the file's write of that field, the file only
+   * carries an older state of ours (an old export imported again); when the
+   * file's history holds ours, only the file's side changed since.
+   */
+  private mergeTriage(incoming: TriageRecord, report: MergeReport, theirs: ReadonlySet<string>): void {
     const local = this.cache.triage.get(incoming.brand_id, incoming.opportunity_id);
     if (!local) {
       this.cache.triage.putRecord(incoming);
@@ -172,7 +181,10 @@ export class UserRecordStore {
       if (JSON.stringify(lv) === JSON.stringify(iv) || it === null) continue;
       if (lt !== null) {
         const kept = it > lt ? 'incoming' : 'local';
-        report.conflicts.push({ brand_id: local.brand_id, opportunity_id: local.opportunity_id, field: f.name, local: lv, incoming: iv, local_at: lt, incoming_at: it, kept });
+        const seen =
+          f.history !== null &&
+          (kept === 'local' ? this.cache.history.has(local.brand_id, local.opportunity_id, f.history, it) : theirs.has(eventKey(local.brand_id, local.opportunity_id, f.history, lt)));
+        if (!seen) report.conflicts.push({ brand_id: local.brand_id, opportunity_id: local.opportunity_id, field: f.name, local: lv, incoming: iv, local_at: lt, incoming_at: it, kept });
         if (kept === 'local') continue;
       }
       (next as Record<string, unknown>)[f.name] = iv;
@@ -209,4 +221,9 @@ export class UserRecordStore {
       })
       .immediate();
   }
+}
+
+/** One history event as a key: an opportunity's change of a kind at a time. */
+function eventKey(brandId: string, opportunityId: string, kind: string, at: string): string {
+  return `${brandId}\u0000${opportunityId}\u0000${kind}\u0000${at}`;
 }

@@ -179,6 +179,37 @@ describe('the record moved to a new laptop', () => {
     b.tmp.cleanup();
   });
 
+  it('one side changed is no conflict: an old export of this record imported again, and a file that had seen our write and changed it since', async () => {
+    const a = await synced();
+    const id = a.ids[2]!;
+    a.s.cache.triage.set(a.brand, id, { note: 'first thoughts', status: 'In Progress' }, '2026-11-20T10:00:00.000Z');
+    const monday = join(a.dir, 'monday.json');
+    await a.call('record:export', { file: await choose(a, 'record-export', monday) });
+    a.s.cache.triage.set(a.brand, id, { note: 'pitched Ana, waiting', status: 'Done' }, '2026-11-21T10:00:00.000Z');
+    // Monday's file again, on the same laptop: it only carries an older state of ours.
+    const again = await a.call<{ conflictCount: number; triage: { updated: number } }>('record:import', { file: await choose(a, 'record-import', monday) });
+    expect(again.conflictCount).toBe(0);
+    expect(again.triage.updated).toBe(0);
+    expect(a.s.cache.triage.get(a.brand, id)).toMatchObject({ note: 'pitched Ana, waiting', status: 'Done' });
+
+    // A colleague imported our record, then changed the note: only their side changed since.
+    const b = await synced();
+    const ours = join(a.dir, 'ours.json');
+    await a.call('record:export', { file: await choose(a, 'record-export', ours) });
+    await b.call('record:import', { file: await choose(b, 'record-import', ours) });
+    b.s.cache.triage.set(b.brand, id, { note: 'Ana replied: yes' }, '2026-11-22T10:00:00.000Z');
+    const theirs = join(b.dir, 'theirs.json');
+    await b.call('record:export', { file: await choose(b, 'record-export', theirs) });
+    const back = await a.call<{ conflictCount: number; triage: { updated: number } }>('record:import', { file: await choose(a, 'record-import', theirs) });
+    expect(back.conflictCount).toBe(0);
+    expect(back.triage.updated).toBe(1);
+    expect(a.s.cache.triage.get(a.brand, id)).toMatchObject({ note: 'Ana replied: yes', status: 'Done' });
+    await a.s.close();
+    await b.s.close();
+    a.tmp.cleanup();
+    b.tmp.cleanup();
+  });
+
   it("a file cut short, another program's JSON, or a newer app's record: refused in plain words, nothing changed", async () => {
     const a = await synced();
     a.s.cache.triage.set(a.brand, a.ids[0]!, { note: 'mine' });
