@@ -1,0 +1,55 @@
+// Every key the workbench answers is in the shortcut sheet (key ?), and every
+// key the sheet lists for the list is one it answers: read from the two
+// components' sources, the key map in OpportunitiesView.svelte and the sheet
+// in ShortcutsDialog.svelte, so a key added to one and not the other fails.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+
+const view = readFileSync('renderer/src/components/OpportunitiesView.svelte', 'utf8');
+const sheet = readFileSync('renderer/src/components/ShortcutsDialog.svelte', 'utf8');
+
+/** The keys of the list's key map: the `actions` table, the status digits and Escape. */
+function answered(): Set<string> {
+  const table = /const actions: Record<string, \(\) => void> = \{([\s\S]*?)\n {4}\};/.exec(view)?.[1];
+  if (!table) throw new Error('the key map (const actions) was not found in OpportunitiesView.svelte');
+  const keys = new Set([...table.matchAll(/^\s*(?:'([^']+)'|([A-Za-z0-9]+)):/gm)].map((m) => m[1] ?? m[2]!));
+  const digits = /n >= (\d) && n <= (\d)\) actions\[k\]/.exec(view);
+  if (!digits) throw new Error('the status digits were not found in OpportunitiesView.svelte');
+  for (let d = Number(digits[1]); d <= Number(digits[2]); d++) keys.add(String(d));
+  if (view.includes("e.key === 'Escape'")) keys.add('Escape');
+  return keys;
+}
+
+const NAMES: Record<string, string> = { '↓': 'ArrowDown', '↑': 'ArrowUp', Esc: 'Escape' };
+
+/** The keys the sheet lists, each written as KeyboardEvent.key would be; `extra` are those of other places (the editor, a prompt). */
+function listed(): Set<string> {
+  const keys = new Set<string>();
+  for (const m of sheet.matchAll(/^\s*\['([^']+)', (?:'|")/gm)) {
+    for (const part of m[1]!.split(' / ')) {
+      const range = /^(\d) – (\d)$/.exec(part);
+      if (range) for (let d = Number(range[1]); d <= Number(range[2]); d++) keys.add(String(d));
+      else keys.add(NAMES[part] ?? part);
+    }
+  }
+  return keys;
+}
+
+/** Listed, and answered elsewhere than the list's key map: the editor's snippet key. */
+const ELSEWHERE = new Set(['Ctrl+J']);
+
+describe('the shortcut sheet and the keys', () => {
+  it('lists every key the workbench answers', () => {
+    const missing = [...answered()].filter((k) => !listed().has(k));
+    expect(missing).toEqual([]);
+  });
+  it('lists no key the workbench does not answer', () => {
+    const a = answered();
+    const extra = [...listed()].filter((k) => !a.has(k) && !ELSEWHERE.has(k));
+    expect(extra).toEqual([]);
+  });
+  it('reads enough of both to mean something', () => {
+    expect(answered().size).toBeGreaterThan(30);
+    expect(listed().size).toBeGreaterThan(30);
+  });
+});
