@@ -3,7 +3,7 @@
 // later write winning, conflicts reported), or put back in place of what is
 // there (restore from a backup). Every change is one transaction: a record
 // that fails half-way changes nothing.
-import { RECORD_FORMAT, RECORD_VERSION, TRIAGE_FIELDS, type MergeReport, type RecordCounts, type RecordFile, type TriageRecord } from '../../../shared/user-record';
+import { RECORD_FORMAT, RECORD_VERSION, TRIAGE_FIELDS, type HistoryKind, type MergeReport, type RecordCounts, type RecordFile, type TriageRecord } from '../../../shared/user-record';
 export type { MergeConflict, MergeReport } from '../../../shared/user-record';
 import type { Cache } from './cache';
 import { identifier, sql, sqlJoin, type Sql } from './sql';
@@ -112,8 +112,8 @@ export class UserRecordStore {
       conflicts: [],
       nothingChanged: true,
     };
-    // The file's own history: which of this cache's writes it had already seen.
-    const theirs = new Set(record.history.map((h) => eventKey(h.brand_id, h.opportunity_id, h.kind, h.at)));
+    // The file's own history, in the order its events reached it (its cache's insertion order).
+    const theirs = new Map(record.history.map((h, i) => [eventKey(h.brand_id, h.opportunity_id, h.kind, h.at), i]));
     const apply = () => {
       for (const incoming of record.triage) this.mergeTriage(incoming, report, theirs);
       for (const d of record.do_not_contact) {
@@ -161,12 +161,14 @@ export class UserRecordStore {
 
   /**
    * A field that differs is taken by its later write. It is a conflict (both
-   * sides changed) only when neither side had seen the other's write: when
-   * this cache's history holds the file's write of that field, the file only
-   * carries an older state of ours (an old export imported again); when the
-   * file's history holds ours, only the file's side changed since.
+   * sides changed) unless the side whose write wins had the other's write
+   * before it made its own: this cache had the file's write of that field
+   * before ours (an old export of ours imported again), or the file had our
+   * write before its own (a colleague changed what we sent). Having seen it
+   * only after writing is still a conflict; so is anything a history cannot
+   * tell (a field without history, a note whose edits were merged).
    */
-  private mergeTriage(incoming: TriageRecord, report: MergeReport, theirs: ReadonlySet<string>): void {
+  private mergeTriage(incoming: TriageRecord, report: MergeReport, theirs: ReadonlyMap<string, number>): void {
     const local = this.cache.triage.get(incoming.brand_id, incoming.opportunity_id);
     if (!local) {
       this.cache.triage.putRecord(incoming);
@@ -181,9 +183,7 @@ export class UserRecordStore {
       if (JSON.stringify(lv) === JSON.stringify(iv) || it === null) continue;
       if (lt !== null) {
         const kept = it > lt ? 'incoming' : 'local';
-        const seen =
-          f.history !== null &&
-          (kept === 'local' ? this.cache.history.has(local.brand_id, local.opportunity_id, f.history, it) : theirs.has(eventKey(local.brand_id, local.opportunity_id, f.history, lt)));
+        const seen = f.history !== null && (kept === 'local' ? this.hadBefore(local, f.history, it, lt) : before(theirs.get(eventKey(local.brand_id, local.opportunity_id, f.history, lt)), theirs.get(eventKey(local.brand_id, local.opportunity_id, f.history, it))));
         if (!seen) report.conflicts.push({ brand_id: local.brand_id, opportunity_id: local.opportunity_id, field: f.name, local: lv, incoming: iv, local_at: lt, incoming_at: it, kept });
         if (kept === 'local') continue;
       }
@@ -198,6 +198,11 @@ export class UserRecordStore {
     next.updated_at = incoming.updated_at > local.updated_at ? incoming.updated_at : local.updated_at;
     this.cache.triage.putRecord(next);
     report.triage.updated++;
+  }
+
+  /** This cache had the event at `earlier` before its own at `later`, for this opportunity's field. */
+  private hadBefore(r: TriageRecord, kind: HistoryKind, earlier: string, later: string): boolean {
+    return before(this.cache.history.orderOf(r.brand_id, r.opportunity_id, kind, earlier), this.cache.history.orderOf(r.brand_id, r.opportunity_id, kind, later));
   }
 
   /** Put a record in place of the user's record (restore from a backup): all of it, or nothing. */
@@ -226,4 +231,9 @@ export class UserRecordStore {
 /** One history event as a key: an opportunity's change of a kind at a time. */
 function eventKey(brandId: string, opportunityId: string, kind: string, at: string): string {
   return `${brandId}\u0000${opportunityId}\u0000${kind}\u0000${at}`;
+}
+
+/** Both events known, and the first reached the history before the second. */
+function before(a: number | null | undefined, b: number | null | undefined): boolean {
+  return a !== null && a !== undefined && b !== null && b !== undefined && a < b;
 }

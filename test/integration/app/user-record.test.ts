@@ -210,6 +210,29 @@ describe('the record moved to a new laptop', () => {
     b.tmp.cleanup();
   });
 
+  it('having seen the other write only after making its own is still a conflict (the later write wins and it is reported)', async () => {
+    const a = await synced();
+    const b = await synced();
+    const id = a.ids[3]!;
+    a.s.cache.triage.set(a.brand, id, { status: 'Done' }, '2026-11-20T06:00:00.000Z');
+    const fromA = join(a.dir, 'a.json');
+    await a.call('record:export', { file: await choose(a, 'record-export', fromA) });
+    // B changes the status without having seen A's, then imports A's file (A's event enters B's history after B's own).
+    b.s.cache.triage.set(b.brand, id, { status: 'Archived' }, '2026-11-20T07:00:00.000Z');
+    const atB = await b.call<{ conflictCount: number }>('record:import', { file: await choose(b, 'record-import', fromA) });
+    expect(atB.conflictCount).toBe(1);
+    const fromB = join(b.dir, 'b.json');
+    await b.call('record:export', { file: await choose(b, 'record-export', fromB) });
+    // Back at A: B's write is later and wins, and A is told its Done was replaced.
+    const atA = await a.call<{ conflicts: { field: string; kept: string }[]; conflictCount: number }>('record:import', { file: await choose(a, 'record-import', fromB) });
+    expect(atA.conflicts.map((c) => [c.field, c.kept])).toEqual([['status', 'incoming']]);
+    expect(a.s.cache.triage.get(a.brand, id)).toMatchObject({ status: 'Archived' });
+    await a.s.close();
+    await b.s.close();
+    a.tmp.cleanup();
+    b.tmp.cleanup();
+  });
+
   it("a file cut short, another program's JSON, or a newer app's record: refused in plain words, nothing changed", async () => {
     const a = await synced();
     a.s.cache.triage.set(a.brand, a.ids[0]!, { note: 'mine' });
