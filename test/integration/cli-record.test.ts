@@ -99,11 +99,17 @@ describe('the record on the command line', () => {
       console.log('open');
       process.stdin.once('data', () => { c.close(); process.exit(0); });`, db], { stdio: ['pipe', 'pipe', 'inherit'] });
     try {
-      await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+      // Open, or gone (then the test fails here rather than waiting for its time-out).
+      await new Promise<void>((resolve, reject) => {
+        holder.stdout.once('data', () => resolve());
+        holder.once('exit', (code) => reject(new Error(`the process holding the cache exited early (${code})`)));
+      });
       for (const args of [['cache', 'recover', '--force'], ['cache', 'reset']]) {
         const refused = await cli(args);
         expect(refused.code, args.join(' ')).not.toBe(0);
         expect(refused.err, args.join(' ')).toMatch(new RegExp(`open in another window or terminal \\(process ${holder.pid}\\), so it was not moved`));
+        // The way out when that process is long gone (a crash, its pid reused): the marker is named.
+        expect(refused.err, args.join(' ')).toContain(`workbench.db.open-${holder.pid}`);
       }
       expect(readdirSync(join(tmp.dir, 'main')).some((f) => f.startsWith('workbench.db.damaged-'))).toBe(false);
     } finally {

@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { Cache } from '../store/cache';
 import { CacheError } from '../store/db';
+import { otherOpeners } from '../store/open-marker';
 import { recoverDamagedCache } from '../store/recover';
 import type { Backups } from './backups';
 
@@ -69,17 +70,33 @@ export class CacheKeeper {
 
   /**
    * The full integrity check, off the core's thread. Damage found: `stopAll`
-   * (sync, exports) first, then the cache is recovered in place; returns the
-   * recovery's message, or null when the cache is sound.
+   * (sync, exports) first, then the cache is recovered in place; returns what
+   * to tell the user and whether it was repaired, or null when it is sound.
+   * A file another window or terminal has open is not moved from under it:
+   * the cache stays open as it is, and the user is told to close the others
+   * and restart. Any other failure to repair reopens the file as it was.
    */
-  async check(stopAll: () => Promise<void>): Promise<string | null> {
+  async check(stopAll: () => Promise<void>): Promise<{ message: string; repaired: boolean } | null> {
     const result = await this.cache.checkIntegrity();
     if (result.ok) return null;
     this.deps.log?.('error', `the cache failed its integrity check: ${result.message}`);
     await stopAll();
     const path = this.cache.path;
+    const others = otherOpeners(path);
+    if (others.length > 0) {
+      const message = `The cache file is damaged, and another window or terminal has it open (process ${others.join(', ')}), so it was not repaired now. Close it, then restart the app: the repair keeps your triage and notes.`;
+      this.deps.log?.('error', message);
+      return { message, repaired: false };
+    }
     this.cache.close();
-    await this.recover(path, false);
-    return this.recovery!.message;
+    try {
+      await this.recover(path, false);
+    } catch (e) {
+      this.cache = await Cache.open(path);
+      const message = `The cache file is damaged and could not be repaired now (${e instanceof Error ? e.message : String(e)}). Nothing was changed; restart the app to try again.`;
+      this.deps.log?.('error', message);
+      return { message, repaired: false };
+    }
+    return { message: this.recovery!.message, repaired: true };
   }
 }

@@ -64,10 +64,11 @@ export class Lifecycle {
    * user's record carried over), the window is told, and a sync refills it.
    */
   async checkIntegrity(): Promise<{ ok: boolean }> {
-    const message = await this.d.keeper.check(async () => void (await Promise.all([this.d.sync.stop(), this.d.exports.stop()])));
-    if (message === null) return { ok: true };
-    this.d.platform.emit('cache:recovered', { message });
-    if ((await this.d.connection.keyStatus().catch(() => null))?.state !== 'none') this.d.sync.start({});
+    const found = await this.d.keeper.check(async () => void (await Promise.all([this.d.sync.stop(), this.d.exports.stop()])));
+    if (found === null) return { ok: true };
+    this.d.platform.emit('cache:recovered', { message: found.message });
+    // Refilled by a sync once repaired; a file left as it was is not written to by one.
+    if (found.repaired && (await this.d.connection.keyStatus().catch(() => null))?.state !== 'none') this.d.sync.start({});
     return { ok: false };
   }
 

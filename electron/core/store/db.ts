@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import type { CoreFailureKind } from '../../../shared/core-link';
 import { MIGRATIONS, LATEST_VERSION } from './migrations';
 import { unpackRecord } from './record-codec';
-import { acquireMarker, holdMarker, releaseMarker, releaseMarkerOf, otherOpeners, uncleanMarkers } from './open-marker';
+import { acquireMarker, holdMarker, openMarkerFile, releaseMarker, releaseMarkerOf, otherOpeners, uncleanMarkers } from './open-marker';
 export { openMarkerPath } from './open-marker';
 
 export type DB = Database.Database;
@@ -311,8 +311,11 @@ async function backupBeforeMigration(db: DB, path: string, version: number, opts
 export function moveAside(path: string): string {
   const others = otherOpeners(path);
   if (others.length > 0) {
-    throw new Error(
-      `The cache is open in another window or terminal (process ${others.join(', ')}), so it was not moved. Close the app and any running \`workbench\` command, then try again.`,
+    throw new CacheError(
+      'locked',
+      `The cache is open in another window or terminal (process ${others.join(', ')}), so it was not moved. Close the app and any running \`workbench\` command, then try again. ` +
+        `(If none is running, a crashed one left ${others.map((pid) => basename(openMarkerFile(path, pid))).join(', ')} beside the cache: delete it.)`,
+      path,
     );
   }
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');

@@ -42,7 +42,12 @@ const bootedAt = () => Date.now() - uptime() * 1000;
 
 /** This process's marker for the cache at `path`. */
 export function openMarkerPath(path: string): string {
-  return `${path}${MARKER}${process.pid}`;
+  return openMarkerFile(path, process.pid);
+}
+
+/** The marker a process `pid` keeps beside the cache at `path` while it has it open. */
+export function openMarkerFile(path: string, pid: number): string {
+  return `${path}${MARKER}${pid}`;
 }
 
 /** How many of this process's databases that hold `file` are still open. */

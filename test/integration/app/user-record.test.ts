@@ -6,7 +6,9 @@
 // do-not-contact list to and from CSV, and a cache damaged while open rebuilt
 // with the record carried over.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { uptime } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
@@ -312,6 +314,41 @@ describe('a cache damaged while the app is open', () => {
     expect(a.s.cache.db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(readdirSync(a.dir).some((f) => f.startsWith('workbench.db.damaged-'))).toBe(true);
     expect(existsSync(path)).toBe(true);
+    await a.s.close();
+    a.tmp.cleanup();
+  });
+
+  it('found while another window or terminal has the file open: not moved from under it; the cache stays open, the window is told why, no sync writes to it', async () => {
+    const a = await synced();
+    a.s.cache.triage.set(a.brand, a.ids[0]!, { note: 'keep me' });
+    const path = a.s.cache.path;
+    const db = new Database(path, { readonly: true });
+    const page = (db.prepare("SELECT pageno FROM dbstat WHERE name = 'opportunity_records' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 3").get() as { pageno: number }).pageno;
+    db.close();
+    a.s.cache.db.pragma('wal_checkpoint(TRUNCATE)');
+    // Another process with the cache open: its marker beside the file, as a running `workbench` command leaves it.
+    const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    const marker = `${path}.open-${other.pid}`;
+    writeFileSync(marker, JSON.stringify({ pid: other.pid, at: new Date().toISOString(), bootedAt: new Date(Date.now() - uptime() * 1000).toISOString() }) + '\n');
+    try {
+      const fd = openSync(path, 'r+');
+      const pageSize = a.s.cache.db.pragma('page_size', { simple: true }) as number;
+      writeSync(fd, Buffer.alloc(2000, 0x5a), 0, 2000, (page - 1) * pageSize);
+      closeSync(fd);
+      const syncsBefore = a.platform.events.filter((e) => e.event === 'sync:done').length;
+      expect(await a.s.checkIntegrity()).toEqual({ ok: false });
+      const told = a.platform.events.find((e) => e.event === 'cache:recovered')!.payload as { message: string };
+      expect(told.message).toContain(`another window or terminal has it open (process ${other.pid}), so it was not repaired now`);
+      expect(readdirSync(a.dir).some((f) => f.startsWith('workbench.db.damaged-'))).toBe(false);
+      // Still open and answering; the user's record is where it was.
+      expect(a.s.cache.db.open).toBe(true);
+      expect(a.s.cache.triage.get(a.brand, a.ids[0]!)).toMatchObject({ note: 'keep me' });
+      await a.s.settle();
+      expect(a.platform.events.filter((e) => e.event === 'sync:done').length).toBe(syncsBefore);
+    } finally {
+      other.kill();
+      rmSync(marker, { force: true });
+    }
     await a.s.close();
     a.tmp.cleanup();
   });
