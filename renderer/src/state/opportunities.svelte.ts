@@ -116,7 +116,8 @@ export class OpportunitiesStore {
   /** Ask for the first list as soon as the brand is known, while the list pane is being built; the first load takes it (lib/early.ts). */
   prefetch(): void {
     const brandId = this.#app.brandId;
-    if (!brandId || this.#listedBrand !== null || this.#inFlight || this.#early.held) return;
+    // Only when the list is what the window shows next (not the first-run screen).
+    if (!brandId || (!this.#app.hasKey && !this.#app.demo) || this.#listedBrand !== null || this.#inFlight || this.#early.held) return;
     const args = { filter: { ...this.#filter, brandId }, limit: PAGE, counts: true };
     this.#early.put(args, call('opportunities:view', args));
   }
