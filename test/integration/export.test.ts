@@ -172,6 +172,12 @@ describe('never pitching the same person twice', () => {
       expect(check.unfilled).toEqual(['{First_Name}', '{firstName}', '{{ First Name }}', "[Journalist's Name]", '[Article 2 Title]']);
       expect(check.placeholders).toBe(1);
       expect(check.warnings.join(' ')).toContain("[Journalist's Name]");
+      expect(check.warnings.join(' ')).not.toContain('more');
+      // More distinct ones than the warning names: it says how many it left out.
+      cache.drafts.save(B, 'o3', 'pitch', { subject: '{a1} {a2} {a3} {a4}', body: '{a5} {a6} {a7} {a8} {a9} {a10} {a11}' }, null);
+      const many = await previewExport(cache, { brandId: B, preset: 'contacts' });
+      expect(many.unfilled).toHaveLength(8);
+      expect(many.warnings).toContain('1 row with a merge field or placeholder not filled in the pitch: {a1}, {a2}, {a3}, {a4}, {a5}, {a6}, {a7}, {a8}, and 3 more');
     } finally {
       cache.drafts.reset(B, 'o3', 'pitch');
     }

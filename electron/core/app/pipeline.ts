@@ -60,8 +60,8 @@ export class Pipeline {
   /**
    * The draft of a kind (or the service's pitch when there is none), filled for
    * the chosen address, with hints. No address given: filled for the one the
-   * view pre-selects (else the first listed, so a catch-all's text never gets a
-   * first name), as it would go out.
+   * view pre-selects (else the first one not on the do-not-contact list, so a
+   * catch-all's text never gets a first name), as it would go out.
    */
   draft(brandId: string, id: string, kind: DraftKind, to?: string): DraftView {
     const d = this.detail(brandId, id);
@@ -69,7 +69,8 @@ export class Pipeline {
     const saved = this.d.cache().drafts.get(brandId, id, kind) ?? null;
     const text = saved ? { subject: saved.subject, body: saved.body } : kind === 'pitch' ? service : defaultFollowUp(service);
     const recipients = this.recipients(d.contacts);
-    const fillFor = to ?? recipients.find((r) => r.selected)?.email ?? recipients[0]?.email;
+    // Never a do-not-contact address: with none allowed, filled for no address (names from the byline only).
+    const fillFor = to ?? recipients.find((r) => r.selected)?.email ?? recipients.find((r) => !r.blocked)?.email;
     const filled = fillDraft(text.subject, text.body, this.context(brandId, id, fillFor));
     const serviceChanged = !!saved && kind === 'pitch' && saved.base_subject !== null && (saved.base_subject !== service.subject || saved.base_body !== service.body);
     return {

@@ -112,6 +112,8 @@ async function* records(cache: Cache, o: ExportOptions): AsyncGenerator<Record_>
 
 /** How many distinct unfilled tokens the check names (the count covers every row). */
 const MAX_UNFILLED_NAMED = 8;
+/** Every distinct unfilled token a check has met, named or not (for "and N more"). */
+const unfilledSeen = new WeakMap<ExportCheck, Set<string>>();
 
 function newCheck(): ExportCheck {
   return { rows: 0, emptyEmail: 0, emptySubject: 0, emptyBody: 0, placeholders: 0, unfilled: [], catchAll: 0, warnings: [] };
@@ -126,7 +128,12 @@ function tally(c: ExportCheck, r: Record_): void {
   const left = [...findTokens(r.pitch.subject), ...findTokens(r.pitch.body)];
   if (left.length > 0) {
     c.placeholders++;
-    for (const t of left) if (c.unfilled.length < MAX_UNFILLED_NAMED && !c.unfilled.includes(t.token)) c.unfilled.push(t.token);
+    const seen = unfilledSeen.get(c) ?? new Set<string>();
+    unfilledSeen.set(c, seen);
+    for (const t of left) {
+      seen.add(t.token);
+      if (c.unfilled.length < MAX_UNFILLED_NAMED && !c.unfilled.includes(t.token)) c.unfilled.push(t.token);
+    }
   }
   if (r.catchAll) c.catchAll++;
 }
@@ -138,7 +145,8 @@ function finishCheck(c: ExportCheck): ExportCheck {
   if (c.emptyEmail) w.push(n(c.emptyEmail, 'without an e-mail address'));
   if (c.emptySubject) w.push(n(c.emptySubject, 'without a pitch subject'));
   if (c.emptyBody) w.push(n(c.emptyBody, 'without a pitch body'));
-  if (c.placeholders) w.push(`${n(c.placeholders, 'with a merge field or placeholder not filled')} in the pitch: ${c.unfilled.join(', ')}`);
+  const more = (unfilledSeen.get(c)?.size ?? 0) - c.unfilled.length;
+  if (c.placeholders) w.push(`${n(c.placeholders, 'with a merge field or placeholder not filled')} in the pitch: ${c.unfilled.join(', ')}${more > 0 ? `, and ${more} more` : ''}`);
   if (c.catchAll) w.push(`${n(c.catchAll, 'with a catch-all address')} (may reach nobody in particular)`);
   c.warnings = w;
   return c;
