@@ -12,9 +12,9 @@ import { tempDir } from '../support/tmp';
 
 const tmp = tempDir();
 let sim: Simulator;
-const OPPORTUNITIES = 4000;
+const OPPORTUNITIES = 5000;
 beforeAll(async () => {
-  // A slow service (a second a page, eight pages), so the first sync is still running when the second has started.
+  // A slow service (a second a page, ten pages: the second process starts in 2 to 4 s), so the first sync is still running when the second has started.
   sim = await startSimulator({ seed: 31, opportunities: OPPORTUNITIES, otherBrandOpportunities: 0, brands: 1, latencyMs: 1000 });
 });
 afterAll(() => {
