@@ -175,14 +175,16 @@ export class ExportRowStore {
   }
 
   /** Record the export date on each exported opportunity, in the user's triage. */
-  markExported(brandId: string, rowids: Iterable<number>, when: string, fileName?: string): number {
+  /** `when` is read once the write lock is held (a wait for another process never dates the mark before the write it came after); returns it with the count. */
+  markExported(brandId: string, rowids: Iterable<number>, when: () => string, fileName?: string): { at: string; marked: number } {
     return this.db.transaction(() => {
+      const at = when();
       const ids: string[] = [];
       for (const rowid of rowids) {
         const row = this.statements.get<{ id: string }>(sql`SELECT id FROM opportunities WHERE rowid = ${rowid}`);
         if (row) ids.push(row.id);
       }
-      return this.triage.markExported(brandId, ids, when, fileName);
+      return { at, marked: this.triage.markExported(brandId, ids, at, fileName) };
     }).immediate();
   }
 }

@@ -13,6 +13,7 @@ import { TrakkrClient } from '../../../electron/core/api/client';
 import { Cache } from '../../../electron/core/store/cache';
 import { STALE_LOCK_MS } from '../../../electron/core/store/sync-lock';
 import { runSync } from '../../../electron/core/sync';
+import { exportCsv } from '../../../electron/core/export/csv-export';
 import type { SyncEvent, SyncSummary } from '../../../shared/model';
 import { tempDir } from '../../support/tmp';
 
@@ -249,6 +250,37 @@ describe('write times', () => {
       const row = c.triage.get('brand_1', 'o-late')!;
       expect(row.note).toBe('written after the wait');
       expect(row.note_changed_at! >= released, `${row.note_changed_at} is not after ${released}`).toBe(true);
+    } finally {
+      c.close();
+    }
+  });
+});
+
+describe('write times of an export', () => {
+  it('an export that marks its rows while another process holds the write lock dates them, and its log line, after that process let go', async () => {
+    const path = freshPath();
+    const c = await Cache.open(path);
+    const brand = 'b'.repeat(32);
+    c.brands.replaceAll([{ id: brand, name: 'Acme' }], '2026-11-01T00:00:00Z');
+    c.tx(() => c.opportunities.upsertPage(brand, [{ _id: 'o1', domain: 'a.example', title: 'A', contact_emails: ['ana@a.example'], priority_score: 5 }] as never, 1, '2026-11-01T00:00:00Z'));
+    const holder = spawn(process.execPath, ['-e', `
+      const db = require('better-sqlite3')(process.argv[1]);
+      db.exec('BEGIN IMMEDIATE');
+      console.log('locked');
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 700);
+      const at = new Date().toISOString();
+      db.exec('COMMIT');
+      console.log(at);
+      db.close();`, path], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const out = createInterface({ input: holder.stdout! })[Symbol.asyncIterator]();
+    expect((await out.next()).value).toBe('locked');
+    try {
+      const r = await exportCsv(c, { brandId: brand, preset: 'opportunities', out: join(tmp.dir, 'marked.csv'), markExported: true });
+      const released = (await out.next()).value as string;
+      expect(r.markedExported).toBe(1);
+      const t = c.triage.get(brand, 'o1')!;
+      expect(t.exported_changed_at! >= released, `${t.exported_changed_at} is not after ${released}`).toBe(true);
+      expect(c.exports.list()[0]!.at).toBe(t.exported_at);
     } finally {
       c.close();
     }
