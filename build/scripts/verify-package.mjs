@@ -416,6 +416,22 @@ export function checkCoreLoadsOnDemand(ctx) {
   });
 }
 
+/**
+ * The core process logs where main's does: main hands it the user-data
+ * folder's logs/ in WORKBENCH_LOG_DIR, and the core reads that (without it,
+ * the core's log would go to the temporary folder). @param {Context} ctx
+ */
+export function checkCoreLog(ctx) {
+  const main = [...bundleWithImports(ctx.outDir, MAIN_BUNDLE).values()].map(withoutComments).join('\n');
+  const core = [...bundleWithImports(ctx.outDir, CORE_BUNDLE).values()].map(withoutComments).join('\n');
+  const problems = [];
+  if (main && !/WORKBENCH_LOG_DIR\s*:\s*[\w$.]*\(\s*[\w$.]*getPath\(\s*["']userData["']\s*\)\s*,\s*["']logs["']\s*\)/.test(main)) {
+    problems.push("main does not hand the core process WORKBENCH_LOG_DIR as the user-data folder's logs/: the core's log would go elsewhere");
+  }
+  if (core && !/process\.env\.WORKBENCH_LOG_DIR\b/.test(core)) problems.push('the core bundle never reads WORKBENCH_LOG_DIR: its log would not be in the user-data folder');
+  return problems;
+}
+
 /** Each check with the words printed beside ✓ or ✗. */
 export const CHECKS = Object.freeze([
   { name: 'preload: one CommonJS file at the path main loads, requiring only electron', run: checkPreload },
@@ -424,6 +440,7 @@ export const CHECKS = Object.freeze([
   { name: "core: the demo simulator only, without the simulator's fault injection and /__sim/ admin routes", run: checkCoreDemoSimulator },
   { name: "core: the API client's requests go through Electron's net.fetch", run: checkCoreNetFetch },
   { name: 'core: ExcelJS is loaded when a workbook is written, not at start-up', run: checkCoreLoadsOnDemand },
+  { name: "core: its log goes to the user-data folder's logs/, where main's does", run: checkCoreLog },
   { name: 'index.html: every script and stylesheet it references was built; no inline scripts', run: checkRendererHtml },
   { name: 'electron-builder.yml: asar on, the fuses exactly as the README documents', run: checkFuses },
   { name: 'electron-builder.yml: native modules unpacked from the asar', run: checkNativeUnpacked },

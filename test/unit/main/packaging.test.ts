@@ -23,6 +23,7 @@ interface VerifyPackage {
   checkCoreDemoSimulator: Check;
   checkCoreNetFetch: Check;
   checkCoreLoadsOnDemand: Check;
+  checkCoreLog: Check;
   nativeFiles(nodeModules: string, name: string): string[];
   checkRendererHtml: Check;
   checkFuses: Check;
@@ -165,7 +166,8 @@ app.whenReady().then(() => {
 	protocol.handle(APP_SCHEME, (request) => new Response(request.url));
 	const w = new BrowserWindow({ webPreferences: { preload: join(here, "../preload/index.cjs"), sandbox: true } });
 	w.loadURL(APP_ENTRY_URL);
-	forkCore({ utilityProcess }, join(here, "core.js"), process.env);
+	const coreEnv = { ...process.env, WORKBENCH_LOG_DIR: join(app.getPath("userData"), "logs") };
+	forkCore({ utilityProcess }, join(here, "core.js"), coreEnv);
 });
 `;
 // The core imports the demo simulator from a chunk, as electron-vite splits it.
@@ -176,6 +178,7 @@ function electronFetch(electron) {
 }
 process.parentPort.on("message", () => startDemoSimulator({ seed: 1, fetch: electronFetch({ net }) }));
 const workbook = async () => (await import("exceljs")).default;
+const logDir = process.env.WORKBENCH_LOG_DIR ?? "/tmp/outreach-workbench-logs";
 `;
 const GOOD_DEMO_CHUNK = `const routes = { "/get-brands": ["GET"], "/get-outreach": ["GET"], "/get-citations": ["GET"], "/get-scores": ["GET", "POST"] };
 function t(options) {
@@ -304,6 +307,9 @@ describe('the package checks can fail', () => {
     ['the core does not import net from electron', (d) => edit(d, 'out/main/core.js', (t) => t.replace('import { net } from "electron";\n', 'const net = globalThis;\n')), verify.checkCoreNetFetch, /never imports net from electron/],
     ['the core loads ExcelJS at start-up', (d) => edit(d, 'out/main/core.js', (t) => `import ExcelJS from "exceljs";\n${t}`), verify.checkCoreLoadsOnDemand, /core\.js loads exceljs when the core starts/],
     ['a chunk the core imports loads ExcelJS at start-up', (d) => edit(d, 'out/main/chunks/demo-abc.js', (t) => `const ExcelJS = require("exceljs");\n${t}`), verify.checkCoreLoadsOnDemand, /chunks\/demo-abc\.js loads exceljs/],
+    ["main does not hand the core its log folder", (d) => edit(d, 'out/main/index.js', (t) => t.replace('{ ...process.env, WORKBENCH_LOG_DIR: join(app.getPath("userData"), "logs") }', '{ ...process.env }')), verify.checkCoreLog, /does not hand the core process WORKBENCH_LOG_DIR/],
+    ["main hands the core a log folder outside the user data", (d) => edit(d, 'out/main/index.js', (t) => t.replace('app.getPath("userData")', 'app.getPath("temp")')), verify.checkCoreLog, /does not hand the core process WORKBENCH_LOG_DIR/],
+    ['the core never reads its log folder', (d) => edit(d, 'out/main/core.js', (t) => t.replace('process.env.WORKBENCH_LOG_DIR ?? ', '')), verify.checkCoreLog, /never reads WORKBENCH_LOG_DIR/],
     ['files leaves out the build', (d) => editYaml(d, (doc) => doc.set('files', ['package.json'])), verify.checkFilesAndMain, /leaves out part of the build/],
     ["package.json's main is not a built file", (d) => edit(d, 'package.json', (t) => t.replace('./out/main/index.js', './out/main/main.js')), verify.checkFilesAndMain, /main "\.\/out\/main\/main\.js"/],
   ];
