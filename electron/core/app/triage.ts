@@ -28,10 +28,11 @@ export class Triage {
     return this.cache().brands.list();
   }
 
-  list(filter: ListFilter, offset: number, limit: number, after?: After): ContractResults['opportunities:list'] {
+  /** `exact`: the filter's total when already known (view() has it from the chip counts); a search's total is capped either way. */
+  list(filter: ListFilter, offset: number, limit: number, after?: After, exact?: number): ContractResults['opportunities:list'] {
     const { opportunities } = this.cache();
     const cap = filter.search ? SEARCH_COUNT_CAP : undefined;
-    const total = opportunities.count(filter, cap);
+    const total = exact === undefined ? opportunities.count(filter, cap) : Math.min(exact, cap ?? exact);
     const page = opportunities.page(filter, { offset, limit, after });
     return { items: page.items, next: page.next, total, capped: cap !== undefined && total >= cap };
   }
@@ -49,13 +50,9 @@ export class Triage {
   /** The first page, its total and the chip counts: what the list pane needs when a filter changes, in one answer. */
   view(filter: ListFilter, limit: number, withCounts = true): ContractResults['opportunities:view'] {
     if (!withCounts) return { ...this.list(filter, 0, limit), counts: null };
-    // The total comes with the chip counts (one pass over the chip index instead of two), capped as list() caps a search's.
-    const { opportunities } = this.cache();
-    const { counts, total: exact } = opportunities.countsAndTotal(filter);
-    const cap = filter.search ? SEARCH_COUNT_CAP : undefined;
-    const page = opportunities.page(filter, { offset: 0, limit });
-    const total = cap === undefined ? exact : Math.min(exact, cap);
-    return { items: page.items, next: page.next, total, capped: cap !== undefined && total >= cap, counts };
+    // The total comes with the chip counts: one pass over the chip index instead of two.
+    const { counts, total } = this.cache().opportunities.countsAndTotal(filter);
+    return { ...this.list(filter, 0, limit, undefined, total), counts };
   }
 
   counts(filter: ListFilter): ContractResults['opportunities:counts'] {

@@ -249,8 +249,7 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
   for (const f of written) bytes += statSync(f).size;
   const now = () => (o.now?.() ?? new Date()).toISOString();
   const fileName = written.map((f) => basename(f)).join(', ');
-  const mark = o.markExported ? cache.exportRows.markExported(o.brandId, exported, now, fileName) : { at: now(), marked: 0 };
-  const { at, marked: markedExported } = mark;
+  const { at, marked: markedExported } = o.markExported ? cache.exportRows.markExported(o.brandId, exported, now, fileName) : { at: now(), marked: 0 };
   // The user's record keeps every export made: when, what, how many, and the file's name (not its folder).
   cache.exports.add({ at, brand_id: o.brandId, preset: o.preset, file_name: fileName, rows: check.rows, opportunities: exported.size, marked_exported: markedExported });
   const warnings = [...finishCheck(check).warnings];

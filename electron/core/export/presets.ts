@@ -183,8 +183,6 @@ export function opportunityExportRow(opportunity: OpportunityRow, brand: string,
   const outgoing = outgoingOf(opportunity.pipeline.pitch_draft ?? pitchOf(record), ctx);
   // Filled when a column asks for it (the follow-ups preset), not for every row of every export.
   let followUp: Outgoing | undefined;
-  const followUpOf = () =>
-    (followUp ??= outgoingOf(opportunity.pipeline.followup_draft ?? defaultFollowUp(pitchOf(record)), { ...ctx, contact: sentTo[0] ? { email: sentTo[0], catchAll: catchAlls.includes(sentTo[0]) } : ctx.contact }));
   const row: OpportunityExportRow = {
     opportunity,
     record,
@@ -193,7 +191,7 @@ export function opportunityExportRow(opportunity: OpportunityRow, brand: string,
     catchAlls,
     outgoing,
     get followUp() {
-      return followUpOf();
+      return (followUp ??= outgoingOf(opportunity.pipeline.followup_draft ?? defaultFollowUp(pitchOf(record)), { ...ctx, contact: sentTo[0] ? { email: sentTo[0], catchAll: catchAlls.includes(sentTo[0]) } : ctx.contact }));
     },
     sentTo,
   };

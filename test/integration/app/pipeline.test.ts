@@ -297,6 +297,9 @@ describe('the follow-ups due, marked contacted every way, and the do-not-contact
     const v = await a.call<DraftView>('drafts:get', { brandId: a.brand, id, kind: 'pitch' });
     expect(v.recipients.find((x) => x.email === person)).toMatchObject({ selected: false, blocked: true });
     expect(v.recipients.find((x) => x.email === catchAll)).toMatchObject({ selected: false, blocked: false });
+    // Read without an address, the text is filled for the first one allowed (the catch-all), never for the blocked person: no first name.
+    expect(v.filled.body.startsWith('Hi [Name],')).toBe(true);
+    expect(v.unfilled.map((u) => u.token)).toContain('[Name]');
     const opened = a.platform.opened.length;
     const refused = { kind: 'invalid-input', message: `${person} is on your do-not-contact list, so nothing was opened. Untick it, or take it off the list first.` };
     await expect(a.call('mail:compose', { brandId: a.brand, id, kind: 'pitch', via: 'default', to: [person] })).rejects.toMatchObject(refused);

@@ -228,28 +228,36 @@ describe('one cache, many writers', () => {
   });
 });
 
+/**
+ * Another process takes the cache's write lock and holds it for a moment.
+ * Resolves once it holds it; `released` then resolves with when it let go (an ISO time).
+ */
+async function lockHeldElsewhere(path: string): Promise<{ released: Promise<string> }> {
+  const holder = spawn(process.execPath, ['-e', `
+    const db = require('better-sqlite3')(process.argv[1]);
+    db.exec('BEGIN IMMEDIATE');
+    console.log('locked');
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 700);
+    const at = new Date().toISOString();
+    db.exec('COMMIT');
+    console.log(at);
+    db.close();`, path], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const out = createInterface({ input: holder.stdout! })[Symbol.asyncIterator]();
+  expect((await out.next()).value).toBe('locked');
+  return { released: out.next().then((l) => l.value as string) };
+}
+
 describe('write times', () => {
   it('a triage write that waited for another process is dated after that process let go, never before', async () => {
     const path = freshPath();
     const c = await Cache.open(path);
-    // Another process holds the write lock for a moment, then says when it let go.
-    const holder = spawn(process.execPath, ['-e', `
-      const db = require('better-sqlite3')(process.argv[1]);
-      db.exec('BEGIN IMMEDIATE');
-      console.log('locked');
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 700);
-      const at = new Date().toISOString();
-      db.exec('COMMIT');
-      console.log(at);
-      db.close();`, path], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const out = createInterface({ input: holder.stdout! })[Symbol.asyncIterator]();
-    expect((await out.next()).value).toBe('locked');
+    const { released } = await lockHeldElsewhere(path);
     try {
       c.triage.set('brand_1', 'o-late', { note: 'written after the wait' });
-      const released = (await out.next()).value as string;
       const row = c.triage.get('brand_1', 'o-late')!;
       expect(row.note).toBe('written after the wait');
-      expect(row.note_changed_at! >= released, `${row.note_changed_at} is not after ${released}`).toBe(true);
+      const at = await released;
+      expect(row.note_changed_at! >= at, `${row.note_changed_at} is not after ${at}`).toBe(true);
     } finally {
       c.close();
     }
@@ -263,23 +271,13 @@ describe('write times of an export', () => {
     const brand = 'b'.repeat(32);
     c.brands.replaceAll([{ id: brand, name: 'Acme' }], '2026-11-01T00:00:00Z');
     c.tx(() => c.opportunities.upsertPage(brand, [{ _id: 'o1', domain: 'a.example', title: 'A', contact_emails: ['ana@a.example'], priority_score: 5 }] as never, 1, '2026-11-01T00:00:00Z'));
-    const holder = spawn(process.execPath, ['-e', `
-      const db = require('better-sqlite3')(process.argv[1]);
-      db.exec('BEGIN IMMEDIATE');
-      console.log('locked');
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 700);
-      const at = new Date().toISOString();
-      db.exec('COMMIT');
-      console.log(at);
-      db.close();`, path], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const out = createInterface({ input: holder.stdout! })[Symbol.asyncIterator]();
-    expect((await out.next()).value).toBe('locked');
+    const { released } = await lockHeldElsewhere(path);
     try {
       const r = await exportCsv(c, { brandId: brand, preset: 'opportunities', out: join(tmp.dir, 'marked.csv'), markExported: true });
-      const released = (await out.next()).value as string;
+      const at = await released;
       expect(r.markedExported).toBe(1);
       const t = c.triage.get(brand, 'o1')!;
-      expect(t.exported_changed_at! >= released, `${t.exported_changed_at} is not after ${released}`).toBe(true);
+      expect(t.exported_changed_at! >= at, `${t.exported_changed_at} is not after ${at}`).toBe(true);
       expect(c.exports.list()[0]!.at).toBe(t.exported_at);
     } finally {
       c.close();
