@@ -13,31 +13,99 @@ const rooms = {
     paths: [{ name: 'electron', message: 'shared/ holds no environment-specific code (DESIGN.md, rooms).' }],
     patterns: [
       room('shared/ may not use Node built-ins (DESIGN.md, rooms).', ...nodeBuiltins),
-      room('shared/ may import only shared/ (DESIGN.md, rooms).', '**/electron/**', '**/renderer/**', '**/test/**', 'better-sqlite3', 'keytar', 'svelte', 'svelte/*'),
+      room(
+        'shared/ may import only shared/ (DESIGN.md, rooms).',
+        '**/electron/**',
+        '**/renderer/**',
+        '**/test/**',
+        'better-sqlite3',
+        'keytar',
+        'svelte',
+        'svelte/*',
+      ),
     ],
   },
   'electron/core/**': {
     paths: [{ name: 'electron', message: 'core is plain Node: no electron import (DESIGN.md, rooms).' }],
-    patterns: [room('core may import shared/, Node and npm packages only (DESIGN.md, rooms).', '**/main/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**')],
+    patterns: [
+      room(
+        'core may import shared/, Node and npm packages only (DESIGN.md, rooms).',
+        '**/main/**',
+        '**/preload/**',
+        '**/cli/**',
+        '**/renderer/**',
+        '**/test/**',
+      ),
+    ],
   },
   'electron/simulator/**': {
     paths: [{ name: 'electron', message: 'the simulator is plain Node: no electron import (DESIGN.md, rooms).' }],
-    patterns: [room('the simulator may import shared/ and Node only (DESIGN.md, rooms).', '**/core/**', '**/main/**', '**/core-process/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**', 'better-sqlite3', 'keytar')],
+    patterns: [
+      room(
+        'the simulator may import shared/ and Node only (DESIGN.md, rooms).',
+        '**/core/**',
+        '**/main/**',
+        '**/core-process/**',
+        '**/preload/**',
+        '**/cli/**',
+        '**/renderer/**',
+        '**/test/**',
+        'better-sqlite3',
+        'keytar',
+      ),
+    ],
   },
   'electron/main/**': {
     // Main talks to the engine only through the core process's protocol (shared/core-link.ts).
-    patterns: [room('main may import shared/ and electron; the engine lives in the core process (DESIGN.md, rooms; main never imports test/).', '**/core/**', '**/simulator/**', '**/core-process/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**', 'better-sqlite3', 'keytar')],
+    patterns: [
+      room(
+        'main may import shared/ and electron; the engine lives in the core process (DESIGN.md, rooms; main never imports test/).',
+        '**/core/**',
+        '**/simulator/**',
+        '**/core-process/**',
+        '**/preload/**',
+        '**/cli/**',
+        '**/renderer/**',
+        '**/test/**',
+        'better-sqlite3',
+        'keytar',
+      ),
+    ],
   },
   'electron/core-process/**': {
     // The log file's writer is shared with main (plain Node, no electron).
-    patterns: [room('the core process entry wires core to Electron: shared/, core, electron and main/log only (DESIGN.md, processes).', '**/main/**', '!**/main/log', '**/simulator/**', '**/preload/**', '**/cli/**', '**/renderer/**', '**/test/**')],
+    patterns: [
+      room(
+        'the core process entry wires core to Electron: shared/, core, electron and main/log only (DESIGN.md, processes).',
+        '**/main/**',
+        '!**/main/log',
+        '**/simulator/**',
+        '**/preload/**',
+        '**/cli/**',
+        '**/renderer/**',
+        '**/test/**',
+      ),
+    ],
   },
   'electron/preload/**': {
     patterns: [
-      room('preload may import shared/ (types) and electron only (DESIGN.md, rooms).', '**/core/**', '**/main/**', '**/cli/**', '**/renderer/**', '**/test/**', 'better-sqlite3', 'keytar'),
+      room(
+        'preload may import shared/ (types) and electron only (DESIGN.md, rooms).',
+        '**/core/**',
+        '**/main/**',
+        '**/cli/**',
+        '**/renderer/**',
+        '**/test/**',
+        'better-sqlite3',
+        'keytar',
+      ),
       room('preload exposes no Node to the page (DESIGN.md, rooms).', ...nodeBuiltins),
       // A sandboxed preload can load no npm package at run time: types only from the contract.
-      { group: ['zod', '**/shared/contract', '**/shared/api/*'], allowTypeImports: true, message: 'a sandboxed preload can load no npm package: import types only, names from shared/contract-names (DESIGN.md, rooms).' },
+      {
+        group: ['zod', '**/shared/contract', '**/shared/api/*'],
+        allowTypeImports: true,
+        message: 'a sandboxed preload can load no npm package: import types only, names from shared/contract-names (DESIGN.md, rooms).',
+      },
     ],
   },
   'electron/cli/**': {

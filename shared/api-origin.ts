@@ -94,7 +94,9 @@ export function checkApiBaseUrl(input: string): ApiBaseUrlCheck {
   if (url.username || url.password || url.search || url.hash) return refuse('The API address must not contain a user name, password, query or fragment.');
 
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
-    return refuse(`http:// sends the key unencrypted, so it is allowed only for this computer (localhost, 127.x.x.x or [::1]), for the simulator. Use https://${url.host} instead.`);
+    return refuse(
+      `http:// sends the key unencrypted, so it is allowed only for this computer (localhost, 127.x.x.x or [::1]), for the simulator. Use https://${url.host} instead.`,
+    );
   }
   const origin = url.origin;
   return { ok: true, url: origin + url.pathname.replace(/\/+$/, ''), origin };

@@ -67,7 +67,17 @@ export const METHOD_NAMES = [
   'demo:reset',
 ] as const satisfies readonly MethodName[];
 
-export const EVENT_NAMES = ['sync:event', 'sync:done', 'export:progress', 'export:done', 'app:online', 'key:status', 'app:command', 'cache:recovered', 'core:status'] as const satisfies readonly EventName[];
+export const EVENT_NAMES = [
+  'sync:event',
+  'sync:done',
+  'export:progress',
+  'export:done',
+  'app:online',
+  'key:status',
+  'app:command',
+  'cache:recovered',
+  'core:status',
+] as const satisfies readonly EventName[];
 
 /** The IPC channel a method travels on. */
 export const channelOf = (m: MethodName): string => `workbench:${m}`;

@@ -10,7 +10,20 @@ import { CITATION_MODES, DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES } from './dom
 import { STAGES } from './pipeline';
 import { checkApiBaseUrl } from './api-origin';
 import { brandIdSchema, dateSchema } from './rules';
-import type { CachedBrand, ComposeResult, ContactWarning, DoNotContactEntry, DraftView, ExportCheck, ExportResult, ListItem, OpportunityDetail, ScoreRow, SyncEvent, SyncSummary } from './model';
+import type {
+  CachedBrand,
+  ComposeResult,
+  ContactWarning,
+  DoNotContactEntry,
+  DraftView,
+  ExportCheck,
+  ExportResult,
+  ListItem,
+  OpportunityDetail,
+  ScoreRow,
+  SyncEvent,
+  SyncSummary,
+} from './model';
 import { LIST_SORTS } from './model';
 import type { BackupInfo, DncCsvPreview, HistoryEntry, ImportPreview, OutletHistoryEntry, RecordCounts, SnippetRecord } from './user-record';
 
@@ -100,7 +113,10 @@ export const settingsSchema = z.strictObject({
 });
 export type Settings = z.infer<typeof settingsSchema>;
 /** settings:set: any settings, and `confirmOrigin` (the new API origin the user saw and accepted) when the API origin changes. */
-const settingsPatchSchema = settingsSchema.partial().extend({ confirmOrigin: z.string().max(600).optional() }).strict();
+const settingsPatchSchema = settingsSchema
+  .partial()
+  .extend({ confirmOrigin: z.string().max(600).optional() })
+  .strict();
 export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
 
 // ---- results ---------------------------------------------------------------
@@ -166,7 +182,14 @@ export const contract = {
   'brands:list': { args: none, result: z.array(shaped<CachedBrand>()) },
   'opportunities:list': {
     // A page after a row (`after`: what the previous page's `next` said; scrolling), else at an offset (a jump).
-    args: one(z.strictObject({ filter: listFilterSchema, offset: z.number().int().min(0), limit: z.number().int().min(1).max(1000), after: pageCursorSchema.optional() })),
+    args: one(
+      z.strictObject({
+        filter: listFilterSchema,
+        offset: z.number().int().min(0),
+        limit: z.number().int().min(1).max(1000),
+        after: pageCursorSchema.optional(),
+      }),
+    ),
     /** capped: the search matched at least `total` rows and counting stopped there. next: where the page after this one starts (null at the end). */
     result: z.object({ items: z.array(shaped<ListItem>()), total: int(), capped: z.boolean(), next: pageCursorSchema.nullable() }),
   },
@@ -186,7 +209,10 @@ export const contract = {
   'opportunities:get': { args: one(z.strictObject({ brandId, id: oppId })), result: detail },
   'triage:set': { args: one(z.strictObject({ brandId, id: oppId, patch: triagePatchSchema })), result: detail },
   // All or nothing: refused when any of the ids is not in the cache.
-  'triage:bulk': { args: one(z.strictObject({ brandId, ids: z.array(oppId).min(1).max(100_000), patch: triagePatchSchema })), result: z.object({ updated: int() }) },
+  'triage:bulk': {
+    args: one(z.strictObject({ brandId, ids: z.array(oppId).min(1).max(100_000), patch: triagePatchSchema })),
+    result: z.object({ updated: int() }),
+  },
   'dnc:list': { args: none, result: z.array(shaped<DoNotContactEntry>()) },
   'dnc:add': { args: one(z.strictObject({ value: text(320).min(1), note: text(1000).optional() })), result: shaped<DoNotContactEntry>() },
   'dnc:remove': { args: one(z.strictObject({ value: text(320).min(1) })), result: z.object({ removed: z.boolean() }) },
@@ -218,7 +244,9 @@ export const contract = {
   'drafts:reset': { args: one(z.strictObject({ brandId, id: oppId, kind: draftKind })), result: shaped<DraftView>() },
   'snippets:list': { args: none, result: z.array(shaped<SnippetRecord>()) },
   'snippets:save': {
-    args: one(z.strictObject({ id: z.string().max(100).optional(), kind: z.enum(['opening', 'signoff', 'other']), name: text(200).min(1), text: text(20_000) })),
+    args: one(
+      z.strictObject({ id: z.string().max(100).optional(), kind: z.enum(['opening', 'signoff', 'other']), name: text(200).min(1), text: text(20_000) }),
+    ),
     result: shaped<SnippetRecord>(),
   },
   'snippets:remove': { args: one(z.strictObject({ id: z.string().max(100) })), result: z.object({ removed: z.boolean() }) },
@@ -226,7 +254,10 @@ export const contract = {
     args: one(z.strictObject({ brandId, ids: z.array(oppId).min(1).max(100_000), stage: z.enum(STAGES), reason: text(500).nullable().optional() })),
     result: z.object({ updated: int() }),
   },
-  'pipeline:snooze': { args: one(z.strictObject({ brandId, ids: z.array(oppId).min(1).max(100_000), until: dateSchema('until').nullable() })), result: z.object({ updated: int() }) },
+  'pipeline:snooze': {
+    args: one(z.strictObject({ brandId, ids: z.array(oppId).min(1).max(100_000), until: dateSchema('until').nullable() })),
+    result: z.object({ updated: int() }),
+  },
   'pipeline:contacted': { args: one(z.strictObject({ brandId, id: oppId, addresses: z.array(text(320)).max(50) })), result: detail },
   'pipeline:followed-up': { args: one(z.strictObject({ brandId, id: oppId })), result: detail },
   'pipeline:due': { args: none, result: z.object({ byBrand: z.record(z.string(), z.number()), total: int() }) },
@@ -241,7 +272,10 @@ export const contract = {
   'sync:cancel': { args: one(z.strictObject({ jobId: z.string().max(100) })), result: z.object({ cancelled: z.boolean() }) },
   'export:preview': { args: one(exportOptionsSchema), result: shaped<ExportCheck>() },
   // The renderer never names a path: main's save dialog gives it an opaque handle and the file's name (null when cancelled).
-  'export:choose-file': { args: one(z.strictObject({ suggestedName: text(200) })), result: z.object({ file: z.object({ handle: z.string(), name: z.string() }).nullable() }) },
+  'export:choose-file': {
+    args: one(z.strictObject({ suggestedName: text(200) })),
+    result: z.object({ file: z.object({ handle: z.string(), name: z.string() }).nullable() }),
+  },
   // Exports are named by job id.
   'export:start': { args: one(z.strictObject({ options: exportOptionsSchema, file: z.uuid() })), result: jobStarted },
   'export:show-in-folder': { args: one(z.strictObject({ jobId: z.uuid() })), result: z.object({ shown: z.boolean() }) },
@@ -254,12 +288,27 @@ export const contract = {
     result: z.object({ opened: z.boolean(), message: z.string(), copiedBody: z.boolean() }),
   },
   'scores:get': {
-    args: one(z.strictObject({ brandId, breakdown: z.enum(['', 'model', 'prompt']), start: dateSchema('start').optional(), end: dateSchema('end').optional() })),
+    args: one(
+      z.strictObject({ brandId, breakdown: z.enum(['', 'model', 'prompt']), start: dateSchema('start').optional(), end: dateSchema('end').optional() }),
+    ),
     result: z.object({ rows: z.array(shaped<ScoreRow>()), brandName: z.string().nullable(), fetchedAt: z.string().nullable() }),
   },
   'citations:get': {
-    args: one(z.strictObject({ brandId, mode: z.enum(CITATION_MODES), domain: text(200).optional(), start: dateSchema('start').optional(), end: dateSchema('end').optional() })),
-    result: z.object({ items: z.array(z.record(z.string(), z.unknown())), updatedAt: z.string().nullable(), summary: z.unknown(), fetchedAt: z.string().nullable() }),
+    args: one(
+      z.strictObject({
+        brandId,
+        mode: z.enum(CITATION_MODES),
+        domain: text(200).optional(),
+        start: dateSchema('start').optional(),
+        end: dateSchema('end').optional(),
+      }),
+    ),
+    result: z.object({
+      items: z.array(z.record(z.string(), z.unknown())),
+      updatedAt: z.string().nullable(),
+      summary: z.unknown(),
+      fetchedAt: z.string().nullable(),
+    }),
   },
   'settings:get': { args: none, result: settingsSchema },
   'settings:set': { args: one(settingsPatchSchema), result: settingsSchema },

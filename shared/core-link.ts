@@ -141,7 +141,12 @@ export class CoreLink {
         const message = e instanceof Error ? e.message : String(e);
         // A value that cannot be cloned is the caller's; anything else (a channel closed as the process died, before its exit is heard) is the core's.
         const unclonable = (e instanceof Error && e.name === 'DataCloneError') || /could not be cloned/i.test(message);
-        resolve({ ok: false, error: unclonable ? { kind: 'invalid-input', message: `The request could not be sent: ${message}` } : stopped(`The workbench's engine could not be reached (${message}). The request did not finish; try again.`) });
+        resolve({
+          ok: false,
+          error: unclonable
+            ? { kind: 'invalid-input', message: `The request could not be sent: ${message}` }
+            : stopped(`The workbench's engine could not be reached (${message}). The request did not finish; try again.`),
+        });
       }
     });
   }
@@ -206,7 +211,10 @@ export class CoreSupervisor {
       this.restarts++;
       this.link = this.start();
       this.link.launch();
-      this.opts.onCrash('restarted', "The workbench's engine stopped unexpectedly and was restarted. Anything that was running (a sync or an export) was stopped; start it again.");
+      this.opts.onCrash(
+        'restarted',
+        "The workbench's engine stopped unexpectedly and was restarted. Anything that was running (a sync or an export) was stopped; start it again.",
+      );
     });
     return link;
   }

@@ -20,13 +20,7 @@ export const BREAKDOWN_KINDS = ['model', 'prompt'] as const;
 export type BreakdownKind = (typeof BREAKDOWN_KINDS)[number];
 
 /** The documented error codes (spec section 7). */
-export const ERROR_CODES = [
-  'INVALID_PARAMETER',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'INTERNAL_ERROR',
-  'RATE_LIMIT_EXCEEDED',
-] as const;
+export const ERROR_CODES = ['INVALID_PARAMETER', 'UNAUTHORIZED', 'FORBIDDEN', 'INTERNAL_ERROR', 'RATE_LIMIT_EXCEEDED'] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Bounds from the spec (section 8). */

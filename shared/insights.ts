@@ -62,10 +62,11 @@ function valueOnOrBefore(series: readonly DayPoint[], date: string, field: 'visi
 
 export function changes(series: readonly DayPoint[], field: 'visibility' | 'presence'): Change {
   let last: DayPoint | undefined;
-  for (let i = series.length - 1; i >= 0; i--) if (series[i]![field] !== null) {
-    last = series[i];
-    break;
-  }
+  for (let i = series.length - 1; i >= 0; i--)
+    if (series[i]![field] !== null) {
+      last = series[i];
+      break;
+    }
   if (!last) return { latest: null, latestDate: null, change7: null, change28: null };
   const v = last[field]!;
   const diff = (days: number) => {

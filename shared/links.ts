@@ -15,7 +15,8 @@ export function checkExternalUrl(input: string): LinkCheck {
   } catch {
     return { ok: false, reason: 'The link is not a valid web address.' };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: `Only web links (http, https) open from the app; this one is ${url.protocol.replace(/:$/, '')}.` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, reason: `Only web links (http, https) open from the app; this one is ${url.protocol.replace(/:$/, '')}.` };
   if (url.username || url.password) return { ok: false, reason: 'The link carries a user name or password.' };
   if (!url.hostname) return { ok: false, reason: 'The link has no host.' };
   return { ok: true, url: url.href };

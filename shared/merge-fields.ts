@@ -23,8 +23,31 @@ export type MergeField = (typeof MERGE_FIELDS)[number];
 
 /** The local parts of role addresses: an inbox, not a person (press+uk@ counts as press@). */
 export const ROLE_LOCAL_PARTS = [
-  'info', 'press', 'news', 'newsdesk', 'editor', 'editors', 'editorial', 'hello', 'contact', 'team', 'tips', 'newsroom', 'pr', 'media',
-  'office', 'admin', 'support', 'sales', 'marketing', 'webmaster', 'noreply', 'no-reply', 'letters', 'submissions', 'feedback',
+  'info',
+  'press',
+  'news',
+  'newsdesk',
+  'editor',
+  'editors',
+  'editorial',
+  'hello',
+  'contact',
+  'team',
+  'tips',
+  'newsroom',
+  'pr',
+  'media',
+  'office',
+  'admin',
+  'support',
+  'sales',
+  'marketing',
+  'webmaster',
+  'noreply',
+  'no-reply',
+  'letters',
+  'submissions',
+  'feedback',
 ] as const;
 
 const ROLES: ReadonlySet<string> = new Set(ROLE_LOCAL_PARTS);
@@ -155,7 +178,8 @@ const clean = (v: string | null | undefined): string | null => {
 
 const HONORIFIC = /^(?:dr|prof|professor|mr|mrs|ms|mx|miss|sir|dame|rev)\.?$/i;
 const CREDENTIAL = /^(?:ph\.?d|m\.?d|r\.?d|r\.?n|mba|mph|msc|bsc|jr|sr|ii|iii|iv|esq|cpa|dds|dvm)\.?$/i;
-const NOT_ONE_PERSON = /\b(?:staff|team|editors?|editorial|desk|newsroom|contributors?|admin|writers|reporters|correspondents?|bureau|press|anonymous|unknown)\b|\s(?:and|&|with|und|et)\s|[;/@\d]/i;
+const NOT_ONE_PERSON =
+  /\b(?:staff|team|editors?|editorial|desk|newsroom|contributors?|admin|writers|reporters|correspondents?|bureau|press|anonymous|unknown)\b|\s(?:and|&|with|und|et)\s|[;/@\d]/i;
 const INITIAL = /^(?:\p{L}\.?|(?:\p{L}\.){2,}\p{L}?)$/u;
 
 /**

@@ -84,7 +84,6 @@ export interface OpportunityDetail {
   triage: Triage;
 }
 
-
 export interface CachedBrand {
   id: string;
   name: string;

@@ -126,7 +126,9 @@ type ListKeyOf<F> = F extends { list: infer K extends string } ? K : F extends {
 /** The keys and kinds of an API record, for the schema built from them. */
 export type ApiFieldKinds = { [F in Extract<Field, { kind: ApiKind }> as ApiKeyOf<F>]: F['kind'] };
 /** The stored fields the list shows, by list key (the rest of a list item is the user's triage and flags). */
-export type ListedFields = { [F in Extract<Field, { list: unknown }> as ListKeyOf<F>]: F extends { column: infer C extends ColumnType } ? ColumnValues[C] : never };
+export type ListedFields = {
+  [F in Extract<Field, { list: unknown }> as ListKeyOf<F>]: F extends { column: infer C extends ColumnType } ? ColumnValues[C] : never;
+};
 
 // ---- reading a record: the one way --------------------------------------------
 

@@ -72,4 +72,3 @@ export function mailtoLink(emails: readonly string[], subject?: string | null, b
     message: `The pitch is too long for a mail link (${full.length.toLocaleString('en-US')} characters; the limit is ${MAILTO_MAX_LENGTH.toLocaleString('en-US')}). The mail app opens with the address${subject ? ' and subject' : ''}; the body has been copied, so paste it in.`,
   };
 }
-

@@ -94,7 +94,11 @@ const wholeWords = (list: readonly string[]) =>
   );
 const SPAM = wholeWords(SPAM_WORDS);
 const EXCEPTIONS = wholeWords(SPAM_WORD_EXCEPTIONS);
-const key = (s: string) => s.toLowerCase().replace(/’/g, "'").replace(/[\s-]+/g, ' ');
+const key = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/’/g, "'")
+    .replace(/[\s-]+/g, ' ');
 const ENTRY = new Map<string, string>(SPAM_WORDS.map((w) => [key(w), w]));
 
 /** The spam-filter words and phrases in the text, each where it is (case does not matter; the longest phrase wins). */

@@ -141,7 +141,12 @@ export type SnippetRecord = z.output<typeof snippetRecordSchema>;
 /** The record file (versions 1 and 2; a version-1 file has no drafts or snippets). */
 export const recordFileSchema = z.object({
   format: z.literal(RECORD_FORMAT),
-  version: z.number().int().min(1).max(RECORD_VERSION).transform((): typeof RECORD_VERSION => RECORD_VERSION),
+  version: z
+    .number()
+    .int()
+    .min(1)
+    .max(RECORD_VERSION)
+    .transform((): typeof RECORD_VERSION => RECORD_VERSION),
   app_version: z.string().max(40),
   created_at: iso,
   triage: z.array(triageRecordSchema),
@@ -164,7 +169,9 @@ export interface RecordCounts {
   snippets: number;
 }
 
-export function recordCounts(r: Pick<RecordFile, 'triage' | 'do_not_contact' | 'exports' | 'history'> & Partial<Pick<RecordFile, 'drafts' | 'snippets'>>): RecordCounts {
+export function recordCounts(
+  r: Pick<RecordFile, 'triage' | 'do_not_contact' | 'exports' | 'history'> & Partial<Pick<RecordFile, 'drafts' | 'snippets'>>,
+): RecordCounts {
   return {
     triage: r.triage.length,
     notes: r.triage.filter((t) => t.note !== '').length,
@@ -186,14 +193,20 @@ export function parseRecordFile(text: string): { ok: true; record: RecordFile } 
   try {
     json = JSON.parse(text);
   } catch {
-    return { ok: false, reason: text.trim() === '' ? 'The file is empty.' : 'The file is not a complete JSON document (it may be cut short or not a record file).' };
+    return {
+      ok: false,
+      reason: text.trim() === '' ? 'The file is empty.' : 'The file is not a complete JSON document (it may be cut short or not a record file).',
+    };
   }
   const head = z.object({ format: z.unknown(), version: z.unknown() }).safeParse(json);
   if (!head.success || head.data.format !== RECORD_FORMAT) return { ok: false, reason: 'This is not an Outreach Workbench record file.' };
   if (typeof head.data.version !== 'number' || !Number.isInteger(head.data.version) || head.data.version < 1)
     return { ok: false, reason: 'The record file has no valid version number.' };
   if (head.data.version > RECORD_VERSION)
-    return { ok: false, reason: `The record file was written by a newer version of Outreach Workbench (record version ${head.data.version}; this app reads up to ${RECORD_VERSION}). Update the app to import it.` };
+    return {
+      ok: false,
+      reason: `The record file was written by a newer version of Outreach Workbench (record version ${head.data.version}; this app reads up to ${RECORD_VERSION}). Update the app to import it.`,
+    };
   const parsed = recordFileSchema.safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0]!;

@@ -38,7 +38,9 @@ if (target === 'node') {
   execFileSync(npm, ['rebuild', ...modules], { cwd: root, stdio: 'inherit' });
   const again = loadsInNode();
   if (!again.ok) {
-    console.error(`The native modules still do not load under Node: ${again.why}\nOn Debian/Ubuntu run: bash build/setup.sh (it installs libsecret-1-dev and a compiler).`);
+    console.error(
+      `The native modules still do not load under Node: ${again.why}\nOn Debian/Ubuntu run: bash build/setup.sh (it installs libsecret-1-dev and a compiler).`,
+    );
     process.exit(1);
   }
   writeStamp(want);

@@ -19,7 +19,11 @@ try {
   cpSync(join(root, 'electron', 'main'), join(work, 'src', 'main'), { recursive: true });
   cpSync(join(root, 'electron', 'preload'), join(work, 'src', 'preload'), { recursive: true });
   const out = join(work, 'findings.csv');
-  execFileSync(join(root, 'node_modules', '.bin', 'electronegativity'), ['-i', 'src', '-x', 'AvailableSecurityFixesGlobalCheck', '-e', electronVersion, '-o', out, '-r'], { cwd: work, stdio: 'ignore' });
+  execFileSync(
+    join(root, 'node_modules', '.bin', 'electronegativity'),
+    ['-i', 'src', '-x', 'AvailableSecurityFixesGlobalCheck', '-e', electronVersion, '-o', out, '-r'],
+    { cwd: work, stdio: 'ignore' },
+  );
   // Its CSV quotes the description only sometimes (a comma in it then splits the row), so read
   // just the five leading columns of each finding line, which never hold a comma.
   const rows = readFileSync(out, 'utf8')
@@ -34,7 +38,9 @@ try {
   }
   const serious = rows.filter((r) => r.severity === 'HIGH' && (r.confidence === 'FIRM' || r.confidence === 'CERTAIN'));
   const unexplained = serious.filter((r) => !review.some((v) => v.issue === r.issue && v.file === r.file));
-  console.log(`electronegativity: ${rows.length} finding(s), ${serious.length} high and firm, ${serious.length - unexplained.length} reviewed (build/security-review.json).`);
+  console.log(
+    `electronegativity: ${rows.length} finding(s), ${serious.length} high and firm, ${serious.length - unexplained.length} reviewed (build/security-review.json).`,
+  );
   for (const r of rows) console.log(`  ${r.severity.padEnd(6)} ${r.confidence.padEnd(9)} ${r.issue} ${r.file}:${r.location}`);
   if (unexplained.length) {
     console.error(`\n${unexplained.length} high-severity finding(s) not reviewed:`);

@@ -75,7 +75,11 @@ function globSource(glob) {
       i += 1;
     } else if (glob[i] === '{' && glob.indexOf('}', i) > i) {
       const end = glob.indexOf('}', i);
-      source += `(?:${glob.slice(i + 1, end).split(',').map(globSource).join('|')})`;
+      source += `(?:${glob
+        .slice(i + 1, end)
+        .split(',')
+        .map(globSource)
+        .join('|')})`;
       i = end + 1;
     } else {
       source += glob[i].replace(/[.+^${}()|[\]\\]/g, '\\$&');
@@ -166,7 +170,14 @@ function filesNamedBy(code, expression, at, steps = 3) {
   const constantPattern = new RegExp(`\\b(?:const|let|var)\\s+${escapeIdentifier(expression)}\\s*=\\s*([^;\\n]+)`, 'g');
   const constant = lastMatch(constantPattern, before) ?? lastMatch(constantPattern, code);
   const fn = [...before.matchAll(/\bfunction\s+([\w$]+)\s*\(([^)]*)\)/g)]
-    .map((m) => ({ index: m.index, name: m[1], param: m[2].split(',').map((p) => p.trim().replace(/\s*=[\s\S]*$/, '')).indexOf(expression) }))
+    .map((m) => ({
+      index: m.index,
+      name: m[1],
+      param: m[2]
+        .split(',')
+        .map((p) => p.trim().replace(/\s*=[\s\S]*$/, ''))
+        .indexOf(expression),
+    }))
     .filter((f) => f.param >= 0)
     .at(-1);
   if (constant !== undefined && (fn === undefined || constant.index > fn.index)) return filesNamedBy(code, constant[1], constant.index, steps - 1);
@@ -192,7 +203,8 @@ export function checkPreload(ctx) {
     const code = isInside(ctx.outDir, path) ? readText(path) : undefined;
     if (code === undefined) return [`main loads the preload "${name}", but the build has no such file (looked for ${relative(ctx.outDir, path)})`];
     const problems = [];
-    if (!name.endsWith('.cjs')) problems.push(`the preload "${name}" is not a .cjs file: a sandboxed preload must be CommonJS, and in a "type": "module" package only .cjs is`);
+    if (!name.endsWith('.cjs'))
+      problems.push(`the preload "${name}" is not a .cjs file: a sandboxed preload must be CommonJS, and in a "type": "module" package only .cjs is`);
     if (/^\s*(?:import|export)\b(?!\s*\()/m.test(code) || /\bimport\s*\(|\bimport\.meta\b/.test(code)) {
       problems.push(`the preload "${name}" uses ES module syntax (import/export); a sandboxed preload must be CommonJS`);
     }
@@ -210,7 +222,9 @@ export function checkAppProtocol(ctx) {
   if (main === undefined) return [`the build has no ${MAIN_BUNDLE}`];
   const problems = [];
   if (/\bloadFile\(/.test(main)) {
-    problems.push('main calls loadFile(): with the grantFileProtocolExtraPrivileges fuse off, file:// pages cannot run module scripts and the window stays blank');
+    problems.push(
+      'main calls loadFile(): with the grantFileProtocolExtraPrivileges fuse off, file:// pages cannot run module scripts and the window stays blank',
+    );
   }
   if (main.includes('file://')) problems.push('main names a file:// URL; the renderer must come from app://');
   if (!main.includes('app://')) problems.push('main never names an app:// URL');
@@ -259,7 +273,8 @@ export function checkRendererHtml(ctx) {
   if (scripts.length === 0) problems.push('index.html loads no script, so the window would stay blank');
   for (const [, attrs, body] of scripts) {
     const src = attribute(attrs, 'src');
-    if (src === undefined || body.trim() !== '') problems.push(`index.html has an inline script (${(body.trim() || attrs.trim()).slice(0, 60)}); the CSP allows only the app's own files`);
+    if (src === undefined || body.trim() !== '')
+      problems.push(`index.html has an inline script (${(body.trim() || attrs.trim()).slice(0, 60)}); the CSP allows only the app's own files`);
     if (src !== undefined) references.push(src);
   }
   for (const [, attrs] of html.matchAll(/<link\b([^>]*)>/gi)) {
@@ -279,7 +294,8 @@ export function checkRendererHtml(ctx) {
     } catch {
       path = undefined;
     }
-    if (path === undefined || !isInside(rendererDir, path) || !existsSync(path)) problems.push(`index.html references "${ref}", which the build does not contain`);
+    if (path === undefined || !isInside(rendererDir, path) || !existsSync(path))
+      problems.push(`index.html references "${ref}", which the build does not contain`);
   }
   return problems;
 }
@@ -319,7 +335,8 @@ export function checkNativeUnpacked(ctx) {
   const natives = Object.keys(ctx.pkg.dependencies ?? {}).filter((name) => existsSync(join(ctx.nodeModules, name, 'binding.gyp')));
   return natives.flatMap((name) => {
     const files = nativeFiles(ctx.nodeModules, name);
-    if (files.length === 0) return [`cannot tell which .node file native module ${name} builds: its binding.gyp names no target_name and its build/Release holds none`];
+    if (files.length === 0)
+      return [`cannot tell which .node file native module ${name} builds: its binding.gyp names no target_name and its build/Release holds none`];
     return files
       .filter((file) => !selectedBy(file, ctx.builder.asarUnpack))
       .map((file) => `native module ${name}: ${file} is not covered by asarUnpack; a .node file cannot load from inside the asar`);
@@ -396,9 +413,12 @@ export function checkCoreNetFetch(ctx) {
   const code = [...files.values()].map(withoutComments).join('\n');
   const problems = [];
   const importsNet =
-    /\bimport\s*\{[^}]*\bnet\b[^}]*\}\s*from\s*["']electron["']/.test(code) || /\brequire\(\s*["']electron["']\s*\)/.test(code) || /\bimport\s*\*\s*as\s+[\w$]+\s+from\s*["']electron["']/.test(code);
+    /\bimport\s*\{[^}]*\bnet\b[^}]*\}\s*from\s*["']electron["']/.test(code) ||
+    /\brequire\(\s*["']electron["']\s*\)/.test(code) ||
+    /\bimport\s*\*\s*as\s+[\w$]+\s+from\s*["']electron["']/.test(code);
   if (!importsNet) problems.push("the core bundle never imports net from electron, so its requests cannot go through Electron's net.fetch");
-  if (!/(?:^|[^\w$])net\.fetch\(/.test(code)) problems.push("the core bundle never calls net.fetch(): the API client would use Node's fetch (no system proxy, no OS certificates)");
+  if (!/(?:^|[^\w$])net\.fetch\(/.test(code))
+    problems.push("the core bundle never calls net.fetch(): the API client would use Node's fetch (no system proxy, no OS certificates)");
   return problems;
 }
 
@@ -428,7 +448,8 @@ export function checkCoreLog(ctx) {
   if (main && !/WORKBENCH_LOG_DIR\s*:\s*[\w$.]*\(\s*[\w$.]*getPath\(\s*["']userData["']\s*\)\s*,\s*["']logs["']\s*\)/.test(main)) {
     problems.push("main does not hand the core process WORKBENCH_LOG_DIR as the user-data folder's logs/: the core's log would go elsewhere");
   }
-  if (core && !/process\.env\.WORKBENCH_LOG_DIR\b/.test(core)) problems.push('the core bundle never reads WORKBENCH_LOG_DIR: its log would not be in the user-data folder');
+  if (core && !/process\.env\.WORKBENCH_LOG_DIR\b/.test(core))
+    problems.push('the core bundle never reads WORKBENCH_LOG_DIR: its log would not be in the user-data folder');
   return problems;
 }
 

@@ -81,7 +81,12 @@ export async function clientFor(ctx: Ctx, onWait?: (s: string) => void): Promise
     fetch: ctx.fetch,
     apiKey: await keyFor(ctx),
     requestsPerMinute: ctx.rate,
-    onWait: onWait ? (w) => onWait(`${w.reason === 'rate-limit' ? 'Rate-limited' : 'Retrying'}: waiting ${Math.ceil(w.seconds)} s${w.capped ? ' (the service asked for longer; capped)' : ''}…`) : undefined,
+    onWait: onWait
+      ? (w) =>
+          onWait(
+            `${w.reason === 'rate-limit' ? 'Rate-limited' : 'Retrying'}: waiting ${Math.ceil(w.seconds)} s${w.capped ? ' (the service asked for longer; capped)' : ''}…`,
+          )
+      : undefined,
   });
 }
 
@@ -112,7 +117,10 @@ export async function withCache<T>(ctx: Ctx, fn: (c: Cache) => Promise<T> | T, o
   cache.opportunities.days = () => pipelineDays(localToday(), followUpAfterDays);
   try {
     const result = await fn(cache);
-    if (opts.changesRecord) await backupsFor(ctx, () => cache).backupIfDue().catch((e: unknown) => ctx.io.err(`note: the backup of your record could not be written: ${(e as Error).message}\n`));
+    if (opts.changesRecord)
+      await backupsFor(ctx, () => cache)
+        .backupIfDue()
+        .catch((e: unknown) => ctx.io.err(`note: the backup of your record could not be written: ${(e as Error).message}\n`));
     return result;
   } finally {
     cache.close();

@@ -17,11 +17,20 @@ export const LIST_OPTIONS = {
   limit: { type: 'string' },
 } as const;
 
-const SORTS: Record<string, ListSort> = { priority_score: 'priority', fit_score: 'fit', last_seen: 'last_seen', priority: 'priority', fit: 'fit', title: 'title', domain: 'domain' };
+const SORTS: Record<string, ListSort> = {
+  priority_score: 'priority',
+  fit_score: 'fit',
+  last_seen: 'last_seen',
+  priority: 'priority',
+  fit: 'fit',
+  title: 'title',
+  domain: 'domain',
+};
 
 export function listFilter(values: Record<string, string | boolean | string[] | undefined>, brandId: string): ListFilter {
   const sortFlag = values.sort as string | undefined;
-  if (sortFlag !== undefined && !SORTS[sortFlag]) throw new UsageError(`--sort must be one of: priority_score, fit_score, last_seen, ${LIST_SORTS.slice(3).join(', ')}.`);
+  if (sortFlag !== undefined && !SORTS[sortFlag])
+    throw new UsageError(`--sort must be one of: priority_score, fit_score, last_seen, ${LIST_SORTS.slice(3).join(', ')}.`);
   return {
     brandId,
     status: oneOf(STATUSES, values.status as string | undefined, '--status'),

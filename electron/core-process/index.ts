@@ -15,11 +15,14 @@ installCrashLogging(log);
 
 void runCore(
   process.parentPort,
-  coreDeps({ net }, {
-    keychain: new KeychainSecretStore(),
-    exit: (code) => process.exit(code),
-    log: (level, message) => log[level](message),
-  }),
+  coreDeps(
+    { net },
+    {
+      keychain: new KeychainSecretStore(),
+      exit: (code) => process.exit(code),
+      log: (level, message) => log[level](message),
+    },
+  ),
 ).catch((e: unknown) => {
   log.error('the core process could not start', e);
   process.exit(1);

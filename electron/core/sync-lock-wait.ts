@@ -80,7 +80,11 @@ export async function holdBrandLock(cache: Cache, brand: { id: string; name: str
     const got = cache.locks.tryAcquire(brand.id, me, new Date(), stale);
     if (got.acquired) {
       if (got.tookOverFrom) {
-        ctx.emit({ type: 'warning', brandId: brand.id, message: `The earlier sync of ${brand.name} (${got.tookOverFrom.label}, process ${got.tookOverFrom.pid}) stopped without finishing; this sync takes over and resumes it.` });
+        ctx.emit({
+          type: 'warning',
+          brandId: brand.id,
+          message: `The earlier sync of ${brand.name} (${got.tookOverFrom.label}, process ${got.tookOverFrom.pid}) stopped without finishing; this sync takes over and resumes it.`,
+        });
       }
       break;
     }

@@ -75,7 +75,18 @@ interface BrandCtx extends Omit<SyncOptions, 'now'> {
 }
 
 async function syncBrand(cache: Cache, client: TrakkrClient, brand: { id: string; name: string }, ctx: BrandCtx): Promise<BrandSummary> {
-  const s: BrandSummary = { brandId: brand.id, name: brand.name, added: 0, changed: 0, removed: 0, warnings: 0, pages: 0, items: 0, resumed: false, failures: [] };
+  const s: BrandSummary = {
+    brandId: brand.id,
+    name: brand.name,
+    added: 0,
+    changed: 0,
+    removed: 0,
+    warnings: 0,
+    pages: 0,
+    items: 0,
+    resumed: false,
+    failures: [],
+  };
   const lock = await holdBrandLock(cache, brand, ctx);
   if (!lock.held) {
     s.skipped = lock.reason;
@@ -103,7 +114,13 @@ async function syncHeldBrand(cache: Cache, client: TrakkrClient, brand: { id: st
       for (const breakdown of [[], ['model'], ['prompt']] as ('model' | 'prompt')[][]) {
         const r = await client.scores({ brand: brand.id, breakdown, start_date: start, end_date: end }, { signal: ctx.signal });
         const resp = r.response as { brand_name?: string; start_date?: string; end_date?: string; errors?: string[] | null };
-        cache.scores.replace(brand.id, breakdown, r.points, { brand_name: resp.brand_name, start_date: resp.start_date ?? start, end_date: resp.end_date ?? end, errors: resp.errors ?? null }, ctx.now());
+        cache.scores.replace(
+          brand.id,
+          breakdown,
+          r.points,
+          { brand_name: resp.brand_name, start_date: resp.start_date ?? start, end_date: resp.end_date ?? end, errors: resp.errors ?? null },
+          ctx.now(),
+        );
         s.warnings += r.warnings.length;
         ctx.emit({ type: 'progress', brandId: brand.id, phase: 'scores', pages: 1, items: r.points.length });
       }
@@ -152,7 +169,13 @@ async function syncOpportunities(cache: Cache, client: TrakkrClient, brandId: st
       const next = page.pagination.has_more ? page.pagination.next_cursor : null;
       const r = cache.tx(() => {
         const res = cache.opportunities.upsertPage(brandId, page.items, runId, ctx.now());
-        cache.runs.progress(runId, { cursor: next, items: page.items.length, added: res.added, changed: res.changed, warnings: page.warnings.length + res.warnings.length });
+        cache.runs.progress(runId, {
+          cursor: next,
+          items: page.items.length,
+          added: res.added,
+          changed: res.changed,
+          warnings: page.warnings.length + res.warnings.length,
+        });
         return res;
       });
       s.pages++;
@@ -169,7 +192,11 @@ async function syncOpportunities(cache: Cache, client: TrakkrClient, brandId: st
     } catch (e) {
       // A saved cursor the service no longer accepts: start the pass again from the first page.
       if (cursor !== undefined && e instanceof ApiError && e.kind === 'bad-request') {
-        ctx.emit({ type: 'warning', brandId, message: 'The saved position of the interrupted sync has expired; starting this brand again from the first page.' });
+        ctx.emit({
+          type: 'warning',
+          brandId,
+          message: 'The saved position of the interrupted sync has expired; starting this brand again from the first page.',
+        });
         // A new run for the new pass: what is removed is decided by this complete pass alone.
         cache.runs.finish(runId, 'failed', ctx.now(), { error: 'the saved position expired; started again from the first page' });
         runId = cache.runs.start(brandId, 'opportunities', ctx.now()).id;

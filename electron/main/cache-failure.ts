@@ -51,17 +51,20 @@ const WORDS: Record<CacheFailureKind, { headline: string; explain: string; start
   },
   locked: {
     headline: 'The cache is in use by another program.',
-    explain: 'Another Outreach Workbench, or a `workbench` command that is still running, has the cache open. Close it, then open the app again. Nothing was changed.',
+    explain:
+      'Another Outreach Workbench, or a `workbench` command that is still running, has the cache open. Close it, then open the app again. Nothing was changed.',
     startOver: false,
   },
   'disk-full': {
     headline: 'The disk is full.',
-    explain: 'Outreach Workbench needs some free space on the disk that holds its data folder. Free some space, then open the app again. Nothing in the cache was changed.',
+    explain:
+      'Outreach Workbench needs some free space on the disk that holds its data folder. Free some space, then open the app again. Nothing in the cache was changed.',
     startOver: false,
   },
   'not-writable': {
     headline: 'Outreach Workbench cannot write to its data folder.',
-    explain: 'Check that the folder exists, that your account may write there, and that the disk is not read-only, then open the app again. Nothing was changed.',
+    explain:
+      'Check that the folder exists, that your account may write there, and that the disk is not read-only, then open the app again. Nothing was changed.',
     startOver: false,
   },
   internal: {
@@ -80,6 +83,8 @@ export function cacheFailureDialog(failure: CacheFailure): CacheFailureDialog {
   if (w.startOver) buttons.push({ label: 'Start over (keep the old file)', action: 'start-over' });
   buttons.push({ label: 'Open the data folder', action: 'open-folder' }, { label: 'Quit', action: 'quit' });
   const quit = buttons.length - 1;
-  const detail = [w.explain, w.startOver ? START_OVER : null, `Cache file: ${failure.path}`, `Details: ${redactKeys(failure.message)}`].filter((s) => s !== null).join('\n\n');
+  const detail = [w.explain, w.startOver ? START_OVER : null, `Cache file: ${failure.path}`, `Details: ${redactKeys(failure.message)}`]
+    .filter((s) => s !== null)
+    .join('\n\n');
   return { title: 'Outreach Workbench cannot open its cache', message: w.headline, detail, buttons, defaultId: quit, cancelId: quit };
 }

@@ -18,7 +18,13 @@ export interface UtilityProcessLike {
 }
 
 export interface ElectronForkApi {
-  utilityProcess: { fork(modulePath: string, args?: string[], options?: { serviceName?: string; env?: NodeJS.ProcessEnv; stdio?: 'inherit' | 'pipe' | 'ignore' }): UtilityProcessLike };
+  utilityProcess: {
+    fork(
+      modulePath: string,
+      args?: string[],
+      options?: { serviceName?: string; env?: NodeJS.ProcessEnv; stdio?: 'inherit' | 'pipe' | 'ignore' },
+    ): UtilityProcessLike;
+  };
   MessageChannelMain: new () => { port1: PortLike; port2: PortLike };
 }
 

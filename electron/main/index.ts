@@ -26,12 +26,19 @@ const started = startUp(app, {
   openLog: (userDataDir) => {
     const log = createLog({ dir: join(userDataDir, 'logs') });
     installCrashLogging(log, process, (e) => {
-      dialog.showErrorBox('Outreach Workbench stopped', `Something went wrong and the app has to close. Details are in ${log.file}.\n\n${e instanceof Error ? e.message : String(e)}`);
+      dialog.showErrorBox(
+        'Outreach Workbench stopped',
+        `Something went wrong and the app has to close. Details are in ${log.file}.\n\n${e instanceof Error ? e.message : String(e)}`,
+      );
       app.exit(1);
     });
     return log;
   },
-  refuse: (refused) => dialog.showErrorBox('Outreach Workbench will not start', `The app was started with ${refused}, which would let other programs inspect or control it. Start it without that option.`),
+  refuse: (refused) =>
+    dialog.showErrorBox(
+      'Outreach Workbench will not start',
+      `The app was started with ${refused}, which would let other programs inspect or control it. Start it without that option.`,
+    ),
 });
 const devUrl = devServerUrl(app, process.env);
 const here = import.meta.dirname;
@@ -76,7 +83,11 @@ function run({ demo, log }: Started<Log>): void {
       startOver,
     };
     return new CoreSupervisor({
-      spawn: () => forkCore({ utilityProcess, MessageChannelMain }, join(here, 'core.js'), init, { ...process.env, WORKBENCH_LOG_DIR: join(app.getPath('userData'), 'logs') }),
+      spawn: () =>
+        forkCore({ utilityProcess, MessageChannelMain }, join(here, 'core.js'), init, {
+          ...process.env,
+          WORKBENCH_LOG_DIR: join(app.getPath('userData'), 'logs'),
+        }),
       host: hostHandlers({
         writeClipboard: (text) => clipboard.writeText(text),
         openExternal: (url) => shell.openExternal(url),
@@ -113,11 +124,21 @@ function run({ demo, log }: Started<Log>): void {
       // No permissions; in development, the dev server's pages get the development policy (security.ts).
       hardenSession(session.defaultSession, devUrl);
       // The File menu's record items: the window carries them out (it has the words and the confirmations).
-      const menu = menuTemplate({ dev: !app.isPackaged, mac: process.platform === 'darwin', appName: app.getName(), send: (command) => send('app:command', { command }) });
+      const menu = menuTemplate({
+        dev: !app.isPackaged,
+        mac: process.platform === 'darwin',
+        appName: app.getName(),
+        send: (command) => send('app:command', { command }),
+      });
       Menu.setApplicationMenu(Menu.buildFromTemplate(menu));
     },
     startCore,
-    useCore: (core) => registerIpc(ipcMain, (method, args) => core.call(method, args), (event: Electron.IpcMainInvokeEvent) => isTrustedSender(event, win, devUrl)),
+    useCore: (core) =>
+      registerIpc(
+        ipcMain,
+        (method, args) => core.call(method, args),
+        (event: Electron.IpcMainInvokeEvent) => isTrustedSender(event, win, devUrl),
+      ),
     createWindow: () => (win = createWindow()),
     windowLoaded: () => send('app:online', { online: net.isOnline() }),
     openPath: (path) => shell.openPath(path),

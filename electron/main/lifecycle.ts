@@ -33,7 +33,16 @@ export interface LifecycleApp {
 
 export interface LifecycleDialog {
   showErrorBox(title: string, content: string): void;
-  showMessageBox(options: { type: 'error'; title: string; message: string; detail: string; buttons: string[]; defaultId: number; cancelId: number; noLink: boolean }): Promise<{ response: number }>;
+  showMessageBox(options: {
+    type: 'error';
+    title: string;
+    message: string;
+    detail: string;
+    buttons: string[];
+    defaultId: number;
+    cancelId: number;
+    noLink: boolean;
+  }): Promise<{ response: number }>;
 }
 
 export interface LifecycleProtocol {
@@ -158,7 +167,16 @@ export function runLifecycle<C extends LifecycleCore, W extends LifecycleWindow>
   async function handleFailure(failure: CoreFailure, failed: C): Promise<C | null> {
     log.error(`the cache could not open (${failure.kind}): ${failure.message}`);
     const d = cacheFailureDialog({ kind: failure.kind, message: failure.message, path: failure.path ?? app.getPath('userData') });
-    const { response } = await dialog.showMessageBox({ type: 'error', title: d.title, message: d.message, detail: d.detail, buttons: d.buttons.map((b) => b.label), defaultId: d.defaultId, cancelId: d.cancelId, noLink: true });
+    const { response } = await dialog.showMessageBox({
+      type: 'error',
+      title: d.title,
+      message: d.message,
+      detail: d.detail,
+      buttons: d.buttons.map((b) => b.label),
+      defaultId: d.defaultId,
+      cancelId: d.cancelId,
+      noLink: true,
+    });
     const action = d.buttons[response]?.action ?? 'quit';
     await closeCurrent(failed);
     if (quitting) return null;
@@ -207,7 +225,10 @@ export function runLifecycle<C extends LifecycleCore, W extends LifecycleWindow>
       if (closing) return false; // quitting already: its exit comes within the bounded wait
       if (core) await closeCurrent(core);
       const where = log.file ? ` The log has the details: ${log.file}` : '';
-      dialog.showErrorBox('Outreach Workbench could not start', `Something went wrong while the app was starting, so it has to close. Open it again; if this keeps happening, tell us what it says below.${where}\n\n${messageOf(e)}`);
+      dialog.showErrorBox(
+        'Outreach Workbench could not start',
+        `Something went wrong while the app was starting, so it has to close. Open it again; if this keeps happening, tell us what it says below.${where}\n\n${messageOf(e)}`,
+      );
     } catch (err) {
       try {
         log.error('telling the user that the app could not start failed', err);

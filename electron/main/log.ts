@@ -37,7 +37,6 @@ export interface LogOptions {
   keep?: number;
 }
 
-
 /** Everything that looks like the API key or a bearer token, replaced. */
 export function redactForLog(text: string): string {
   return redactKeys(text);
@@ -59,10 +58,12 @@ function describe(err: unknown): string {
 
 /** One physical line: line breaks become ` \n `, other control characters `\xNN`. */
 function oneLine(text: string): string {
-  return text
-    .replace(/\r?\n[ \t]*/g, ' \\n ')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return (
+    text
+      .replace(/\r?\n[ \t]*/g, ' \\n ')
+      // eslint-disable-next-line no-control-regex
+      .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+  );
 }
 
 const TRUNCATED = ' [cut: entry too long]\n';
@@ -87,7 +88,10 @@ export function createLog({ dir, name = 'workbench.log', maxBytes = 1_000_000, k
       let bytes = Buffer.byteLength(line);
       if (bytes > maxBytes) {
         // One entry never outgrows a whole file (a cut may split a character: it becomes U+FFFD, 3 bytes).
-        line = Buffer.from(line).subarray(0, Math.max(0, maxBytes - TRUNCATED.length - 3)).toString('utf8') + TRUNCATED;
+        line =
+          Buffer.from(line)
+            .subarray(0, Math.max(0, maxBytes - TRUNCATED.length - 3))
+            .toString('utf8') + TRUNCATED;
         bytes = Buffer.byteLength(line);
       }
       mkdirSync(dir, { recursive: true });

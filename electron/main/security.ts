@@ -87,7 +87,11 @@ interface SenderLike {
 }
 
 /** Only the app's own window, its main frame, showing the app's page, may call the contract. */
-export function isTrustedSender(event: SenderLike, window: { webContents: { id: number; mainFrame: unknown } } | null, devServerUrl: string | undefined): boolean {
+export function isTrustedSender(
+  event: SenderLike,
+  window: { webContents: { id: number; mainFrame: unknown } } | null,
+  devServerUrl: string | undefined,
+): boolean {
   if (!window || !event.senderFrame) return false;
   if (event.sender.id !== window.webContents.id) return false;
   if (event.senderFrame.parent !== null) return false;
@@ -172,7 +176,12 @@ export function menuTemplate(opts: { dev: boolean; mac: boolean; appName: string
     { role: 'togglefullscreen' },
   ];
   if (opts.dev) view.unshift({ role: 'reload' }, { role: 'forceReload' }, { role: 'toggleDevTools' }, { type: 'separator' });
-  const command = (label: string, c: AppCommand): MenuItemConstructorOptions => ({ id: c, label, enabled: opts.send !== undefined, click: () => opts.send?.(c) });
+  const command = (label: string, c: AppCommand): MenuItemConstructorOptions => ({
+    id: c,
+    label,
+    enabled: opts.send !== undefined,
+    click: () => opts.send?.(c),
+  });
   const recordItems: MenuItemConstructorOptions[] = [
     command('Export your record…', 'export-record'),
     command('Import a record…', 'import-record'),
@@ -180,9 +189,27 @@ export function menuTemplate(opts: { dev: boolean; mac: boolean; appName: string
     command('Restore from backup…', 'restore-backup'),
   ];
   return [
-    ...(opts.mac ? [{ label: opts.appName, submenu: [{ role: 'about' }, { type: 'separator' }, { role: 'hide' }, { role: 'hideOthers' }, { role: 'unhide' }, { type: 'separator' }, { role: 'quit' }] } as MenuItemConstructorOptions] : []),
+    ...(opts.mac
+      ? [
+          {
+            label: opts.appName,
+            submenu: [
+              { role: 'about' },
+              { type: 'separator' },
+              { role: 'hide' },
+              { role: 'hideOthers' },
+              { role: 'unhide' },
+              { type: 'separator' },
+              { role: 'quit' },
+            ],
+          } as MenuItemConstructorOptions,
+        ]
+      : []),
     { label: 'File', submenu: [...recordItems, { type: 'separator' }, opts.mac ? { role: 'close' } : { role: 'quit' }] },
-    { label: 'Edit', submenu: [{ role: 'undo' }, { role: 'redo' }, { type: 'separator' }, { role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }] },
+    {
+      label: 'Edit',
+      submenu: [{ role: 'undo' }, { role: 'redo' }, { type: 'separator' }, { role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }],
+    },
     { label: 'View', submenu: view },
     { label: 'Window', submenu: [{ role: 'minimize' }, ...(opts.mac ? [{ role: 'zoom' } as MenuItemConstructorOptions] : [])] },
   ];

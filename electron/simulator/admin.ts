@@ -78,7 +78,8 @@ export function adminRoutes(state: SimState, faults: FaultQueue, limiter: RateLi
         const j = json();
         const list = (Array.isArray(j) ? j : [j]) as Fault[];
         for (const f of list) {
-          if (!FAULT_KINDS.includes(f.kind)) throw new HttpError(400, { error: 'INVALID_PARAMETER', message: `Unknown fault kind ${String(f.kind)}`, timestamp: now() });
+          if (!FAULT_KINDS.includes(f.kind))
+            throw new HttpError(400, { error: 'INVALID_PARAMETER', message: `Unknown fault kind ${String(f.kind)}`, timestamp: now() });
         }
         faults.add(...list);
         return { faults: faults.list() };

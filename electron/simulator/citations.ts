@@ -21,7 +21,9 @@ export function buildCitation(opts: DataOptions, brand: { index: number; name: s
     last_seen: isoAt(last, rng),
     competitors_referenced: rng.some(COMPETITORS, 0, 3),
     prompts: rng.some(promptsFor(brand.name), 1, 3),
-    search_queries: rng.some([`best ${topic}`, `${topic} review`, `${topic} alternatives`, `${brand.name} ${topic}`], 1, 3).map((q) => ({ query: q, count: rng.int(1, 25) })),
+    search_queries: rng
+      .some([`best ${topic}`, `${topic} review`, `${topic} alternatives`, `${brand.name} ${topic}`], 1, 3)
+      .map((q) => ({ query: q, count: rng.int(1, 25) })),
     sentiment: rng.int(-100, 100),
     domain_rating: rng.int(10, 95),
     page_authority: rng.int(5, 80),

@@ -7,29 +7,114 @@ import { DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES } from '../../shared/domain';
 export const BRAND_NAMES = ['Northwind Coffee', 'Acme Analytics', 'Lumen Health', 'Fjord Outdoor', 'Quill Legal'];
 
 export const DOMAINS = [
-  'techcrunch.com', 'theverge.com', 'wired.com', 'forbes.com', 'businessinsider.com', 'zdnet.com',
-  'healthline.com', 'medicalnewstoday.com', 'outsideonline.com', 'seriouseats.com', 'sprudge.com',
-  'coffeereview.com', 'g2.com', 'capterra.com', 'producthunt.com', 'hbr.org', 'fastcompany.com',
-  'inc.com', 'entrepreneur.com', 'lifehacker.com', 'nytimes.com', 'theguardian.com', 'bbc.co.uk',
-  'reuters.com', 'axios.com', 'venturebeat.com', 'arstechnica.com', 'engadget.com', 'cnet.com',
-  'pcmag.com', 'tomsguide.com', 'verywellhealth.com', 'webmd.com', 'runnersworld.com', 'rei.com',
-  'gearpatrol.com', 'dailycoffeenews.com', 'baristamagazine.com', 'towardsdatascience.com',
-  'martech.org', 'searchengineland.com', 'hubspot.com', 'smashingmagazine.com', 'dev.to',
-  'medium.com', 'substack.com', 'lawfaremedia.org', 'abajournal.com', 'law.com', 'above-the-law.com',
-  'statnews.com', 'fiercehealthcare.com', 'mobihealthnews.com', 'backpacker.com', 'adventure-journal.com',
-  'food52.com', 'eater.com', 'bonappetit.com', 'saveur.com', 'datanami.com',
+  'techcrunch.com',
+  'theverge.com',
+  'wired.com',
+  'forbes.com',
+  'businessinsider.com',
+  'zdnet.com',
+  'healthline.com',
+  'medicalnewstoday.com',
+  'outsideonline.com',
+  'seriouseats.com',
+  'sprudge.com',
+  'coffeereview.com',
+  'g2.com',
+  'capterra.com',
+  'producthunt.com',
+  'hbr.org',
+  'fastcompany.com',
+  'inc.com',
+  'entrepreneur.com',
+  'lifehacker.com',
+  'nytimes.com',
+  'theguardian.com',
+  'bbc.co.uk',
+  'reuters.com',
+  'axios.com',
+  'venturebeat.com',
+  'arstechnica.com',
+  'engadget.com',
+  'cnet.com',
+  'pcmag.com',
+  'tomsguide.com',
+  'verywellhealth.com',
+  'webmd.com',
+  'runnersworld.com',
+  'rei.com',
+  'gearpatrol.com',
+  'dailycoffeenews.com',
+  'baristamagazine.com',
+  'towardsdatascience.com',
+  'martech.org',
+  'searchengineland.com',
+  'hubspot.com',
+  'smashingmagazine.com',
+  'dev.to',
+  'medium.com',
+  'substack.com',
+  'lawfaremedia.org',
+  'abajournal.com',
+  'law.com',
+  'above-the-law.com',
+  'statnews.com',
+  'fiercehealthcare.com',
+  'mobihealthnews.com',
+  'backpacker.com',
+  'adventure-journal.com',
+  'food52.com',
+  'eater.com',
+  'bonappetit.com',
+  'saveur.com',
+  'datanami.com',
 ];
 
 export const TOPICS = [
-  'cold brew', 'specialty coffee', 'home espresso', 'sustainability', 'B2B analytics', 'dashboards',
-  'data privacy', 'telehealth', 'patient experience', 'trail running', 'ultralight gear', 'legal tech',
-  'contract review', 'AI search', 'product reviews', 'buying guides', 'small business', 'remote work',
-  'nutrition', 'sleep', 'climate', 'pricing', 'onboarding', 'integrations', 'startups',
+  'cold brew',
+  'specialty coffee',
+  'home espresso',
+  'sustainability',
+  'B2B analytics',
+  'dashboards',
+  'data privacy',
+  'telehealth',
+  'patient experience',
+  'trail running',
+  'ultralight gear',
+  'legal tech',
+  'contract review',
+  'AI search',
+  'product reviews',
+  'buying guides',
+  'small business',
+  'remote work',
+  'nutrition',
+  'sleep',
+  'climate',
+  'pricing',
+  'onboarding',
+  'integrations',
+  'startups',
 ];
 
 export const COMPETITORS = [
-  'Blue Bottle', 'Stumptown', 'Intelligentsia', 'Tableau', 'Looker', 'Mode', 'Hims', 'Ro', 'Teladoc',
-  'Patagonia', 'Arc\'teryx', 'Black Diamond', 'Clio', 'Ironclad', 'LegalZoom', 'Mixpanel', 'Amplitude',
+  'Blue Bottle',
+  'Stumptown',
+  'Intelligentsia',
+  'Tableau',
+  'Looker',
+  'Mode',
+  'Hims',
+  'Ro',
+  'Teladoc',
+  'Patagonia',
+  "Arc'teryx",
+  'Black Diamond',
+  'Clio',
+  'Ironclad',
+  'LegalZoom',
+  'Mixpanel',
+  'Amplitude',
 ];
 
 const FIRST = ['Alex', 'Maya', 'Jordan', 'Priya', 'Sam', 'Lena', 'Tomás', 'Aisha', 'Chen', 'Olivia', 'Noah', 'Zoë', 'Mateo', 'Hana', 'Ravi', 'Ines'];
@@ -39,7 +124,7 @@ const TITLE_LHF = [
   'The {n} best {t} tools in {y}',
   'Best {t} for beginners: tested and ranked',
   '{t}: everything you need to know',
-  'We tried {n} {t} options so you don\'t have to',
+  "We tried {n} {t} options so you don't have to",
   'How to choose {t} ({y} guide)',
   'The ultimate guide to {t}',
   '{t} compared: which one is right for you?',
@@ -74,7 +159,9 @@ export function brandId(seed: number, index: number): string {
   const a = hash32(seed, index, 1);
   const b = hash32(seed, index, 2);
   const c = hash32(seed, index, 3);
-  const head = String(1_700_000_000_000 + (a % 99_999_999_999)).padStart(13, '0').slice(0, 13);
+  const head = String(1_700_000_000_000 + (a % 99_999_999_999))
+    .padStart(13, '0')
+    .slice(0, 13);
   const tail = (String(b).padStart(10, '0') + String(c).padStart(10, '0')).slice(0, 18);
   return `${head}x${tail}`;
 }
@@ -106,7 +193,7 @@ export function skeleton(seed: number, brand: number, i: number, version: number
     type: (h1 >>> 8) % 3 === 0 ? 1 : 0,
     status,
     difficulty: (h1 >>> 12) % 3,
-    archived: status === 3 || (h2 % 100) < 6,
+    archived: status === 3 || h2 % 100 < 6,
     priority: (h2 >>> 4) % 101,
     fit: (h2 >>> 12) % 101,
     lastSeenDay: todayDay - ((h1 >>> 18) % 120),
@@ -122,7 +209,11 @@ function fill(template: string, rng: Rng, topic: string): string {
 }
 
 export function slug(s: string): string {
-  return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+  return s
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60);
 }
 
 export function isoAt(day: number, rng: Rng): string {
@@ -133,8 +224,14 @@ export function isoAt(day: number, rng: Rng): string {
 function contacts(rng: Rng, domain: string, first: string, last: string): string[] {
   const n = rng.pick([0, 1, 1, 2, 2, 3, 4]);
   const out: string[] = [];
-  const f = first.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase();
-  const l = last.normalize('NFD').replace(/[^A-Za-z]/g, '').toLowerCase();
+  const f = first
+    .normalize('NFD')
+    .replace(/[^A-Za-z]/g, '')
+    .toLowerCase();
+  const l = last
+    .normalize('NFD')
+    .replace(/[^A-Za-z]/g, '')
+    .toLowerCase();
   const forms = [
     () => `${f}.${l}@${domain}`,
     () => `${f}@${domain}`,
@@ -166,12 +263,7 @@ function pitchBody(rng: Rng, brandName: string, title: string, domain: string, a
   return [greet, p1, p2, p3, sign].join('\n\n');
 }
 
-export function buildOpportunity(
-  opts: DataOptions,
-  brand: { index: number; name: string },
-  i: number,
-  version: number,
-): Record<string, unknown> {
+export function buildOpportunity(opts: DataOptions, brand: { index: number; name: string }, i: number, version: number): Record<string, unknown> {
   const todayDay = dayNumber(opts.today) ?? 0;
   const sk = skeleton(opts.seed, brand.index, i, version, todayDay);
   const rng = new Rng(hash32(opts.seed, brand.index, i, version, 404));
@@ -210,7 +302,7 @@ export function buildOpportunity(
     brand_angle: `Offer ${brand.name}'s ${rng.pick(['original data', 'hands-on test unit', 'expert commentary', 'customer story'])} on ${topic}.`,
     fit_score: sk.fit,
     topics_aligned: rng.some(TOPICS, 0, 3),
-    audience_match: rng.pick(['Strong overlap with the brand\'s buyers.', 'Partial overlap; skews technical.', 'Broad consumer audience.']),
+    audience_match: rng.pick(["Strong overlap with the brand's buyers.", 'Partial overlap; skews technical.', 'Broad consumer audience.']),
     why_relevant: `This page is cited in AI answers for ${rng.int(2, 30)} prompts about ${topic}.`,
     pitch_subject: rng.chance(0.03) ? '' : `${brand.name} for your ${topic} ${type === 'low-hanging-fruit' ? 'roundup' : 'coverage'}?`,
     pitch_body: pitchBody(rng, brand.name, title, domain, author, topic),
@@ -236,8 +328,16 @@ export function buildOpportunity(
   };
   if (type === 'low-hanging-fruit') {
     rec.url = `https://${domain}/${path}`;
-    rec.original_prompts = rng.some([`best ${topic} for small teams`, `is ${brand.name} good`, `${topic} recommendations`, `alternatives to ${competitors[0]}`], 1, 3);
-    rec.search_queries = rng.some([`best ${topic}: ${rng.int(1, 30)}`, `${topic} ${rng.pick([2025, 2026])}: ${rng.int(1, 30)}`, `${topic} review: ${rng.int(1, 30)}`], 1, 3);
+    rec.original_prompts = rng.some(
+      [`best ${topic} for small teams`, `is ${brand.name} good`, `${topic} recommendations`, `alternatives to ${competitors[0]}`],
+      1,
+      3,
+    );
+    rec.search_queries = rng.some(
+      [`best ${topic}: ${rng.int(1, 30)}`, `${topic} ${rng.pick([2025, 2026])}: ${rng.int(1, 30)}`, `${topic} review: ${rng.int(1, 30)}`],
+      1,
+      3,
+    );
   } else {
     rec.weak_prompt = rng.chance(0.9) ? `What is the best ${topic}?` : null;
     rec.competitors_winning = rng.some(COMPETITORS, 1, 3);

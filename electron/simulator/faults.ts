@@ -29,7 +29,17 @@ export type Fault =
   | ({ kind: 'auth-store-down' } & Scope)
   | ({ kind: 'latency'; ms: number } & Scope);
 
-export const FAULT_KINDS = ['rate-limit', 'server-error', 'drop', 'truncate', 'non-json', 'repeat-cursor', 'wrong-shape', 'auth-store-down', 'latency'] as const;
+export const FAULT_KINDS = [
+  'rate-limit',
+  'server-error',
+  'drop',
+  'truncate',
+  'non-json',
+  'repeat-cursor',
+  'wrong-shape',
+  'auth-store-down',
+  'latency',
+] as const;
 
 /** The faults still to happen, each with the number of requests it has left. */
 export class FaultQueue {
@@ -53,7 +63,8 @@ export class FaultQueue {
 
   /** The first pending fault of this kind for this path, used up by one (or, while it lets requests pass first, one fewer to let pass). */
   take<K extends Fault['kind']>(path: string, kind: K): Extract<Fault, { kind: K }> | undefined {
-    const meets = (x: Fault & { left: number }): x is Extract<Fault, { kind: K }> & { left: number } => x.kind === kind && x.left > 0 && (!x.path || x.path === path);
+    const meets = (x: Fault & { left: number }): x is Extract<Fault, { kind: K }> & { left: number } =>
+      x.kind === kind && x.left > 0 && (!x.path || x.path === path);
     const f = this.pending.find(meets);
     if (!f) return undefined;
     if (f.after) {
@@ -96,13 +107,15 @@ export function faultHooks(state: SimState, faults: FaultQueue, limiter: RateLim
       const serverError = faults.take(ctx.path, 'server-error');
       if (serverError) throw internalError(serverError.status ?? 500);
       const nonJson = faults.take(ctx.path, 'non-json');
-      if (nonJson) throw new RawResponse(nonJson.status ?? 502, 'text/html', '<html><head><title>502 Bad Gateway</title></head><body>Bad Gateway</body></html>');
+      if (nonJson)
+        throw new RawResponse(nonJson.status ?? 502, 'text/html', '<html><head><title>502 Bad Gateway</title></head><body>Bad Gateway</body></html>');
     },
     rewrite(ctx, result) {
       // A page asked for with a cursor hands the same cursor back: a client must notice the loop.
       const cursor = ctx.url.searchParams.get('cursor');
       let out = result;
-      if (cursor !== null && isPage(out) && faults.take(ctx.path, 'repeat-cursor')) out = { ...out, pagination: { ...out.pagination, has_more: true, next_cursor: cursor } };
+      if (cursor !== null && isPage(out) && faults.take(ctx.path, 'repeat-cursor'))
+        out = { ...out, pagination: { ...out.pagination, has_more: true, next_cursor: cursor } };
       const shape = faults.take(ctx.path, 'wrong-shape');
       return shape ? wrongShape(out, shape.field) : out;
     },

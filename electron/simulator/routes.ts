@@ -42,7 +42,12 @@ export function apiRoutes(state: SimState): Record<string, Route> {
 
 export function authError(kind: 'missing' | 'invalid' | 'store', errorForm: ErrorForm): HttpError {
   const table = {
-    missing: { status: 401, code: 'UNAUTHORIZED', message: 'Missing API key', entry: "API key must be provided in the Authorization header as 'Bearer <api_key>'" },
+    missing: {
+      status: 401,
+      code: 'UNAUTHORIZED',
+      message: 'Missing API key',
+      entry: "API key must be provided in the Authorization header as 'Bearer <api_key>'",
+    },
     invalid: { status: 403, code: 'FORBIDDEN', message: 'Invalid API key', entry: 'No accounts found for this API key' },
     store: { status: 500, code: 'INTERNAL_ERROR', message: 'Authentication error', entry: 'Could not validate API key against database' },
   }[kind];
@@ -175,7 +180,10 @@ async function scoresInput(ctx: Ctx): Promise<Record<string, unknown>> {
           return [r];
         }
       }
-      return r.split(',').map((s) => s.trim()).filter(Boolean);
+      return r
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     });
   }
   return input;
@@ -230,7 +238,8 @@ function getCitations(state: SimState, ctx: Ctx): unknown {
     if (dated && startDate !== undefined && seen < startDate) return false;
     if (dated && endDate !== undefined && seen > endDate) return false;
     if (domain !== undefined) {
-      const d = typeof c.domain === 'string' ? c.domain : Array.isArray(c.citations) ? (c.citations as { domain: string }[]).map((x) => x.domain).join(' ') : '';
+      const d =
+        typeof c.domain === 'string' ? c.domain : Array.isArray(c.citations) ? (c.citations as { domain: string }[]).map((x) => x.domain).join(' ') : '';
       if (!d.toLowerCase().includes(domain.toLowerCase())) return false;
     }
     if (mode === 'search-queries' && query !== undefined && !String(c.query).toLowerCase().includes(query.toLowerCase())) return false;

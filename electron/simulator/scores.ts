@@ -27,13 +27,7 @@ export function missingDay(seed: number, brand: number, day: number): boolean {
   return hash32(seed, brand, day, 77) % 31 === 0;
 }
 
-export function scoreEntries(
-  seed: number,
-  brand: { index: number; name: string },
-  start: string,
-  end: string,
-  breakdown: string[],
-): Record<string, unknown>[] {
+export function scoreEntries(seed: number, brand: { index: number; name: string }, start: string, end: string, breakdown: string[]): Record<string, unknown>[] {
   const s = dayNumber(start) ?? 0;
   const e = dayNumber(end) ?? 0;
   const out: Record<string, unknown>[] = [];

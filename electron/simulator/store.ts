@@ -183,8 +183,5 @@ export class BrandState {
 }
 
 export function makeBrands(opts: DataOptions): BrandState[] {
-  return Array.from(
-    { length: opts.brands },
-    (_, i) => new BrandState(i, opts, i === 0 ? opts.opportunities : opts.otherBrandOpportunities),
-  );
+  return Array.from({ length: opts.brands }, (_, i) => new BrandState(i, opts, i === 0 ? opts.opportunities : opts.otherBrandOpportunities));
 }

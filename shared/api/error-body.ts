@@ -78,9 +78,7 @@ export function parseErrorBody(text: string): ErrorFacts {
         .filter((d): d is Record<string, unknown> => typeof d === 'object' && d !== null)
         .map((d) => ({ field: asString(d.field), message: asString(d.message) }))
     : [];
-  const detailText = details
-    .map((d) => (d.field && d.message ? `${d.field}: ${d.message}` : (d.message ?? d.field)))
-    .filter((s): s is string => !!s);
+  const detailText = details.map((d) => (d.field && d.message ? `${d.field}: ${d.message}` : (d.message ?? d.field))).filter((s): s is string => !!s);
   const specific = [...errors, ...detailText];
   const code = codeOf(rawCode) ?? codeOf(headline);
 

@@ -2,14 +2,7 @@
 // endpoint's request and response (spec: ../shared/spec/api-spec.md, gaps
 // filled from api-facts.md). Records keep fields the spec does not list.
 import { z } from 'zod';
-import {
-  BREAKDOWN_KINDS,
-  CITATION_MODES,
-  DIFFICULTIES,
-  OPPORTUNITY_TYPES,
-  OUTREACH_SORTS,
-  STATUSES,
-} from '../domain';
+import { BREAKDOWN_KINDS, CITATION_MODES, DIFFICULTIES, OPPORTUNITY_TYPES, OUTREACH_SORTS, STATUSES } from '../domain';
 import { apiFields, apiKey, type ApiFieldKinds, type ApiKind } from '../opportunity-fields';
 
 const int = () => z.number().int();
@@ -39,9 +32,9 @@ const ZOD_OF_KIND = {
 type ZodOfKind = { [K in ApiKind]: ReturnType<(typeof ZOD_OF_KIND)[K]> };
 
 /** Every field of spec 2.3, from the field table (../opportunity-fields.ts); used field by field (see sanitizeRecord). */
-export const opportunityShape = Object.fromEntries(
-  apiFields().map((f) => [apiKey(f), ZOD_OF_KIND[f.kind]()]),
-) as { [K in keyof ApiFieldKinds]: ZodOfKind[ApiFieldKinds[K]] };
+export const opportunityShape = Object.fromEntries(apiFields().map((f) => [apiKey(f), ZOD_OF_KIND[f.kind]()])) as {
+  [K in keyof ApiFieldKinds]: ZodOfKind[ApiFieldKinds[K]];
+};
 
 export const opportunitySchema = z.looseObject(
   Object.fromEntries(Object.entries(opportunityShape).map(([k, v]) => [k, v.optional()])) as {
@@ -227,7 +220,13 @@ export function fitsKind(kind: FieldKind, v: unknown): boolean {
     case 'query[]':
       return (
         Array.isArray(v) &&
-        v.every((q) => typeof q === 'object' && q !== null && typeof (q as Record<string, unknown>).query === 'string' && Number.isSafeInteger((q as Record<string, unknown>).count))
+        v.every(
+          (q) =>
+            typeof q === 'object' &&
+            q !== null &&
+            typeof (q as Record<string, unknown>).query === 'string' &&
+            Number.isSafeInteger((q as Record<string, unknown>).count),
+        )
       );
   }
 }
@@ -243,10 +242,7 @@ export interface Sanitized<T> {
  * counted as a warning, unknown fields are kept as they are. Not an object at
  * all: null record.
  */
-export function sanitizeRecord<T extends Record<string, unknown>>(
-  kinds: Record<string, FieldKind>,
-  raw: unknown,
-): Sanitized<T | null> {
+export function sanitizeRecord<T extends Record<string, unknown>>(kinds: Record<string, FieldKind>, raw: unknown): Sanitized<T | null> {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { record: null, warnings: ['a record that is not an object was skipped'] };
   }

@@ -38,7 +38,9 @@ if (phase === 'sync') {
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const res = await fetch(`${url}/get-outreach?brand=${brand}&archived=true&limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { Authorization: `Bearer ${DEMO_KEY}` } });
+    const res = await fetch(`${url}/get-outreach?brand=${brand}&archived=true&limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+      headers: { Authorization: `Bearer ${DEMO_KEY}` },
+    });
     const text = await res.text();
     file.write(text.replace(/\n/g, '\\n') + '\n');
     cursor = (JSON.parse(text) as { pagination: { next_cursor: string | null } }).pagination.next_cursor;
@@ -55,7 +57,9 @@ if (phase === 'sync') {
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', 'now', 'now')`,
   );
   const rawIns = db.prepare('INSERT INTO opportunity_records (rowid, packed) VALUES (?, ?)');
-  const fts = db.prepare('INSERT INTO opportunity_search (rowid, title, domain, topics, pitch_subject, pitch_body, gap_analysis, brand_angle, author, contacts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+  const fts = db.prepare(
+    'INSERT INTO opportunity_search (rowid, title, domain, topics, pitch_subject, pitch_body, gap_analysis, brand_angle, author, contacts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+  );
   const t0 = performance.now();
   let n = 0;
   let brandKey = -1;
@@ -65,9 +69,35 @@ if (phase === 'sync') {
     if (brandKey < 0) brandKey = cache.opportunities.key(page.brand_id, true);
     db.transaction(() => {
       for (const o of page.opportunities) {
-        const r = ins.run(brandKey, o._id, o.unique_key, o.opportunity_type, o.status, o.archived ? 1 : 0, o.difficulty, o.domain, o.url ?? null, o.title, o.priority_score, o.fit_score, o.last_seen_date, o.author_name);
+        const r = ins.run(
+          brandKey,
+          o._id,
+          o.unique_key,
+          o.opportunity_type,
+          o.status,
+          o.archived ? 1 : 0,
+          o.difficulty,
+          o.domain,
+          o.url ?? null,
+          o.title,
+          o.priority_score,
+          o.fit_score,
+          o.last_seen_date,
+          o.author_name,
+        );
         rawIns.run(r.lastInsertRowid, packRecord(JSON.stringify(o)));
-        fts.run(r.lastInsertRowid, o.title, o.domain, (o.topics_covered ?? []).join(' '), o.pitch_subject, o.pitch_body, o.gap_analysis, o.brand_angle, o.author_name ?? '', (o.contact_emails ?? []).join(' '));
+        fts.run(
+          r.lastInsertRowid,
+          o.title,
+          o.domain,
+          (o.topics_covered ?? []).join(' '),
+          o.pitch_subject,
+          o.pitch_body,
+          o.gap_analysis,
+          o.brand_angle,
+          o.author_name ?? '',
+          (o.contact_emails ?? []).join(' '),
+        );
         n++;
       }
     })();
@@ -82,13 +112,22 @@ if (phase === 'sync') {
   const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
   const ids = (cache.db.prepare('SELECT id FROM opportunities ORDER BY rowid').all() as { id: string }[]).map((r) => r.id).filter((_, i) => i % 5 === 0);
   const statuses = ['In Progress', 'Done', 'Archived', 'New'] as const;
-  const PIPELINE: (TriagePatch | undefined)[] = [undefined, { stage: 'Contacted', contacted_at: '2026-01-05' }, { stage: 'Drafted' }, { snoozed_until: '2099-12-31' }];
+  const PIPELINE: (TriagePatch | undefined)[] = [
+    undefined,
+    { stage: 'Contacted', contacted_at: '2026-01-05' },
+    { stage: 'Drafted' },
+    { snoozed_until: '2099-12-31' },
+  ];
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
     cache.triage.setMany(brand, part, { status: statuses[(i / 500) % 4]!, starred: (i / 500) % 7 === 0 });
     const pipeline = PIPELINE[(i / 500) % 8];
     if (pipeline) cache.triage.setMany(brand, part, pipeline);
-    cache.tx(() => part.forEach((id, k) => k % 3 === 0 && cache.triage.set(brand, id, { note: `Called about ${id}: ${'talked through the angle and the timing. '.repeat(2)}` })));
+    cache.tx(() =>
+      part.forEach(
+        (id, k) => k % 3 === 0 && cache.triage.set(brand, id, { note: `Called about ${id}: ${'talked through the angle and the timing. '.repeat(2)}` }),
+      ),
+    );
   }
   cache.close();
   out({ triaged: ids.length });
@@ -109,7 +148,12 @@ if (phase === 'sync') {
     ms.push(performance.now() - t);
   }
   cache.close();
-  out({ ms: Math.round([...ms].sort((a, b) => a - b)[1]! * 10) / 10, samples_ms: ms.map((x) => Math.round(x)), triaged: last!.counts.triage, bytes: last!.bytes });
+  out({
+    ms: Math.round([...ms].sort((a, b) => a - b)[1]! * 10) / 10,
+    samples_ms: ms.map((x) => Math.round(x)),
+    triaged: last!.counts.triage,
+    bytes: last!.bytes,
+  });
 } else if (phase === 'query') {
   const cache = await Cache.open(dbPath);
   const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
@@ -158,7 +202,23 @@ if (phase === 'sync') {
       jumps.push(time(() => cache.opportunities.page(filter, { limit: 200, offset: 3800 })));
     }
   }
-  const words = ['coffee', 'espresso', 'analytics', 'privacy', 'guide', 'tips', 'best cold', 'wired', 'sleep', 'onboarding', 'Rivera', 'tested ranked', 'data study', 'small teams', 'cold brew'];
+  const words = [
+    'coffee',
+    'espresso',
+    'analytics',
+    'privacy',
+    'guide',
+    'tips',
+    'best cold',
+    'wired',
+    'sleep',
+    'onboarding',
+    'Rivera',
+    'tested ranked',
+    'data study',
+    'small teams',
+    'cold brew',
+  ];
   const SEARCH_COUNT_CAP = 5000;
   // Search as you type: every prefix of each query from two letters, as the UI sends it: the first page and its total.
   const search: number[] = [];
@@ -196,7 +256,15 @@ if (phase === 'sync') {
   const opps = await exportCsv(cache, { brandId: brand, preset: 'opportunities', out: pagesFile! + '.opportunities.csv', filter: { includeArchived: true } });
   const oppsSeconds = (performance.now() - t1) / 1000;
   cache.close();
-  out({ rows: contacts.rows, seconds: contactsSeconds, bytes: contacts.bytes, opportunities_rows: opps.rows, opportunities_seconds: oppsSeconds, opportunities_bytes: opps.bytes, peak_rss_mb: peakMb() });
+  out({
+    rows: contacts.rows,
+    seconds: contactsSeconds,
+    bytes: contacts.bytes,
+    opportunities_rows: opps.rows,
+    opportunities_seconds: oppsSeconds,
+    opportunities_bytes: opps.bytes,
+    peak_rss_mb: peakMb(),
+  });
 } else {
   process.stderr.write(`unknown phase ${phase}\n`);
   process.exit(2);

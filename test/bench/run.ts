@@ -42,14 +42,27 @@ async function child<T>(args: string[], start: (args: string[]) => ReturnType<ty
  */
 const BUNDLES = join('node_modules', '.cache', 'workbench-bench');
 /** The packages left outside the bundle: as the app's build (electron.vite.config.ts), every dependency but those package.json's config bundles. */
-const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string>; config: { bundledDependencies: string[] } };
+const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  config: { bundledDependencies: string[] };
+};
 const EXTERNAL = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)].filter((d) => !pkg.config.bundledDependencies.includes(d));
 const bundleOf = (name: string) => join(BUNDLES, `${name}-${process.pid}.mjs`);
 async function buildBundle(name: 'open' | 'phase'): Promise<'bundle' | 'tsx'> {
   const code = await new Promise<number | null>((resolve) => {
     const b = spawn(
       'node_modules/.bin/esbuild',
-      [`test/bench/${name}.ts`, '--bundle', '--platform=node', '--format=esm', '--target=node20', ...EXTERNAL.map((d) => `--external:${d}`), `--outfile=${bundleOf(name)}`, '--log-level=error'],
+      [
+        `test/bench/${name}.ts`,
+        '--bundle',
+        '--platform=node',
+        '--format=esm',
+        '--target=node20',
+        ...EXTERNAL.map((d) => `--external:${d}`),
+        `--outfile=${bundleOf(name)}`,
+        '--log-level=error',
+      ],
       { stdio: ['ignore', 'ignore', 'inherit'] },
     );
     b.on('error', () => resolve(-1));
@@ -62,7 +75,8 @@ async function buildBundle(name: 'open' | 'phase'): Promise<'bundle' | 'tsx'> {
 let openRunner: 'bundle' | 'tsx' = 'tsx';
 let phaseRunner: 'bundle' | 'tsx' = 'tsx';
 const openPhase = <T>(db: string) => (openRunner === 'bundle' ? child<T>([bundleOf('open'), db], plainNode) : child<T>(['test/bench/open.ts', db]));
-const phase = <T>(...args: string[]) => (phaseRunner === 'bundle' ? child<T>([bundleOf('phase'), ...args], plainNode) : child<T>(['test/bench/phase.ts', ...args]));
+const phase = <T>(...args: string[]) =>
+  phaseRunner === 'bundle' ? child<T>([bundleOf('phase'), ...args], plainNode) : child<T>(['test/bench/phase.ts', ...args]);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
@@ -94,13 +108,19 @@ async function engineAt(n: number, dir: string, url: string): Promise<Figures> {
   // Opening the synced cache after a clean close, each in a fresh process that loads only the core; the median of three.
   const opens: { since_process_start_ms: number; in_process_ms: number; loaded_ms: number; rows: number; markers_before: number }[] = [];
   for (let i = 0; i < 3; i++) opens.push(await openPhase<(typeof opens)[number]>(db));
-  if (opens.some((o) => o.markers_before !== 0 || o.rows !== 200)) throw new Error(`open bench not after a clean close, or no first page: ${JSON.stringify(opens)}`);
+  if (opens.some((o) => o.markers_before !== 0 || o.rows !== 200))
+    throw new Error(`open bench not after a clean close, or no first page: ${JSON.stringify(opens)}`);
   process.stderr.write('floor, queries, export, backup…\n');
   const pages = join(dir, 'pages.jsonl');
   await phase('fetch-pages', url, db, pages);
   const floor = await phase<{ opportunities: number; seconds: number }>('floor', url, join(dir, 'floor.db'), pages);
   const query = await phase<Figures>('query', url, db);
-  const exp = await phase<{ rows: number; seconds: number; opportunities_rows: number; opportunities_seconds: number; peak_rss_mb: number }>('export', url, db, join(dir, 'export'));
+  const exp = await phase<{ rows: number; seconds: number; opportunities_rows: number; opportunities_seconds: number; peak_rss_mb: number }>(
+    'export',
+    url,
+    db,
+    join(dir, 'export'),
+  );
   const backupDir = join(dir, 'backups-bench');
   mkdirSync(backupDir, { recursive: true });
   const backup = await phase<{ ms: number; triaged: number }>('backup', url, db, backupDir);

@@ -34,7 +34,13 @@ try {
     const w = window as unknown as { __changes: number[]; __long: number[] };
     w.__changes = [];
     w.__long = [];
-    new MutationObserver(() => w.__changes.push(performance.now())).observe(document.querySelector('.list-pane')!, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['aria-selected'] });
+    new MutationObserver(() => w.__changes.push(performance.now())).observe(document.querySelector('.list-pane')!, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+      attributes: true,
+      attributeFilter: ['aria-selected'],
+    });
     new PerformanceObserver((l) => l.getEntries().forEach((e) => w.__long.push(e.duration))).observe({ type: 'longtask', buffered: false });
   });
   const settle = () =>

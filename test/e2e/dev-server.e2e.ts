@@ -87,7 +87,9 @@ async function visit(): Promise<{ refused: string[]; connected: boolean; styled:
     // No core behind the bridge: the app mounts and says it could not start, in its own styles.
     await page.getByRole('alert').filter({ hasText: 'The app could not start' }).waitFor({ timeout: 60_000 });
     await page.waitForTimeout(1500); // the hot-reload socket, and any late refusal
-    const styled = await page.locator('main.center').evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { display: string } }).getComputedStyle(el).display === 'grid');
+    const styled = await page
+      .locator('main.center')
+      .evaluate((el) => (globalThis as unknown as { getComputedStyle(e: unknown): { display: string } }).getComputedStyle(el).display === 'grid');
     expect(errors).toEqual([]);
     return { refused, connected, styled };
   } finally {

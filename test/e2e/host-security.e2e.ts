@@ -19,7 +19,12 @@ afterAll(async () => {
   await host.close();
 });
 
-function get(path: string, headers: Record<string, string> = {}, method = 'GET', body?: string): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+function get(
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  body?: string,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, method, headers: { Host: `127.0.0.1:${port}`, ...headers } }, (res) => {
       let text = '';
@@ -51,22 +56,42 @@ describe('the test host', () => {
   it('refuses another Host or Origin, even with the token (no DNS rebinding)', async () => {
     expect((await get(`/?token=${host.token}`, { Host: `evil.example:${port}` })).status).toBe(403);
     expect((await get(`/?token=${host.token}`, { Host: '127.0.0.1:1' })).status).toBe(403);
-    expect((await get(`/__host/call?token=${host.token}`, { Origin: 'http://evil.example', 'Content-Type': 'application/json' }, 'POST', '{"method":"app:info","args":[]}')).status).toBe(403);
+    expect(
+      (
+        await get(
+          `/__host/call?token=${host.token}`,
+          { Origin: 'http://evil.example', 'Content-Type': 'application/json' },
+          'POST',
+          '{"method":"app:info","args":[]}',
+        )
+      ).status,
+    ).toBe(403);
   });
 
   it('takes calls only as application/json', async () => {
     const form = await get(`/__host/call?token=${host.token}`, { 'Content-Type': 'text/plain' }, 'POST', '{"method":"app:info","args":[]}');
     expect(form.status).toBe(415);
     // Exactly the media type application/json (parameters such as a charset allowed), not a look-alike.
-    expect((await get(`/__host/call?token=${host.token}`, { 'Content-Type': 'application/jsonx' }, 'POST', '{"method":"app:info","args":[]}')).status).toBe(415);
-    expect((await get(`/__host/call?token=${host.token}`, { 'Content-Type': 'application/json; charset=utf-8' }, 'POST', '{"method":"app:info","args":[]}')).status).toBe(200);
+    expect((await get(`/__host/call?token=${host.token}`, { 'Content-Type': 'application/jsonx' }, 'POST', '{"method":"app:info","args":[]}')).status).toBe(
+      415,
+    );
+    expect(
+      (await get(`/__host/call?token=${host.token}`, { 'Content-Type': 'application/json; charset=utf-8' }, 'POST', '{"method":"app:info","args":[]}')).status,
+    ).toBe(200);
     const ok = await get(`/__host/call?token=${host.token}`, { 'Content-Type': 'application/json' }, 'POST', '{"method":"app:info","args":[]}');
     expect(JSON.parse(ok.body)).toMatchObject({ ok: true, value: { name: 'Outreach Workbench' } });
   });
 
   it('serves files only from the built renderer', async () => {
     const cookie = { Cookie: `workbench_host=${host.token}` };
-    for (const path of ['/../package.json', '/%2e%2e/package.json', '/..%2fpackage.json', '/%2e%2e%2f%2e%2e%2fetc%2fpasswd', '/assets/..%5c..%5cpackage.json', '/%00index.html'])
+    for (const path of [
+      '/../package.json',
+      '/%2e%2e/package.json',
+      '/..%2fpackage.json',
+      '/%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+      '/assets/..%5c..%5cpackage.json',
+      '/%00index.html',
+    ])
       expect((await get(path, cookie)).status, path).toBe(404);
     expect((await get('/index.html', cookie)).status).toBe(200);
   });
@@ -80,7 +105,18 @@ describe('the test host', () => {
     writeFileSync(join(dir, 'assets', planted), 'x');
     try {
       const assets = readdirSync(join(dir, 'assets')).filter((f) => !f.startsWith('planted-'));
-      const paths = ['/', '/index.html', ...assets.map((f) => `/assets/${f}`), `/assets/${planted}.bin`, `/assets/${planted}`, '/assets', '/assets/', '/index.html/', '/assets//' + assets[0], '/nope.js'];
+      const paths = [
+        '/',
+        '/index.html',
+        ...assets.map((f) => `/assets/${f}`),
+        `/assets/${planted}.bin`,
+        `/assets/${planted}`,
+        '/assets',
+        '/assets/',
+        '/index.html/',
+        '/assets//' + assets[0],
+        '/nope.js',
+      ];
       let refused = 0;
       for (const path of paths) {
         const want = resolveAppRequest(`${APP_ORIGIN}${path}`, dir);

@@ -105,9 +105,13 @@ describe('Insights', () => {
     await page.locator('[role="listbox"]').waitFor();
     // The whole number ("16 opportunities" holds "6 opportunit"), and then the rows of that list.
     await expect.poll(() => listTotal(page)).toBe(n);
-    await expect.poll(async () => (await page.locator('[role="option"] .meta > span:first-child').allTextContents()).every((d) => d.includes(domain))).toBe(true);
+    await expect
+      .poll(async () => (await page.locator('[role="option"] .meta > span:first-child').allTextContents()).every((d) => d.includes(domain)))
+      .toBe(true);
     await page.locator('[role="option"]').first().click();
-    await expect.poll(() => page.getByTestId('domain-cited').textContent()).toMatch(new RegExp(`^${domain.replace(/\./g, '\\.')} is cited [\\d,]+ times? in AI answers .*competitors referenced there: `));
+    await expect
+      .poll(() => page.getByTestId('domain-cited').textContent())
+      .toMatch(new RegExp(`^${domain.replace(/\./g, '\\.')} is cited [\\d,]+ times? in AI answers .*competitors referenced there: `));
     await shoot('17-detail-domain-citations');
   });
 });

@@ -26,7 +26,6 @@ afterAll(async () => {
 });
 const open = (host: Host, scheme: 'light' | 'dark' = 'light'): Promise<Page> => openPage(browser, host.url, scheme);
 
-
 const rows = (page: Page) => page.locator('[role="option"]');
 const toast = (page: Page, text: string | RegExp) => page.locator('.toast', { hasText: text });
 const draftState = (page: Page) => page.getByTestId('draft-state');
@@ -36,7 +35,8 @@ const recipient = (page: Page, email: string) => page.getByTestId('recipients').
 
 const OUTLET = 'brewdaily.example';
 const PITCH_SUBJECT = 'A data point for your espresso guide';
-const PITCH_BODY = 'Hi [Name],\n\nI read "{article_title}" on {publication} and have a groundbreaking data set on espresso extraction you could use.\n\nBest,\n{sender_name}';
+const PITCH_BODY =
+  'Hi [Name],\n\nI read "{article_title}" on {publication} and have a groundbreaking data set on espresso extraction you could use.\n\nBest,\n{sender_name}';
 
 function outletOpportunity(id: string, title: string, priority: number, author: string | null, emails: string[]): Record<string, unknown> {
   return {
@@ -165,14 +165,21 @@ describe('the outreach pipeline', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => picker.count()).toBe(0);
     await expect.poll(() => body.inputValue()).toBe(`${PITCH_BODY}\nP.S. Happy to send the raw numbers. Thanks!\nTalk soon, {first_name}.`);
-    expect(await body.evaluate((el) => [el.matches(':focus'), (el as unknown as { selectionStart: number }).selectionStart === (el as unknown as { value: string }).value.length])).toEqual([true, true]);
+    expect(
+      await body.evaluate((el) => [
+        el.matches(':focus'),
+        (el as unknown as { selectionStart: number }).selectionStart === (el as unknown as { value: string }).value.length,
+      ]),
+    ).toEqual([true, true]);
     await expect.poll(() => draftState(page).textContent()).toBe('Saved');
 
     await page.reload();
     await page.getByRole('navigation', { name: 'Views' }).waitFor();
     await page.getByLabel('Brand').selectOption(brandId);
     await openOpportunity('Aldentia', 'Aldentia espresso guide');
-    await expect.poll(() => page.locator('#draft-body').inputValue()).toBe(`${PITCH_BODY}\nP.S. Happy to send the raw numbers. Thanks!\nTalk soon, {first_name}.`);
+    await expect
+      .poll(() => page.locator('#draft-body').inputValue())
+      .toBe(`${PITCH_BODY}\nP.S. Happy to send the raw numbers. Thanks!\nTalk soon, {first_name}.`);
     expect(await draftState(page).textContent()).toBe('Saved');
     expect(await rows(page).first().locator('.badge.stage').textContent()).toBe('Drafted');
   });
@@ -192,10 +199,9 @@ describe('the outreach pipeline', () => {
     // The catch-all alone: a first name is never guessed for it.
     await recipient(page, `editor@${OUTLET}`).check();
     await recipient(page, `ana.lopez@${OUTLET}`).uncheck();
-    await expect.poll(() => page.getByTestId('unfilled').locator('li').allTextContents()).toEqual([
-      "[Name] can't be filled: the chosen address is a catch-all",
-      "{first_name} can't be filled: the chosen address is a catch-all",
-    ]);
+    await expect
+      .poll(() => page.getByTestId('unfilled').locator('li').allTextContents())
+      .toEqual(["[Name] can't be filled: the chosen address is a catch-all", "{first_name} can't be filled: the chosen address is a catch-all"]);
     await expect.poll(() => filledBody(page).textContent()).toMatch(/^Hi \[Name\],/);
     await expect.poll(() => page.locator('.mirror mark.unfilled', { hasText: '[Name]' }).count()).toBe(1);
     await page.locator('#pitch-h').evaluate((el) => el.scrollIntoView({ block: 'start' }));
@@ -215,7 +221,9 @@ describe('the outreach pipeline', () => {
     await expect.poll(() => page.getByTestId('unfilled').count()).toBe(0);
     await expect.poll(() => filledBody(page).textContent()).toMatch(/^Hi Ana,/);
     shown = { subject: (await filledSubject(page).textContent())!, body: (await filledBody(page).textContent())! };
-    expect(shown.body).toBe('Hi Ana,\n\nI read "Aldentia espresso guide" on brewdaily.example and have a groundbreaking data set on espresso extraction you could use.\n\nBest,\nSam Reed\nP.S. Happy to send the raw numbers. Thanks!\nTalk soon, Ana.');
+    expect(shown.body).toBe(
+      'Hi Ana,\n\nI read "Aldentia espresso guide" on brewdaily.example and have a groundbreaking data set on espresso extraction you could use.\n\nBest,\nSam Reed\nP.S. Happy to send the raw numbers. Thanks!\nTalk soon, Ana.',
+    );
   });
 
   it('exports the filled pitch to CSV and to XLSX; both read back as the editor showed it', async () => {
@@ -308,7 +316,10 @@ describe('the outreach pipeline', () => {
     await expect.poll(() => rows(page).count()).toBe(1);
     expect(await rows(page).first().textContent()).toContain('until');
     await rows(page).first().click();
-    await page.getByTestId('pipeline').getByText(/^Snoozed until /).waitFor();
+    await page
+      .getByTestId('pipeline')
+      .getByText(/^Snoozed until /)
+      .waitFor();
     await page.locator('[role="listbox"]').focus();
     await page.keyboard.press('u');
     await toast(page, 'It is back in the list.').waitFor();
@@ -337,7 +348,11 @@ describe('the outreach pipeline', () => {
     // Every outlet marker on screen names its outlet and the count the core has for it; between two markers, one outlet.
     const listed = await rows(page).evaluateAll((els) =>
       els
-        .map((el) => ({ top: Number(/translateY\((\d+)px\)/.exec(el.getAttribute('style') ?? '')?.[1] ?? -1), outlet: el.querySelector('[data-testid="outlet"]')?.textContent ?? null, domain: el.querySelector('.meta > span')?.textContent ?? '' }))
+        .map((el) => ({
+          top: Number(/translateY\((\d+)px\)/.exec(el.getAttribute('style') ?? '')?.[1] ?? -1),
+          outlet: el.querySelector('[data-testid="outlet"]')?.textContent ?? null,
+          domain: el.querySelector('.meta > span')?.textContent ?? '',
+        }))
         .sort((a, b) => a.top - b.top),
     );
     let current = '';
@@ -369,8 +384,12 @@ describe('the outreach pipeline', () => {
     await openOpportunity('Aldentia', 'Aldentia espresso guide');
     const box = page.getByTestId('service-changed');
     await box.getByText('The service changed its pitch since you started this draft.').waitFor();
-    expect(await box.locator('.diff .del').allTextContents()).toEqual(['- I read "{article_title}" on {publication} and have a groundbreaking data set on espresso extraction you could use.\n']);
-    expect(await box.locator('.diff .add').allTextContents()).toEqual(['+ I read "{article_title}" on {publication} and have a fresh data set on espresso extraction you could use.\n']);
+    expect(await box.locator('.diff .del').allTextContents()).toEqual([
+      '- I read "{article_title}" on {publication} and have a groundbreaking data set on espresso extraction you could use.\n',
+    ]);
+    expect(await box.locator('.diff .add').allTextContents()).toEqual([
+      '+ I read "{article_title}" on {publication} and have a fresh data set on espresso extraction you could use.\n',
+    ]);
     expect(await page.locator('#draft-body').inputValue()).toContain('a groundbreaking data set');
     await page.locator('#pitch-h').evaluate((el) => el.scrollIntoView({ block: 'start' }));
     await shoot(page, 'pipeline-service-changed');
@@ -403,7 +422,9 @@ describe('the outreach pipeline', () => {
     await rows(page).first().click();
     await expect.poll(() => page.locator('.detail h2').textContent()).toBe('Aldentia espresso guide');
     // The editor is on the follow-up: its own short text, filled for the address the pitch went to.
-    await expect.poll(() => page.getByRole('group', { name: 'Which draft' }).getByRole('button', { name: 'Follow-up' }).getAttribute('aria-pressed')).toBe('true');
+    await expect
+      .poll(() => page.getByRole('group', { name: 'Which draft' }).getByRole('button', { name: 'Follow-up' }).getAttribute('aria-pressed'))
+      .toBe('true');
     await expect.poll(() => filledSubject(page).textContent()).toBe(`Re: ${PITCH_SUBJECT}`);
     expect(await filledBody(page).textContent()).toMatch(/^Hi Ana,\n\nA quick follow-up on my note about Aldentia espresso guide/);
     expect(await note.count()).toBe(0);
@@ -423,7 +444,13 @@ describe('the outreach pipeline', () => {
     await dialog.getByText('Saved 1 row to follow-ups.csv.').waitFor();
     const due = parse(readFileSync(csv, 'utf8'), { columns: true }) as Record<string, string>[];
     expect(due).toHaveLength(1);
-    expect(due[0]).toMatchObject({ email: `ana.lopez@${OUTLET}`, title: 'Aldentia espresso guide', contacted_at: today, subject: followUp.subject, body: followUp.body });
+    expect(due[0]).toMatchObject({
+      email: `ana.lopez@${OUTLET}`,
+      title: 'Aldentia espresso guide',
+      contacted_at: today,
+      subject: followUp.subject,
+      body: followUp.body,
+    });
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => page.locator('dialog').count()).toBe(0);
 

@@ -85,20 +85,30 @@ describe("the user's record", () => {
 
   it('the detail pane shows what was done, newest first, and what was done at the same outlet already', async () => {
     await openOpportunity('Quillfeather review');
-    await history(page).getByText(/Nothing done here yet/).waitFor();
+    await history(page)
+      .getByText(/Nothing done here yet/)
+      .waitFor();
     expect(await sameOutlet(page).count()).toBe(0);
     await statusButton(page, 'In Progress').click();
     // Read again after the triage change, without moving away.
     await history(page).locator('li', { hasText: 'Status set: In Progress' }).waitFor();
 
     await openOpportunity('Marrowbrook feature');
-    await history(page).getByText(/Nothing done here yet/).waitFor();
+    await history(page)
+      .getByText(/Nothing done here yet/)
+      .waitFor();
     await page.getByRole('button', { name: 'Mark contacted today' }).click();
-    await history(page).locator('li', { hasText: `Marked contacted: ${localToday()}` }).waitFor();
+    await history(page)
+      .locator('li', { hasText: `Marked contacted: ${localToday()}` })
+      .waitFor();
     await page.getByRole('button', { name: 'Star', exact: true }).click();
     // Marked contacted moves the stage on (and the service's status with it), each in the history.
     await expect
-      .poll(async () => (await history(page).locator('li').allTextContents()).map((t) => /Star: on|Marked contacted|Stage: Contacted|Status set: In Progress/.exec(t)?.[0] ?? t).sort())
+      .poll(async () =>
+        (await history(page).locator('li').allTextContents())
+          .map((t) => /Star: on|Marked contacted|Stage: Contacted|Status set: In Progress/.exec(t)?.[0] ?? t)
+          .sort(),
+      )
       .toEqual(['Marked contacted', 'Stage: Contacted', 'Star: on', 'Status set: In Progress']);
 
     // Back at A: the one-look answer to "did we pitch this outlet already".
@@ -158,7 +168,11 @@ describe("the user's record", () => {
     host.setSaveAs(out);
     await page.getByRole('button', { name: 'Export as CSV…' }).click();
     await toast(page, 'The do-not-contact list is saved in dnc-out.csv: 2 entries.').waitFor();
-    expect(readFileSync(out, 'utf8').split('\r\n').slice(0, 3)).toEqual(['kind,value,note,added_at', expect.stringMatching(/^address,ana@paper\.example,/), expect.stringMatching(/^address,cy@mag\.example,/)]);
+    expect(readFileSync(out, 'utf8').split('\r\n').slice(0, 3)).toEqual([
+      'kind,value,note,added_at',
+      expect.stringMatching(/^address,ana@paper\.example,/),
+      expect.stringMatching(/^address,cy@mag\.example,/),
+    ]);
   });
 
   it('a file that is not a record is refused in plain words, and nothing changes', async () => {
@@ -189,11 +203,18 @@ describe("the user's record", () => {
     expect(await preview.evaluate((el) => el.matches(':focus'))).toBe(true);
     expect(await preview.getByText(/^The file holds 2 triaged, 1 note, 0 do-not-contact entries, 0 exports and 5 history entries; written /).count()).toBe(1);
     expect((await preview.getByTestId('import-changes').locator('li').allTextContents())[0]).toBe('triage: 0 added, 1 updated, 1 already the same');
-    expect(await preview.getByTestId('import-conflicts').textContent()).toBe('1 conflict: both here and in the file the same thing was changed. The later change is kept.');
-    expect(await preview.locator('.conflicts li').first().textContent()).toMatch(/^Status of beat-a: yours “In Progress” \(.+\), the file's “Done” \(.+\); the file's is kept \(the later change\)\.$/);
+    expect(await preview.getByTestId('import-conflicts').textContent()).toBe(
+      '1 conflict: both here and in the file the same thing was changed. The later change is kept.',
+    );
+    expect(await preview.locator('.conflicts li').first().textContent()).toMatch(
+      /^Status of beat-a: yours “In Progress” \(.+\), the file's “Done” \(.+\); the file's is kept \(the later change\)\.$/,
+    );
     await shoot(page, 'record-03-import-preview');
     await preview.getByRole('button', { name: 'Import', exact: true }).click();
-    await toast(page, /^Imported from-colleague\.json: 0 triaged added, 1 updated, 1 conflict settled by the later change\. Your record as it was is kept as a backup\.$/).waitFor();
+    await toast(
+      page,
+      /^Imported from-colleague\.json: 0 triaged added, 1 updated, 1 conflict settled by the later change\. Your record as it was is kept as a backup\.$/,
+    ).waitFor();
     expect(await preview.count()).toBe(0);
     // The import backed up the record first: the list shows it.
     await page.getByTestId('backups').locator('tr', { hasText: 'Before an import' }).waitFor();
@@ -211,7 +232,11 @@ describe("the user's record", () => {
     // (An automatic backup may be there too: one is written half a minute after the first change.)
     const created = (await host.call('backups:list')).backups.find((b) => b.reason === 'before-import')!;
     const date = await page.evaluate((iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }), created.created_at);
-    expect((await row.locator('td').allTextContents()).slice(0, 3)).toEqual([date, 'Before an import', '2 triaged, 0 notes, 2 do-not-contact entries, 0 exports']);
+    expect((await row.locator('td').allTextContents()).slice(0, 3)).toEqual([
+      date,
+      'Before an import',
+      '2 triaged, 0 notes, 2 do-not-contact entries, 0 exports',
+    ]);
     const listed = (await host.call('backups:list')).backups.length;
     await page.getByText(new RegExp(`^${listed} backups?, \\d+ (bytes|KB) in all\\.$`)).waitFor();
     await page.getByRole('heading', { name: 'Your record', exact: true }).evaluate((h) => h.scrollIntoView({ block: 'start' }));
@@ -233,7 +258,10 @@ describe("the user's record", () => {
     expect(await dialog.textContent()).toContain('Your current record is backed up first');
     await shoot(page, 'record-05-restore-confirm');
     await dialog.getByRole('button', { name: 'Restore this backup' }).click();
-    await toast(page, `Restored the backup of ${date}: 2 triaged, 0 notes, 2 do-not-contact entries, 0 exports. Your record as it was is kept as a backup too.`).waitFor();
+    await toast(
+      page,
+      `Restored the backup of ${date}: 2 triaged, 0 notes, 2 do-not-contact entries, 0 exports. Your record as it was is kept as a backup too.`,
+    ).waitFor();
     await expect.poll(() => dialog.count()).toBe(0);
     await table.locator('tbody tr', { hasText: 'Before a restore' }).waitFor();
     expect(await table.locator('tbody tr').count()).toBe(listed + 1);
@@ -284,7 +312,23 @@ describe('a new computer, before any key', () => {
           version: 1,
           app_version: '0.1.0',
           created_at: at,
-          triage: [{ brand_id: 'brand-1', opportunity_id: 'opp-1', status: 'Done', status_changed_at: at, note: 'Pitched in October.', note_changed_at: at, starred: false, starred_changed_at: null, contacted_at: '2026-10-30', contacted_changed_at: at, exported_at: null, exported_changed_at: null, updated_at: at }],
+          triage: [
+            {
+              brand_id: 'brand-1',
+              opportunity_id: 'opp-1',
+              status: 'Done',
+              status_changed_at: at,
+              note: 'Pitched in October.',
+              note_changed_at: at,
+              starred: false,
+              starred_changed_at: null,
+              contacted_at: '2026-10-30',
+              contacted_changed_at: at,
+              exported_at: null,
+              exported_changed_at: null,
+              updated_at: at,
+            },
+          ],
           do_not_contact: [{ kind: 'domain', value: 'rival.example', note: '', added_at: at }],
           exports: [],
           history: [{ brand_id: 'brand-1', opportunity_id: 'opp-1', at, kind: 'contacted', detail: '2026-10-30' }],

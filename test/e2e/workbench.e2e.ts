@@ -177,13 +177,18 @@ describe('first run, sync, triage, export', () => {
     await page.getByLabel('Catch-all addresses').selectOption('only');
     await rows(page).first().locator('.badge.catch').waitFor();
     // Every row on screen is one with a catch-all: the filter has reached the list.
-    await expect.poll(async () => (await rows(page).count()) > 0 && (await rows(page).count()) === (await page.locator('[role="option"]:has(.badge.catch)').count())).toBe(true);
+    await expect
+      .poll(async () => (await rows(page).count()) > 0 && (await rows(page).count()) === (await page.locator('[role="option"]:has(.badge.catch)').count()))
+      .toBe(true);
     await page.locator('[role="listbox"]').focus();
     await page.keyboard.press('j');
     await page.keyboard.press('k');
     await detailOfActive(page);
     await page.locator('.detail .contacts .badge.catch').first().waitFor();
-    const catchAlls = await page.locator('.contacts li', { has: page.locator('.badge.catch') }).locator('.addr').allTextContents();
+    const catchAlls = await page
+      .locator('.contacts li', { has: page.locator('.badge.catch') })
+      .locator('.addr')
+      .allTextContents();
     expect(catchAlls.length).toBeGreaterThan(0);
     await page.keyboard.press('c');
     await toast(page, /catch-all address(es)? left out/).waitFor();

@@ -20,7 +20,8 @@ export function plainDataProblem(value: unknown, path = 'result'): string | null
   }
   if (typeof value === 'object') {
     const proto = Object.getPrototypeOf(value) as unknown;
-    if (proto !== Object.prototype && proto !== null) return `${path} is a ${(value as object).constructor?.name ?? 'non-plain object'}, which JSON does not carry as it is`;
+    if (proto !== Object.prototype && proto !== null)
+      return `${path} is a ${(value as object).constructor?.name ?? 'non-plain object'}, which JSON does not carry as it is`;
     for (const [k, v] of Object.entries(value)) {
       if (v === undefined) continue;
       const p = plainDataProblem(v, `${path}.${k}`);

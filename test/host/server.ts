@@ -74,7 +74,9 @@ export function isJsonContentType(header: string | undefined): boolean {
   const [type = '', ...params] = header.split(';');
   if (type.trim().toLowerCase() !== 'application/json') return false;
   // Each parameter is name=value (RFC 9110, 8.3.1); a bare trailing ';' is tolerated.
-  return params.every((p, i) => (p.trim() === '' && i === params.length - 1) || /^\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=("[^"]*"|[!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*$/.test(p));
+  return params.every(
+    (p, i) => (p.trim() === '' && i === params.length - 1) || /^\s*[!#$%&'*+.^_`|~0-9A-Za-z-]+=("[^"]*"|[!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*$/.test(p),
+  );
 }
 
 export async function startHost(opts: HostOptions = {}): Promise<Host> {
@@ -95,7 +97,20 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
 
   let corePid: number | undefined;
   const core = new CoreSupervisor({
-    spawn: () => forkNodeCore({ userDataDir: dataDir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: !!opts.demo, demoOpportunities: opts.demoOpportunities, baseUrl: opts.baseUrl, today: opts.today }, (pid) => (corePid = pid)),
+    spawn: () =>
+      forkNodeCore(
+        {
+          userDataDir: dataDir,
+          appName: 'Outreach Workbench',
+          appVersion: '0.1.0',
+          platformName: 'linux',
+          demo: !!opts.demo,
+          demoOpportunities: opts.demoOpportunities,
+          baseUrl: opts.baseUrl,
+          today: opts.today,
+        },
+        (pid) => (corePid = pid),
+      ),
     host: hostHandlers({
       writeClipboard: (t) => void (clipboard = t),
       openExternal: async (u) => void opened.push(u),
@@ -189,7 +204,13 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
 
   function end(res: ServerResponse, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void {
     if (res.headersSent) return void res.end();
-    res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Content-Security-Policy': policy, ...extra });
+    res.writeHead(status, {
+      'Content-Type': type,
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+      'Content-Security-Policy': policy,
+      ...extra,
+    });
     res.end(body);
   }
 

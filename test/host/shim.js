@@ -32,7 +32,11 @@
         );
       }
       try {
-        const res = await fetch('/__host/call', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ method: name, args: cloned }) });
+        const res = await fetch('/__host/call', {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ method: name, args: cloned }),
+        });
         return structuredClone(await res.json());
       } catch (e) {
         return { ok: false, error: { kind: 'host', message: 'The test host did not answer: ' + e } };

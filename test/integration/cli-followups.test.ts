@@ -50,8 +50,8 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-describe('workbench export --preset followups uses the app\'s settings', () => {
-  it('follow-up days and the sender\'s name from settings.json: the same rows as the app\'s Due view, {sender_name} filled', async () => {
+describe("workbench export --preset followups uses the app's settings", () => {
+  it("follow-up days and the sender's name from settings.json: the same rows as the app's Due view, {sender_name} filled", async () => {
     writeFileSync(settingsFile, JSON.stringify({ followUpAfterDays: 7, senderName: 'Dana Reyes' }));
     const rows = await followUpsCsv('due-7.csv');
     // 7 days: only the one contacted 10 days ago (the default 3 would add the one from 5 days ago).
@@ -61,10 +61,23 @@ describe('workbench export --preset followups uses the app\'s settings', () => {
     expect(rows[0]!.unfilled).not.toContain('{sender_name}');
 
     // The app, on the same folder, shows exactly these in its Due view.
-    const s = await AppService.create({ userDataDir: dataDir, platform: new FakePlatform(), keychain: new FakeKeychain(), appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', integrityCheckDelayMs: 60_000 });
+    const s = await AppService.create({
+      userDataDir: dataDir,
+      platform: new FakePlatform(),
+      keychain: new FakeKeychain(),
+      appName: 'Outreach Workbench',
+      appVersion: '0.1.0',
+      platformName: 'linux',
+      integrityCheckDelayMs: 60_000,
+    });
     try {
       expect(s.getSettings()).toMatchObject({ followUpAfterDays: 7, senderName: 'Dana Reyes' });
-      expect(s.list({ brandId: brand, view: 'due' }, 0, 100).items.map((i) => i.id).sort()).toEqual([...dueIds].sort());
+      expect(
+        s
+          .list({ brandId: brand, view: 'due' }, 0, 100)
+          .items.map((i) => i.id)
+          .sort(),
+      ).toEqual([...dueIds].sort());
     } finally {
       await s.close();
     }
@@ -86,7 +99,12 @@ describe('workbench export --preset followups uses the app\'s settings', () => {
 
     rmSync(settingsFile);
     const rows = await followUpsCsv('due-default.csv');
-    expect(rows.map((r) => r.opportunity_id).sort()).toEqual(contacted.filter((c) => c.daysAgo >= 3).map((c) => c.id).sort());
+    expect(rows.map((r) => r.opportunity_id).sort()).toEqual(
+      contacted
+        .filter((c) => c.daysAgo >= 3)
+        .map((c) => c.id)
+        .sort(),
+    );
     expect(rows.every((r) => r.unfilled!.includes('{sender_name}'))).toBe(true);
   });
 });

@@ -75,7 +75,9 @@ describe('the record on the command line', () => {
     const csv = join(tmp.dir, 'crm.csv');
     writeFileSync(csv, 'Name,Email\nAna,ana@outlet.example\nBo,not-an-address\n');
     const dry = await cli(['dnc', 'import', csv, '--dry-run']);
-    expect(dry.out).toMatch(/^Column "Email": 2 lines; would add 1, 0 already on the list, 1 skipped\.\n {2}skipped 1: not an e-mail address or domain\n {4}line 3: not-an-address/);
+    expect(dry.out).toMatch(
+      /^Column "Email": 2 lines; would add 1, 0 already on the list, 1 skipped\.\n {2}skipped 1: not an e-mail address or domain\n {4}line 3: not-an-address/,
+    );
     expect((await cli(['dnc', 'list'])).out).toContain('empty');
     expect((await cli(['dnc', 'import', csv])).code).toBe(0);
     const out = join(tmp.dir, 'dnc.csv');
@@ -86,25 +88,42 @@ describe('the record on the command line', () => {
   it('cache recover on a healthy cache changes nothing unless forced; a cache open in another process is never moved aside', async () => {
     const db = join(tmp.dir, 'main', 'workbench.db');
     // (SQLite's -wal and -shm files come and go with any connection; the cache and its backups are what count.)
-    const files = () => readdirSync(join(tmp.dir, 'main')).filter((f) => !/-(wal|shm)$/.test(f)).sort();
+    const files = () =>
+      readdirSync(join(tmp.dir, 'main'))
+        .filter((f) => !/-(wal|shm)$/.test(f))
+        .sort();
     const before = files();
     const r = await cli(['cache', 'recover']);
     expect(r.code).toBe(0);
     expect(r.out).toContain('passes its integrity check: there is nothing to recover');
     expect(files()).toEqual(before);
     // Another process (the app, a sync) has it open: neither recover --force nor reset moves it from under that process.
-    const holder = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `
+    const holder = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--input-type=module',
+        '-e',
+        `
       const { Cache } = await import(${JSON.stringify(join(process.cwd(), 'electron/core/store/cache.ts'))});
       const c = await Cache.open(process.argv[1]);
       console.log('open');
-      process.stdin.once('data', () => { c.close(); process.exit(0); });`, db], { stdio: ['pipe', 'pipe', 'inherit'] });
+      process.stdin.once('data', () => { c.close(); process.exit(0); });`,
+        db,
+      ],
+      { stdio: ['pipe', 'pipe', 'inherit'] },
+    );
     try {
       // Open, or gone (then the test fails here rather than waiting for its time-out).
       await new Promise<void>((resolve, reject) => {
         holder.stdout.once('data', () => resolve());
         holder.once('exit', (code) => reject(new Error(`the process holding the cache exited early (${code})`)));
       });
-      for (const args of [['cache', 'recover', '--force'], ['cache', 'reset']]) {
+      for (const args of [
+        ['cache', 'recover', '--force'],
+        ['cache', 'reset'],
+      ]) {
         const refused = await cli(args);
         expect(refused.code, args.join(' ')).not.toBe(0);
         expect(refused.err, args.join(' ')).toMatch(new RegExp(`open in another window or terminal \\(process ${holder.pid}\\), so it was not moved`));
@@ -126,7 +145,9 @@ describe('the record on the command line', () => {
     closeSync(fd);
     const r = await cli(['cache', 'recover']);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^The cache file was damaged\. It was kept aside as .+ The damaged file could not be read at all .+ The backup of .+ added \d+ more items?\./s);
+    expect(r.out).toMatch(
+      /^The cache file was damaged\. It was kept aside as .+ The damaged file could not be read at all .+ The backup of .+ added \d+ more items?\./s,
+    );
     expect(readdirSync(join(tmp.dir, 'main')).some((f) => f.startsWith('workbench.db.damaged-'))).toBe(true);
     // The fresh cache has the record, not yet the opportunities: history of one needs a sync first.
     const h = await cli(['history', '--brand', brand, '--id', ids[0]!]);

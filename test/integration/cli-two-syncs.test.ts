@@ -65,7 +65,9 @@ describe('two `workbench sync` at once on one cache', () => {
     const [a, b] = await Promise.all([first.done, second.done]);
     expect(a.code, a.err).toBe(0);
     expect(b.code, b.err).toBe(0);
-    expect(b.err).toMatch(/A sync of .+ is already running in another window or terminal \(workbench sync, process \d+\) since \d{1,2}:\d{2}; waiting for it to finish\./);
+    expect(b.err).toMatch(
+      /A sync of .+ is already running in another window or terminal \(workbench sync, process \d+\) since \d{1,2}:\d{2}; waiting for it to finish\./,
+    );
     expect(a.err).not.toMatch(/already running/);
     expect(count(db)).toBe(OPPORTUNITIES);
   });

@@ -28,7 +28,14 @@ async function cli(args: string[], opts: { key?: string | null; stdin?: string; 
   let err = '';
   const env: NodeJS.ProcessEnv = { TRAKKR_BASE_URL: sim.url, WORKBENCH_DB: db, WORKBENCH_RATE: '0', ...opts.env };
   if (opts.key !== null) env.TRAKKR_API_KEY = opts.key ?? DEMO_KEY;
-  const io: Io = { out: (s) => (out += s), err: (s) => (err += s), isTTY: false, readStdin: async () => opts.stdin ?? '', env, secrets: opts.secrets ?? new MemorySecretStore() };
+  const io: Io = {
+    out: (s) => (out += s),
+    err: (s) => (err += s),
+    isTTY: false,
+    readStdin: async () => opts.stdin ?? '',
+    env,
+    secrets: opts.secrets ?? new MemorySecretStore(),
+  };
   const code = await run(args, io);
   return { code, out, err };
 }
@@ -52,13 +59,31 @@ describe('workbench CLI', () => {
     const items = JSON.parse(l.out) as Record<string, any>[];
     expect(items.length).toBeGreaterThan(400);
     expect(items.every((o) => !o.archived && !o.removed_on_server)).toBe(true);
-    for (const k of ['id', 'unique_key', 'title', 'domain', 'url', 'opportunity_type', 'status', 'server_status', 'archived', 'removed_on_server', 'priority_score', 'fit_score', 'difficulty', 'note', 'contacts']) {
+    for (const k of [
+      'id',
+      'unique_key',
+      'title',
+      'domain',
+      'url',
+      'opportunity_type',
+      'status',
+      'server_status',
+      'archived',
+      'removed_on_server',
+      'priority_score',
+      'fit_score',
+      'difficulty',
+      'note',
+      'contacts',
+    ]) {
       expect(items[0]).toHaveProperty(k);
     }
     const withCatch = items.find((o) => o.contacts.some((c: any) => c.catch_all))!;
     expect(withCatch.contacts.every((c: any) => !c.email.endsWith('CATCH'))).toBe(true);
 
-    const f = JSON.parse((await cli(['list', '--brand', brand, '--json', '--status', 'in progress', '--type', 'publication-gap', '--sort', 'fit_score'])).out) as Record<string, any>[];
+    const f = JSON.parse(
+      (await cli(['list', '--brand', brand, '--json', '--status', 'in progress', '--type', 'publication-gap', '--sort', 'fit_score'])).out,
+    ) as Record<string, any>[];
     expect(f.length).toBeGreaterThan(0);
     expect(f.every((o) => o.status === 'In Progress' && o.opportunity_type === 'publication-gap')).toBe(true);
     for (let i = 1; i < f.length; i++) expect(f[i - 1]!.fit_score).toBeGreaterThanOrEqual(f[i]!.fit_score);
@@ -66,13 +91,21 @@ describe('workbench CLI', () => {
     const target = items[0]!;
     const t = await cli(['triage', '--brand', brand, '--id', target.id, '--status', 'Done', '--note', 'Pitched by phone']);
     expect(t.code).toBe(0);
-    const after = (JSON.parse((await cli(['list', '--brand', brand, '--json', '--status', 'Done'])).out) as Record<string, any>[]).find((o) => o.id === target.id)!;
+    const after = (JSON.parse((await cli(['list', '--brand', brand, '--json', '--status', 'Done'])).out) as Record<string, any>[]).find(
+      (o) => o.id === target.id,
+    )!;
     expect(after).toMatchObject({ status: 'Done', note: 'Pitched by phone' });
 
     const text = await cli(['list', '--brand', brand, '--limit', '3']);
     expect(text.out.split('\n')[0]).toMatch(/^PRIO\s+FIT\s+STATUS/);
 
-    sim = await startSimulator({ seed: 21, opportunities: 700, otherBrandOpportunities: 20, citationsPerBrand: 50, port: new URL(sim.url).port ? Number(new URL(sim.url).port) : 0 });
+    sim = await startSimulator({
+      seed: 21,
+      opportunities: 700,
+      otherBrandOpportunities: 20,
+      citationsPerBrand: 50,
+      port: new URL(sim.url).port ? Number(new URL(sim.url).port) : 0,
+    });
   });
 
   it('scores and citations, as the API sent them with --json', async () => {
@@ -147,14 +180,18 @@ describe('workbench CLI', () => {
     const r = spawnSync(process.execPath, ['electron/cli/bin.mjs', '--help'], { encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Usage: workbench <command>');
-    const bad = spawnSync(process.execPath, ['electron/cli/bin.mjs', 'list', '--brand', 'x'], { encoding: 'utf8', env: { ...process.env, WORKBENCH_DB: join(tmp.dir, 'bin.db') } });
+    const bad = spawnSync(process.execPath, ['electron/cli/bin.mjs', 'list', '--brand', 'x'], {
+      encoding: 'utf8',
+      env: { ...process.env, WORKBENCH_DB: join(tmp.dir, 'bin.db') },
+    });
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim()).toBe('workbench: A brand id has exactly 32 characters; this one has 1.');
   });
 });
 
 describe('the key goes only where it should', () => {
-  const RULE = 'http:// sends the key unencrypted, so it is allowed only for this computer (localhost, 127.x.x.x or [::1]), for the simulator. Use https://example.com instead.';
+  const RULE =
+    'http:// sends the key unencrypted, so it is allowed only for this computer (localhost, 127.x.x.x or [::1]), for the simulator. Use https://example.com instead.';
 
   it('--base-url http://example.com exits 2, names the rule, and sends nothing', async () => {
     const spy = vi.spyOn(globalThis, 'fetch');
@@ -182,7 +219,16 @@ describe('the key goes only where it should', () => {
 
   it('other hostile addresses exit 2 too, from either place, without repeating a password', async () => {
     const before = sim.requests;
-    for (const bad of ['ftp://api.trakkr.ai', 'https://user:pw@api.trakkr.ai', 'http://127.0.0.1.evil.com', 'http://localhost.evil.com', 'http://0x7f000001:8787', 'https://api.trakkr.ai/?key=x', '', 'javascript:alert(1)']) {
+    for (const bad of [
+      'ftp://api.trakkr.ai',
+      'https://user:pw@api.trakkr.ai',
+      'http://127.0.0.1.evil.com',
+      'http://localhost.evil.com',
+      'http://0x7f000001:8787',
+      'https://api.trakkr.ai/?key=x',
+      '',
+      'javascript:alert(1)',
+    ]) {
       for (const r of [await cli(['brands', '--base-url', bad]), await cli(['brands'], { env: { TRAKKR_BASE_URL: bad || 'ws://x' } })]) {
         expect(r.code, bad).toBe(2);
         expect(r.err).toMatch(/^workbench: (--base-url|TRAKKR_BASE_URL): .+ Nothing was sent\.\n$/);

@@ -27,10 +27,52 @@ const base = {
   last_seen_date: '2026-11-01T10:00:00Z',
 };
 const records = [
-  { ...base, _id: 'o1', domain: 'wired.com', url: 'https://wired.com/a', title: 'Best espresso', priority_score: 90, fit_score: 70, author_name: 'Ana María Souza', contact_emails: ['ana@wired.com', 'tips@wired.com CATCH', 'n/a'] },
-  { ...base, _id: 'o2', domain: 'evil.example', url: 'https://evil.example/x', title: '=HYPERLINK("http://x","y")', priority_score: 80, fit_score: 10, author_name: null, pitch_subject: '+SUM(A1)', pitch_body: '\n-2+3 @home\ttab', contact_emails: ['ANA@wired.com', 'bob@evil.example'] },
-  { ...base, _id: 'o3', domain: 'theverge.com', url: 'https://theverge.com/c', title: 'مرحبا 👋 émoji', priority_score: 50, fit_score: 99, author_name: 'Prince', pitch_subject: '', pitch_body: 'Hi [Name], {{first_name}}', contact_emails: ['editor@theverge.com CATCH'] },
-  { ...base, _id: 'o4', domain: 'blocked.org', title: 'Blocked domain', priority_score: 40, author_name: 'X Y', contact_emails: ['a@blocked.org', 'b@news.blocked.org'] },
+  {
+    ...base,
+    _id: 'o1',
+    domain: 'wired.com',
+    url: 'https://wired.com/a',
+    title: 'Best espresso',
+    priority_score: 90,
+    fit_score: 70,
+    author_name: 'Ana María Souza',
+    contact_emails: ['ana@wired.com', 'tips@wired.com CATCH', 'n/a'],
+  },
+  {
+    ...base,
+    _id: 'o2',
+    domain: 'evil.example',
+    url: 'https://evil.example/x',
+    title: '=HYPERLINK("http://x","y")',
+    priority_score: 80,
+    fit_score: 10,
+    author_name: null,
+    pitch_subject: '+SUM(A1)',
+    pitch_body: '\n-2+3 @home\ttab',
+    contact_emails: ['ANA@wired.com', 'bob@evil.example'],
+  },
+  {
+    ...base,
+    _id: 'o3',
+    domain: 'theverge.com',
+    url: 'https://theverge.com/c',
+    title: 'مرحبا 👋 émoji',
+    priority_score: 50,
+    fit_score: 99,
+    author_name: 'Prince',
+    pitch_subject: '',
+    pitch_body: 'Hi [Name], {{first_name}}',
+    contact_emails: ['editor@theverge.com CATCH'],
+  },
+  {
+    ...base,
+    _id: 'o4',
+    domain: 'blocked.org',
+    title: 'Blocked domain',
+    priority_score: 40,
+    author_name: 'X Y',
+    contact_emails: ['a@blocked.org', 'b@news.blocked.org'],
+  },
   { ...base, _id: 'o5', domain: 'nobody.com', title: 'No contacts', priority_score: 30, contact_emails: [] },
 ];
 
@@ -69,11 +111,26 @@ describe('contacts preset', () => {
     expect(rows.map((x) => x.email)).toEqual(['ana@wired.com', 'tips@wired.com', 'bob@evil.example', 'editor@theverge.com']);
     expect(r.rows).toBe(4);
     const ana = rows[0]!;
-    expect(ana).toMatchObject({ catch_all: 'false', name: 'Ana María Souza', first_name: 'Ana', last_name: 'María Souza', opportunity_id: 'o1', brand: 'Northwind Coffee', priority_score: '90' });
+    expect(ana).toMatchObject({
+      catch_all: 'false',
+      name: 'Ana María Souza',
+      first_name: 'Ana',
+      last_name: 'María Souza',
+      opportunity_id: 'o1',
+      brand: 'Northwind Coffee',
+      priority_score: '90',
+    });
     expect(ana.pitch_body).toBe(base.pitch_body);
     expect(rows[1]).toMatchObject({ email: 'tips@wired.com', catch_all: 'true' });
     const bob = rows[2]!;
-    expect(bob).toMatchObject({ name: '', first_name: '', last_name: '', title: `'=HYPERLINK("http://x","y")`, pitch_subject: "'+SUM(A1)", pitch_body: "'\n-2+3 @home\ttab" });
+    expect(bob).toMatchObject({
+      name: '',
+      first_name: '',
+      last_name: '',
+      title: `'=HYPERLINK("http://x","y")`,
+      pitch_subject: "'+SUM(A1)",
+      pitch_body: "'\n-2+3 @home\ttab",
+    });
     // A catch-all address: the author's name stays in `name`, but no first name is put to an inbox that may not be theirs.
     expect(rows[3]).toMatchObject({ name: 'Prince', first_name: '', last_name: '' });
     const bytes = readFileSync(out, 'utf8');
@@ -112,10 +169,14 @@ describe('contacts preset', () => {
     const out = join(tmp.dir, 'excel.csv');
     await exportCsv(cache, { brandId: B, preset: 'contacts', out, bom: true, delimiter: ';', flattenNewlines: true });
     golden('contacts-excel.csv', out);
-    expect(readFileSync(out).subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf]))).toBe(true);
+    expect(
+      readFileSync(out)
+        .subarray(0, 3)
+        .equals(Buffer.from([0xef, 0xbb, 0xbf])),
+    ).toBe(true);
     const rows = readCsv(out, ';');
     expect(rows[0]!.pitch_body).toBe('Hi Ana, Line two, with "quotes", commas; and semicolons. Best, Sam');
-    expect(rows[2]!.pitch_body).toBe("-2+3 @home\ttab".replace(/^/, "'"));
+    expect(rows[2]!.pitch_body).toBe('-2+3 @home\ttab'.replace(/^/, "'"));
     const tsv = join(tmp.dir, 'tabs.csv');
     await exportCsv(cache, { brandId: B, preset: 'contacts', out: tsv, delimiter: '\t' });
     expect(readCsv(tsv, '\t')).toHaveLength(4);
@@ -152,7 +213,14 @@ describe('never pitching the same person twice', () => {
     expect(readCsv(out).map((x) => x.email)).toEqual(['bob@evil.example', 'editor@theverge.com']);
 
     const marked = join(tmp.dir, 'marked.csv');
-    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', out: marked, skipContacted: true, markExported: true, now: () => new Date('2026-11-06T09:00:00Z') });
+    const r = await exportCsv(cache, {
+      brandId: B,
+      preset: 'contacts',
+      out: marked,
+      skipContacted: true,
+      markExported: true,
+      now: () => new Date('2026-11-06T09:00:00Z'),
+    });
     expect(r.markedExported).toBe(2);
     expect(cache.opportunities.get(B, 'o3')!.triage.exported_at).toBe('2026-11-06T09:00:00.000Z');
     const again = join(tmp.dir, 'again.csv');
@@ -177,7 +245,9 @@ describe('never pitching the same person twice', () => {
       cache.drafts.save(B, 'o3', 'pitch', { subject: '{a1} {a2} {a3} {a4}', body: '{a5} {a6} {a7} {a8} {a9} {a10} {a11}' }, null);
       const many = await previewExport(cache, { brandId: B, preset: 'contacts' });
       expect(many.unfilled).toHaveLength(8);
-      expect(many.warnings).toContain('1 row with a merge field or placeholder not filled in the pitch: {a1}, {a2}, {a3}, {a4}, {a5}, {a6}, {a7}, {a8}, and 3 more');
+      expect(many.warnings).toContain(
+        '1 row with a merge field or placeholder not filled in the pitch: {a1}, {a2}, {a3}, {a4}, {a5}, {a6}, {a7}, {a8}, and 3 more',
+      );
     } finally {
       cache.drafts.reset(B, 'o3', 'pitch');
     }
@@ -217,33 +287,52 @@ describe('files', () => {
   it("Python's csv module reads the file exactly as csv-parse does", async () => {
     const out = join(tmp.dir, 'py.csv');
     await exportCsv(cache, { brandId: B, preset: 'contacts', out, bom: true });
-    const py = execFileSync('python3', ['-c', 'import csv,json,sys\nwith open(sys.argv[1], newline="", encoding="utf-8-sig") as f: print(json.dumps(list(csv.DictReader(f))))', out], { encoding: 'utf8' });
+    const py = execFileSync(
+      'python3',
+      ['-c', 'import csv,json,sys\nwith open(sys.argv[1], newline="", encoding="utf-8-sig") as f: print(json.dumps(list(csv.DictReader(f))))', out],
+      { encoding: 'utf8' },
+    );
     expect(JSON.parse(py)).toEqual(readCsv(out));
   });
 });
 
 describe('cells, properties', () => {
-  const hostile = fc.string({ unit: fc.oneof(fc.constantFrom('"', ',', ';', '\r', '\n', '\r\n', '\t', '=', '+', '-', '@', '👋', 'ש', 'ا', ' ', 'a', 'Z', '\u202e'), fc.string({ minLength: 1, maxLength: 1, unit: 'grapheme' })) });
+  const hostile = fc.string({
+    unit: fc.oneof(
+      fc.constantFrom('"', ',', ';', '\r', '\n', '\r\n', '\t', '=', '+', '-', '@', '👋', 'ש', 'ا', ' ', 'a', 'Z', '\u202e'),
+      fc.string({ minLength: 1, maxLength: 1, unit: 'grapheme' }),
+    ),
+  });
 
   it('any text round-trips through CSV, guarded exactly when it could run as a formula', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(hostile, hostile), { minLength: 1, maxLength: 6 }), fc.constantFrom(',', ';', '\t') as fc.Arbitrary<',' | ';' | '\t'>, async (pairs, delimiter) => {
-        const c = await Cache.open(':memory:');
-        const recs = pairs.map(([title, body], i) => ({ _id: `r${i}`, title, pitch_body: body, priority_score: 100 - i, contact_emails: [`p${i}@example.com`] }));
-        c.tx(() => c.opportunities.upsertPage(B, recs, 1, 'now'));
-        const out = join(tmp.dir, `prop-${Math.random().toString(36).slice(2)}.csv`);
-        await exportCsv(c, { brandId: B, preset: 'contacts', out, delimiter });
-        const rows = readCsv(out, delimiter);
-        expect(rows).toHaveLength(recs.length);
-        rows.forEach((row, i) => {
-          expect(row.title).toBe(cell(recs[i]!.title));
-          expect(row.pitch_body).toBe(cell(recs[i]!.pitch_body));
-          const guarded = /^[=+\-@\t\r\n]/.test(recs[i]!.title);
-          expect(row.title!.startsWith("'") && row.title!.slice(1) === recs[i]!.title).toBe(guarded);
-          if (!guarded) expect(row.title).toBe(recs[i]!.title);
-        });
-        c.close();
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(hostile, hostile), { minLength: 1, maxLength: 6 }),
+        fc.constantFrom(',', ';', '\t') as fc.Arbitrary<',' | ';' | '\t'>,
+        async (pairs, delimiter) => {
+          const c = await Cache.open(':memory:');
+          const recs = pairs.map(([title, body], i) => ({
+            _id: `r${i}`,
+            title,
+            pitch_body: body,
+            priority_score: 100 - i,
+            contact_emails: [`p${i}@example.com`],
+          }));
+          c.tx(() => c.opportunities.upsertPage(B, recs, 1, 'now'));
+          const out = join(tmp.dir, `prop-${Math.random().toString(36).slice(2)}.csv`);
+          await exportCsv(c, { brandId: B, preset: 'contacts', out, delimiter });
+          const rows = readCsv(out, delimiter);
+          expect(rows).toHaveLength(recs.length);
+          rows.forEach((row, i) => {
+            expect(row.title).toBe(cell(recs[i]!.title));
+            expect(row.pitch_body).toBe(cell(recs[i]!.pitch_body));
+            const guarded = /^[=+\-@\t\r\n]/.test(recs[i]!.title);
+            expect(row.title!.startsWith("'") && row.title!.slice(1) === recs[i]!.title).toBe(guarded);
+            if (!guarded) expect(row.title).toBe(recs[i]!.title);
+          });
+          c.close();
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -41,7 +41,9 @@ describe('simulator CLI', () => {
       let cursor: string | null = null;
       let n = 0;
       do {
-        const r = await fetch(`${url}/get-outreach?brand=${brands.brands[0]!.id}&archived=true${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: { Authorization: `Bearer ${DEMO_KEY}` } });
+        const r = await fetch(`${url}/get-outreach?brand=${brands.brands[0]!.id}&archived=true${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+          headers: { Authorization: `Bearer ${DEMO_KEY}` },
+        });
         const body = (await r.json()) as { opportunities: unknown[]; pagination: { next_cursor: string | null } };
         n += body.opportunities.length;
         cursor = body.pagination.next_cursor;

@@ -58,7 +58,10 @@ describe('the demo simulator', () => {
 
   it('checks the key as the API does: 401 without one, 403 for a key it does not know', async () => {
     expect(await call(demo.url, '/get-brands', {})).toMatchObject({ status: 401, body: { error: 'Missing API key' } });
-    expect(await call(demo.url, '/get-brands', { headers: { Authorization: `Bearer sk_live_${'z'.repeat(32)}` } })).toMatchObject({ status: 403, body: { error: 'FORBIDDEN' } });
+    expect(await call(demo.url, '/get-brands', { headers: { Authorization: `Bearer sk_live_${'z'.repeat(32)}` } })).toMatchObject({
+      status: 403,
+      body: { error: 'FORBIDDEN' },
+    });
   });
 
   it('has no admin routes: /__sim/faults, /__sim/mutate and /__sim/state are 404, and change nothing', async () => {

@@ -155,7 +155,10 @@ describe('get-outreach', () => {
   });
 
   it('sorts by fit_score and last_seen', async () => {
-    for (const [sort, key] of [['fit_score', 'fit_score'], ['last_seen', 'last_seen_date']] as const) {
+    for (const [sort, key] of [
+      ['fit_score', 'fit_score'],
+      ['last_seen', 'last_seen_date'],
+    ] as const) {
       const r = await get(`/get-outreach?brand=${brand()}&sort_by=${sort}&limit=200`);
       const values = r.body.opportunities.map((o: any) => (key === 'fit_score' ? o[key] : o[key].slice(0, 10)));
       expect([...values].sort((a, b) => (a < b ? 1 : a > b ? -1 : 0))).toEqual(values);
@@ -189,7 +192,14 @@ describe('get-scores', () => {
   it('GET with query parameters: the default 28-day window ending on the latest report date', async () => {
     const r = await get(`/get-scores?brand=${brand()}`);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ brand_id: brand(), brand_name: sim.brands[1]!.name, start_date: addDays(TODAY, -28), end_date: TODAY, breakdown: [], errors: null });
+    expect(r.body).toMatchObject({
+      brand_id: brand(),
+      brand_name: sim.brands[1]!.name,
+      start_date: addDays(TODAY, -28),
+      end_date: TODAY,
+      breakdown: [],
+      errors: null,
+    });
     expect(r.body.data.length).toBeGreaterThan(20);
     expect(r.body.data.length).toBeLessThanOrEqual(29);
     for (const p of r.body.data) {
@@ -365,7 +375,10 @@ describe('data that changes between syncs', () => {
         const out = new Map<string, any>();
         let cursor: string | null = null;
         do {
-          const r = await fetch(`${s.url}/get-outreach?brand=${s.brands[0]!.id}&archived=true&limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers: auth });
+          const r = await fetch(
+            `${s.url}/get-outreach?brand=${s.brands[0]!.id}&archived=true&limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+            { headers: auth },
+          );
           const b = (await r.json()) as any;
           for (const o of b.opportunities) out.set(o._id, o);
           cursor = b.pagination.next_cursor;

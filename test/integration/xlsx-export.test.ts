@@ -53,13 +53,14 @@ async function readBack(path: string) {
 }
 
 /** The open files of this process that are `path`. */
-const openFilesAt = (path: string) => readdirSync('/proc/self/fd').filter((fd) => {
-  try {
-    return readlinkSync(`/proc/self/fd/${fd}`).startsWith(path);
-  } catch {
-    return false;
-  }
-});
+const openFilesAt = (path: string) =>
+  readdirSync('/proc/self/fd').filter((fd) => {
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`).startsWith(path);
+    } catch {
+      return false;
+    }
+  });
 
 describe('the .xlsx export keeps text as text', () => {
   it('digits-only text keeps its leading zeros (opportunities preset); the numeric columns are numbers', async () => {

@@ -82,7 +82,10 @@ export interface ForkCall {
 }
 
 /** utilityProcess: fork() checks its path as Electron would need it, and hands the child to `onChild`. */
-export function fakeUtilityProcess(onChild: (child: FakeUtilityProcess) => void): { fork: (modulePath: string, args?: string[], options?: object) => FakeUtilityProcess; calls: ForkCall[] } {
+export function fakeUtilityProcess(onChild: (child: FakeUtilityProcess) => void): {
+  fork: (modulePath: string, args?: string[], options?: object) => FakeUtilityProcess;
+  calls: ForkCall[];
+} {
   const calls: ForkCall[] = [];
   return {
     calls,

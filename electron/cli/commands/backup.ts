@@ -23,7 +23,11 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<nu
       if (sub === 'list') {
         const all = backups.list();
         if (asJson) return void ctx.io.out(JSON.stringify(all) + '\n');
-        ctx.io.out(all.length ? table([['ID', 'WHEN', 'WHY', 'HOLDS'], ...all.map((b) => [b.id, when(b), b.reason, counts(b)])]) : 'No backups yet: one is written after changes (at most hourly) and when the app quits.\n');
+        ctx.io.out(
+          all.length
+            ? table([['ID', 'WHEN', 'WHY', 'HOLDS'], ...all.map((b) => [b.id, when(b), b.reason, counts(b)])])
+            : 'No backups yet: one is written after changes (at most hourly) and when the app quits.\n',
+        );
       } else if (sub === 'now') {
         const b = await backups.backupNow('manual', { force: true });
         ctx.io.out(`Backed up your record: ${b!.id} (${counts(b!)}).\n`);
@@ -33,7 +37,9 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<nu
         const { info } = await backups.read(target.id);
         ctx.io.out(`The backup of ${when(info)} holds ${counts(info)}.\n`);
         if (!values.yes) {
-          ctx.io.out('Restoring replaces your current triage, notes, do-not-contact list and history with it (what is there now is backed up first). Run again with --yes to restore.\n');
+          ctx.io.out(
+            'Restoring replaces your current triage, notes, do-not-contact list and history with it (what is there now is backed up first). Run again with --yes to restore.\n',
+          );
           return 2;
         }
         const r = await backups.restore(target.id);

@@ -22,7 +22,9 @@ export async function run(ctx: Ctx, args: string[]): Promise<void> {
     // A healthy cache is not rebuilt by accident: that would drop its opportunities until the next sync.
     const health = checkFileIntegrity(ctx.dbPath);
     if (health.ok && !values.force) {
-      ctx.io.out(`The cache at ${ctx.dbPath} passes its integrity check: there is nothing to recover. (\`workbench cache recover --force\` rebuilds it anyway.)\n`);
+      ctx.io.out(
+        `The cache at ${ctx.dbPath} passes its integrity check: there is nothing to recover. (\`workbench cache recover --force\` rebuilds it anyway.)\n`,
+      );
       return;
     }
     let fresh: Awaited<ReturnType<typeof recoverDamagedCache>>['cache'] | null = null;
@@ -39,4 +41,3 @@ export async function run(ctx: Ctx, args: string[]): Promise<void> {
     ctx.io.out(`The cache was moved aside to ${aside}; the next sync builds a fresh one. (Triage and notes stay in the moved file.)\n`);
   } else throw new UsageError('Use `workbench cache path`, `workbench cache recover` or `workbench cache reset`.');
 }
-

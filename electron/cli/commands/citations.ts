@@ -29,7 +29,14 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
   ctx.io.out(
     table([
       ['CITED', 'DR', 'PA', 'BRAND?', 'DOMAIN', 'URL'],
-      ...items.map((c) => [String(c.times_cited ?? ''), String(c.domain_rating ?? ''), String(c.page_authority ?? ''), c.mentions_brand ? 'yes' : 'no', clip(plain(String(c.domain ?? '')), 28), clip(plain(String(c.url ?? '')), 80)]),
+      ...items.map((c) => [
+        String(c.times_cited ?? ''),
+        String(c.domain_rating ?? ''),
+        String(c.page_authority ?? ''),
+        c.mentions_brand ? 'yes' : 'no',
+        clip(plain(String(c.domain ?? '')), 28),
+        clip(plain(String(c.url ?? '')), 80),
+      ]),
     ]),
   );
 }

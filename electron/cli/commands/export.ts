@@ -65,18 +65,22 @@ export async function run(ctx: Ctx, args: string[]): Promise<void> {
     raw: values.raw,
     senderName: settingsFor(ctx).senderName || undefined,
   };
-  await withCache(ctx, async (cache) => {
-    if (cache.opportunities.count({ brandId, includeArchived: true, includeRemoved: true }) === 0) {
-      throw new UsageError('The cache holds no opportunities for this brand yet. Run `workbench sync` first.');
-    }
-    if (values.check) {
-      const c = await previewExport(cache, opts);
-      ctx.io.out(`${rows(c.rows)} would be exported.\n`);
-      for (const w of c.warnings) ctx.io.err(`warning: ${w}\n`);
-      return;
-    }
-    const r = await exportCsv(cache, { ...opts, out: values.out! });
-    for (const w of r.warnings) ctx.io.err(`warning: ${w}\n`);
-    ctx.io.out(`Exported ${rows(r.rows)} to ${r.files.join(', ')}${r.markedExported ? `; ${r.markedExported} opportunities marked exported` : ''}.\n`);
-  }, { changesRecord: !values.check });
+  await withCache(
+    ctx,
+    async (cache) => {
+      if (cache.opportunities.count({ brandId, includeArchived: true, includeRemoved: true }) === 0) {
+        throw new UsageError('The cache holds no opportunities for this brand yet. Run `workbench sync` first.');
+      }
+      if (values.check) {
+        const c = await previewExport(cache, opts);
+        ctx.io.out(`${rows(c.rows)} would be exported.\n`);
+        for (const w of c.warnings) ctx.io.err(`warning: ${w}\n`);
+        return;
+      }
+      const r = await exportCsv(cache, { ...opts, out: values.out! });
+      for (const w of r.warnings) ctx.io.err(`warning: ${w}\n`);
+      ctx.io.out(`Exported ${rows(r.rows)} to ${r.files.join(', ')}${r.markedExported ? `; ${r.markedExported} opportunities marked exported` : ''}.\n`);
+    },
+    { changesRecord: !values.check },
+  );
 }

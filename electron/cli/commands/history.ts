@@ -19,10 +19,16 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
     const outlet = cache.history.atSameOutlet(brandId, values.id!);
     if (asJson) return void ctx.io.out(JSON.stringify({ entries, sameOutlet: outlet }) + '\n');
     ctx.io.out(`${plain(o.item.title)} (${plain(o.item.domain)})\n`);
-    ctx.io.out(entries.length ? table([['WHEN', 'WHAT', 'DETAIL'], ...entries.map((e) => [e.at.slice(0, 16).replace('T', ' '), e.label, plain(e.detail)])]) : 'Nothing done to it yet.\n');
+    ctx.io.out(
+      entries.length
+        ? table([['WHEN', 'WHAT', 'DETAIL'], ...entries.map((e) => [e.at.slice(0, 16).replace('T', ' '), e.label, plain(e.detail)])])
+        : 'Nothing done to it yet.\n',
+    );
     if (outlet.length) {
       ctx.io.out(`\nAt ${plain(o.item.domain)} already:\n`);
-      ctx.io.out(table([['WHEN', 'WHAT', 'OPPORTUNITY'], ...outlet.map((e) => [e.at.slice(0, 16).replace('T', ' '), `${e.label} ${plain(e.detail)}`, plain(e.title)])]));
+      ctx.io.out(
+        table([['WHEN', 'WHAT', 'OPPORTUNITY'], ...outlet.map((e) => [e.at.slice(0, 16).replace('T', ' '), `${e.label} ${plain(e.detail)}`, plain(e.title)])]),
+      );
     }
   });
 }

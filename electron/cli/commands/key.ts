@@ -33,7 +33,9 @@ async function set(ctx: Ctx): Promise<void> {
 async function status(ctx: Ctx): Promise<void> {
   const stored = await ctx.secrets.get();
   if (!stored) {
-    ctx.io.out(ctx.io.env.TRAKKR_API_KEY ? 'No key in the keychain; TRAKKR_API_KEY is set and will be used.\n' : 'No key is stored. Run `workbench key set`.\n');
+    ctx.io.out(
+      ctx.io.env.TRAKKR_API_KEY ? 'No key in the keychain; TRAKKR_API_KEY is set and will be used.\n' : 'No key is stored. Run `workbench key set`.\n',
+    );
     return;
   }
   const client = checkingClient(ctx, stored);

@@ -56,7 +56,10 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
 
 /** The --json shape: the row's fields a script needs, with its contacts. */
 function asRecords(cache: Cache, brandId: string, rows: Row[]) {
-  const contacts = cache.opportunities.contactsFor(brandId, rows.map((o) => o.id));
+  const contacts = cache.opportunities.contactsFor(
+    brandId,
+    rows.map((o) => o.id),
+  );
   return rows.map((o) => ({
     id: o.id,
     unique_key: o.unique_key,

@@ -23,7 +23,10 @@ function describe(r: ImportPreview, dry: boolean): string {
   ];
   if (r.conflictCount) {
     lines.push(`${n(r.conflictCount, 'conflicts')} (changed on both sides; the later write wins):`);
-    for (const c of r.conflicts.slice(0, 10)) lines.push(`  ${plain(c.opportunity_id)} ${c.field}: kept ${c.kept === 'local' ? 'this computer’s' : 'the file’s'} (${c.kept === 'local' ? c.local_at : c.incoming_at})`);
+    for (const c of r.conflicts.slice(0, 10))
+      lines.push(
+        `  ${plain(c.opportunity_id)} ${c.field}: kept ${c.kept === 'local' ? 'this computer’s' : 'the file’s'} (${c.kept === 'local' ? c.local_at : c.incoming_at})`,
+      );
   }
   return lines.join('\n') + '\n';
 }
@@ -36,10 +39,24 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<nu
       if (!values.out) throw new UsageError('--out FILE is required: where to write the record.');
       const counts = await withCache(ctx, (cache) => exportRecord(cache, APP_VERSION, values.out!));
       if (asJson) ctx.io.out(JSON.stringify(counts) + '\n');
-      else ctx.io.out(`Wrote your record to ${values.out}: ${n(counts.triage, 'triaged opportunities')} (${n(counts.notes, 'notes')}), ${n(counts.do_not_contact, 'do-not-contact entries')}, ${n(counts.exports, 'exports')}, ${n(counts.history, 'history lines')}.\n`);
+      else
+        ctx.io.out(
+          `Wrote your record to ${values.out}: ${n(counts.triage, 'triaged opportunities')} (${n(counts.notes, 'notes')}), ${n(counts.do_not_contact, 'do-not-contact entries')}, ${n(counts.exports, 'exports')}, ${n(counts.history, 'history lines')}.\n`,
+        );
     } else if (sub === 'import' && file) {
       const dry = values['dry-run'] === true;
-      const r = await withCache(ctx, (cache) => (dry ? previewImport(cache, file) : importRecord(cache, backupsFor(ctx, () => cache), file)), { changesRecord: !dry });
+      const r = await withCache(
+        ctx,
+        (cache) =>
+          dry
+            ? previewImport(cache, file)
+            : importRecord(
+                cache,
+                backupsFor(ctx, () => cache),
+                file,
+              ),
+        { changesRecord: !dry },
+      );
       ctx.io.out(asJson ? JSON.stringify(r) + '\n' : describe(r, dry));
     } else throw new UsageError('Use `workbench record export --out FILE.json` or `workbench record import FILE [--dry-run]`.');
   } catch (e) {

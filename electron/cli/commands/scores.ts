@@ -11,7 +11,12 @@ export const help = `  scores --brand ID [--start D] [--end D] [--breakdown mode
 export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<void> {
   const { values } = parse(args, { brand: { type: 'string' }, start: { type: 'string' }, end: { type: 'string' }, breakdown: { type: 'string' } });
   const brand = brandOf(values.brand);
-  const breakdown = values.breakdown ? values.breakdown.split(',').map((s) => s.trim()).filter(Boolean) : [];
+  const breakdown = values.breakdown
+    ? values.breakdown
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : [];
   const q = { brand, breakdown: breakdown as ('model' | 'prompt')[], start_date: values.start, end_date: values.end };
   const client = await clientFor(ctx, (s) => ctx.io.err(s + '\n'));
   const r = await client.scores(q).catch((e: unknown) => {
@@ -28,7 +33,12 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
   ctx.io.out(
     table([
       ['DATE', ...extra, 'VISIBILITY', 'PRESENCE'],
-      ...r.points.map((p) => [p.date, ...breakdown.map((b) => clip(plain(String((p as Record<string, unknown>)[b] ?? '')), 40)), String(p.visibility), String(p.presence)]),
+      ...r.points.map((p) => [
+        p.date,
+        ...breakdown.map((b) => clip(plain(String((p as Record<string, unknown>)[b] ?? '')), 40)),
+        String(p.visibility),
+        String(p.presence),
+      ]),
     ]),
   );
 }

@@ -15,7 +15,12 @@ export const help = `  sync [--brand ID ...] [--no-scores] [--no-citations] [--n
 
 /** Exits 4 when a brand's phase failed (the others were still synced). */
 export async function run(ctx: Ctx, args: string[]): Promise<number> {
-  const { values } = parse(args, { brand: { type: 'string', multiple: true }, 'no-scores': { type: 'boolean' }, 'no-citations': { type: 'boolean' }, 'no-wait': { type: 'boolean' } });
+  const { values } = parse(args, {
+    brand: { type: 'string', multiple: true },
+    'no-scores': { type: 'boolean' },
+    'no-citations': { type: 'boolean' },
+    'no-wait': { type: 'boolean' },
+  });
   const ids = values.brand?.map(brandOf);
   const io = ctx.io;
   const status = new StatusLine(io);
@@ -26,7 +31,9 @@ export async function run(ctx: Ctx, args: string[]): Promise<number> {
       names.set(e.brandId, e.name);
       if (!io.isTTY) io.err(`Syncing ${plain(e.name)}${e.resumed ? ' (resuming)' : ''}…\n`);
     } else if (e.type === 'progress') {
-      status.show(`${spinner(e.pages)} ${plain(names.get(e.brandId) ?? e.brandId)}: ${e.phase}, ${e.pages} page${e.pages === 1 ? '' : 's'}, ${e.items.toLocaleString('en-US')} items`);
+      status.show(
+        `${spinner(e.pages)} ${plain(names.get(e.brandId) ?? e.brandId)}: ${e.phase}, ${e.pages} page${e.pages === 1 ? '' : 's'}, ${e.items.toLocaleString('en-US')} items`,
+      );
     } else if (e.type === 'blocked') {
       status.clear();
       io.err(`${plain(e.message)}\n`);
@@ -34,7 +41,8 @@ export async function run(ctx: Ctx, args: string[]): Promise<number> {
       status.blank();
     }
   };
-  const summary = await withCache(ctx, (cache) => runSync(cache, client, {
+  const summary = await withCache(ctx, (cache) =>
+    runSync(cache, client, {
       brandIds: ids,
       onEvent,
       scores: !values['no-scores'],

@@ -38,18 +38,25 @@ export async function run(ctx: Ctx, args: string[]): Promise<void> {
   if (status === undefined && values.note === undefined && !values.star && !values.unstar && contacted === undefined) {
     throw new UsageError('Say what to change: --status, --note, --star, --unstar or --contacted.');
   }
-  await withCache(ctx, (cache) => {
-    if (!cache.opportunities.exists(brandId, values.id!)) throw new UsageError(`No opportunity ${values.id} for brand ${brandId} in the cache. Run \`workbench sync\`, or check the id with \`workbench list\`.`);
-    // Contacted: the stage moves on (forward only), its status with it unless --status says otherwise, and a snooze ends.
-    const stage = contacted ? stageAfter('mailed', (cache.triage.get(brandId, values.id!)?.stage ?? null) as Stage | null) : undefined;
-    cache.triage.set(brandId, values.id!, {
-      ...(stage ? { stage: stage === 'New' ? null : stage, status: STAGE_TO_STATUS[stage], snoozed_until: null } : {}),
-      ...(status !== undefined ? { status } : {}),
-      ...(values.note !== undefined ? { note: values.note } : {}),
-      ...(values.star ? { starred: true } : values.unstar ? { starred: false } : {}),
-      ...(contacted ? { contacted_at: contacted } : {}),
-    });
-    const d = cache.opportunities.get(brandId, values.id!)!;
-    ctx.io.out(`${plain(d.item.title)}: status ${d.item.status}${d.item.stage ? `, stage ${d.item.stage}` : ''}${d.triage.starred ? ', starred' : ''}${d.triage.note ? `, note saved (${d.triage.note.length} characters)` : ''}${d.triage.contacted_at ? `, contacted ${d.triage.contacted_at}` : ''}.\n`);
-  }, { changesRecord: true });
+  await withCache(
+    ctx,
+    (cache) => {
+      if (!cache.opportunities.exists(brandId, values.id!))
+        throw new UsageError(`No opportunity ${values.id} for brand ${brandId} in the cache. Run \`workbench sync\`, or check the id with \`workbench list\`.`);
+      // Contacted: the stage moves on (forward only), its status with it unless --status says otherwise, and a snooze ends.
+      const stage = contacted ? stageAfter('mailed', (cache.triage.get(brandId, values.id!)?.stage ?? null) as Stage | null) : undefined;
+      cache.triage.set(brandId, values.id!, {
+        ...(stage ? { stage: stage === 'New' ? null : stage, status: STAGE_TO_STATUS[stage], snoozed_until: null } : {}),
+        ...(status !== undefined ? { status } : {}),
+        ...(values.note !== undefined ? { note: values.note } : {}),
+        ...(values.star ? { starred: true } : values.unstar ? { starred: false } : {}),
+        ...(contacted ? { contacted_at: contacted } : {}),
+      });
+      const d = cache.opportunities.get(brandId, values.id!)!;
+      ctx.io.out(
+        `${plain(d.item.title)}: status ${d.item.status}${d.item.stage ? `, stage ${d.item.stage}` : ''}${d.triage.starred ? ', starred' : ''}${d.triage.note ? `, note saved (${d.triage.note.length} characters)` : ''}${d.triage.contacted_at ? `, contacted ${d.triage.contacted_at}` : ''}.\n`,
+      );
+    },
+    { changesRecord: true },
+  );
 }

@@ -107,7 +107,13 @@ export class TrakkrClient {
       const sent = await this.send(method, url, key, body, signal);
       const reply = sent.ok ? readReply(sent.status, sent.text, `${method} ${path}`) : sent;
       if (reply.ok) return reply.data;
-      const step = nextStep(reply.failure, { headers: sent.ok ? sent.headers : undefined, tries, policy: this.policy, nowMs: this.clock.now(), random: this.random });
+      const step = nextStep(reply.failure, {
+        headers: sent.ok ? sent.headers : undefined,
+        tries,
+        policy: this.policy,
+        nowMs: this.clock.now(),
+        random: this.random,
+      });
       if (step.action === 'stop') throw toApiError(step.failure);
       tries = step.tries;
       this.onWait?.(step.wait);

@@ -8,7 +8,10 @@ import { ApiError } from './errors';
  * The next page is requested while the caller works on this one, so the
  * network and the caller's writes overlap.
  */
-export async function* followCursors<P extends { pagination: Pagination }>(fetchPage: (cursor: string | undefined) => Promise<P>, start: string | undefined): AsyncGenerator<P> {
+export async function* followCursors<P extends { pagination: Pagination }>(
+  fetchPage: (cursor: string | undefined) => Promise<P>,
+  start: string | undefined,
+): AsyncGenerator<P> {
   const seen = new Set<string>();
   if (start !== undefined) seen.add(start);
   let pending: Promise<P> | null = fetchPage(start);
@@ -21,7 +24,10 @@ export async function* followCursors<P extends { pagination: Pagination }>(fetch
       if (more) {
         if (seen.has(next)) {
           yield page;
-          throw new ApiError('cursor-loop', 'The service handed back a page cursor it had already given; stopped to avoid fetching the same pages forever. Try the sync again later.');
+          throw new ApiError(
+            'cursor-loop',
+            'The service handed back a page cursor it had already given; stopped to avoid fetching the same pages forever. Try the sync again later.',
+          );
         }
         seen.add(next);
         pending = fetchPage(next);

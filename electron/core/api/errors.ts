@@ -45,8 +45,7 @@ export class ApiError extends Error {
 
 export function isCancellation(e: unknown): boolean {
   return (
-    (e instanceof ApiError && e.kind === 'cancelled') ||
-    (e instanceof Error && (e.name === 'AbortError' || (e as { code?: string }).code === 'ABORT_ERR'))
+    (e instanceof ApiError && e.kind === 'cancelled') || (e instanceof Error && (e.name === 'AbortError' || (e as { code?: string }).code === 'ABORT_ERR'))
   );
 }
 

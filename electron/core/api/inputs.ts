@@ -48,8 +48,10 @@ export function outreachQuery(q: OutreachQuery): Query {
 export function citationsQuery(q: CitationsQuery): Query {
   const range = must(checkCitationRange({ start_date: q.start_date, end_date: q.end_date }));
   const mode = optional(q.mode, checkCitationMode);
-  if (q.query !== undefined && mode !== 'search-queries') throw new ApiError('invalid-input', 'The query-text filter applies only to mode search-queries.', { field: 'query' });
-  if ((range.start_date || range.end_date) && mode === 'knowledge') throw new ApiError('invalid-input', 'Date filters apply only to modes citations and search-queries.', { field: 'start_date' });
+  if (q.query !== undefined && mode !== 'search-queries')
+    throw new ApiError('invalid-input', 'The query-text filter applies only to mode search-queries.', { field: 'query' });
+  if ((range.start_date || range.end_date) && mode === 'knowledge')
+    throw new ApiError('invalid-input', 'Date filters apply only to modes citations and search-queries.', { field: 'start_date' });
   return {
     brand: must(checkBrandId(q.brand)),
     mode,

@@ -112,7 +112,8 @@ export function keepValid<T>(list: readonly unknown[], sanitize: (raw: unknown) 
 
 export function sanitizeBrand(raw: unknown): Sanitized<Brand | null> {
   const o = raw as Record<string, unknown>;
-  if (typeof o === 'object' && o !== null && typeof o.id === 'string' && typeof o.name === 'string') return { record: { ...o, id: o.id, name: o.name }, warnings: [] };
+  if (typeof o === 'object' && o !== null && typeof o.id === 'string' && typeof o.name === 'string')
+    return { record: { ...o, id: o.id, name: o.name }, warnings: [] };
   return { record: null, warnings: ['a brand without an id or name was skipped'] };
 }
 

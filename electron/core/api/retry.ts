@@ -107,7 +107,10 @@ export function nextStep(failure: ApiFailure, ctx: StepContext): Step {
   if (failure.kind === 'rate-limited') {
     const waits = tries.rateLimitWaits + 1;
     if (waits > policy.maxRateLimitRetries) {
-      return { action: 'stop', failure: { ...failure, message: `${failure.message} Still limited after ${policy.maxRateLimitRetries} waits; try again later.` } };
+      return {
+        action: 'stop',
+        failure: { ...failure, message: `${failure.message} Still limited after ${policy.maxRateLimitRetries} waits; try again later.` },
+      };
     }
     const seconds = rateLimitSeconds(ctx.headers, ctx.nowMs, waits, ctx.random);
     const wait = capWait({ reason: 'rate-limit', seconds, attempt: waits, status: failure.status, message: redactKeys(failure.message) }, policy.maxWaitMs);
@@ -116,8 +119,14 @@ export function nextStep(failure: ApiFailure, ctx: StepContext): Step {
   if (!isRetried(failure.kind)) return { action: 'stop', failure };
   const attempt = tries.failures + 1;
   if (attempt >= policy.maxAttempts) {
-    return { action: 'stop', failure: { kind: failure.kind, message: `${failure.message} Gave up after ${attempt} tries.`, status: failure.status, requestId: failure.requestId } };
+    return {
+      action: 'stop',
+      failure: { kind: failure.kind, message: `${failure.message} Gave up after ${attempt} tries.`, status: failure.status, requestId: failure.requestId },
+    };
   }
-  const wait = capWait({ reason: 'retry', seconds: backoffSeconds(attempt, ctx.random), attempt, status: failure.status, message: redactKeys(failure.message) }, policy.maxWaitMs);
+  const wait = capWait(
+    { reason: 'retry', seconds: backoffSeconds(attempt, ctx.random), attempt, status: failure.status, message: redactKeys(failure.message) },
+    policy.maxWaitMs,
+  );
   return { action: 'wait', wait, tries: { ...tries, failures: attempt } };
 }

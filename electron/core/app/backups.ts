@@ -144,7 +144,8 @@ export class Backups {
     const info = ID.test(id) ? this.list().find((b) => b.id === id) : undefined;
     if (!info) throw new ServiceError('not-found', 'That backup is not in the backups folder (it may have been removed).', 'id');
     const read = await readRecordFile(join(this.o.dir, id));
-    if (!read.ok) throw new ServiceError('invalid-input', `The backup of ${info.created_at.slice(0, 16).replace('T', ' ')} cannot be used: ${read.reason}`, 'id');
+    if (!read.ok)
+      throw new ServiceError('invalid-input', `The backup of ${info.created_at.slice(0, 16).replace('T', ' ')} cannot be used: ${read.reason}`, 'id');
     return { info, record: read.record };
   }
 

@@ -94,7 +94,9 @@ export async function serveCore(link: Endpoint<ToCore, FromCore>, init: CoreInit
     }
     if (!service) return void early.push(m);
     if (m.type === 'call') {
-      const result = closing ? { ok: false as const, error: { kind: 'core-stopped', message: 'The app is closing.' } } : await dispatch(handlers!, m.method, m.args);
+      const result = closing
+        ? { ok: false as const, error: { kind: 'core-stopped', message: 'The app is closing.' } }
+        : await dispatch(handlers!, m.method, m.args);
       link.post({ type: 'reply', id: m.id, result });
     } else if (m.type === 'launch') {
       void service.launch();
@@ -111,7 +113,14 @@ export async function serveCore(link: Endpoint<ToCore, FromCore>, init: CoreInit
   try {
     // Start over: the old file is kept aside and what can be read of the user's record comes over (AppService.create).
     const { today, ...rest } = init;
-    service = await AppService.create({ ...rest, ...(today ? { today: () => today } : {}), platform, keychain: deps.keychain, fetch: deps.fetch, log: deps.log });
+    service = await AppService.create({
+      ...rest,
+      ...(today ? { today: () => today } : {}),
+      platform,
+      keychain: deps.keychain,
+      fetch: deps.fetch,
+      log: deps.log,
+    });
     if (init.baseUrl) service.setSettings({ baseUrl: init.baseUrl, requestsPerMinute: 10_000 });
   } catch (e) {
     failed = true;

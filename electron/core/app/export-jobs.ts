@@ -19,7 +19,8 @@ export class ExportJobs {
   constructor(private readonly deps: { platform: Platform; cache(): Cache; files: FileChoices; onDone?(): void; senderName?(): string }) {}
 
   private checked(o: ExportChoices): ExportChoices {
-    if (o.onlyCatchAll && o.excludeCatchAll) throw new ServiceError('invalid-input', 'Choose either only catch-all addresses or none, not both.', 'onlyCatchAll');
+    if (o.onlyCatchAll && o.excludeCatchAll)
+      throw new ServiceError('invalid-input', 'Choose either only catch-all addresses or none, not both.', 'onlyCatchAll');
     if (o.split && !o.maxRows) throw new ServiceError('invalid-input', 'Splitting into several files needs a row limit per file.', 'maxRows');
     return o;
   }
@@ -41,7 +42,13 @@ export class ExportJobs {
     const { platform } = this.deps;
     const job = { controller, done: Promise.resolve(), cancelled: false };
     const senderName = this.deps.senderName?.() || undefined;
-    job.done = exportCsv(this.deps.cache(), { ...opts, senderName, out: path, signal: controller.signal, onProgress: (p) => platform.emit('export:progress', { jobId, rows: p.rows, bytes: p.bytes }) })
+    job.done = exportCsv(this.deps.cache(), {
+      ...opts,
+      senderName,
+      out: path,
+      signal: controller.signal,
+      onProgress: (p) => platform.emit('export:progress', { jobId, rows: p.rows, bytes: p.bytes }),
+    })
       .then((result) => {
         this.exportedFiles.set(jobId, result.files);
         platform.emit('export:done', { jobId, result: { ...result, files: result.files.map((f) => basename(f)) }, error: null });
@@ -49,9 +56,10 @@ export class ExportJobs {
       })
       .catch((e: unknown) => {
         // The user's cancel says so; a stop at quit (or any other failure) is a failed export.
-        const error = job.cancelled && controller.signal.aborted
-          ? { kind: 'cancelled', message: 'Export cancelled: no file was written.' }
-          : { kind: 'export-failed', message: `The export could not be written: ${e instanceof Error ? e.message : String(e)}` };
+        const error =
+          job.cancelled && controller.signal.aborted
+            ? { kind: 'cancelled', message: 'Export cancelled: no file was written.' }
+            : { kind: 'export-failed', message: `The export could not be written: ${e instanceof Error ? e.message : String(e)}` };
         platform.emit('export:done', { jobId, result: null, error });
       })
       .finally(() => this.running.delete(jobId));

@@ -103,7 +103,14 @@ export async function dispatch(handlers: Handlers, name: string, raw: unknown): 
   const parsed = contract[m].args.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { ok: false, error: { kind: 'invalid-input', message: `Refused ${m}: ${issue ? `${issue.path.join('.') || 'arguments'}: ${issue.message}` : 'malformed arguments'}`, ...(issue?.path.length ? { field: issue.path.map(String).join('.') } : {}) } };
+    return {
+      ok: false,
+      error: {
+        kind: 'invalid-input',
+        message: `Refused ${m}: ${issue ? `${issue.path.join('.') || 'arguments'}: ${issue.message}` : 'malformed arguments'}`,
+        ...(issue?.path.length ? { field: issue.path.map(String).join('.') } : {}),
+      },
+    };
   }
   try {
     const fn = handlers[m] as (...a: unknown[]) => unknown;
@@ -112,4 +119,3 @@ export async function dispatch(handlers: Handlers, name: string, raw: unknown): 
     return { ok: false, error: toContractError(e) };
   }
 }
-

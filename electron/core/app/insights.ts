@@ -11,7 +11,17 @@ export function scores(cache: Cache, brandId: string, breakdown: Breakdown, star
   return { rows: cache.scores.series(brandId, b, { start, end }), brandName: meta?.brand_name ?? null, fetchedAt: meta?.fetched_at ?? null };
 }
 
-export function citations(cache: Cache, brandId: string, mode: string, filter: { domain?: string; start?: string; end?: string } = {}): ContractResults['citations:get'] {
+export function citations(
+  cache: Cache,
+  brandId: string,
+  mode: string,
+  filter: { domain?: string; start?: string; end?: string } = {},
+): ContractResults['citations:get'] {
   const snap = cache.citations.snapshot(brandId, mode);
-  return { items: cache.citations.list(brandId, mode, filter), updatedAt: snap?.updated_at ?? null, summary: snap?.summary ?? null, fetchedAt: snap?.fetched_at ?? null };
+  return {
+    items: cache.citations.list(brandId, mode, filter),
+    updatedAt: snap?.updated_at ?? null,
+    summary: snap?.summary ?? null,
+    fetchedAt: snap?.fetched_at ?? null,
+  };
 }

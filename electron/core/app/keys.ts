@@ -103,7 +103,11 @@ export class KeyManager implements SecretStore {
     } else {
       const st = await this.keychain.state();
       if (st === 'locked') throw new KeyError('keychain-locked', 'The keychain is locked. Unlock it and try again, or keep the key for this session only.');
-      if (st === 'unavailable') throw new KeyError('keychain-unavailable', 'No system keychain is available on this computer. Keep the key for this session only? It is then forgotten when the app closes.');
+      if (st === 'unavailable')
+        throw new KeyError(
+          'keychain-unavailable',
+          'No system keychain is available on this computer. Keep the key for this session only? It is then forgotten when the app closes.',
+        );
       await this.keychain.set(key);
       this.session = null;
     }

@@ -72,7 +72,8 @@ export class Pipeline {
     // Never a do-not-contact address: with none allowed, filled for no address (names from the byline only).
     const fillFor = to ?? recipients.find((r) => r.selected)?.email ?? recipients.find((r) => !r.blocked)?.email;
     const filled = fillDraft(text.subject, text.body, this.context(brandId, id, fillFor));
-    const serviceChanged = !!saved && kind === 'pitch' && saved.base_subject !== null && (saved.base_subject !== service.subject || saved.base_body !== service.body);
+    const serviceChanged =
+      !!saved && kind === 'pitch' && saved.base_subject !== null && (saved.base_subject !== service.subject || saved.base_body !== service.body);
     return {
       kind,
       draft: saved ? { subject: saved.subject, body: saved.body, updated_at: saved.updated_at } : null,
@@ -165,7 +166,13 @@ export class Pipeline {
     this.mustExist(brandId, [id]);
     const d = this.detail(brandId, id);
     const stage = stageAfter('mailed', (d.item.stage ?? 'New') as Stage);
-    this.d.cache().triage.set(brandId, id, { contacted_at: this.d.today(), contacted_addresses: [...addresses], stage, status: STAGE_TO_STATUS[stage], snoozed_until: null });
+    this.d.cache().triage.set(brandId, id, {
+      contacted_at: this.d.today(),
+      contacted_addresses: [...addresses],
+      stage,
+      status: STAGE_TO_STATUS[stage],
+      snoozed_until: null,
+    });
     this.d.changed();
   }
 
@@ -185,8 +192,11 @@ export class Pipeline {
     const cache = this.d.cache();
     const settings = { followUpAfterDays: this.d.settings().followUpAfterDays, noReplyAfterDays: this.d.settings().noReplyAfterDays };
     const today = this.d.today();
-    const expired = cache.triage.followedUp().filter((t) => noReplyExpired({ stage: t.stage as Stage | null, followed_up_at: t.followed_up_at }, today, settings));
-    for (const t of expired) cache.triage.set(t.brand_id, t.opportunity_id, { stage: 'Not a fit', stage_reason: 'No reply', status: STAGE_TO_STATUS['Not a fit'] });
+    const expired = cache.triage
+      .followedUp()
+      .filter((t) => noReplyExpired({ stage: t.stage as Stage | null, followed_up_at: t.followed_up_at }, today, settings));
+    for (const t of expired)
+      cache.triage.set(t.brand_id, t.opportunity_id, { stage: 'Not a fit', stage_reason: 'No reply', status: STAGE_TO_STATUS['Not a fit'] });
     if (expired.length) this.d.changed();
     return expired.length;
   }
@@ -232,14 +242,34 @@ export class Pipeline {
     const blocked = chosen.filter((e) => this.blocked(valid.get(e.toLowerCase())!));
     if (blocked.length) {
       const which = blocked.length === 1 ? `${blocked[0]} is` : `${blocked.join(', ')} are`;
-      throw new ServiceError('invalid-input', `${which} on your do-not-contact list, so nothing was opened. Untick ${blocked.length === 1 ? 'it' : 'them'}, or take ${blocked.length === 1 ? 'it' : 'them'} off the list first.`, 'to');
+      throw new ServiceError(
+        'invalid-input',
+        `${which} on your do-not-contact list, so nothing was opened. Untick ${blocked.length === 1 ? 'it' : 'them'}, or take ${blocked.length === 1 ? 'it' : 'them'} off the list first.`,
+        'to',
+      );
     }
     const view = this.draft(brandId, id, kind, chosen[0]);
     const link = composeLink(via, { to: chosen, subject: view.filled.subject, body: view.filled.body });
     if (link.bodyLeftOut) this.d.platform.writeClipboard(view.filled.body);
     await this.d.platform.openExternal(link.url);
-    this.d.cache().history.add(brandId, id, 'mailed', new Date().toISOString(), `${via === 'default' ? 'mail app' : via === 'gmail' ? 'Gmail' : 'Outlook'}: ${chosen.join(', ')}`);
+    this.d
+      .cache()
+      .history.add(
+        brandId,
+        id,
+        'mailed',
+        new Date().toISOString(),
+        `${via === 'default' ? 'mail app' : via === 'gmail' ? 'Gmail' : 'Outlook'}: ${chosen.join(', ')}`,
+      );
     this.d.changed();
-    return { opened: true, via, to: chosen, bodyCopied: link.bodyLeftOut, message: link.message, unfilled: view.unfilled, warnings: this.warnings(brandId, id, chosen) };
+    return {
+      opened: true,
+      via,
+      to: chosen,
+      bodyCopied: link.bodyLeftOut,
+      message: link.message,
+      unfilled: view.unfilled,
+      warnings: this.warnings(brandId, id, chosen),
+    };
   }
 }

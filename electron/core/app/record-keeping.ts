@@ -14,9 +14,7 @@ export type FilePurpose = 'record-export' | 'record-import' | 'dnc-import' | 'dn
 export class RecordKeeping {
   readonly backups: Backups;
 
-  constructor(
-    private readonly deps: { cache: () => Cache; files: FileChoices; appVersion: string; backupsDir: string; onError?: (e: unknown) => void },
-  ) {
+  constructor(private readonly deps: { cache: () => Cache; files: FileChoices; appVersion: string; backupsDir: string; onError?: (e: unknown) => void }) {
     this.backups = new Backups({ dir: deps.backupsDir, cache: deps.cache, appVersion: deps.appVersion, onError: deps.onError });
   }
 
@@ -78,7 +76,8 @@ export class RecordKeeping {
   }
 
   async restoreBackup(id: string): Promise<{ restored: BackupInfo; safety: BackupInfo | null }> {
-    if (!this.backups.list().some((b) => b.id === id)) throw new ServiceError('not-found', 'That backup is not in the backups folder (it may have been removed).', 'id');
+    if (!this.backups.list().some((b) => b.id === id))
+      throw new ServiceError('not-found', 'That backup is not in the backups folder (it may have been removed).', 'id');
     return this.backups.restore(id);
   }
 

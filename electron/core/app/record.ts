@@ -59,7 +59,13 @@ function readCsv(path: string): string[][] {
     throw new ServiceError('invalid-input', `The file could not be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`, 'file');
   }
   try {
-    return parse(text.replace(/^\uFEFF/, ''), { relax_column_count: true, relax_quotes: true, skip_empty_lines: true, trim: true, delimiter: [',', ';', '\t'] }) as string[][];
+    return parse(text.replace(/^\uFEFF/, ''), {
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      trim: true,
+      delimiter: [',', ';', '\t'],
+    }) as string[][];
   } catch (e) {
     throw new ServiceError('invalid-input', `The file is not a CSV file this app can read: ${(e as Error).message}`, 'file');
   }
@@ -78,7 +84,13 @@ function plan(cache: Cache, path: string, column?: string) {
     const wanted = column ?? header[lower.findIndex((h) => LIKELY.includes(h))];
     at = wanted === undefined ? -1 : lower.indexOf(wanted.toLowerCase());
     if (at < 0)
-      throw new ServiceError('invalid-input', column ? `The file has no column named "${column}". Its columns: ${header.join(', ')}.` : `Pick the column to read. The file's columns: ${header.join(', ')}.`, 'column');
+      throw new ServiceError(
+        'invalid-input',
+        column
+          ? `The file has no column named "${column}". Its columns: ${header.join(', ')}.`
+          : `Pick the column to read. The file's columns: ${header.join(', ')}.`,
+        'column',
+      );
   }
   const existing = new Set(cache.doNotContact.list().map((d) => `${d.kind}:${d.value}`));
   const seen = new Set<string>();

@@ -75,7 +75,14 @@ export class AppService {
   // ---- the app ---------------------------------------------------------------
 
   info(): AppInfo {
-    return { name: this.opts.appName, version: this.opts.appVersion, demo: this.isDemo, cachePath: this.cache.path, cacheBytes: this.cache.sizeOnDisk(), platform: this.opts.platformName };
+    return {
+      name: this.opts.appName,
+      version: this.opts.appVersion,
+      demo: this.isDemo,
+      cachePath: this.cache.path,
+      cacheBytes: this.cache.sizeOnDisk(),
+      platform: this.opts.platformName,
+    };
   }
 
   async state(): Promise<AppState> {

@@ -91,7 +91,13 @@ async function* records(cache: Cache, o: ExportOptions): AsyncGenerator<Record_>
   if (o.preset === 'contacts') {
     for (const contact of cache.exportRows.contactRows(filter, o, CONTACT_FIELDS)) {
       const { row, pitch } = contactExportRow(contact, brand, o.senderName);
-      yield { cells: CONTACTS.map(([, value]) => value(row)), opportunityRowid: contact.opportunity_rowid, email: contact.email, catchAll: contact.catch_all === 1, pitch };
+      yield {
+        cells: CONTACTS.map(([, value]) => value(row)),
+        opportunityRowid: contact.opportunity_rowid,
+        email: contact.email,
+        catchAll: contact.catch_all === 1,
+        pitch,
+      };
     }
     return;
   }
@@ -146,7 +152,10 @@ function finishCheck(c: ExportCheck): ExportCheck {
   if (c.emptySubject) w.push(n(c.emptySubject, 'without a pitch subject'));
   if (c.emptyBody) w.push(n(c.emptyBody, 'without a pitch body'));
   const more = (unfilledSeen.get(c)?.size ?? 0) - c.unfilled.length;
-  if (c.placeholders) w.push(`${n(c.placeholders, 'with a merge field or placeholder not filled')} in the pitch: ${c.unfilled.join(', ')}${more > 0 ? `, and ${more} more` : ''}`);
+  if (c.placeholders)
+    w.push(
+      `${n(c.placeholders, 'with a merge field or placeholder not filled')} in the pitch: ${c.unfilled.join(', ')}${more > 0 ? `, and ${more} more` : ''}`,
+    );
   if (c.catchAll) w.push(`${n(c.catchAll, 'with a catch-all address')} (may reach nobody in particular)`);
   c.warnings = w;
   return c;
@@ -251,7 +260,15 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
   const fileName = written.map((f) => basename(f)).join(', ');
   const { at, marked: markedExported } = o.markExported ? cache.exportRows.markExported(o.brandId, exported, now, fileName) : { at: now(), marked: 0 };
   // The user's record keeps every export made: when, what, how many, and the file's name (not its folder).
-  cache.exports.add({ at, brand_id: o.brandId, preset: o.preset, file_name: fileName, rows: check.rows, opportunities: exported.size, marked_exported: markedExported });
+  cache.exports.add({
+    at,
+    brand_id: o.brandId,
+    preset: o.preset,
+    file_name: fileName,
+    rows: check.rows,
+    opportunities: exported.size,
+    marked_exported: markedExported,
+  });
   const warnings = [...finishCheck(check).warnings];
   if (truncated) warnings.push(`Stopped at ${o.maxRows!.toLocaleString('en-US')} rows; use split to write the rest to further files.`);
   if (o.raw && !xlsx) warnings.push('Formula guard off (raw): cells starting with = + - @ may run as formulas in a spreadsheet.');

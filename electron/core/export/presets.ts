@@ -1,6 +1,17 @@
 // The export presets' columns, in order, each with where its value comes from:
 // every scalar field of the field table (opportunities), or a pick for mail tools (contacts).
-import { apiKey, exportHeader, fieldNamed, fieldReader, OPPORTUNITY_FIELDS, pitchOf, type FieldReader, type FieldTable, type OpportunityField, type Pitch } from '../../../shared/opportunity-fields';
+import {
+  apiKey,
+  exportHeader,
+  fieldNamed,
+  fieldReader,
+  OPPORTUNITY_FIELDS,
+  pitchOf,
+  type FieldReader,
+  type FieldTable,
+  type OpportunityField,
+  type Pitch,
+} from '../../../shared/opportunity-fields';
 import type { ContactRow, OpportunityRow } from '../store/export-rows';
 import { unpackRecord } from '../store/record-codec';
 import { authorNames, fieldValues, fillDraft, isRoleAddress, type MergeContext } from '../../../shared/merge-fields';
@@ -53,7 +64,9 @@ export interface OpportunityExportRow {
 
 /** The opportunity's fields a contact row carries for the contacts preset. */
 export const contactFields = (table: FieldTable = OPPORTUNITY_FIELDS): OpportunityField[] =>
-  ['author_name', 'domain', 'url', 'title', 'opportunity_type', 'priority_score', 'fit_score', 'difficulty', 'pitch_subject', 'pitch_body'].map((name) => fieldNamed(name, table));
+  ['author_name', 'domain', 'url', 'title', 'opportunity_type', 'priority_score', 'fit_score', 'difficulty', 'pitch_subject', 'pitch_body'].map((name) =>
+    fieldNamed(name, table),
+  );
 
 /** A field's value in a contact row: a stored field's from its column, any other read from the record as everywhere. */
 function valueIn(f: OpportunityField): (c: ContactRow) => unknown {
@@ -119,7 +132,14 @@ export function followUpColumns(): Column<OpportunityExportRow>[] {
   return [
     ['email', (r) => (r.sentTo.length ? r.sentTo : r.emails).join('; ')],
     ['name', (r) => (r.record.author_name as string | null) ?? ''],
-    ['first_name', (r) => fieldValues({ author_name: r.record.author_name as string | null, contact: r.sentTo[0] ? { email: r.sentTo[0], catchAll: r.catchAlls.includes(r.sentTo[0]) } : null }).first_name ?? ''],
+    [
+      'first_name',
+      (r) =>
+        fieldValues({
+          author_name: r.record.author_name as string | null,
+          contact: r.sentTo[0] ? { email: r.sentTo[0], catchAll: r.catchAlls.includes(r.sentTo[0]) } : null,
+        }).first_name ?? '',
+    ],
     ['title', (r) => r.record.title],
     ['domain', (r) => r.record.domain],
     ['url', (r) => r.record.url],
@@ -135,7 +155,12 @@ export function followUpColumns(): Column<OpportunityExportRow>[] {
 
 const authorOf = valueIn(fieldNamed('author_name'));
 const readField = (name: string) => fieldReader(fieldNamed(name));
-const [titleOf, urlOf, domainOf, authorInRecord] = ['title', 'url', 'domain', 'author_name'].map(readField) as [FieldReader, FieldReader, FieldReader, FieldReader];
+const [titleOf, urlOf, domainOf, authorInRecord] = ['title', 'url', 'domain', 'author_name'].map(readField) as [
+  FieldReader,
+  FieldReader,
+  FieldReader,
+  FieldReader,
+];
 
 /** Fill a text for an address (the merge fields of shared/merge-fields.ts); unfilled tokens listed in one cell. */
 function outgoingOf(text: Pitch, ctx: MergeContext): Outgoing {
@@ -164,7 +189,12 @@ export function contactExportRow(contact: ContactRow, brand: string, senderName?
 }
 
 /** An opportunity row ready for its columns, with the text that goes out (for the first personal address). */
-export function opportunityExportRow(opportunity: OpportunityRow, brand: string, json = unpackRecord(opportunity.packed), senderName?: string): { row: OpportunityExportRow; pitch: Pitch } {
+export function opportunityExportRow(
+  opportunity: OpportunityRow,
+  brand: string,
+  json = unpackRecord(opportunity.packed),
+  senderName?: string,
+): { row: OpportunityExportRow; pitch: Pitch } {
   const record = JSON.parse(json) as Record<string, unknown>;
   const addresses = JSON.parse(opportunity.addresses) as [string, number][];
   const emails = addresses.filter(([, c]) => c === 0).map(([e]) => e);
@@ -191,7 +221,10 @@ export function opportunityExportRow(opportunity: OpportunityRow, brand: string,
     catchAlls,
     outgoing,
     get followUp() {
-      return (followUp ??= outgoingOf(opportunity.pipeline.followup_draft ?? defaultFollowUp(pitchOf(record)), { ...ctx, contact: sentTo[0] ? { email: sentTo[0], catchAll: catchAlls.includes(sentTo[0]) } : ctx.contact }));
+      return (followUp ??= outgoingOf(opportunity.pipeline.followup_draft ?? defaultFollowUp(pitchOf(record)), {
+        ...ctx,
+        contact: sentTo[0] ? { email: sentTo[0], catchAll: catchAlls.includes(sentTo[0]) } : ctx.contact,
+      }));
     },
     sentTo,
   };
@@ -199,7 +232,9 @@ export function opportunityExportRow(opportunity: OpportunityRow, brand: string,
 }
 
 /** Columns that hold a number (the API's whole-number fields, by their export header and name): a workbook writes these as numbers, every other column's text as text. */
-export const NUMERIC_COLUMNS: ReadonlySet<string> = new Set((OPPORTUNITY_FIELDS as readonly OpportunityField[]).filter((f) => f.kind === 'int').flatMap((f) => [f.name, exportHeader(f) ?? f.name]));
+export const NUMERIC_COLUMNS: ReadonlySet<string> = new Set(
+  (OPPORTUNITY_FIELDS as readonly OpportunityField[]).filter((f) => f.kind === 'int').flatMap((f) => [f.name, exportHeader(f) ?? f.name]),
+);
 
 export const CONTACT_COLUMNS = contactColumns().map(([header]) => header);
 export const OPPORTUNITY_COLUMNS = opportunityColumns().map(([header]) => header);

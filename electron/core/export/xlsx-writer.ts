@@ -48,7 +48,12 @@ export class XlsxWriter {
     return new XlsxWriter(excel, path, sheetName, numeric);
   }
 
-  private constructor(excel: typeof ExcelJS, path: string, sheetName: string, private readonly numeric: ReadonlySet<string>) {
+  private constructor(
+    excel: typeof ExcelJS,
+    path: string,
+    sheetName: string,
+    private readonly numeric: ReadonlySet<string>,
+  ) {
     this.file = createWriteStream(path);
     this.file.on('error', (e) => (this.failure = e));
     this.workbook = new excel.stream.xlsx.WorkbookWriter({ stream: this.file, useStyles: true, useSharedStrings: false });

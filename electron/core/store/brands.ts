@@ -6,7 +6,6 @@ import { Statements } from './statements';
 import type { CachedBrand } from '../../../shared/model';
 export type { CachedBrand } from '../../../shared/model';
 
-
 export class BrandStore {
   private readonly statements: Statements;
 

@@ -44,15 +44,30 @@ export function classifyOpenError(e: unknown, path: string): CacheError | null {
   const msg = e instanceof Error ? e.message : String(e);
   const is = (prefix: string) => code === prefix || code.startsWith(prefix + '_');
   if (is('SQLITE_BUSY') || is('SQLITE_LOCKED') || (!code && /database is locked/i.test(msg)))
-    return new CacheError('locked', `The cache file ${path} is in use by another program (another Outreach Workbench, or a \`workbench\` command still running). Close it and start again.`, path);
+    return new CacheError(
+      'locked',
+      `The cache file ${path} is in use by another program (another Outreach Workbench, or a \`workbench\` command still running). Close it and start again.`,
+      path,
+    );
   if (is('SQLITE_FULL') || code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_IOERR_SHMSIZE' || (!code && /disk is full|no space left/i.test(msg)))
     return new CacheError('disk-full', `The disk that holds ${path} is full. Free some space and start again; nothing in the cache was changed.`, path);
   if (is('SQLITE_READONLY') || is('SQLITE_CANTOPEN') || code === 'SQLITE_PERM' || ['EACCES', 'EPERM', 'EROFS', 'ENOTDIR', 'EEXIST', 'EISDIR'].includes(code))
-    return new CacheError('not-writable', `The cache file ${path} cannot be created or written in ${dirname(path)} (${code || msg}). Check that the folder exists, that you may write there, and that the disk is not read-only.`, path);
+    return new CacheError(
+      'not-writable',
+      `The cache file ${path} cannot be created or written in ${dirname(path)} (${code || msg}). Check that the folder exists, that you may write there, and that the disk is not read-only.`,
+      path,
+    );
   if (is('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' || (!code && /not a database|malformed|corrupt/i.test(msg)))
-    return new CacheError('corrupt', `The cache file ${path} is damaged (${msg}). \`workbench cache recover\` keeps it aside and builds a fresh cache with your triage, notes and do-not-contact list carried over.`, path);
+    return new CacheError(
+      'corrupt',
+      `The cache file ${path} is damaged (${msg}). \`workbench cache recover\` keeps it aside and builds a fresh cache with your triage, notes and do-not-contact list carried over.`,
+      path,
+    );
   if (is('SQLITE_IOERR'))
-    return new CacheError('unreadable', `The cache file ${path} could not be read or written (${code}: ${msg}). The disk may be failing or disconnected.`, path);
+    return new CacheError(
+      'unreadable',
+      `The cache file ${path} could not be read or written (${code}: ${msg}). The disk may be failing or disconnected.`,
+      path,
+    );
   return null;
 }
-

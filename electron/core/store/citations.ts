@@ -25,7 +25,18 @@ export class CitationStore {
     );
     items.forEach((it, i) => {
       const str = (k: string) => (typeof it[k] === 'string' ? (it[k] as string) : null);
-      ins.run(brandId, mode, citationKey(it), startPosition + i, str('domain') ?? '', str('url'), typeof it.times_cited === 'number' ? Math.trunc(it.times_cited) : null, str('last_seen'), JSON.stringify(it), runId);
+      ins.run(
+        brandId,
+        mode,
+        citationKey(it),
+        startPosition + i,
+        str('domain') ?? '',
+        str('url'),
+        typeof it.times_cited === 'number' ? Math.trunc(it.times_cited) : null,
+        str('last_seen'),
+        JSON.stringify(it),
+        runId,
+      );
     });
   }
 

@@ -41,7 +41,9 @@ export class DoNotContactStore {
   add(input: string, note = '', now = new Date().toISOString()): DoNotContactEntry {
     const p = parseDoNotContact(input);
     if ('error' in p) throw new RangeError(p.error);
-    this.statements.run(sql`INSERT INTO do_not_contact (kind, value, note, added_at) VALUES (${p.kind}, ${p.value}, ${note}, ${now}) ON CONFLICT DO UPDATE SET note = excluded.note`);
+    this.statements.run(
+      sql`INSERT INTO do_not_contact (kind, value, note, added_at) VALUES (${p.kind}, ${p.value}, ${note}, ${now}) ON CONFLICT DO UPDATE SET note = excluded.note`,
+    );
     return this.statements.get<DoNotContactEntry>(sql`SELECT * FROM do_not_contact WHERE kind = ${p.kind} AND value = ${p.value}`)!;
   }
 

@@ -27,8 +27,16 @@ export class DraftStore {
   }
 
   /** Save a draft as the user typed it; `base` is the service's pitch it started from (kept from the first save on). */
-  save(brandId: string, id: string, kind: DraftKind, text: { subject: string; body: string }, base: { subject: string; body: string } | null, now = new Date().toISOString()): DraftRecord {
-    if (text.subject.length > 2000 || text.body.length > 200_000) throw new RangeError('A draft may hold at most 2,000 characters of subject and 200,000 of body.');
+  save(
+    brandId: string,
+    id: string,
+    kind: DraftKind,
+    text: { subject: string; body: string },
+    base: { subject: string; body: string } | null,
+    now = new Date().toISOString(),
+  ): DraftRecord {
+    if (text.subject.length > 2000 || text.body.length > 200_000)
+      throw new RangeError('A draft may hold at most 2,000 characters of subject and 200,000 of body.');
     this.db
       .transaction(() => {
         const cur = this.get(brandId, id, kind);
@@ -38,7 +46,8 @@ export class DraftStore {
             ON CONFLICT (brand_id, opportunity_id, kind) DO UPDATE SET subject = excluded.subject, body = excluded.body, updated_at = excluded.updated_at`,
         );
         // Typing saves often: one history line for a run of edits (history.ts merges them).
-        if (!cur || cur.subject !== text.subject || cur.body !== text.body) this.history.add(brandId, id, 'draft', now, `${kind === 'pitch' ? 'Pitch' : 'Follow-up'} edited`);
+        if (!cur || cur.subject !== text.subject || cur.body !== text.body)
+          this.history.add(brandId, id, 'draft', now, `${kind === 'pitch' ? 'Pitch' : 'Follow-up'} edited`);
       })
       .immediate();
     return this.get(brandId, id, kind)!;
@@ -102,7 +111,9 @@ export class SnippetStore {
   }
 
   putRecord(s: SnippetRecord): void {
-    this.statements.run(sql`INSERT OR REPLACE INTO snippets (id, kind, name, text, updated_at) VALUES (${s.id}, ${s.kind}, ${s.name}, ${s.text}, ${s.updated_at})`);
+    this.statements.run(
+      sql`INSERT OR REPLACE INTO snippets (id, kind, name, text, updated_at) VALUES (${s.id}, ${s.kind}, ${s.name}, ${s.text}, ${s.updated_at})`,
+    );
   }
 
   clear(): void {

@@ -53,7 +53,17 @@ const PIPELINE_COLUMNS = sql`o.stage, t.stage_reason, o.snoozed_until, t.followe
 const draftsOf = (brandId: string | Sql): Sql =>
   sql`LEFT JOIN drafts dp ON dp.brand_id = ${brandId} AND dp.opportunity_id = o.id AND dp.kind = 'pitch'
     LEFT JOIN drafts df ON df.brand_id = ${brandId} AND df.opportunity_id = o.id AND df.kind = 'followup'`;
-type PipelineColumns = { stage: string | null; stage_reason: string | null; snoozed_until: string | null; followed_up_at: string | null; contacted_addresses: string | null; dp_subject: string | null; dp_body: string | null; df_subject: string | null; df_body: string | null };
+type PipelineColumns = {
+  stage: string | null;
+  stage_reason: string | null;
+  snoozed_until: string | null;
+  followed_up_at: string | null;
+  contacted_addresses: string | null;
+  dp_subject: string | null;
+  dp_body: string | null;
+  df_subject: string | null;
+  df_body: string | null;
+};
 function pipelineOf(r: PipelineColumns): PipelineFields {
   return {
     stage: r.stage,
@@ -121,14 +131,41 @@ export class ExportRowStore {
           ${triageOf(slot)} ${draftsOf(slot)} WHERE c.opportunity_rowid = ${slot} AND c.position = ${slot}`,
       )
       .raw(true);
-    const PIPELINE_NAMES = ['stage', 'stage_reason', 'snoozed_until', 'followed_up_at', 'contacted_addresses', 'dp_subject', 'dp_body', 'df_subject', 'df_body'] as const;
+    const PIPELINE_NAMES = [
+      'stage',
+      'stage_reason',
+      'snoozed_until',
+      'followed_up_at',
+      'contacted_addresses',
+      'dp_subject',
+      'dp_body',
+      'df_subject',
+      'df_body',
+    ] as const;
     for (const [rowid, position] of keys) {
       const row = wide.get(filter.brandId, filter.brandId, filter.brandId, rowid, position) as unknown[] | undefined;
       if (!row) continue;
-      const [email, catchAll, identity, opportunityRowid, opportunityId, status, ...rest] = row as [string, number, string, number, string, string | null, ...unknown[]];
+      const [email, catchAll, identity, opportunityRowid, opportunityId, status, ...rest] = row as [
+        string,
+        number,
+        string,
+        number,
+        string,
+        string | null,
+        ...unknown[],
+      ];
       const p = Object.fromEntries(PIPELINE_NAMES.map((n, i) => [n, rest[i] ?? null])) as PipelineColumns;
       const values = rest.slice(PIPELINE_NAMES.length);
-      yield { email, catch_all: catchAll, identity, opportunity_rowid: opportunityRowid, opportunity_id: opportunityId, status, pipeline: pipelineOf(p), ...some.read(values) };
+      yield {
+        email,
+        catch_all: catchAll,
+        identity,
+        opportunity_rowid: opportunityRowid,
+        opportunity_id: opportunityId,
+        status,
+        pipeline: pipelineOf(p),
+        ...some.read(values),
+      };
     }
   }
 
@@ -177,14 +214,16 @@ export class ExportRowStore {
   /** Record the export date on each exported opportunity, in the user's triage. */
   /** `when` is read once the write lock is held (a wait for another process never dates the mark before the write it came after); returns it with the count. */
   markExported(brandId: string, rowids: Iterable<number>, when: () => string, fileName?: string): { at: string; marked: number } {
-    return this.db.transaction(() => {
-      const at = when();
-      const ids: string[] = [];
-      for (const rowid of rowids) {
-        const row = this.statements.get<{ id: string }>(sql`SELECT id FROM opportunities WHERE rowid = ${rowid}`);
-        if (row) ids.push(row.id);
-      }
-      return { at, marked: this.triage.markExported(brandId, ids, at, fileName) };
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const at = when();
+        const ids: string[] = [];
+        for (const rowid of rowids) {
+          const row = this.statements.get<{ id: string }>(sql`SELECT id FROM opportunities WHERE rowid = ${rowid}`);
+          if (row) ids.push(row.id);
+        }
+        return { at, marked: this.triage.markExported(brandId, ids, at, fileName) };
+      })
+      .immediate();
   }
 }

@@ -36,12 +36,18 @@ export class HistoryStore {
         return;
       }
     }
-    this.statements.run(sql`INSERT OR IGNORE INTO history (brand_id, opportunity_id, at, kind, detail) VALUES (${brandId}, ${opportunityId}, ${at}, ${kind}, ${d})`);
+    this.statements.run(
+      sql`INSERT OR IGNORE INTO history (brand_id, opportunity_id, at, kind, detail) VALUES (${brandId}, ${opportunityId}, ${at}, ${kind}, ${d})`,
+    );
   }
 
   /** Where this event stands in the order events reached this cache (null: not recorded): this opportunity's change of this kind at exactly this time. */
   orderOf(brandId: string, opportunityId: string, kind: HistoryKind, at: string): number | null {
-    return this.statements.get<{ id: number }>(sql`SELECT id FROM history WHERE brand_id = ${brandId} AND opportunity_id = ${opportunityId} AND kind = ${kind} AND at = ${at}`)?.id ?? null;
+    return (
+      this.statements.get<{ id: number }>(
+        sql`SELECT id FROM history WHERE brand_id = ${brandId} AND opportunity_id = ${opportunityId} AND kind = ${kind} AND at = ${at}`,
+      )?.id ?? null
+    );
   }
 
   /** Insert records as they are (import, restore); the same event twice is kept once. Returns how many were new. */

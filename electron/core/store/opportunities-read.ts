@@ -8,7 +8,19 @@ import type { ContactWarning, ListFilter, ListItem, OpportunityDetail, Status } 
 import type { FieldTable } from '../../../shared/opportunity-fields';
 import type { BrandKeys } from './brand-keys';
 import { listColumns, listItemMapper } from './opportunity-columns';
-import { doNotContactCount, filterSql, ftsQuery, keysetAfter, orderBy, pitchedAt, SORTS, withTriage, type After, type FilterSql, type PipelineDays } from './opportunity-filter';
+import {
+  doNotContactCount,
+  filterSql,
+  ftsQuery,
+  keysetAfter,
+  orderBy,
+  pitchedAt,
+  SORTS,
+  withTriage,
+  type After,
+  type FilterSql,
+  type PipelineDays,
+} from './opportunity-filter';
 import type { DerivedTables } from './derived-tables';
 
 /** A search with fewer matches than this starts from them; one with more walks the sort's index. */
@@ -26,7 +38,14 @@ interface ContactRow {
   valid: number;
 }
 
-const toContact = (c: ContactRow): Contact => ({ raw: c.raw, email: c.email, identity: c.identity, domain: c.domain, catchAll: c.catch_all === 1, valid: c.valid === 1 });
+const toContact = (c: ContactRow): Contact => ({
+  raw: c.raw,
+  email: c.email,
+  identity: c.identity,
+  domain: c.domain,
+  catchAll: c.catch_all === 1,
+  valid: c.valid === 1,
+});
 
 export interface ChipCounts {
   status: Record<string, number>;
@@ -108,7 +127,9 @@ export class OpportunityReader {
   page(f: ListFilter, page: { limit?: number; offset?: number; after?: After } = {}): ListPage {
     const limit = Math.max(1, Math.min(page.limit ?? 200, 5000));
     const offset = Math.max(0, page.offset ?? 0);
-    const rows = this.statements.all<Record<string, unknown> & { _rowid: number; _sort: string | number | null }>(this.listSql(f, { limit, offset, after: page.after }));
+    const rows = this.statements.all<Record<string, unknown> & { _rowid: number; _sort: string | number | null }>(
+      this.listSql(f, { limit, offset, after: page.after }),
+    );
     const last = rows[rows.length - 1];
     return { items: rows.map(this.toItem), next: rows.length === limit && last ? { value: last._sort, rowid: last._rowid } : null };
   }
@@ -144,17 +165,30 @@ export class OpportunityReader {
    */
   countsAndTotal(f: ListFilter): { counts: ChipCounts; total: number } {
     const rows = this.statements
-      .all<{ local_status: string | null; server_status: string | null; type: string | null; difficulty: string | null; stage: string | null; n: number }>(this.countsSql(f))
+      .all<{ local_status: string | null; server_status: string | null; type: string | null; difficulty: string | null; stage: string | null; n: number }>(
+        this.countsSql(f),
+      )
       .map((r) => ({ ...r, status: r.local_status ?? r.server_status }));
     let total = 0;
     for (const r of rows) {
-      if ((f.status === undefined || r.status === f.status) && (f.type === undefined || r.type === f.type) && (f.difficulty === undefined || r.difficulty === f.difficulty)) total += r.n;
+      if (
+        (f.status === undefined || r.status === f.status) &&
+        (f.type === undefined || r.type === f.type) &&
+        (f.difficulty === undefined || r.difficulty === f.difficulty)
+      )
+        total += r.n;
     }
     return { counts: this.chips(rows), total };
   }
 
   private chips(rows: readonly { status: string | null; type: string | null; difficulty: string | null; stage: string | null; n: number }[]): ChipCounts {
-    const out: ChipCounts = { status: Object.fromEntries(STATUSES.map((s) => [s, 0])), type: {}, difficulty: {}, stage: Object.fromEntries(STAGES.map((s) => [s, 0])), total: 0 };
+    const out: ChipCounts = {
+      status: Object.fromEntries(STATUSES.map((s) => [s, 0])),
+      type: {},
+      difficulty: {},
+      stage: Object.fromEntries(STAGES.map((s) => [s, 0])),
+      total: 0,
+    };
     for (const r of rows) {
       out.total += r.n;
       const s = r.status ?? 'New';
@@ -184,7 +218,14 @@ export class OpportunityReader {
       item,
       record: JSON.parse(unpackRecord(row._packed)) as Opportunity & Record<string, unknown>,
       contacts,
-      triage: { status: row._status ?? null, note: item.note, starred: item.starred, contacted_at: item.contacted_at, exported_at: item.exported_at, updated_at: row._updated_at },
+      triage: {
+        status: row._status ?? null,
+        note: item.note,
+        starred: item.starred,
+        contacted_at: item.contacted_at,
+        exported_at: item.exported_at,
+        updated_at: row._updated_at,
+      },
     };
   }
 

@@ -49,7 +49,9 @@ export class OpportunityWriter {
     const once = statements.prepareOnce.bind(statements);
     const upsert = upsertSql(this.plan);
     this.find = once(sql`SELECT rowid, raw_hash, removed_on_server FROM opportunities WHERE brand_key = ${slot} AND id = ${slot}`);
-    this.putRaw = once(sql`INSERT INTO opportunity_records (rowid, packed) VALUES (${slot}, ${slot}) ON CONFLICT (rowid) DO UPDATE SET packed = excluded.packed`);
+    this.putRaw = once(
+      sql`INSERT INTO opportunity_records (rowid, packed) VALUES (${slot}, ${slot}) ON CONFLICT (rowid) DO UPDATE SET packed = excluded.packed`,
+    );
     this.insert = once(upsert.insert);
     this.update = once(upsert.update);
     this.touch = once(sql`UPDATE opportunities SET seen_in_run = max(seen_in_run, ${slot}) WHERE rowid = ${slot}`);
@@ -101,7 +103,9 @@ export class OpportunityWriter {
         result.changed++;
       } else {
         rowid = Number(this.insert.run(bk, ...values, rawHash, now, now, runId).lastInsertRowid);
-        const triage = this.triageOf.get(brandId, id) as { status: string | null; starred: number; stage: string | null; snoozed_until: string | null } | undefined;
+        const triage = this.triageOf.get(brandId, id) as
+          | { status: string | null; starred: number; stage: string | null; snoozed_until: string | null }
+          | undefined;
         if (triage) this.mirror.run(triage.status, triage.starred, triage.stage, triage.snoozed_until, rowid);
         result.added++;
       }

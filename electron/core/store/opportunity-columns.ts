@@ -16,7 +16,19 @@ export const COLUMN_DECLARATIONS: Record<ColumnType, { type: 'TEXT' | 'INTEGER';
 };
 
 /** The other columns of `opportunities`: the cache's own book-keeping, not the record's (local_status and starred mirror the triage, see migration 4). */
-export const BOOKKEEPING_COLUMNS = ['rowid', 'brand_key', 'raw_hash', 'removed_on_server', 'first_synced_at', 'changed_at', 'seen_in_run', 'local_status', 'starred', 'stage', 'snoozed_until'] as const;
+export const BOOKKEEPING_COLUMNS = [
+  'rowid',
+  'brand_key',
+  'raw_hash',
+  'removed_on_server',
+  'first_synced_at',
+  'changed_at',
+  'seen_in_run',
+  'local_status',
+  'starred',
+  'stage',
+  'snoozed_until',
+] as const;
 
 export type StoredField = OpportunityField & { column: ColumnType };
 
@@ -64,7 +76,9 @@ const searchText = (v: unknown): string => (typeof v === 'string' ? v : Array.is
 
 /** A record's search document: each full-text column's text, in the plan's order (fields feeding one column joined by a space). */
 export function searchValues(plan: ColumnPlan, record: Record<string, unknown>, contacts: readonly Contact[]): string[] {
-  return plan.search.map((s) => (s.readers.length === 1 ? searchText(s.readers[0]!(record, contacts)) : s.readers.map((read) => searchText(read(record, contacts))).join(' ')));
+  return plan.search.map((s) =>
+    s.readers.length === 1 ? searchText(s.readers[0]!(record, contacts)) : s.readers.map((read) => searchText(read(record, contacts))).join(' '),
+  );
 }
 
 /**
@@ -80,9 +94,18 @@ export function upsertSql(plan: ColumnPlan): { insert: Sql; update: Sql; search:
   const fts = plan.search.map((s) => s.column);
   return {
     insert: sql`INSERT INTO opportunities (brand_key, ${sqlJoin(names.map(col), comma)}, raw_hash, removed_on_server, first_synced_at, changed_at, seen_in_run)
-      VALUES (${slot}, ${sqlJoin(names.map(() => slot), comma)}, ${slot}, 0, ${slot}, ${slot}, ${slot})`,
+      VALUES (${slot}, ${sqlJoin(
+        names.map(() => slot),
+        comma,
+      )}, ${slot}, 0, ${slot}, ${slot}, ${slot})`,
     update: sql`UPDATE opportunities SET ${sqlJoin(sets, comma)}, raw_hash = ${slot}, removed_on_server = 0, changed_at = ${slot}, seen_in_run = max(seen_in_run, ${slot}) WHERE rowid = ${slot}`,
-    search: sql`INSERT INTO opportunity_search (rowid, ${sqlJoin(fts.map((c) => identifier(c, fts)), comma)}) VALUES (${slot}, ${sqlJoin(fts.map(() => slot), comma)})`,
+    search: sql`INSERT INTO opportunity_search (rowid, ${sqlJoin(
+      fts.map((c) => identifier(c, fts)),
+      comma,
+    )}) VALUES (${slot}, ${sqlJoin(
+      fts.map(() => slot),
+      comma,
+    )})`,
   };
 }
 
@@ -144,4 +167,3 @@ export function someFieldsSql(fields: readonly OpportunityField[]): { select: Sq
     },
   };
 }
-

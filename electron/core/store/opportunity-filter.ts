@@ -84,7 +84,8 @@ export const contactPitched = sql`EXISTS (SELECT 1 FROM temp.pitched p WHERE p.i
 export const contactBlocked = isBlocked(sql`c.identity`, sql`c.domain`);
 
 /** How many addresses of the opportunity at `rowid` are on the do-not-contact list. */
-export const doNotContactCount = (rowid: Sql): Sql => sql`(SELECT count(*) FROM contacts c WHERE c.opportunity_rowid = ${rowid} AND c.valid = 1 AND ${contactBlocked})`;
+export const doNotContactCount = (rowid: Sql): Sql =>
+  sql`(SELECT count(*) FROM contacts c WHERE c.opportunity_rowid = ${rowid} AND c.valid = 1 AND ${contactBlocked})`;
 
 /** The user's triage (`t`, when there is one) of the opportunity `o`; `brandId`: a value, or a slot. */
 export const triageOf = (brandId: string | Sql): Sql => sql`LEFT JOIN triage t ON t.brand_id = ${brandId} AND t.opportunity_id = o.id`;
@@ -151,14 +152,21 @@ export function filterSql(f: ListFilter, bk: number, days: PipelineDays, search:
   if (f.alreadyPitched === false) where.push(sql`o.rowid NOT IN temp.pitched_rowids`);
   // A selection: its rowids found by (brand, id) first, so the list tests them in its sort index alone (testing `o.id` read the table row by row).
   if (f.ids !== undefined) {
-    where.push(sql`o.rowid IN (SELECT oi.rowid FROM json_each(${JSON.stringify(f.ids)}) j CROSS JOIN opportunities oi WHERE oi.brand_key = ${bk} AND oi.id = j.value)`);
+    where.push(
+      sql`o.rowid IN (SELECT oi.rowid FROM json_each(${JSON.stringify(f.ids)}) j CROSS JOIN opportunities oi WHERE oi.brand_key = ${bk} AND oi.id = j.value)`,
+    );
   }
   const q = f.search === undefined ? null : ftsQuery(f.search);
   // `+o.rowid`: the rowid is only tested against the matches, never used to look rows up one by one.
-  if (q) where.push(sql`${search === 'drive' ? sql`o.rowid` : sql`+o.rowid`} IN ${hits ?? sql`(SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${q})`}`);
+  if (q)
+    where.push(
+      sql`${search === 'drive' ? sql`o.rowid` : sql`+o.rowid`} IN ${hits ?? sql`(SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${q})`}`,
+    );
   // An address typed out finds that address (its words alone would also find others at the same outlet).
   for (const address of addressesIn(f.search ?? '')) {
-    where.push(sql`EXISTS (SELECT 1 FROM contacts c WHERE c.opportunity_rowid = o.rowid AND c.identity LIKE ${address.replace(/[\\%_]/g, '\\$&') + '%'} ESCAPE '\\')`);
+    where.push(
+      sql`EXISTS (SELECT 1 FROM contacts c WHERE c.opportunity_rowid = o.rowid AND c.identity LIKE ${address.replace(/[\\%_]/g, '\\$&') + '%'} ESCAPE '\\')`,
+    );
   }
   return { with: sql``, from: withTriage(f.brandId), where: sqlJoin(where, sql` AND `) };
 }

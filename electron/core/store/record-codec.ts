@@ -42,4 +42,3 @@ export function unpackRecord(packed: Uint8Array): string {
   if (buf[0] === CODEC_DEFLATE_DICT_1) return inflateRawSync(buf.subarray(1), { dictionary: DICTIONARY_1 }).toString('utf8');
   throw new Error(`A stored record uses a format this version does not know (codec ${buf[0]}). Update the app.`);
 }
-

@@ -44,7 +44,11 @@ const TABLES: TableSpec[] = [
   { name: 'do_not_contact', key: ['kind', 'value'], columns: ['kind', 'value', 'note', 'added_at'] },
   { name: 'exports', key: ['id'], columns: ['id', 'at', 'brand_id', 'preset', 'file_name', 'rows', 'opportunities', 'marked_exported'] },
   { name: 'history', key: ['id'], columns: ['id', 'brand_id', 'opportunity_id', 'at', 'kind', 'detail'] },
-  { name: 'drafts', key: ['brand_id', 'opportunity_id', 'kind'], columns: ['brand_id', 'opportunity_id', 'kind', 'subject', 'body', 'base_subject', 'base_body', 'updated_at'] },
+  {
+    name: 'drafts',
+    key: ['brand_id', 'opportunity_id', 'kind'],
+    columns: ['brand_id', 'opportunity_id', 'kind', 'subject', 'body', 'base_subject', 'base_body', 'updated_at'],
+  },
   { name: 'snippets', key: ['id'], columns: ['id', 'kind', 'name', 'text', 'updated_at'] },
 ];
 
@@ -93,7 +97,10 @@ function salvageTable(db: Database.Database, t: TableSpec): TableSalvage {
     }
   };
   const keyCols = sqlJoin(key.map(column), comma);
-  const orderDesc = sqlJoin(key.map((k) => sql`${column(k)} DESC`), comma);
+  const orderDesc = sqlJoin(
+    key.map((k) => sql`${column(k)} DESC`),
+    comma,
+  );
   walk(sql`SELECT ${select} FROM ${table} ORDER BY ${keyCols}`, found);
   walk(sql`SELECT ${select} FROM ${table} ORDER BY ${orderDesc}`, found);
   // The indexes hold the keys too, on pages of their own.
@@ -116,7 +123,10 @@ function salvageTable(db: Database.Database, t: TableSpec): TableSalvage {
   }
   let lookup: Database.Statement | null = null;
   try {
-    const where = sqlJoin(key.map((k) => sql`${column(k)} = ${slot}`), sql` AND `);
+    const where = sqlJoin(
+      key.map((k) => sql`${column(k)} = ${slot}`),
+      sql` AND `,
+    );
     lookup = db.prepare(sql`SELECT ${select} FROM ${table} WHERE ${where}`.text);
   } catch {
     out.damaged = true;
@@ -190,10 +200,12 @@ export function salvagedRecord(tables: Record<TableSpec['name'], TableSalvage>, 
     });
     return p.success ? p.data : null;
   });
-  const parseWith = <T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }) => (r: Row) => {
-    const p = schema.safeParse(r);
-    return p.success ? p.data : null;
-  };
+  const parseWith =
+    <T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }) =>
+    (r: Row) => {
+      const p = schema.safeParse(r);
+      return p.success ? p.data : null;
+    };
   return {
     record: {
       format: RECORD_FORMAT,
@@ -253,7 +265,9 @@ export async function recoverDamagedCache(path: string, opts: RecoverOptions): P
       backup = { file: latest.file, created_at: latest.record.created_at, added: r.triage.added + r.do_not_contact.added + r.exports.added + r.history.added };
     }
     const unreadable = misfits + Object.values(salvage.tables).reduce((a, t) => a + t.unreadable, 0);
-    const damagedTables = (Object.entries(salvage.tables) as [string, TableSalvage][]).filter(([, t]) => t.damaged && !(t.missing && salvage.openError === null)).map(([n]) => n);
+    const damagedTables = (Object.entries(salvage.tables) as [string, TableSalvage][])
+      .filter(([, t]) => t.damaged && !(t.missing && salvage.openError === null))
+      .map(([n]) => n);
     const recovered = recordCounts(record);
     const parts: string[] = [`The cache file was damaged. It was kept aside as ${damagedFile} and a fresh cache was built.`];
     if (salvage.openError) parts.push(`The damaged file could not be read at all (${salvage.openError}).`);
@@ -263,7 +277,8 @@ export async function recoverDamagedCache(path: string, opts: RecoverOptions): P
           `${plural(recovered.do_not_contact, 'do-not-contact entry', 'do-not-contact entries')}, ${plural(recovered.exports, 'export')} and ${plural(recovered.history, 'history line')}.`,
       );
     if (unreadable > 0) parts.push(`${plural(unreadable, 'row')} of your record could not be read back.`);
-    if (damagedTables.length > 0 && !salvage.openError) parts.push(`Damage reached ${damagedTables.join(', ')}: rows stored on the damaged pages may be missing.`);
+    if (damagedTables.length > 0 && !salvage.openError)
+      parts.push(`Damage reached ${damagedTables.join(', ')}: rows stored on the damaged pages may be missing.`);
     else if (!salvage.openError && unreadable === 0) parts.push('Every row of your record that the file still held was readable.');
     if (backup) parts.push(`The backup of ${backup.created_at.slice(0, 16).replace('T', ' ')} added ${plural(backup.added, 'more item')}.`);
     parts.push('The opportunities themselves come back with the next sync.');

@@ -6,7 +6,6 @@ import { Statements } from './statements';
 import type { ScoreRow } from '../../../shared/model';
 export type { ScoreRow } from '../../../shared/model';
 
-
 export class ScoreStore {
   private readonly statements: Statements;
 
@@ -15,7 +14,13 @@ export class ScoreStore {
   }
 
   /** Replace the stored series of one (brand, breakdown) with a fresh fetch, in one transaction. */
-  replace(brandId: string, breakdown: string[], points: ScorePoint[], meta: { brand_name?: string; start_date: string; end_date: string; errors?: string[] | null }, now: string): void {
+  replace(
+    brandId: string,
+    breakdown: string[],
+    points: ScorePoint[],
+    meta: { brand_name?: string; start_date: string; end_date: string; errors?: string[] | null },
+    now: string,
+  ): void {
     const key = breakdown.join(',');
     this.db.transaction(() => {
       this.statements.run(sql`DELETE FROM scores WHERE brand_id = ${brandId} AND breakdown = ${key} AND date BETWEEN ${meta.start_date} AND ${meta.end_date}`);
@@ -25,7 +30,16 @@ export class ScoreStore {
       );
       for (const p of points) {
         const r = p as Record<string, unknown>;
-        ins.run(brandId, key, p.date, typeof r.model === 'string' ? r.model : '', typeof r.prompt === 'string' ? r.prompt : '', typeof p.visibility === 'number' ? p.visibility : null, typeof p.presence === 'number' ? p.presence : null, JSON.stringify(p));
+        ins.run(
+          brandId,
+          key,
+          p.date,
+          typeof r.model === 'string' ? r.model : '',
+          typeof r.prompt === 'string' ? r.prompt : '',
+          typeof p.visibility === 'number' ? p.visibility : null,
+          typeof p.presence === 'number' ? p.presence : null,
+          JSON.stringify(p),
+        );
       }
       const errors = meta.errors ? JSON.stringify(meta.errors) : null;
       this.statements.run(

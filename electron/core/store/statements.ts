@@ -38,16 +38,22 @@ export class Statements {
   }
 
   all<T>(q: Sql): T[] {
-    return this.prepare(q.text).raw(false).all(...q.params) as T[];
+    return this.prepare(q.text)
+      .raw(false)
+      .all(...q.params) as T[];
   }
 
   /** Rows as arrays of values, in column order (narrow rows, many of them). */
   tuples<T extends unknown[]>(q: Sql): T[] {
-    return this.prepare(q.text).raw(true).all(...q.params) as T[];
+    return this.prepare(q.text)
+      .raw(true)
+      .all(...q.params) as T[];
   }
 
   get<T>(q: Sql): T | undefined {
-    return this.prepare(q.text).raw(false).get(...q.params) as T | undefined;
+    return this.prepare(q.text)
+      .raw(false)
+      .get(...q.params) as T | undefined;
   }
 
   /** Rows one at a time. A statement still being iterated (another export) is not shared: a fresh one runs. */

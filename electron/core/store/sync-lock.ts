@@ -62,7 +62,12 @@ export class SyncLocks {
    * `me` already holds it, or when its holder is stale (then `tookOverFrom`
    * names it). One write transaction: two processes cannot both take it.
    */
-  tryAcquire(brandId: string, me: Claimant, now = new Date(), staleMs = STALE_LOCK_MS): { acquired: true; tookOverFrom?: LockHolder } | { acquired: false; by: LockHolder } {
+  tryAcquire(
+    brandId: string,
+    me: Claimant,
+    now = new Date(),
+    staleMs = STALE_LOCK_MS,
+  ): { acquired: true; tookOverFrom?: LockHolder } | { acquired: false; by: LockHolder } {
     return this.db
       .transaction(() => {
         const held = this.holderOf(brandId);

@@ -39,7 +39,9 @@ export class SyncRunStore {
   }
 
   start(brandId: string, kind: RunKind, now: string): SyncRun {
-    const id = Number(this.statements.run(sql`INSERT INTO sync_runs (brand_id, kind, started_at, state) VALUES (${brandId}, ${kind}, ${now}, 'running')`).lastInsertRowid);
+    const id = Number(
+      this.statements.run(sql`INSERT INTO sync_runs (brand_id, kind, started_at, state) VALUES (${brandId}, ${kind}, ${now}, 'running')`).lastInsertRowid,
+    );
     return this.get(id)!;
   }
 
@@ -56,7 +58,9 @@ export class SyncRunStore {
   }
 
   finish(id: number, state: 'done' | 'failed' | 'cancelled', now: string, extra: { removed?: number; error?: string } = {}): void {
-    this.statements.run(sql`UPDATE sync_runs SET state = ${state}, finished_at = ${now}, removed = removed + ${extra.removed ?? 0}, error = ${extra.error ?? null} WHERE id = ${id}`);
+    this.statements.run(
+      sql`UPDATE sync_runs SET state = ${state}, finished_at = ${now}, removed = removed + ${extra.removed ?? 0}, error = ${extra.error ?? null} WHERE id = ${id}`,
+    );
   }
 
   get(id: number): SyncRun | undefined {

@@ -25,7 +25,9 @@ const columnList = sqlJoin(
 );
 const FIELD = new Map<string, (typeof TRIAGE_FIELDS)[number]>(TRIAGE_FIELDS.map((f) => [f.name, f]));
 /** What an untouched opportunity's fields are. */
-const DEFAULTS: Record<string, string | number | null> = Object.fromEntries(TRIAGE_FIELDS.map((f) => [f.name, f.kind === 'flag' ? 0 : f.name === 'note' ? '' : null]));
+const DEFAULTS: Record<string, string | number | null> = Object.fromEntries(
+  TRIAGE_FIELDS.map((f) => [f.name, f.kind === 'flag' ? 0 : f.name === 'note' ? '' : null]),
+);
 
 /** A field's value as stored: a flag as 0/1, a list as JSON text (an empty one as null). */
 function stored(field: TriageFieldName, v: unknown): string | number | null {

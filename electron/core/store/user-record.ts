@@ -3,7 +3,16 @@
 // later write winning, conflicts reported), or put back in place of what is
 // there (restore from a backup). Every change is one transaction: a record
 // that fails half-way changes nothing.
-import { RECORD_FORMAT, RECORD_VERSION, TRIAGE_FIELDS, type HistoryKind, type MergeReport, type RecordCounts, type RecordFile, type TriageRecord } from '../../../shared/user-record';
+import {
+  RECORD_FORMAT,
+  RECORD_VERSION,
+  TRIAGE_FIELDS,
+  type HistoryKind,
+  type MergeReport,
+  type RecordCounts,
+  type RecordFile,
+  type TriageRecord,
+} from '../../../shared/user-record';
 export type { MergeConflict, MergeReport } from '../../../shared/user-record';
 import type { Cache } from './cache';
 import { identifier, sql, sqlJoin, type Sql } from './sql';
@@ -23,18 +32,20 @@ export class UserRecordStore {
   /** Everything the user wrote, as the record file holds it. */
   read(appVersion: string, now = new Date()): RecordFile {
     return this.cache.db
-      .transaction((): RecordFile => ({
-        format: RECORD_FORMAT,
-        version: RECORD_VERSION,
-        app_version: appVersion,
-        created_at: now.toISOString(),
-        triage: this.cache.triage.all(),
-        do_not_contact: this.cache.doNotContact.list(),
-        exports: this.cache.exports.all(),
-        history: this.cache.history.all(),
-        drafts: this.cache.drafts.all(),
-        snippets: this.cache.snippets.list(),
-      }))
+      .transaction(
+        (): RecordFile => ({
+          format: RECORD_FORMAT,
+          version: RECORD_VERSION,
+          app_version: appVersion,
+          created_at: now.toISOString(),
+          triage: this.cache.triage.all(),
+          do_not_contact: this.cache.doNotContact.list(),
+          exports: this.cache.exports.all(),
+          history: this.cache.history.all(),
+          drafts: this.cache.drafts.all(),
+          snippets: this.cache.snippets.list(),
+        }),
+      )
       .deferred();
   }
 
@@ -58,15 +69,19 @@ export class UserRecordStore {
         const part = (q: Sql) => this.statements.get<{ j: string; n: number; notes?: number }>(q)!;
         const t = part(sql`SELECT COALESCE(json_group_array(json(x.o)), '[]') AS j, count(*) AS n, sum(x.note != '') AS notes
           FROM (SELECT ${triageObject} AS o, note FROM triage ORDER BY brand_id, opportunity_id) x`);
-        const d = part(sql`SELECT COALESCE(json_group_array(json_object('kind', kind, 'value', value, 'note', note, 'added_at', added_at)), '[]') AS j, count(*) AS n
+        const d =
+          part(sql`SELECT COALESCE(json_group_array(json_object('kind', kind, 'value', value, 'note', note, 'added_at', added_at)), '[]') AS j, count(*) AS n
           FROM (SELECT * FROM do_not_contact ORDER BY kind, value)`);
         const e = part(sql`SELECT COALESCE(json_group_array(json_object('id', id, 'at', at, 'brand_id', brand_id, 'preset', preset, 'file_name', file_name,
             'rows', rows, 'opportunities', opportunities, 'marked_exported', marked_exported)), '[]') AS j, count(*) AS n FROM (SELECT * FROM exports ORDER BY at)`);
-        const h = part(sql`SELECT COALESCE(json_group_array(json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'at', at, 'kind', kind, 'detail', detail)), '[]') AS j,
+        const h =
+          part(sql`SELECT COALESCE(json_group_array(json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'at', at, 'kind', kind, 'detail', detail)), '[]') AS j,
             count(*) AS n FROM (SELECT * FROM history ORDER BY id)`);
-        const dr = part(sql`SELECT COALESCE(json_group_array(json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'kind', kind, 'subject', subject, 'body', body,
+        const dr =
+          part(sql`SELECT COALESCE(json_group_array(json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'kind', kind, 'subject', subject, 'body', body,
             'base_subject', base_subject, 'base_body', base_body, 'updated_at', updated_at)), '[]') AS j, count(*) AS n FROM (SELECT * FROM drafts ORDER BY brand_id, opportunity_id, kind)`);
-        const sn = part(sql`SELECT COALESCE(json_group_array(json_object('id', id, 'kind', kind, 'name', name, 'text', text, 'updated_at', updated_at)), '[]') AS j, count(*) AS n
+        const sn =
+          part(sql`SELECT COALESCE(json_group_array(json_object('id', id, 'kind', kind, 'name', name, 'text', text, 'updated_at', updated_at)), '[]') AS j, count(*) AS n
             FROM (SELECT * FROM snippets ORDER BY kind, name COLLATE NOCASE)`);
         const head = JSON.stringify({ format: RECORD_FORMAT, version: RECORD_VERSION, app_version: appVersion, created_at: now.toISOString() }).slice(0, -1);
         return {
@@ -133,11 +148,29 @@ export class UserRecordStore {
           this.cache.drafts.putRecord(d);
           report.drafts.added++;
         } else if ((local.subject !== d.subject || local.body !== d.body) && d.updated_at > local.updated_at) {
-          report.conflicts.push({ brand_id: d.brand_id, opportunity_id: d.opportunity_id, field: `${d.kind} draft`, local: local.body, incoming: d.body, local_at: local.updated_at, incoming_at: d.updated_at, kept: 'incoming' });
+          report.conflicts.push({
+            brand_id: d.brand_id,
+            opportunity_id: d.opportunity_id,
+            field: `${d.kind} draft`,
+            local: local.body,
+            incoming: d.body,
+            local_at: local.updated_at,
+            incoming_at: d.updated_at,
+            kept: 'incoming',
+          });
           this.cache.drafts.putRecord(d);
           report.drafts.updated++;
         } else if (local.subject !== d.subject || local.body !== d.body) {
-          report.conflicts.push({ brand_id: d.brand_id, opportunity_id: d.opportunity_id, field: `${d.kind} draft`, local: local.body, incoming: d.body, local_at: local.updated_at, incoming_at: d.updated_at, kept: 'local' });
+          report.conflicts.push({
+            brand_id: d.brand_id,
+            opportunity_id: d.opportunity_id,
+            field: `${d.kind} draft`,
+            local: local.body,
+            incoming: d.body,
+            local_at: local.updated_at,
+            incoming_at: d.updated_at,
+            kept: 'local',
+          });
         }
       }
       for (const sn of record.snippets) {
@@ -148,7 +181,16 @@ export class UserRecordStore {
         this.cache.snippets.putRecord(sn);
       }
       report.nothingChanged =
-        report.triage.added + report.triage.updated + report.do_not_contact.added + report.exports.added + report.history.added + report.drafts.added + report.drafts.updated + report.snippets.added + report.snippets.updated === 0;
+        report.triage.added +
+          report.triage.updated +
+          report.do_not_contact.added +
+          report.exports.added +
+          report.history.added +
+          report.drafts.added +
+          report.drafts.updated +
+          report.snippets.added +
+          report.snippets.updated ===
+        0;
       if (opts.dryRun) throw new DryRun();
     };
     try {
@@ -183,8 +225,25 @@ export class UserRecordStore {
       if (JSON.stringify(lv) === JSON.stringify(iv) || it === null) continue;
       if (lt !== null) {
         const kept = it > lt ? 'incoming' : 'local';
-        const seen = f.history !== null && (kept === 'local' ? this.hadBefore(local, f.history, it, lt) : before(theirs.get(eventKey(local.brand_id, local.opportunity_id, f.history, lt)), theirs.get(eventKey(local.brand_id, local.opportunity_id, f.history, it))));
-        if (!seen) report.conflicts.push({ brand_id: local.brand_id, opportunity_id: local.opportunity_id, field: f.name, local: lv, incoming: iv, local_at: lt, incoming_at: it, kept });
+        const seen =
+          f.history !== null &&
+          (kept === 'local'
+            ? this.hadBefore(local, f.history, it, lt)
+            : before(
+                theirs.get(eventKey(local.brand_id, local.opportunity_id, f.history, lt)),
+                theirs.get(eventKey(local.brand_id, local.opportunity_id, f.history, it)),
+              ));
+        if (!seen)
+          report.conflicts.push({
+            brand_id: local.brand_id,
+            opportunity_id: local.opportunity_id,
+            field: f.name,
+            local: lv,
+            incoming: iv,
+            local_at: lt,
+            incoming_at: it,
+            kept,
+          });
         if (kept === 'local') continue;
       }
       (next as Record<string, unknown>)[f.name] = iv;
@@ -202,7 +261,10 @@ export class UserRecordStore {
 
   /** This cache had the event at `earlier` before its own at `later`, for this opportunity's field. */
   private hadBefore(r: TriageRecord, kind: HistoryKind, earlier: string, later: string): boolean {
-    return before(this.cache.history.orderOf(r.brand_id, r.opportunity_id, kind, earlier), this.cache.history.orderOf(r.brand_id, r.opportunity_id, kind, later));
+    return before(
+      this.cache.history.orderOf(r.brand_id, r.opportunity_id, kind, earlier),
+      this.cache.history.orderOf(r.brand_id, r.opportunity_id, kind, later),
+    );
   }
 
   /** Put a record in place of the user's record (restore from a backup): all of it, or nothing. */

@@ -1,7 +1,16 @@
 // The renderer's only way out: window.workbench (the contract), with each
 // Result unwrapped into a value or a thrown WorkbenchError in plain words.
 // Arguments cross as $state.snapshot copies: plain data, never a reactive proxy.
-import type { ContractError, EventName, EventPayloads, MethodArgs, MethodName, MethodResult, WorkbenchMethod, WorkbenchMethods } from '../../../shared/contract';
+import type {
+  ContractError,
+  EventName,
+  EventPayloads,
+  MethodArgs,
+  MethodName,
+  MethodResult,
+  WorkbenchMethod,
+  WorkbenchMethods,
+} from '../../../shared/contract';
 
 export class WorkbenchError extends Error {
   readonly kind: string;

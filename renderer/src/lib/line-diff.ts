@@ -17,7 +17,9 @@ export function lineDiff(before: string, after: string): DiffLine[] {
   const a = linesOf(before);
   const b = linesOf(after);
   if (a.length > MAX_LINES || b.length > MAX_LINES) {
-    return before === after ? a.map((text) => ({ op: ' ', text })) : [...a.map((text) => ({ op: '-' as const, text })), ...b.map((text) => ({ op: '+' as const, text }))];
+    return before === after
+      ? a.map((text) => ({ op: ' ', text }))
+      : [...a.map((text) => ({ op: '-' as const, text })), ...b.map((text) => ({ op: '+' as const, text }))];
   }
   // lcs[i][j]: the longest common run of lines of a[i..] and b[j..].
   const lcs: number[][] = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));

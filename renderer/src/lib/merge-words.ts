@@ -69,7 +69,7 @@ export function unfilledReason(u: { token: string; field: string | null }, c: Re
       if (c.recipient?.role) return 'the chosen address is a role address (an inbox, not a person)';
       if (blank(c.author)) return 'the article has no author';
       if (authorNames(c.author) === null) return `the byline "${c.author}" is not one person's name`;
-      return u.field === 'first_name' ? "the byline has no first name (only an initial or a title)" : 'the byline has no last name';
+      return u.field === 'first_name' ? 'the byline has no first name (only an initial or a title)' : 'the byline has no last name';
     case 'author_name':
       return 'the article has no author';
     case 'publication':

@@ -13,7 +13,12 @@ export const BACKUP_REASONS: Record<BackupReason, string> = {
 
 /** "12 triaged, 3 notes, 2 do-not-contact entries, 1 export". */
 export function countsText(c: Pick<RecordCounts, 'triage' | 'notes' | 'do_not_contact' | 'exports'>): string {
-  return [count(c.triage, 'triaged', 'triaged'), count(c.notes, 'note'), count(c.do_not_contact, 'do-not-contact entry', 'do-not-contact entries'), count(c.exports, 'export')].join(', ');
+  return [
+    count(c.triage, 'triaged', 'triaged'),
+    count(c.notes, 'note'),
+    count(c.do_not_contact, 'do-not-contact entry', 'do-not-contact entries'),
+    count(c.exports, 'export'),
+  ].join(', ');
 }
 
 const FIELDS: Record<string, string> = {

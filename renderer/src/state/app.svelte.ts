@@ -41,29 +41,65 @@ export class AppStore {
   /** A dismissed notice stays dismissed: an app:state answer begun before the dismissal is not applied to it. */
   #recoveryTurn = new Latest();
 
-  get loaded(): boolean { return this.#loaded; }
-  get loadError(): string | null { return this.#loadError; }
-  get demo(): boolean { return this.#demo; }
-  get version(): string { return this.#version; }
-  get cachePath(): string { return this.#cachePath; }
+  get loaded(): boolean {
+    return this.#loaded;
+  }
+  get loadError(): string | null {
+    return this.#loadError;
+  }
+  get demo(): boolean {
+    return this.#demo;
+  }
+  get version(): string {
+    return this.#version;
+  }
+  get cachePath(): string {
+    return this.#cachePath;
+  }
   /** The cache file's size on disk. */
-  get cacheBytes(): number { return this.#cacheBytes; }
-  get key(): KeyStatus | null { return this.#key; }
-  get online(): boolean { return this.#online; }
-  get settings(): Settings | null { return this.#settings; }
-  get brands(): CachedBrand[] { return this.#brands; }
-  get brandId(): string | null { return this.#brandId; }
-  get view(): View { return this.#view; }
-  get sync(): SyncState | null { return this.#sync; }
+  get cacheBytes(): number {
+    return this.#cacheBytes;
+  }
+  get key(): KeyStatus | null {
+    return this.#key;
+  }
+  get online(): boolean {
+    return this.#online;
+  }
+  get settings(): Settings | null {
+    return this.#settings;
+  }
+  get brands(): CachedBrand[] {
+    return this.#brands;
+  }
+  get brandId(): string | null {
+    return this.#brandId;
+  }
+  get view(): View {
+    return this.#view;
+  }
+  get sync(): SyncState | null {
+    return this.#sync;
+  }
   /** The latest progress event of a running sync. */
-  get progress(): SyncEvent | null { return this.#progress; }
+  get progress(): SyncEvent | null {
+    return this.#progress;
+  }
   /** Seconds left in a rate-limit wait, counted down. */
-  get waitLeft(): number { return this.#waitLeft; }
+  get waitLeft(): number {
+    return this.#waitLeft;
+  }
   /** Bumped whenever synced data may have changed, so lists reload. */
-  get dataVersion(): number { return this.#dataVersion; }
-  get toasts(): Toast[] { return this.#toaster.list; }
+  get dataVersion(): number {
+    return this.#dataVersion;
+  }
+  get toasts(): Toast[] {
+    return this.#toaster.list;
+  }
   /** The cache was found damaged and rebuilt: what was recovered, in plain words, until the user dismisses it. */
-  get recovery(): Recovery | null { return this.#recovery; }
+  get recovery(): Recovery | null {
+    return this.#recovery;
+  }
 
   readonly brand = $derived(this.#brands.find((b) => b.id === this.#brandId) ?? null);
   readonly hasKey = $derived(this.#key !== null && this.#key.state !== 'none');

@@ -11,8 +11,12 @@ export class DoNotContactList {
   #error = $state<string | null>(null);
   #reads = new Latest();
 
-  get entries(): DoNotContactEntry[] { return this.#entries; }
-  get error(): string | null { return this.#error; }
+  get entries(): DoNotContactEntry[] {
+    return this.#entries;
+  }
+  get error(): string | null {
+    return this.#error;
+  }
 
   /** Read the list. Never rejects. */
   async load(): Promise<void> {

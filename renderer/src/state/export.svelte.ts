@@ -36,14 +36,26 @@ export class ExportJob {
     this.#opps = opps;
   }
 
-  get check(): ExportCheck | null { return this.#check; }
-  get busy(): boolean { return this.#busy; }
+  get check(): ExportCheck | null {
+    return this.#check;
+  }
+  get busy(): boolean {
+    return this.#busy;
+  }
   /** Rows written so far. */
-  get progress(): number { return this.#progress; }
-  get result(): ExportResult | null { return this.#result; }
-  get error(): string | null { return this.#error; }
+  get progress(): number {
+    return this.#progress;
+  }
+  get result(): ExportResult | null {
+    return this.#result;
+  }
+  get error(): string | null {
+    return this.#error;
+  }
   /** The last export was cancelled (nothing was written). */
-  get cancelled(): boolean { return this.#cancelled; }
+  get cancelled(): boolean {
+    return this.#cancelled;
+  }
 
   /** Count what these options would write. Never rejects. */
   async preview(options: ExportOptions): Promise<void> {

@@ -15,9 +15,15 @@ export class OpportunityHistory {
   #error = $state<string | null>(null);
   #turn = new Latest();
 
-  get entries(): HistoryEntry[] { return this.#entries; }
-  get sameOutlet(): OutletHistoryEntry[] { return this.#sameOutlet; }
-  get error(): string | null { return this.#error; }
+  get entries(): HistoryEntry[] {
+    return this.#entries;
+  }
+  get sameOutlet(): OutletHistoryEntry[] {
+    return this.#sameOutlet;
+  }
+  get error(): string | null {
+    return this.#error;
+  }
   /** True once the lists describe this opportunity. */
   isOf(brandId: string, id: string): boolean {
     return this.#of === `${brandId}/${id}`;

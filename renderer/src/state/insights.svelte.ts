@@ -34,16 +34,30 @@ export class InsightsStore {
     this.#app = app;
   }
 
-  get scores(): ScoreRow[] { return this.#scores; }
-  get byModel(): ScoreRow[] { return this.#byModel; }
-  get byPrompt(): ScoreRow[] { return this.#byPrompt; }
+  get scores(): ScoreRow[] {
+    return this.#scores;
+  }
+  get byModel(): ScoreRow[] {
+    return this.#byModel;
+  }
+  get byPrompt(): ScoreRow[] {
+    return this.#byPrompt;
+  }
   /** The citations on screen (filtered, in the chosen mode). */
-  get citations(): Citations | null { return this.#citations; }
+  get citations(): Citations | null {
+    return this.#citations;
+  }
   /** Every citation of the brand (unfiltered), for per-domain facts and the gap list. */
-  get allCitations(): Record<string, unknown>[] { return this.#allCitations; }
-  get loadedFor(): string | null { return this.#loadedFor; }
+  get allCitations(): Record<string, unknown>[] {
+    return this.#allCitations;
+  }
+  get loadedFor(): string | null {
+    return this.#loadedFor;
+  }
   /** Opportunities in the cache per gap domain. */
-  get gapOpportunities(): Record<string, number> { return this.#gapOpportunities; }
+  get gapOpportunities(): Record<string, number> {
+    return this.#gapOpportunities;
+  }
 
   /** Domains that cite competitors but not the brand, the most cited first. */
   readonly gaps: DomainGap[] = $derived(competitorGaps(this.#allCitations as never[]).slice(0, 15));
@@ -75,7 +89,9 @@ export class InsightsStore {
   async countGapOpportunities(brandId: string, gaps: readonly DomainGap[]): Promise<void> {
     const fresh = this.#gapCounts.begin();
     try {
-      const counts = await Promise.all(gaps.map(async (g) => [g.domain, (await call('opportunities:list', { filter: { brandId, domain: g.domain }, offset: 0, limit: 1 })).total] as const));
+      const counts = await Promise.all(
+        gaps.map(async (g) => [g.domain, (await call('opportunities:list', { filter: { brandId, domain: g.domain }, offset: 0, limit: 1 })).total] as const),
+      );
       if (fresh()) this.#gapOpportunities = Object.fromEntries(counts);
     } catch (e) {
       if (fresh()) this.#app.fail('The opportunities of the gap domains could not be counted')(e);

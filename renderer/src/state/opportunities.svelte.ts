@@ -57,19 +57,45 @@ export class OpportunitiesStore {
     this.#app = app;
   }
 
-  get filter(): Filter { return this.#filter; }
-  get listedBrand(): string | null { return this.#listedBrand; }
-  get total(): number { return this.#total; }
-  get capped(): boolean { return this.#capped; } // The search matched more than `total`; refine it to see the rest.
-  get counts(): Counts | null { return this.#counts; }
-  get loading(): boolean { return this.#loading; }
-  get error(): string | null { return this.#error; }
-  get cursor(): number { return this.#cursor; }
-  get selected(): ReadonlySet<string> { return this.#selected; }
-  get detail(): OpportunityDetail | null { return this.#detail; }
-  get detailBrand(): string | null { return this.#detailBrand; }
-  get noteDraft(): string { return this.#noteDraft; }
-  get noteState(): NoteState { return this.#noteState; }
+  get filter(): Filter {
+    return this.#filter;
+  }
+  get listedBrand(): string | null {
+    return this.#listedBrand;
+  }
+  get total(): number {
+    return this.#total;
+  }
+  get capped(): boolean {
+    return this.#capped;
+  } // The search matched more than `total`; refine it to see the rest.
+  get counts(): Counts | null {
+    return this.#counts;
+  }
+  get loading(): boolean {
+    return this.#loading;
+  }
+  get error(): string | null {
+    return this.#error;
+  }
+  get cursor(): number {
+    return this.#cursor;
+  }
+  get selected(): ReadonlySet<string> {
+    return this.#selected;
+  }
+  get detail(): OpportunityDetail | null {
+    return this.#detail;
+  }
+  get detailBrand(): string | null {
+    return this.#detailBrand;
+  }
+  get noteDraft(): string {
+    return this.#noteDraft;
+  }
+  get noteState(): NoteState {
+    return this.#noteState;
+  }
 
   readonly active = $derived(this.itemAt(this.#cursor));
 
@@ -248,7 +274,8 @@ export class OpportunitiesStore {
     }
   }
 
-  #patchRow(d: OpportunityDetail | null): void { // Replace one row in place after a triage change (no reload, the cursor stays).
+  #patchRow(d: OpportunityDetail | null): void {
+    // Replace one row in place after a triage change (no reload, the cursor stays).
     if (!d) return;
     const pages = { ...this.#pages };
     for (const [k, rows] of Object.entries(pages)) {
@@ -256,7 +283,8 @@ export class OpportunitiesStore {
       if (i >= 0) pages[Number(k)] = rows.map((r, j) => (j === i ? d.item : r));
     }
     this.#pages = pages;
-    if (this.#detail?.item.id === d.item.id) this.#detail = { ...d, triage: { ...d.triage, note: this.#noteState === 'saved' ? d.triage.note : this.#noteDraft } };
+    if (this.#detail?.item.id === d.item.id)
+      this.#detail = { ...d, triage: { ...d.triage, note: this.#noteState === 'saved' ? d.triage.note : this.#noteDraft } };
   }
 
   toggleSelect(i: number, range = false): void {

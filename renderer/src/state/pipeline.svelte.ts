@@ -44,10 +44,16 @@ export class PipelineStore {
   }
 
   /** Grouped by publication: sorted by domain, the first row of each outlet marked with its count. */
-  get grouped(): boolean { return this.#wantGroup && this.#opps.filter.sort === 'domain'; }
-  get domains(): Record<string, number> { return this.#domains; }
+  get grouped(): boolean {
+    return this.#wantGroup && this.#opps.filter.sort === 'domain';
+  }
+  get domains(): Record<string, number> {
+    return this.#domains;
+  }
   /** Follow-ups due, per brand and in all (null until counted). */
-  get due(): Due | null { return this.#due; }
+  get due(): Due | null {
+    return this.#due;
+  }
   /** Follow-ups due in the brand on screen (null until counted: a chip shows a placeholder, never a wrong 0). */
   get dueHere(): number | null {
     const brandId = this.#app.brandId;
@@ -135,7 +141,11 @@ export class PipelineStore {
     try {
       const r = await call('pipeline:snooze', { brandId, ids, until });
       const one = r.updated === 1;
-      this.#app.toast(until ? `Snoozed until ${dayName(until)}: ${this.#many(r.updated).toLowerCase()} ${one ? 'leaves' : 'leave'} the list until then.` : `${this.#many(r.updated)} ${one ? 'is' : 'are'} back in the list.`);
+      this.#app.toast(
+        until
+          ? `Snoozed until ${dayName(until)}: ${this.#many(r.updated).toLowerCase()} ${one ? 'leaves' : 'leave'} the list until then.`
+          : `${this.#many(r.updated)} ${one ? 'is' : 'are'} back in the list.`,
+      );
       this.#opps.clearSelection();
       await this.#opps.reload(true);
     } catch (e) {
@@ -198,7 +208,9 @@ export class PipelineStore {
       }
       this.#app.toast(ids.length > 1 ? `${count(done, 'opportunity', 'opportunities')} marked followed up today.` : 'Marked followed up today.');
     } catch (e) {
-      this.#app.fail(done ? `${count(done, 'opportunity', 'opportunities')} marked followed up; the next could not be` : 'The follow-up could not be recorded')(e);
+      this.#app.fail(done ? `${count(done, 'opportunity', 'opportunities')} marked followed up; the next could not be` : 'The follow-up could not be recorded')(
+        e,
+      );
     }
     if (ids.length > 1) this.#opps.clearSelection();
     await this.#opps.reload(true);

@@ -62,21 +62,49 @@ export class PitchStore {
     this.#pipeline = pipeline;
   }
 
-  get brandId(): string | null { return this.#brandId; }
-  get id(): string | null { return this.#id; }
-  get kind(): DraftKind { return this.#kind; }
+  get brandId(): string | null {
+    return this.#brandId;
+  }
+  get id(): string | null {
+    return this.#id;
+  }
+  get kind(): DraftKind {
+    return this.#kind;
+  }
   /** The core's answer for the open draft (null while it is read). */
-  get view(): DraftView | null { return this.#view; }
-  get subject(): string { return this.#subject; }
-  get body(): string { return this.#body; }
-  get saveState(): DraftSaveState { return this.#saveState; }
-  get chosen(): ReadonlySet<string> { return this.#chosen; }
-  get warnings(): ContactWarning[] { return this.#warnings; }
-  get pending(): MailVia | null { return this.#pending; }
-  get sent(): ComposeResult | null { return this.#sent; }
-  get sending(): boolean { return this.#sending; }
-  get askingReset(): boolean { return this.#askingReset; }
-  get error(): string | null { return this.#error; }
+  get view(): DraftView | null {
+    return this.#view;
+  }
+  get subject(): string {
+    return this.#subject;
+  }
+  get body(): string {
+    return this.#body;
+  }
+  get saveState(): DraftSaveState {
+    return this.#saveState;
+  }
+  get chosen(): ReadonlySet<string> {
+    return this.#chosen;
+  }
+  get warnings(): ContactWarning[] {
+    return this.#warnings;
+  }
+  get pending(): MailVia | null {
+    return this.#pending;
+  }
+  get sent(): ComposeResult | null {
+    return this.#sent;
+  }
+  get sending(): boolean {
+    return this.#sending;
+  }
+  get askingReset(): boolean {
+    return this.#askingReset;
+  }
+  get error(): string | null {
+    return this.#error;
+  }
 
   /** The chosen addresses in the order the view lists them (the first one fills the names). */
   readonly to = $derived((this.#view?.recipients ?? []).filter((r) => this.#chosen.has(r.email)).map((r) => r.email));
@@ -378,7 +406,9 @@ export class PitchStore {
       }
       await call('clipboard:write', { text });
       const missing = uniqueUnfilled(v.unfilled.filter((u) => part === 'both' || u.part === part));
-      this.#app.toast(missing.length ? `Copied the ${what}; ${count(missing.length, 'field')} not filled: ${missing.map((u) => u.token).join(', ')}.` : `Copied the ${what}.`);
+      this.#app.toast(
+        missing.length ? `Copied the ${what}; ${count(missing.length, 'field')} not filled: ${missing.map((u) => u.token).join(', ')}.` : `Copied the ${what}.`,
+      );
     } catch (e) {
       this.#app.fail('The text could not be copied')(e);
     }

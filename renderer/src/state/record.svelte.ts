@@ -65,20 +65,44 @@ export class RecordStore {
     this.#app = app;
   }
 
-  get backups(): BackupInfo[] { return this.#backups; }
+  get backups(): BackupInfo[] {
+    return this.#backups;
+  }
   /** Size of every backup on disk. */
-  get bytes(): number { return this.#bytes; }
-  get backupsLoaded(): boolean { return this.#backupsLoaded; }
-  get backupsError(): string | null { return this.#backupsError; }
-  get busy(): string | null { return this.#busy; }
+  get bytes(): number {
+    return this.#bytes;
+  }
+  get backupsLoaded(): boolean {
+    return this.#backupsLoaded;
+  }
+  get backupsError(): string | null {
+    return this.#backupsError;
+  }
+  get busy(): string | null {
+    return this.#busy;
+  }
   /** The backup waiting for the user's confirmation before it replaces the record. */
-  get restoring(): BackupInfo | null { return this.#restoring; }
-  get importing(): PendingImport | null { return this.#importing; }
-  get importError(): string | null { return this.#importError; }
-  get dncImport(): PendingDncImport | null { return this.#dnc; }
-  get dncError(): string | null { return this.#dncError; }
-  get focus(): { part: RecordPart; turn: number } | null { return this.#focus; }
-  get version(): number { return this.#version; }
+  get restoring(): BackupInfo | null {
+    return this.#restoring;
+  }
+  get importing(): PendingImport | null {
+    return this.#importing;
+  }
+  get importError(): string | null {
+    return this.#importError;
+  }
+  get dncImport(): PendingDncImport | null {
+    return this.#dnc;
+  }
+  get dncError(): string | null {
+    return this.#dncError;
+  }
+  get focus(): { part: RecordPart; turn: number } | null {
+    return this.#focus;
+  }
+  get version(): number {
+    return this.#version;
+  }
 
   /** Follow main's menu commands until dispose(). */
   start(): void {
@@ -158,7 +182,9 @@ export class RecordStore {
     const done = await this.#run('Restoring the backup…', 'The backup could not be restored', () => call('backups:restore', { id: b.id }));
     this.#restoring = null;
     if (!done) return;
-    this.#app.toast(`Restored the backup of ${when(done.restored.created_at)}: ${countsText(done.restored.counts)}.${done.safety ? ' Your record as it was is kept as a backup too.' : ''}`);
+    this.#app.toast(
+      `Restored the backup of ${when(done.restored.created_at)}: ${countsText(done.restored.counts)}.${done.safety ? ' Your record as it was is kept as a backup too.' : ''}`,
+    );
     this.#changed();
     await this.loadBackups();
   }
@@ -200,9 +226,14 @@ export class RecordStore {
   async confirmImport(): Promise<void> {
     const pending = this.#importing;
     if (!pending || this.#busy) return;
-    const r = await this.#run('Importing…', 'The record could not be imported', () => call('record:import', { file: pending.file.handle }), (message) => {
-      this.#importError = `${pending.file.name}: ${message}`;
-    });
+    const r = await this.#run(
+      'Importing…',
+      'The record could not be imported',
+      () => call('record:import', { file: pending.file.handle }),
+      (message) => {
+        this.#importError = `${pending.file.name}: ${message}`;
+      },
+    );
     this.#importing = null;
     if (!r) return;
     if (r.nothingChanged) this.#app.toast(`Nothing to import: everything in ${pending.file.name} is already here.`);
@@ -226,7 +257,11 @@ export class RecordStore {
     this.#dnc = null;
     this.#dncError = null;
     this.#dncTurn.begin();
-    const file = await this.#run('Choosing the file…', 'The file could not be chosen', async () => (await call('files:choose', { purpose: 'dnc-import' })).file);
+    const file = await this.#run(
+      'Choosing the file…',
+      'The file could not be chosen',
+      async () => (await call('files:choose', { purpose: 'dnc-import' })).file,
+    );
     if (!file) return;
     this.#dnc = { file, columns: null, column: null, preview: null };
     await this.previewDnc();
@@ -240,7 +275,8 @@ export class RecordStore {
     this.#dncError = null;
     try {
       const preview = await call('dnc:import-preview', { file: pending.file.handle, ...(column ? { column } : {}) });
-      if (fresh() && this.#dnc?.file.handle === pending.file.handle) this.#dnc = { file: pending.file, columns: preview.columns, column: preview.column, preview };
+      if (fresh() && this.#dnc?.file.handle === pending.file.handle)
+        this.#dnc = { file: pending.file, columns: preview.columns, column: preview.column, preview };
     } catch (e) {
       if (!fresh() || this.#dnc?.file.handle !== pending.file.handle) return;
       // Several columns and none obvious: the core names them; the user picks one.
@@ -265,7 +301,9 @@ export class RecordStore {
     );
     if (!r) return;
     this.#dnc = null;
-    this.#app.toast(`Added ${count(r.toAdd, 'entry', 'entries')} to the do-not-contact list from ${pending.file.name}${r.already ? ` (${r.already} already there)` : ''}${r.skipped ? `; ${r.skipped} line${r.skipped === 1 ? '' : 's'} skipped` : ''}.`);
+    this.#app.toast(
+      `Added ${count(r.toAdd, 'entry', 'entries')} to the do-not-contact list from ${pending.file.name}${r.already ? ` (${r.already} already there)` : ''}${r.skipped ? `; ${r.skipped} line${r.skipped === 1 ? '' : 's'} skipped` : ''}.`,
+    );
     this.#changed();
   }
 

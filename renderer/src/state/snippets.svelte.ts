@@ -26,10 +26,16 @@ export class SnippetsStore {
   }
 
   /** Openings first, then sign-offs, then the rest; by name within each. */
-  get list(): SnippetRecord[] { return this.#list; }
-  get loaded(): boolean { return this.#loaded; }
+  get list(): SnippetRecord[] {
+    return this.#list;
+  }
+  get loaded(): boolean {
+    return this.#loaded;
+  }
   /** The last save or removal refused, in plain words (shown beside the form). */
-  get error(): string | null { return this.#error; }
+  get error(): string | null {
+    return this.#error;
+  }
 
   /** Read the list (once, or again). Never rejects. */
   async load(): Promise<void> {

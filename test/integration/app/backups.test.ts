@@ -50,7 +50,15 @@ describe('backups of the user record', () => {
     cache.triage.set(BRAND, 'a', { status: 'Done', note: 'with "quotes" and\nlines', starred: true, contacted_at: '2026-11-20' });
     cache.triage.set(BRAND, 'b', { starred: false, exported_at: '2026-11-21T10:00:00.000Z' });
     cache.doNotContact.add('press@outlet.example', 'asked');
-    cache.exports.add({ at: '2026-11-22T10:00:00.000Z', brand_id: BRAND, preset: 'contacts', file_name: 'b.csv', rows: 2, opportunities: 1, marked_exported: 1 });
+    cache.exports.add({
+      at: '2026-11-22T10:00:00.000Z',
+      brand_id: BRAND,
+      preset: 'contacts',
+      file_name: 'b.csv',
+      rows: 2,
+      opportunities: 1,
+      marked_exported: 1,
+    });
     const at = new Date('2026-11-23T08:00:00.000Z');
     const fast = cache.record.readJson('t', at);
     expect(JSON.parse(fast.json)).toEqual(cache.record.read('t', at));
@@ -69,7 +77,12 @@ describe('backups of the user record', () => {
 
   it('keeps the last seven days, and always the newest', async () => {
     const { cache, backups, at } = await setup();
-    for (const [day, note] of [['2026-11-01', 'a'], ['2026-11-10', 'b'], ['2026-11-17', 'c'], ['2026-11-20', 'd']] as const) {
+    for (const [day, note] of [
+      ['2026-11-01', 'a'],
+      ['2026-11-10', 'b'],
+      ['2026-11-17', 'c'],
+      ['2026-11-20', 'd'],
+    ] as const) {
       at(`${day}T09:00:00.000Z`);
       cache.triage.set(BRAND, 'x', { note });
       await backups.backupNow('hourly');
@@ -89,7 +102,9 @@ describe('backups of the user record', () => {
     cache.triage.set(BRAND, 'x', { note: 'newer' });
     const newest = (await backups.backupNow('hourly'))!;
     writeFileSync(join(dir, newest.id), Buffer.from([0x1f, 0x8b, 8, 0, 1, 2, 3]));
-    await expect(backups.read(newest.id)).rejects.toMatchObject({ message: expect.stringMatching(/^The backup of 2026-11-23 09:30 cannot be used: The compressed file is damaged or cut short\.$/) });
+    await expect(backups.read(newest.id)).rejects.toMatchObject({
+      message: expect.stringMatching(/^The backup of 2026-11-23 09:30 cannot be used: The compressed file is damaged or cut short\.$/),
+    });
     const latest = await backups.latest();
     expect(latest?.record.triage[0]?.note).toBe('good');
     expect(readdirSync(dir).filter((f) => f.endsWith('.meta.json'))).toHaveLength(2);

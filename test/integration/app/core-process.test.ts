@@ -37,8 +37,20 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-function supervisor(dir: string, events: { event: EventName; payload: any }[] = [], crashes: string[] = [], opts: { host?: HostHandlers; sim?: Simulator } = {}) {
-  const init: CoreInit = { userDataDir: dir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: false, baseUrl: (opts.sim ?? sim).url };
+function supervisor(
+  dir: string,
+  events: { event: EventName; payload: any }[] = [],
+  crashes: string[] = [],
+  opts: { host?: HostHandlers; sim?: Simulator } = {},
+) {
+  const init: CoreInit = {
+    userDataDir: dir,
+    appName: 'Outreach Workbench',
+    appVersion: '0.1.0',
+    platformName: 'linux',
+    demo: false,
+    baseUrl: (opts.sim ?? sim).url,
+  };
   const pids: (number | undefined)[] = [];
   const sup = new CoreSupervisor({
     spawn: () => {

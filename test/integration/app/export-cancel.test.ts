@@ -26,7 +26,15 @@ beforeAll(async () => {
   platform = new FakePlatform();
   const keychain = new FakeKeychain();
   keychain.value = DEMO_KEY;
-  s = await AppService.create({ userDataDir: join(tmp.dir, 'data'), platform, keychain, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', integrityCheckDelayMs: 60_000 });
+  s = await AppService.create({
+    userDataDir: join(tmp.dir, 'data'),
+    platform,
+    keychain,
+    appName: 'Outreach Workbench',
+    appVersion: '0.1.0',
+    platformName: 'linux',
+    integrityCheckDelayMs: 60_000,
+  });
   s.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000 });
   h = createHandlers(s);
   s.startSync({});
@@ -63,7 +71,10 @@ async function exportCancelledMidway(name: string, options: Record<string, unkno
   };
   try {
     const done = platform.waitFor('export:done');
-    const { jobId } = await call<{ jobId: string }>('export:start', { options: { brandId, filter: { includeArchived: true }, markExported: true, ...options }, file: file.handle });
+    const { jobId } = await call<{ jobId: string }>('export:start', {
+      options: { brandId, filter: { includeArchived: true }, markExported: true, ...options },
+      file: file.handle,
+    });
     const end = await done;
     expect(end.jobId).toBe(jobId);
     expect(await cancelling).toEqual({ cancelled: true });

@@ -35,7 +35,16 @@ async function app() {
   const keychain = new FakeKeychain();
   keychain.value = DEMO_KEY;
   let today = '2026-11-23';
-  const s = await AppService.create({ userDataDir: tmp.dir, platform, keychain, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', integrityCheckDelayMs: 60_000, today: () => today });
+  const s = await AppService.create({
+    userDataDir: tmp.dir,
+    platform,
+    keychain,
+    appName: 'Outreach Workbench',
+    appVersion: '0.1.0',
+    platformName: 'linux',
+    integrityCheckDelayMs: 60_000,
+    today: () => today,
+  });
   s.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000, senderName: 'Sam Lee' });
   const h = createHandlers(s);
   const call = async <T = unknown>(m: MethodName, ...args: unknown[]): Promise<T> => {
@@ -58,7 +67,17 @@ let injected = 0;
 async function personAndCatchAll(a: Awaited<ReturnType<typeof app>>, pitchBody = 'Hi [Name], the service wrote this.') {
   const template = a.s.opportunity(a.brand, a.list()[0]!.id)!.record;
   const id = `custom-${++injected}`;
-  const record = { ...template, _id: id, unique_key: `low-hanging-fruit:custom.example/${id}`, domain: 'custom.example', author_name: 'Ana María Souza', contact_emails: ['ana.souza@custom.example', 'tips@custom.example CATCH', 'not an address'], pitch_body: pitchBody, archived: false, status: 'New' };
+  const record = {
+    ...template,
+    _id: id,
+    unique_key: `low-hanging-fruit:custom.example/${id}`,
+    domain: 'custom.example',
+    author_name: 'Ana María Souza',
+    contact_emails: ['ana.souza@custom.example', 'tips@custom.example CATCH', 'not an address'],
+    pitch_body: pitchBody,
+    archived: false,
+    status: 'New',
+  };
   sim.inject(a.brand, record);
   a.s.startSync({});
   await a.s.settle();
@@ -72,7 +91,13 @@ describe('a draft per opportunity', () => {
     const fresh = await a.call<DraftView>('drafts:get', { brandId: a.brand, id, kind: 'pitch' });
     expect(fresh.draft).toBeNull();
     expect(fresh.text).toEqual(fresh.service);
-    const saved = await a.call<DraftView>('drafts:save', { brandId: a.brand, id, kind: 'pitch', subject: 'For {publication}: an idea', body: 'Hi {first_name},\n\nAbout "{article_title}".\n\n{sender_name}' });
+    const saved = await a.call<DraftView>('drafts:save', {
+      brandId: a.brand,
+      id,
+      kind: 'pitch',
+      subject: 'For {publication}: an idea',
+      body: 'Hi {first_name},\n\nAbout "{article_title}".\n\n{sender_name}',
+    });
     expect(saved.draft).toMatchObject({ subject: 'For {publication}: an idea' });
     expect(a.s.opportunity(a.brand, id)!.item).toMatchObject({ stage: 'Drafted', status: 'In Progress' });
 
@@ -112,7 +137,9 @@ describe("sending through the user's own mail", () => {
     expect(url.origin + url.pathname).toBe('https://mail.google.com/mail/');
     expect(Object.fromEntries(url.searchParams)).toMatchObject({ view: 'cm', to: person, su: `Hi from ${a.s.brands()[0]!.name}` });
     expect(url.searchParams.get('body')).toBe('Hi Ana, a short note.');
-    await expect(a.call('mail:compose', { brandId: a.brand, id, kind: 'pitch', via: 'gmail', to: ['nobody@nowhere.example'] })).rejects.toMatchObject({ kind: 'invalid-input' });
+    await expect(a.call('mail:compose', { brandId: a.brand, id, kind: 'pitch', via: 'gmail', to: ['nobody@nowhere.example'] })).rejects.toMatchObject({
+      kind: 'invalid-input',
+    });
 
     await a.call('pipeline:contacted', { brandId: a.brand, id, addresses: [person] });
     const d = a.s.opportunity(a.brand, id)!;
@@ -185,7 +212,9 @@ describe('the pipeline as the days go by', () => {
     await a.s.launch();
     expect(a.s.cache.triage.get(a.brand, z.id)).toMatchObject({ stage: 'Not a fit', stage_reason: 'No reply' });
     const history = await a.call<{ entries: { kind: string; detail: string }[] }>('history:get', { brandId: a.brand, id: z.id });
-    expect(history.entries.map((e) => `${e.kind}:${e.detail}`)).toEqual(expect.arrayContaining(['stage:Not a fit', 'reason:No reply', 'followed_up:2026-11-26', 'stage:Contacted']));
+    expect(history.entries.map((e) => `${e.kind}:${e.detail}`)).toEqual(
+      expect.arrayContaining(['stage:Not a fit', 'reason:No reply', 'followed_up:2026-11-26', 'stage:Contacted']),
+    );
     await a.s.close();
     a.tmp.cleanup();
   });
@@ -254,18 +283,33 @@ describe('the follow-ups due, marked contacted every way, and the do-not-contact
     const later = await a.call<{ total: number }>('pipeline:due');
     expect(a.s.cache.triage.get(a.brand, p.id)).toMatchObject({ stage: 'Not a fit', stage_reason: 'No reply' });
     expect(later.total).toBe(a.list({ view: 'due' }).length);
-    expect(a.list({ view: 'due' }).map((o) => o.id).sort()).toEqual([q.id, r.id].sort()); // r is back from its snooze
+    expect(
+      a
+        .list({ view: 'due' })
+        .map((o) => o.id)
+        .sort(),
+    ).toEqual([q.id, r.id].sort()); // r is back from its snooze
     await a.s.close();
     a.tmp.cleanup();
   });
 
   it('snoozes several at once through the handlers, all or nothing, and wakes them together', async () => {
     const a = await app();
-    const ids = a.list().slice(0, 3).map((o) => o.id);
+    const ids = a
+      .list()
+      .slice(0, 3)
+      .map((o) => o.id);
     expect(await a.call('pipeline:snooze', { brandId: a.brand, ids: [...ids, ids[0]], until: '2026-11-25' })).toEqual({ updated: 3 });
     expect(a.list().filter((o) => ids.includes(o.id))).toEqual([]);
-    expect(a.list({ view: 'snoozed' }).map((o) => o.id).sort()).toEqual([...ids].sort());
-    await expect(a.call('pipeline:snooze', { brandId: a.brand, ids: [ids[0], 'no-such-id'], until: '2026-11-28' })).rejects.toMatchObject({ kind: 'not-found' });
+    expect(
+      a
+        .list({ view: 'snoozed' })
+        .map((o) => o.id)
+        .sort(),
+    ).toEqual([...ids].sort());
+    await expect(a.call('pipeline:snooze', { brandId: a.brand, ids: [ids[0], 'no-such-id'], until: '2026-11-28' })).rejects.toMatchObject({
+      kind: 'not-found',
+    });
     expect(a.s.cache.triage.get(a.brand, ids[0]!)!.snoozed_until).toBe('2026-11-25');
     expect(await a.call('pipeline:snooze', { brandId: a.brand, ids, until: null })).toEqual({ updated: 3 });
     expect(a.list({ view: 'snoozed' })).toEqual([]);
@@ -277,7 +321,13 @@ describe('the follow-ups due, marked contacted every way, and the do-not-contact
     const a = await app();
     const { id, person, record } = await personAndCatchAll(a);
     const other = `custom-${++injected}`;
-    sim.inject(a.brand, { ...record, _id: other, unique_key: `low-hanging-fruit:elsewhere.example/${other}`, domain: 'elsewhere.example', contact_emails: [person] });
+    sim.inject(a.brand, {
+      ...record,
+      _id: other,
+      unique_key: `low-hanging-fruit:elsewhere.example/${other}`,
+      domain: 'elsewhere.example',
+      contact_emails: [person],
+    });
     a.s.startSync({});
     await a.s.settle();
     await a.call('pipeline:contacted', { brandId: a.brand, id: other, addresses: [person] });
@@ -301,15 +351,23 @@ describe('the follow-ups due, marked contacted every way, and the do-not-contact
     expect(v.filled.body.startsWith('Hi [Name],')).toBe(true);
     expect(v.unfilled.map((u) => u.token)).toContain('[Name]');
     const opened = a.platform.opened.length;
-    const refused = { kind: 'invalid-input', message: `${person} is on your do-not-contact list, so nothing was opened. Untick it, or take it off the list first.` };
+    const refused = {
+      kind: 'invalid-input',
+      message: `${person} is on your do-not-contact list, so nothing was opened. Untick it, or take it off the list first.`,
+    };
     await expect(a.call('mail:compose', { brandId: a.brand, id, kind: 'pitch', via: 'default', to: [person] })).rejects.toMatchObject(refused);
     await a.call('dnc:remove', { value: person });
     await a.call('dnc:add', { value: 'custom.example' });
     expect((await a.call<DraftView>('drafts:get', { brandId: a.brand, id, kind: 'pitch' })).recipients.every((x) => x.blocked && !x.selected)).toBe(true);
-    await expect(a.call('mail:compose', { brandId: a.brand, id, kind: 'pitch', via: 'gmail', to: [catchAll, person] })).rejects.toMatchObject({ message: expect.stringMatching(/^tips@custom\.example, ana\.souza@custom\.example are on your do-not-contact list/) });
+    await expect(a.call('mail:compose', { brandId: a.brand, id, kind: 'pitch', via: 'gmail', to: [catchAll, person] })).rejects.toMatchObject({
+      message: expect.stringMatching(/^tips@custom\.example, ana\.souza@custom\.example are on your do-not-contact list/),
+    });
     expect(a.platform.opened.length).toBe(opened);
     await a.call('dnc:remove', { value: 'custom.example' });
-    expect((await a.call<DraftView>('drafts:get', { brandId: a.brand, id, kind: 'pitch' })).recipients.find((x) => x.email === person)).toMatchObject({ selected: true, blocked: false });
+    expect((await a.call<DraftView>('drafts:get', { brandId: a.brand, id, kind: 'pitch' })).recipients.find((x) => x.email === person)).toMatchObject({
+      selected: true,
+      blocked: false,
+    });
     await a.s.close();
     a.tmp.cleanup();
   });
@@ -318,7 +376,8 @@ describe('the follow-ups due, marked contacted every way, and the do-not-contact
     const tmp = tempDir();
     const env = { TRAKKR_BASE_URL: sim.url, WORKBENCH_DB: join(tmp.dir, 'cli.db'), WORKBENCH_RATE: '0', TRAKKR_API_KEY: DEMO_KEY };
     let out = '';
-    const cli = (args: string[]) => run(args, { out: (x) => (out += x), err: () => {}, isTTY: false, readStdin: async () => '', env, secrets: new MemorySecretStore() });
+    const cli = (args: string[]) =>
+      run(args, { out: (x) => (out += x), err: () => {}, isTTY: false, readStdin: async () => '', env, secrets: new MemorySecretStore() });
     expect(await cli(['sync', '--no-citations'])).toBe(0);
     const brand = sim.brands[0]!.id;
     out = '';

@@ -28,7 +28,10 @@ describe('the key', () => {
   it('is checked for shape, then against get-brands, then stored; the renderer sees only its last four characters', async () => {
     const { s, keychain, tmp } = await service();
     await expect(s.setKey('sk_live_tooshort')).rejects.toMatchObject({ kind: 'invalid-input' });
-    await expect(s.setKey('sk_live_' + 'W'.repeat(32))).rejects.toMatchObject({ kind: 'rejected', message: 'The API key was rejected (403): No accounts found for this API key' });
+    await expect(s.setKey('sk_live_' + 'W'.repeat(32))).rejects.toMatchObject({
+      kind: 'rejected',
+      message: 'The API key was rejected (403): No accounts found for this API key',
+    });
     expect(keychain.value).toBeNull();
     const st = await s.setKey(`  ${DEMO_KEY} `);
     expect(keychain.value).toBe(DEMO_KEY);
@@ -144,11 +147,19 @@ describe('triage', () => {
 
     expect(await bulk([a!, 'gone-1', b!, 'gone-2'], { starred: true })).toEqual({
       ok: false,
-      error: { kind: 'not-found', field: 'ids', message: 'Nothing was changed: 2 of these 4 opportunities are not in the cache (it may have been reset): gone-1, gone-2.' },
+      error: {
+        kind: 'not-found',
+        field: 'ids',
+        message: 'Nothing was changed: 2 of these 4 opportunities are not in the cache (it may have been reset): gone-1, gone-2.',
+      },
     });
     expect(s.opportunity(brand, a!)!.triage.starred).toBe(false);
-    expect(() => s.setTriageMany(brand, ['g1', 'g2', 'g3', 'g4', 'g5'], { note: 'x' })).toThrow('5 of these 5 opportunities are not in the cache (it may have been reset): g1, g2, g3 and 2 more.');
-    expect(() => s.setTriageMany(sim.brands[1]!.id, [a!], { note: 'x' })).toThrow('Nothing was changed: 1 of these opportunities is not in the cache (it may have been reset): ');
+    expect(() => s.setTriageMany(brand, ['g1', 'g2', 'g3', 'g4', 'g5'], { note: 'x' })).toThrow(
+      '5 of these 5 opportunities are not in the cache (it may have been reset): g1, g2, g3 and 2 more.',
+    );
+    expect(() => s.setTriageMany(sim.brands[1]!.id, [a!], { note: 'x' })).toThrow(
+      'Nothing was changed: 1 of these opportunities is not in the cache (it may have been reset): ',
+    );
 
     expect(await bulk([a!, b!], { starred: true, status: 'In Progress' })).toEqual({ ok: true, value: { updated: 2 } });
     expect(s.opportunity(brand, b!)!.triage).toMatchObject({ starred: true, status: 'In Progress' });
@@ -176,7 +187,16 @@ describe('demo mode', () => {
   it('starts the simulator in-process with its own cache, syncs, and resets', async () => {
     const tmp = tempDir();
     const platform = new FakePlatform();
-    const s = await AppService.create({ userDataDir: tmp.dir, platform, keychain: new FakeKeychain('unavailable'), appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: true, demoOpportunities: 300 });
+    const s = await AppService.create({
+      userDataDir: tmp.dir,
+      platform,
+      keychain: new FakeKeychain('unavailable'),
+      appName: 'Outreach Workbench',
+      appVersion: '0.1.0',
+      platformName: 'linux',
+      demo: true,
+      demoOpportunities: 300,
+    });
     expect(s.info()).toMatchObject({ demo: true });
     expect(s.info().cachePath.endsWith('demo.db')).toBe(true);
     await s.launch();

@@ -27,7 +27,15 @@ async function app(settingsJson?: unknown, opts: { fetch?: Transport; keychain?:
   if (settingsJson !== undefined) writeFileSync(join(tmp.dir, 'settings.json'), JSON.stringify(settingsJson));
   const platform = new FakePlatform();
   const keychain = opts.keychain ?? new FakeKeychain();
-  const s = await AppService.create({ userDataDir: tmp.dir, platform, keychain, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', ...(opts.fetch ? { fetch: opts.fetch } : {}) });
+  const s = await AppService.create({
+    userDataDir: tmp.dir,
+    platform,
+    keychain,
+    appName: 'Outreach Workbench',
+    appVersion: '0.1.0',
+    platformName: 'linux',
+    ...(opts.fetch ? { fetch: opts.fetch } : {}),
+  });
   cleanups.push(tmp.cleanup, () => s.close());
   const handlers = createHandlers(s, platform);
   const call = (method: string, ...args: unknown[]) => dispatch(handlers, method, args);
@@ -41,7 +49,10 @@ function recordingFetch() {
   const sent: { url: string; authorization: string | null }[] = [];
   const fetch: Transport = async (input, init) => {
     sent.push({ url: String(input), authorization: new Headers(init?.headers).get('authorization') });
-    return new Response(JSON.stringify({ brands: [{ id: 'b1', name: 'Brand One', domain: 'one.example' }] }), { status: 200, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify({ brands: [{ id: 'b1', name: 'Brand One', domain: 'one.example' }] }), {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+    });
   };
   return { fetch, sent };
 }
@@ -55,7 +66,8 @@ describe('settings:set refuses an API address the key must not go to', () => {
       error: {
         kind: 'invalid-input',
         field: '0.baseUrl',
-        message: 'Refused settings:set: 0.baseUrl: http:// sends the key unencrypted, so it is allowed only for this computer (localhost, 127.x.x.x or [::1]), for the simulator. Use https://example.com instead.',
+        message:
+          'Refused settings:set: 0.baseUrl: http:// sends the key unencrypted, so it is allowed only for this computer (localhost, 127.x.x.x or [::1]), for the simulator. Use https://example.com instead.',
       },
     });
     expect(s.getSettings().baseUrl).toBe(DEFAULT);
@@ -90,28 +102,48 @@ describe('a new API origin is shown to the user before the key is sent there', (
     const refused = await set({ baseUrl: 'https://other.example/api/' });
     expect(refused).toEqual({
       ok: false,
-      error: { kind: 'confirm-origin', field: 'baseUrl', message: 'Your API key will be sent to https://other.example instead of https://api.trakkr.ai. Confirm to use it.' },
+      error: {
+        kind: 'confirm-origin',
+        field: 'baseUrl',
+        message: 'Your API key will be sent to https://other.example instead of https://api.trakkr.ai. Confirm to use it.',
+      },
     });
     expect(s.getSettings().baseUrl).toBe(DEFAULT);
     expect(s.client().baseUrl).toBe(DEFAULT);
     expect(onDisk().baseUrl).toBe(DEFAULT);
 
     // A confirmation for some other origin is no confirmation.
-    expect(await set({ baseUrl: 'https://other.example/api/', confirmOrigin: 'https://evil.example' })).toMatchObject({ ok: false, error: { kind: 'confirm-origin' } });
-    expect(await set({ baseUrl: 'https://other.example/api/', confirmOrigin: 'https://other.example/api' })).toMatchObject({ ok: false, error: { kind: 'confirm-origin' } });
+    expect(await set({ baseUrl: 'https://other.example/api/', confirmOrigin: 'https://evil.example' })).toMatchObject({
+      ok: false,
+      error: { kind: 'confirm-origin' },
+    });
+    expect(await set({ baseUrl: 'https://other.example/api/', confirmOrigin: 'https://other.example/api' })).toMatchObject({
+      ok: false,
+      error: { kind: 'confirm-origin' },
+    });
 
     const ok = await set({ baseUrl: 'https://other.example/api/', confirmOrigin: 'https://other.example' });
     expect(ok).toEqual({ ok: true, value: { ...PIPELINE_SETTINGS, baseUrl: 'https://other.example/api', syncOnLaunch: false, requestsPerMinute: 60 } });
     expect(s.client().baseUrl).toBe('https://other.example/api');
     // The confirmed origin is recorded beside the settings; settings:get never shows it.
-    expect(onDisk()).toEqual({ ...PIPELINE_SETTINGS, baseUrl: 'https://other.example/api', syncOnLaunch: false, requestsPerMinute: 60, confirmedOrigin: 'https://other.example' });
+    expect(onDisk()).toEqual({
+      ...PIPELINE_SETTINGS,
+      baseUrl: 'https://other.example/api',
+      syncOnLaunch: false,
+      requestsPerMinute: 60,
+      confirmedOrigin: 'https://other.example',
+    });
     expect(s.getSettings()).not.toHaveProperty('confirmedOrigin');
 
     // The same origin again (another path) needs no confirmation; a third origin does, naming the current one.
     expect(await set({ baseUrl: 'https://other.example/v2' })).toMatchObject({ ok: true });
     expect(await set({ baseUrl: 'https://third.example' })).toEqual({
       ok: false,
-      error: { kind: 'confirm-origin', field: 'baseUrl', message: 'Your API key will be sent to https://third.example instead of https://other.example. Confirm to use it.' },
+      error: {
+        kind: 'confirm-origin',
+        field: 'baseUrl',
+        message: 'Your API key will be sent to https://third.example instead of https://other.example. Confirm to use it.',
+      },
     });
     // Back to the default API, or to this computer (the simulator: the key stays on the machine), needs none.
     expect(await set({ baseUrl: DEFAULT })).toMatchObject({ ok: true, value: { baseUrl: DEFAULT } });
@@ -139,7 +171,10 @@ describe('a new API origin is shown to the user before the key is sent there', (
       thrown = e;
     }
     expect(thrown).toBeInstanceOf(ServiceError);
-    expect(thrown).toMatchObject({ kind: 'confirm-origin', message: 'Your API key will be sent to https://x.example instead of https://api.trakkr.ai. Confirm to use it.' });
+    expect(thrown).toMatchObject({
+      kind: 'confirm-origin',
+      message: 'Your API key will be sent to https://x.example instead of https://api.trakkr.ai. Confirm to use it.',
+    });
     expect(() => f.set({ baseUrl: 'http://example.com', confirmOrigin: 'http://example.com' })).toThrow(/allowed only for this computer/);
     expect(f.get().baseUrl).toBe(DEFAULT);
   });
@@ -190,13 +225,19 @@ describe('the key goes only to an API origin the user confirmed through the app,
     const keychain = new FakeKeychain();
     keychain.value = KEY;
     const net = recordingFetch();
-    const { s, set, call, platform, onDisk } = await app({ baseUrl: 'https://evil.example/v1', syncOnLaunch: false, requestsPerMinute: 60 }, { fetch: net.fetch, keychain });
+    const { s, set, call, platform, onDisk } = await app(
+      { baseUrl: 'https://evil.example/v1', syncOnLaunch: false, requestsPerMinute: 60 },
+      { fetch: net.fetch, keychain },
+    );
     expect(s.getSettings().baseUrl).toBe('https://evil.example/v1');
 
     // A sync: refused before any request, in words that say what to do.
     expect(await call('sync:start', {})).toMatchObject({ ok: true });
     const done = await platform.waitFor('sync:done');
-    expect(done.summary.error).toEqual({ kind: 'invalid-input', message: `Nothing was sent. ${refusedWords} (it was written into settings.json some other way). Open Settings and save the address to confirm it, or choose another.` });
+    expect(done.summary.error).toEqual({
+      kind: 'invalid-input',
+      message: `Nothing was sent. ${refusedWords} (it was written into settings.json some other way). Open Settings and save the address to confirm it, or choose another.`,
+    });
     // Checking a new key: refused the same way, and the new key is not kept.
     const other = 'sk_live_' + 'b'.repeat(32);
     const r = await call('keys:set', { key: other });
@@ -213,7 +254,11 @@ describe('the key goes only to an API origin the user confirmed through the app,
     // Saving the same address in Settings asks for confirmation, naming it; confirming it lets the key go there.
     expect(await set({ baseUrl: 'https://evil.example/v1' })).toEqual({
       ok: false,
-      error: { kind: 'confirm-origin', field: 'baseUrl', message: 'Your API key will be sent to https://evil.example, an address not confirmed yet. Confirm to use it.' },
+      error: {
+        kind: 'confirm-origin',
+        field: 'baseUrl',
+        message: 'Your API key will be sent to https://evil.example, an address not confirmed yet. Confirm to use it.',
+      },
     });
     expect(await set({ baseUrl: 'https://evil.example/v1', confirmOrigin: 'https://evil.example' })).toMatchObject({ ok: true });
     expect(onDisk().confirmedOrigin).toBe('https://evil.example');
@@ -225,7 +270,10 @@ describe('the key goes only to an API origin the user confirmed through the app,
     const keychain = new FakeKeychain();
     keychain.value = KEY;
     const net = recordingFetch();
-    const { platform, call } = await app({ baseUrl: 'https://evil.example', confirmedOrigin: 'https://other.example', syncOnLaunch: false, requestsPerMinute: 60 }, { fetch: net.fetch, keychain });
+    const { platform, call } = await app(
+      { baseUrl: 'https://evil.example', confirmedOrigin: 'https://other.example', syncOnLaunch: false, requestsPerMinute: 60 },
+      { fetch: net.fetch, keychain },
+    );
     await call('sync:start', {});
     expect((await platform.waitFor('sync:done')).summary.error?.message).toContain(refusedWords);
     expect(net.sent).toEqual([]);

@@ -111,7 +111,13 @@ describe('the running host', () => {
   const post = (contentType: string) =>
     new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port, path: '/__host/call', method: 'POST', headers: { Host: `127.0.0.1:${port}`, 'X-Host-Token': host.token, 'Content-Type': contentType } },
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/__host/call',
+          method: 'POST',
+          headers: { Host: `127.0.0.1:${port}`, 'X-Host-Token': host.token, 'Content-Type': contentType },
+        },
         (res) => {
           let body = '';
           res.on('data', (c: Buffer) => (body += c.toString()));

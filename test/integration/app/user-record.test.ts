@@ -31,7 +31,15 @@ async function app(dir?: string) {
   const platform = new FakePlatform();
   const keychain = new FakeKeychain();
   keychain.value = DEMO_KEY;
-  const s = await AppService.create({ userDataDir, platform, keychain, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', integrityCheckDelayMs: 60_000 });
+  const s = await AppService.create({
+    userDataDir,
+    platform,
+    keychain,
+    appName: 'Outreach Workbench',
+    appVersion: '0.1.0',
+    platformName: 'linux',
+    integrityCheckDelayMs: 60_000,
+  });
   s.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000 });
   const h = createHandlers(s);
   const call = async <T = unknown>(m: MethodName, ...args: unknown[]): Promise<T> => {
@@ -77,7 +85,10 @@ describe('history: what was done to an opportunity, and at its outlet', () => {
     a.platform.saveAs = join(a.dir, 'for-the-mail-tool.csv');
     const { file } = await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: 'for-the-mail-tool.csv' });
     const done = a.platform.waitFor('export:done');
-    await a.call('export:start', { options: { brandId: a.brand, preset: 'opportunities', filter: { includeArchived: true, ids: [id] }, markExported: true }, file: file.handle });
+    await a.call('export:start', {
+      options: { brandId: a.brand, preset: 'opportunities', filter: { includeArchived: true, ids: [id] }, markExported: true },
+      file: file.handle,
+    });
     expect((await done).error).toBeNull();
     const h = await a.call<{ entries: { kind: string; label: string; detail: string }[] }>('history:get', { brandId: a.brand, id });
     expect(h.entries.map((e) => [e.label, e.detail])).toEqual([
@@ -108,7 +119,18 @@ describe('backups of the user record', () => {
     expect(first).toHaveLength(1);
     // The backup holds only the user's record: no server data.
     const record = JSON.parse(gunzipSync(readFileSync(join(a.dir, 'backups', first[0]!))).toString('utf8'));
-    expect(Object.keys(record).sort()).toEqual(['app_version', 'created_at', 'do_not_contact', 'drafts', 'exports', 'format', 'history', 'snippets', 'triage', 'version']);
+    expect(Object.keys(record).sort()).toEqual([
+      'app_version',
+      'created_at',
+      'do_not_contact',
+      'drafts',
+      'exports',
+      'format',
+      'history',
+      'snippets',
+      'triage',
+      'version',
+    ]);
     expect(record.triage).toEqual([expect.objectContaining({ opportunity_id: a.ids[0], note: 'Before the mistake' })]);
 
     // Nothing changed: no new backup at the next quit.
@@ -168,7 +190,9 @@ describe('the record moved to a new laptop', () => {
 
     const b = await synced();
     b.s.cache.triage.set(b.brand, id, { note: 'written here later', status: 'Archived' }, '2026-11-21T10:00:00.000Z');
-    const r = await b.call<{ conflicts: { field: string; kept: string }[]; conflictCount: number }>('record:import', { file: await choose(b, 'record-import', file) });
+    const r = await b.call<{ conflicts: { field: string; kept: string }[]; conflictCount: number }>('record:import', {
+      file: await choose(b, 'record-import', file),
+    });
     expect(r.conflictCount).toBe(2);
     expect(r.conflicts.map((c) => [c.field, c.kept]).sort()).toEqual([
       ['note', 'local'],
@@ -226,7 +250,9 @@ describe('the record moved to a new laptop', () => {
     const fromB = join(b.dir, 'b.json');
     await b.call('record:export', { file: await choose(b, 'record-export', fromB) });
     // Back at A: B's write is later and wins, and A is told its Done was replaced.
-    const atA = await a.call<{ conflicts: { field: string; kept: string }[]; conflictCount: number }>('record:import', { file: await choose(a, 'record-import', fromB) });
+    const atA = await a.call<{ conflicts: { field: string; kept: string }[]; conflictCount: number }>('record:import', {
+      file: await choose(a, 'record-import', fromB),
+    });
     expect(atA.conflicts.map((c) => [c.field, c.kept])).toEqual([['status', 'incoming']]);
     expect(a.s.cache.triage.get(a.brand, id)).toMatchObject({ status: 'Archived' });
     await a.s.close();
@@ -251,7 +277,10 @@ describe('the record moved to a new laptop', () => {
     for (const [name, body, why] of cases) {
       const path = join(a.dir, name);
       writeFileSync(path, body);
-      await expect(a.call('record:import', { file: await choose(a, 'record-import', path) }), name).rejects.toMatchObject({ kind: 'invalid-input', message: expect.stringMatching(why) });
+      await expect(a.call('record:import', { file: await choose(a, 'record-import', path) }), name).rejects.toMatchObject({
+        kind: 'invalid-input',
+        message: expect.stringMatching(why),
+      });
     }
     expect(JSON.stringify(a.s.cache.record.read('x', new Date(0)))).toBe(before);
     await a.s.close();
@@ -271,11 +300,18 @@ describe('the do-not-contact list as CSV', () => {
     expect(p.skippedReasons).toEqual({ 'a header, not an address or domain': 1, 'not an e-mail address or domain': 1, 'repeated in the file': 1 });
     expect(a.s.cache.doNotContact.list()).toHaveLength(1);
     await a.call('dnc:import', { file: handle });
-    expect(a.s.cache.doNotContact.list().map((d) => `${d.kind}:${d.value}`).sort()).toEqual(['address:already@list.example', 'address:ana@outlet.example', 'domain:example.org', 'domain:outlet2.example']);
+    expect(
+      a.s.cache.doNotContact
+        .list()
+        .map((d) => `${d.kind}:${d.value}`)
+        .sort(),
+    ).toEqual(['address:already@list.example', 'address:ana@outlet.example', 'domain:example.org', 'domain:outlet2.example']);
 
     const wide = join(a.dir, 'crm.csv');
     writeFileSync(wide, 'Name,Work Email,Company\nBo,bo@paper.example,Paper\nCy,=HYPERLINK("x"),Evil\n');
-    await expect(a.call('dnc:import-preview', { file: await choose(a, 'dnc-import', wide) })).rejects.toMatchObject({ message: 'Pick the column to read. The file\'s columns: Name, Work Email, Company.' });
+    await expect(a.call('dnc:import-preview', { file: await choose(a, 'dnc-import', wide) })).rejects.toMatchObject({
+      message: "Pick the column to read. The file's columns: Name, Work Email, Company.",
+    });
     const byName = await a.call<Record<string, unknown>>('dnc:import', { file: await choose(a, 'dnc-import', wide), column: 'work email' });
     expect(byName).toMatchObject({ column: 'Work Email', toAdd: 1, skipped: 1 });
 
@@ -298,7 +334,11 @@ describe('a cache damaged while the app is open', () => {
     const path = a.s.cache.path;
     // Damage a page of the opportunities' records (server data) behind the open connection's back.
     const db = new Database(path, { readonly: true });
-    const page = (db.prepare("SELECT pageno FROM dbstat WHERE name = 'opportunity_records' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 3").get() as { pageno: number }).pageno;
+    const page = (
+      db.prepare("SELECT pageno FROM dbstat WHERE name = 'opportunity_records' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 3").get() as {
+        pageno: number;
+      }
+    ).pageno;
     db.close();
     a.s.cache.db.pragma('wal_checkpoint(TRUNCATE)');
     const fd = openSync(path, 'r+');
@@ -307,7 +347,9 @@ describe('a cache damaged while the app is open', () => {
     closeSync(fd);
     expect(await a.s.checkIntegrity()).toEqual({ ok: false });
     const told = a.platform.events.find((e) => e.event === 'cache:recovered')!.payload as { message: string };
-    expect(told.message).toMatch(/^The cache file was damaged\. It was kept aside as .+ and a fresh cache was built\. Recovered from it: 1 triaged opportunity \(1 note\)/);
+    expect(told.message).toMatch(
+      /^The cache file was damaged\. It was kept aside as .+ and a fresh cache was built\. Recovered from it: 1 triaged opportunity \(1 note\)/,
+    );
     expect(a.s.cache.triage.get(a.brand, a.ids[0]!)).toMatchObject({ note: 'keep me', status: 'Done' });
     await a.s.settle();
     expect(a.s.list({ brandId: a.brand }, 0, 1).total).toBe(listed);
@@ -323,13 +365,20 @@ describe('a cache damaged while the app is open', () => {
     a.s.cache.triage.set(a.brand, a.ids[0]!, { note: 'keep me' });
     const path = a.s.cache.path;
     const db = new Database(path, { readonly: true });
-    const page = (db.prepare("SELECT pageno FROM dbstat WHERE name = 'opportunity_records' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 3").get() as { pageno: number }).pageno;
+    const page = (
+      db.prepare("SELECT pageno FROM dbstat WHERE name = 'opportunity_records' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 3").get() as {
+        pageno: number;
+      }
+    ).pageno;
     db.close();
     a.s.cache.db.pragma('wal_checkpoint(TRUNCATE)');
     // Another process with the cache open: its marker beside the file, as a running `workbench` command leaves it.
     const other = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
     const marker = `${path}.open-${other.pid}`;
-    writeFileSync(marker, JSON.stringify({ pid: other.pid, at: new Date().toISOString(), bootedAt: new Date(Date.now() - uptime() * 1000).toISOString() }) + '\n');
+    writeFileSync(
+      marker,
+      JSON.stringify({ pid: other.pid, at: new Date().toISOString(), bootedAt: new Date(Date.now() - uptime() * 1000).toISOString() }) + '\n',
+    );
     try {
       const fd = openSync(path, 'r+');
       const pageSize = a.s.cache.db.pragma('page_size', { simple: true }) as number;

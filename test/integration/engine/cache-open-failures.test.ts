@@ -191,13 +191,15 @@ describe('a folder or file that cannot be written: not-writable', () => {
 describe('a full disk: disk-full', () => {
   it('told apart by its error code (SQLITE_FULL, ENOSPC, EDQUOT, a WAL index that cannot grow)', () => {
     const err = (code: string, message = 'x') => Object.assign(new Error(message), { code });
-    for (const code of ['SQLITE_FULL', 'ENOSPC', 'EDQUOT', 'SQLITE_IOERR_SHMSIZE']) expect(classifyOpenError(err(code), '/x/workbench.db')?.kind, code).toBe('disk-full');
+    for (const code of ['SQLITE_FULL', 'ENOSPC', 'EDQUOT', 'SQLITE_IOERR_SHMSIZE'])
+      expect(classifyOpenError(err(code), '/x/workbench.db')?.kind, code).toBe('disk-full');
     expect(classifyOpenError(err('SQLITE_FULL', 'database or disk is full'), '/x/workbench.db')?.message).toMatch(/disk that holds \/x\/workbench\.db is full/);
   });
 
   it('for real, on a 64 KB tmpfs (where this machine lets the test mount one: root on Linux)', async (ctx) => {
     const dir = freshDir();
-    const canMount = process.platform === 'linux' && process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]).status === 0;
+    const canMount =
+      process.platform === 'linux' && process.getuid?.() === 0 && spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]).status === 0;
     if (!canMount) return ctx.skip('cannot mount a tmpfs here; the error-code test above covers the mapping');
     try {
       // A fresh cache's schema is about 130 KB: the migration cannot be written.
@@ -210,7 +212,8 @@ describe('a full disk: disk-full', () => {
 });
 
 describe('the classifier', () => {
-  const kind = (code: string | undefined, message = 'x') => classifyOpenError(Object.assign(new Error(message), code ? { code } : {}), '/x/workbench.db')?.kind ?? null;
+  const kind = (code: string | undefined, message = 'x') =>
+    classifyOpenError(Object.assign(new Error(message), code ? { code } : {}), '/x/workbench.db')?.kind ?? null;
   it.each([
     ['SQLITE_BUSY', 'locked'],
     ['SQLITE_BUSY_SNAPSHOT', 'locked'],
@@ -237,7 +240,7 @@ describe('the classifier', () => {
     expect(kind(code)).toBe(expected);
   });
 
-  it('without a code, falls back to SQLite\'s words; anything else is not a cache failure', () => {
+  it("without a code, falls back to SQLite's words; anything else is not a cache failure", () => {
     expect(kind(undefined, 'database is locked')).toBe('locked');
     expect(kind(undefined, 'file is not a database')).toBe('corrupt');
     expect(kind(undefined, 'something else')).toBeNull();
@@ -281,12 +284,20 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
   it('a damaged cache, through the core process: rebuilt at once, the old file kept aside, and the window told what was recovered', async () => {
     const dir = freshDir();
     writeFileSync(join(dir, 'workbench.db'), Buffer.alloc(8192, 7));
-    const host: HostHandlers = { 'clipboard:write': () => null, 'shell:open-external': () => null, 'shell:show-item-in-folder': () => null, 'dialog:save-file': () => null, 'dialog:open-file': () => null };
+    const host: HostHandlers = {
+      'clipboard:write': () => null,
+      'shell:open-external': () => null,
+      'shell:show-item-in-folder': () => null,
+      'dialog:save-file': () => null,
+      'dialog:open-file': () => null,
+    };
     const init = { userDataDir: dir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: false };
     const core = new CoreLink(forkNodeCore(init), { host, onEvent: () => {} });
     expect(await core.ready()).toBeNull();
     const state = (await core.call('app:state', [])) as { ok: true; value: { recovery: { message: string } | null } };
-    expect(state.value.recovery?.message).toMatch(/^The cache file was damaged\. It was kept aside as .+ and a fresh cache was built\. The damaged file could not be read at all/);
+    expect(state.value.recovery?.message).toMatch(
+      /^The cache file was damaged\. It was kept aside as .+ and a fresh cache was built\. The damaged file could not be read at all/,
+    );
     // Shown once: dismissed, it is gone.
     expect(await core.call('record:dismiss-recovery', [])).toEqual({ ok: true, value: { dismissed: true } });
     expect(((await core.call('app:state', [])) as typeof state).value.recovery).toBeNull();
@@ -302,7 +313,18 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
     const dir = freshDir();
     const keychain = new FakeKeychain();
     keychain.value = DEMO_KEY;
-    const open = async (platform = new FakePlatform()) => ({ platform, s: await AppService.create({ userDataDir: dir, platform, keychain, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', integrityCheckDelayMs: 60_000 }) });
+    const open = async (platform = new FakePlatform()) => ({
+      platform,
+      s: await AppService.create({
+        userDataDir: dir,
+        platform,
+        keychain,
+        appName: 'Outreach Workbench',
+        appVersion: '0.1.0',
+        platformName: 'linux',
+        integrityCheckDelayMs: 60_000,
+      }),
+    });
     try {
       // A cache with the brand's opportunities and a note, the user having turned sync on launch off.
       const first = await open();
@@ -351,7 +373,13 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
     old.triage.set(brand, 'opp-1', { status: 'Done', note: 'Pitched Ana on Tuesday' });
     old.doNotContact.add('press@outlet.example');
     old.close();
-    const host: HostHandlers = { 'clipboard:write': () => null, 'shell:open-external': () => null, 'shell:show-item-in-folder': () => null, 'dialog:save-file': () => null, 'dialog:open-file': () => null };
+    const host: HostHandlers = {
+      'clipboard:write': () => null,
+      'shell:open-external': () => null,
+      'shell:show-item-in-folder': () => null,
+      'dialog:save-file': () => null,
+      'dialog:open-file': () => null,
+    };
     const init = { userDataDir: dir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: false, startOver: true };
     const core = new CoreLink(forkNodeCore(init), { host, onEvent: () => {} });
     expect(await core.ready()).toBeNull();

@@ -85,9 +85,18 @@ describe('inputs are checked before any request', () => {
     expect(e).toMatchObject({
       kind: 'invalid-input',
       field: 'baseUrl',
-      message: 'Nothing was sent. http:// sends the key unencrypted, so it is allowed only for this computer (localhost, 127.x.x.x or [::1]), for the simulator. Use https://example.com instead.',
+      message:
+        'Nothing was sent. http:// sends the key unencrypted, so it is allowed only for this computer (localhost, 127.x.x.x or [::1]), for the simulator. Use https://example.com instead.',
     });
-    for (const bad of ['ftp://api.trakkr.ai', 'https://user:pw@api.trakkr.ai', 'http://127.0.0.1.evil.com', 'http://localhost.evil.com', 'http://0x7f000001', 'https://api.trakkr.ai/?k=1', 'not a url']) {
+    for (const bad of [
+      'ftp://api.trakkr.ai',
+      'https://user:pw@api.trakkr.ai',
+      'http://127.0.0.1.evil.com',
+      'http://localhost.evil.com',
+      'http://0x7f000001',
+      'https://api.trakkr.ai/?k=1',
+      'not a url',
+    ]) {
       expect(refused(bad), bad).toMatchObject({ kind: 'invalid-input', field: 'baseUrl' });
     }
     // The simulator on loopback, the default, and https elsewhere are fine; a trailing slash is dropped.
@@ -157,7 +166,11 @@ describe('authentication failures stop at once', () => {
 describe('429', () => {
   it('honours Retry-After in seconds, for each body form, then succeeds', async () => {
     const { c, clock, waits } = client();
-    sim.addFaults({ kind: 'rate-limit', retryAfter: 3, body: 'code' }, { kind: 'rate-limit', retryAfter: 4, body: 'object' }, { kind: 'rate-limit', retryAfter: 2, body: 'text' });
+    sim.addFaults(
+      { kind: 'rate-limit', retryAfter: 3, body: 'code' },
+      { kind: 'rate-limit', retryAfter: 4, body: 'object' },
+      { kind: 'rate-limit', retryAfter: 2, body: 'text' },
+    );
     const { brands } = await c.brands();
     expect(brands).toHaveLength(3);
     expect(clock.sleeps).toEqual([3000, 4000, 2000]);
@@ -206,7 +219,7 @@ describe('429', () => {
     expect(parseRateLimitReset(null, now)).toBeNull();
   });
 
-  it('the simulator\'s per-minute limit, met through the steady pace', async () => {
+  it("the simulator's per-minute limit, met through the steady pace", async () => {
     sim.setRateLimit(5);
     const clock = new FakeClock();
     const c = new TrakkrClient({ baseUrl: sim.url, apiKey: DEMO_KEY, clock, requestsPerMinute: 60 });

@@ -32,7 +32,13 @@ afterAll(() => {
 let n = 0;
 const freshPath = () => join(tmp.dir, `writers-${++n}.db`);
 
-type Line = (SyncEvent | { type: 'started'; pid: number } | { type: 'done'; summary?: SyncSummary } | { type: 'round'; round: number; ms: number; worst: number }) & Record<string, unknown>;
+type Line = (
+  | SyncEvent
+  | { type: 'started'; pid: number }
+  | { type: 'done'; summary?: SyncSummary }
+  | { type: 'round'; round: number; ms: number; worst: number }
+) &
+  Record<string, unknown>;
 
 interface Child {
   proc: ChildProcessWithoutNullStreams;
@@ -77,7 +83,8 @@ function writer(args: string[]): Child {
 }
 
 // Small pages: a sync lasts long enough (60 pages, 40 ms each at least) for another process to start beside it.
-const syncer = (path: string, opts: Record<string, unknown> = {}) => writer(['sync', path, sim.url, JSON.stringify({ lockPollMs: 100, pageSize: 25, ...opts })]);
+const syncer = (path: string, opts: Record<string, unknown> = {}) =>
+  writer(['sync', path, sim.url, JSON.stringify({ lockPollMs: 100, pageSize: 25, ...opts })]);
 const summaryOf = (c: Child) => (c.lines.find((l) => l.type === 'done') as { summary: SyncSummary }).summary;
 
 function inspect(path: string) {
@@ -102,7 +109,9 @@ describe('one cache, many writers', () => {
     await a.until((l) => l.type === 'progress');
     const b = syncer(path, { holderLabel: 'the app' });
     const blocked = await b.until((l) => l.type === 'blocked');
-    expect(blocked.message).toMatch(/^A sync of .+ is already running in another window or terminal \(workbench sync, process \d+\) since \d\d:\d\d; waiting for it to finish\.$/);
+    expect(blocked.message).toMatch(
+      /^A sync of .+ is already running in another window or terminal \(workbench sync, process \d+\) since \d\d:\d\d; waiting for it to finish\.$/,
+    );
     expect(await a.exit).toBe(0);
     expect(await b.exit).toBe(0);
     expect(summaryOf(a).brands[0]).toMatchObject({ items: OPPORTUNITIES, removed: 0 });
@@ -198,7 +207,9 @@ describe('one cache, many writers', () => {
     expect(tookOver).toBe(true);
     expect(summary.cancelled).toBe(true);
     const warnings = events.filter((e) => e.type === 'warning').map((e) => (e as { message: string }).message);
-    expect(warnings).toEqual([`Another window or terminal took over the sync of ${sim.brands[0]!.name} (the app, process ${process.ppid}); this one stopped so that the two do not run side by side.`]);
+    expect(warnings).toEqual([
+      `Another window or terminal took over the sync of ${sim.brands[0]!.name} (the app, process ${process.ppid}); this one stopped so that the two do not run side by side.`,
+    ]);
     // It stopped within a page or two of the takeover, not at the end of the brand.
     const pages = events.filter((e) => e.type === 'progress').length;
     expect(pages).toBeLessThan(5);
@@ -233,7 +244,11 @@ describe('one cache, many writers', () => {
  * Resolves once it holds it; `released` then resolves with when it let go (an ISO time).
  */
 async function lockHeldElsewhere(path: string): Promise<{ released: Promise<string> }> {
-  const holder = spawn(process.execPath, ['-e', `
+  const holder = spawn(
+    process.execPath,
+    [
+      '-e',
+      `
     const db = require('better-sqlite3')(process.argv[1]);
     db.exec('BEGIN IMMEDIATE');
     console.log('locked');
@@ -241,7 +256,11 @@ async function lockHeldElsewhere(path: string): Promise<{ released: Promise<stri
     const at = new Date().toISOString();
     db.exec('COMMIT');
     console.log(at);
-    db.close();`, path], { stdio: ['ignore', 'pipe', 'inherit'] });
+    db.close();`,
+      path,
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const out = createInterface({ input: holder.stdout! })[Symbol.asyncIterator]();
   expect((await out.next()).value).toBe('locked');
   return { released: out.next().then((l) => l.value as string) };
@@ -270,7 +289,14 @@ describe('write times of an export', () => {
     const c = await Cache.open(path);
     const brand = 'b'.repeat(32);
     c.brands.replaceAll([{ id: brand, name: 'Acme' }], '2026-11-01T00:00:00Z');
-    c.tx(() => c.opportunities.upsertPage(brand, [{ _id: 'o1', domain: 'a.example', title: 'A', contact_emails: ['ana@a.example'], priority_score: 5 }] as never, 1, '2026-11-01T00:00:00Z'));
+    c.tx(() =>
+      c.opportunities.upsertPage(
+        brand,
+        [{ _id: 'o1', domain: 'a.example', title: 'A', contact_emails: ['ana@a.example'], priority_score: 5 }] as never,
+        1,
+        '2026-11-01T00:00:00Z',
+      ),
+    );
     const { released } = await lockHeldElsewhere(path);
     try {
       const r = await exportCsv(c, { brandId: brand, preset: 'opportunities', out: join(tmp.dir, 'marked.csv'), markExported: true });

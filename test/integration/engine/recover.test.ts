@@ -27,11 +27,25 @@ async function cacheWithRecord(path: string): Promise<TriageRecord[]> {
   const cache = await Cache.open(path);
   for (let i = 0; i < ROWS; i += 100) {
     const ids = Array.from({ length: 100 }, (_, k) => `opp-${String(i + k).padStart(5, '0')}`);
-    cache.triage.setMany(BRAND, ids, { status: i % 200 === 0 ? 'Done' : 'In Progress', starred: i % 300 === 0 }, `2026-11-${String(1 + (i % 20)).padStart(2, '0')}T10:00:00.000Z`);
-    for (const id of ids) cache.triage.set(BRAND, id, { note: `Called about ${id}. ${'Notes on the outlet and the angle. '.repeat(4)}` }, '2026-11-21T09:00:00.000Z');
+    cache.triage.setMany(
+      BRAND,
+      ids,
+      { status: i % 200 === 0 ? 'Done' : 'In Progress', starred: i % 300 === 0 },
+      `2026-11-${String(1 + (i % 20)).padStart(2, '0')}T10:00:00.000Z`,
+    );
+    for (const id of ids)
+      cache.triage.set(BRAND, id, { note: `Called about ${id}. ${'Notes on the outlet and the angle. '.repeat(4)}` }, '2026-11-21T09:00:00.000Z');
   }
   for (let i = 0; i < 60; i++) cache.doNotContact.add(`press${i}@outlet${i}.example`, 'asked not to', '2026-11-02T00:00:00.000Z');
-  cache.exports.add({ at: '2026-11-20T12:00:00.000Z', brand_id: BRAND, preset: 'contacts', file_name: 'batch.csv', rows: 120, opportunities: 100, marked_exported: 100 });
+  cache.exports.add({
+    at: '2026-11-20T12:00:00.000Z',
+    brand_id: BRAND,
+    preset: 'contacts',
+    file_name: 'batch.csv',
+    rows: 120,
+    opportunities: 100,
+    marked_exported: 100,
+  });
   const all = cache.triage.all();
   // Rewritten in order (as after a VACUUM), so the schema is on the first pages and the user's tables follow.
   cache.db.exec('VACUUM');
@@ -139,7 +153,9 @@ describe('a damaged cache keeps the user record', () => {
     expect(report.recovered.do_not_contact).toBe(60);
     expect(report.recovered.exports).toBe(1);
     expect(report.damagedTables).toContain('triage');
-    expect(report.message).toMatch(/^The cache file was damaged\. It was kept aside as .+workbench\.db\.damaged-.+ and a fresh cache was built\. Recovered from it: [\d,]+ triaged opportunities \([\d,]+ notes\), 60 do-not-contact entries, 1 export and [\d,]+ history lines\./);
+    expect(report.message).toMatch(
+      /^The cache file was damaged\. It was kept aside as .+workbench\.db\.damaged-.+ and a fresh cache was built\. Recovered from it: [\d,]+ triaged opportunities \([\d,]+ notes\), 60 do-not-contact entries, 1 export and [\d,]+ history lines\./,
+    );
     expect(report.message).toMatch(/Damage reached triage: rows stored on the damaged pages may be missing\./);
     expect(existsSync(report.damagedFile)).toBe(true);
     cache.close();

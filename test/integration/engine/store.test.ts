@@ -45,7 +45,9 @@ describe('migrations', () => {
     // Set before the first write, or it never takes (and removed records never give space back).
     expect(db.pragma('auto_vacuum', { simple: true })).toBe(2);
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
-    const tables = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'opportunity_search%' AND name NOT LIKE 'sqlite_%'").all() as { name: string; sql: string }[];
+    const tables = db
+      .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'opportunity_search%' AND name NOT LIKE 'sqlite_%'")
+      .all() as { name: string; sql: string }[];
     for (const t of tables) expect(t.sql, t.name).toMatch(/STRICT/);
     db.close();
   });
@@ -59,7 +61,11 @@ describe('migrations', () => {
         fresh.exec(m.sql);
         fresh.pragma(`user_version = ${m.version}`);
       }
-      fresh.prepare("INSERT INTO triage (brand_id, opportunity_id, status, note, starred, contacted_at, updated_at) VALUES (?, 'x', 'Done', 'my note', 1, '2026-11-02', 'now')").run(B);
+      fresh
+        .prepare(
+          "INSERT INTO triage (brand_id, opportunity_id, status, note, starred, contacted_at, updated_at) VALUES (?, 'x', 'Done', 'my note', 1, '2026-11-02', 'now')",
+        )
+        .run(B);
       fresh.close();
       const backups = join(tmp.dir, `backups-${from}`);
       const db = await openDatabase(path, { backupDir: backups });
@@ -86,8 +92,14 @@ describe('migrations', () => {
       old.pragma(`user_version = ${m.version}`);
     }
     old.prepare('INSERT INTO brand_keys (key, id) VALUES (1, ?)').run(B);
-    const records = Array.from({ length: 300 }, (_, i) => ({ ...opp(i), pitch_body: `Hello ${i % 2 ? 'espresso' : 'matcha'} lovers ${'x'.repeat(400)}`, extra_field: { kept: i } }));
-    const ins = old.prepare(`INSERT INTO opportunities (rowid, brand_key, id, title, domain, status, raw_hash, first_synced_at, changed_at, priority_score) VALUES (?, 1, ?, ?, ?, ?, 'h', 'now', 'now', ?)`);
+    const records = Array.from({ length: 300 }, (_, i) => ({
+      ...opp(i),
+      pitch_body: `Hello ${i % 2 ? 'espresso' : 'matcha'} lovers ${'x'.repeat(400)}`,
+      extra_field: { kept: i },
+    }));
+    const ins = old.prepare(
+      `INSERT INTO opportunities (rowid, brand_key, id, title, domain, status, raw_hash, first_synced_at, changed_at, priority_score) VALUES (?, 1, ?, ?, ?, ?, 'h', 'now', 'now', ?)`,
+    );
     const raw = old.prepare('INSERT INTO opportunity_records (rowid, raw) VALUES (?, ?)');
     const fts = old.prepare('INSERT INTO opportunity_search (rowid, title, pitch_body) VALUES (?, ?, ?)');
     records.forEach((r, i) => {
@@ -95,14 +107,19 @@ describe('migrations', () => {
       raw.run(i + 1, JSON.stringify(r));
       fts.run(i + 1, r.title, r.pitch_body);
     });
-    old.prepare("INSERT INTO triage (brand_id, opportunity_id, status, note, starred, updated_at) VALUES (?, ?, 'Done', 'kept', 1, 'now')").run(B, records[7]!._id);
+    old
+      .prepare("INSERT INTO triage (brand_id, opportunity_id, status, note, starred, updated_at) VALUES (?, ?, 'Done', 'kept', 1, 'now')")
+      .run(B, records[7]!._id);
     old.close();
     const before = statSync(path).size;
 
     const cache = await Cache.open(path, { backupDir: join(tmp.dir, 'v3-backups') });
     expect(cache.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
     for (const i of [0, 7, 299]) expect(cache.opportunities.get(B, records[i]!._id)!.record).toEqual(records[i]);
-    const packed = cache.db.prepare('SELECT typeof(packed) AS t, length(packed) AS n FROM opportunity_records WHERE rowid = 1').get() as { t: string; n: number };
+    const packed = cache.db.prepare('SELECT typeof(packed) AS t, length(packed) AS n FROM opportunity_records WHERE rowid = 1').get() as {
+      t: string;
+      n: number;
+    };
     expect(packed.t).toBe('blob');
     expect(packed.n).toBeLessThan(JSON.stringify(records[0]).length / 2);
     expect(cache.opportunities.count({ brandId: B, search: 'espresso', includeArchived: true })).toBe(150);
@@ -125,7 +142,8 @@ describe('migrations', () => {
 
   it('the field table describes the opportunities table and its search index exactly (a migration is never edited: drift fails here)', async () => {
     const db = await openDatabase(':memory:');
-    const info = (table: string) => db.prepare(`PRAGMA table_info(${table})`).all() as { name: string; type: string; notnull: number; dflt_value: string | null }[];
+    const info = (table: string) =>
+      db.prepare(`PRAGMA table_info(${table})`).all() as { name: string; type: string; notnull: number; dflt_value: string | null }[];
     const plan = columnPlan(OPPORTUNITY_FIELDS);
     const columns = info('opportunities');
     expect(columns.map((c) => c.name).sort()).toEqual([...plan.stored.map((f) => f.name), ...BOOKKEEPING_COLUMNS].sort());
@@ -133,7 +151,11 @@ describe('migrations', () => {
       const c = columns.find((x) => x.name === f.name)!;
       expect({ type: c.type, notNull: c.notnull === 1, default: c.dflt_value }, f.name).toEqual(COLUMN_DECLARATIONS[f.column]);
     }
-    expect(info('opportunity_search').map((c) => c.name).sort()).toEqual(plan.search.map((s) => s.column).sort());
+    expect(
+      info('opportunity_search')
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(plan.search.map((s) => s.column).sort());
     db.close();
   });
 
@@ -159,7 +181,14 @@ describe('opportunities', () => {
   let cache: Cache;
   beforeAll(async () => {
     cache = await Cache.open(join(tmp.dir, 'opps.db'));
-    cache.tx(() => cache.opportunities.upsertPage(B, Array.from({ length: 400 }, (_, i) => opp(i)), 1, '2026-11-01T00:00:00Z'));
+    cache.tx(() =>
+      cache.opportunities.upsertPage(
+        B,
+        Array.from({ length: 400 }, (_, i) => opp(i)),
+        1,
+        '2026-11-01T00:00:00Z',
+      ),
+    );
   });
   afterAll(() => cache.close());
 
@@ -188,7 +217,10 @@ describe('opportunities', () => {
     expect(list.every((o) => !o.archived)).toBe(true);
     expect(list.length).toBe(cache.opportunities.count({ brandId: B }));
     for (let i = 1; i < list.length; i++) expect(list[i - 1]!.priority_score!).toBeGreaterThanOrEqual(list[i]!.priority_score!);
-    const f = cache.opportunities.list({ brandId: B, type: 'low-hanging-fruit', difficulty: 'Medium', domain: 'SITE1', hasContacts: true, catchAll: 'only', sort: 'fit' }, { limit: 1000 });
+    const f = cache.opportunities.list(
+      { brandId: B, type: 'low-hanging-fruit', difficulty: 'Medium', domain: 'SITE1', hasContacts: true, catchAll: 'only', sort: 'fit' },
+      { limit: 1000 },
+    );
     expect(f.length).toBeGreaterThan(0);
     for (const o of f) expect(o).toMatchObject({ opportunity_type: 'low-hanging-fruit', difficulty: 'Medium', domain: 'site1.com' });
     expect(f.every((o) => o.catch_all_count > 0)).toBe(true);
@@ -224,7 +256,7 @@ describe('opportunities', () => {
     expect(cache.opportunities.counts({ brandId: B, starred: true }).status.Done).toBeGreaterThanOrEqual(1);
   });
 
-  it('triage is the user\'s: effective status, star, note, and sync never overwrites it', () => {
+  it("triage is the user's: effective status, star, note, and sync never overwrites it", () => {
     cache.triage.set(B, 'id1', { status: 'Done', note: 'Spoke to Ana', starred: true });
     const item = cache.opportunities.list({ brandId: B, status: 'Done', starred: true }).find((o) => o.id === 'id1')!;
     expect(item).toMatchObject({ status: 'Done', server_status: 'In Progress', note: 'Spoke to Ana', starred: true });
@@ -252,7 +284,14 @@ describe('opportunities', () => {
   });
 
   it('records missing from a complete pass are marked removed, not deleted', () => {
-    cache.tx(() => cache.opportunities.upsertPage(B, Array.from({ length: 390 }, (_, i) => opp(i)), 9, '2026-11-05T00:00:00Z'));
+    cache.tx(() =>
+      cache.opportunities.upsertPage(
+        B,
+        Array.from({ length: 390 }, (_, i) => opp(i)),
+        9,
+        '2026-11-05T00:00:00Z',
+      ),
+    );
     const removed = cache.opportunities.markUnseenRemoved(B, 9, '2026-11-05T00:00:00Z');
     expect(removed).toBe(10);
     expect(cache.opportunities.get(B, 'id395')!.item.removed_on_server).toBe(true);
@@ -267,7 +306,25 @@ describe('opportunities', () => {
       texts.set(lines, q.sql);
       return lines;
     };
-    const NOT_ALIASES = new Set(['where', 'join', 'left', 'inner', 'cross', 'natural', 'on', 'using', 'set', 'group', 'order', 'limit', 'union', 'indexed', 'not', 'select', 'values']);
+    const NOT_ALIASES = new Set([
+      'where',
+      'join',
+      'left',
+      'inner',
+      'cross',
+      'natural',
+      'on',
+      'using',
+      'set',
+      'group',
+      'order',
+      'limit',
+      'union',
+      'indexed',
+      'not',
+      'select',
+      'values',
+    ]);
     /** The names a table goes by in a query: its own and each alias given to it. */
     const namesOf = (text: string, table: string) => {
       const names = new Set([table]);
@@ -282,14 +339,27 @@ describe('opportunities', () => {
     const otherScans = new Set<string>();
     const noFullScan = (lines: string[], what: string) => {
       const text = texts.get(lines) ?? '';
-      expect(lines.filter((l) => /^SCAN (o|opportunities)\b/.test(l)), `${what}: ${lines.join(' | ')}`).toEqual([]);
+      expect(
+        lines.filter((l) => /^SCAN (o|opportunities)\b/.test(l)),
+        `${what}: ${lines.join(' | ')}`,
+      ).toEqual([]);
       expect(scansOf(lines, namesOf(text, 'opportunities')), `${what}: ${lines.join(' | ')}`).toEqual([]);
-      expect(lines.some((l) => /SEARCH o USING (COVERING )?INDEX opportunities_by_/.test(l) || /SEARCH o USING INTEGER PRIMARY KEY/.test(l)), `${what}: ${lines.join(' | ')}`).toBe(true);
+      expect(
+        lines.some((l) => /SEARCH o USING (COVERING )?INDEX opportunities_by_/.test(l) || /SEARCH o USING INTEGER PRIMARY KEY/.test(l)),
+        `${what}: ${lines.join(' | ')}`,
+      ).toBe(true);
       for (const table of ['contacts', 'triage']) for (const l of scansOf(lines, namesOf(text, table))) otherScans.add(`${table} (${l}) in ${what}`);
     };
     // The check itself sees through aliases: a scan of "oi" is a scan of the opportunities.
-    expect(namesOf('SELECT 1 FROM opportunities o JOIN opportunities AS oi ON oi.rowid = o.rowid LEFT JOIN triage t ON 1 WHERE 1', 'opportunities')).toEqual(new Set(['opportunities', 'o', 'oi']));
-    expect(scansOf(['SEARCH o USING INDEX opportunities_by_chip (brand_key=?)', 'SCAN oi USING COVERING INDEX opportunities_by_chip'], new Set(['opportunities', 'o', 'oi']))).toHaveLength(1);
+    expect(namesOf('SELECT 1 FROM opportunities o JOIN opportunities AS oi ON oi.rowid = o.rowid LEFT JOIN triage t ON 1 WHERE 1', 'opportunities')).toEqual(
+      new Set(['opportunities', 'o', 'oi']),
+    );
+    expect(
+      scansOf(
+        ['SEARCH o USING INDEX opportunities_by_chip (brand_key=?)', 'SCAN oi USING COVERING INDEX opportunities_by_chip'],
+        new Set(['opportunities', 'o', 'oi']),
+      ),
+    ).toHaveLength(1);
     const filters: Omit<ListFilter, 'brandId'>[] = [
       {},
       { status: 'New' },
@@ -327,9 +397,15 @@ describe('opportunities', () => {
         noFullScan(first, what);
         // The page's rowids come in the sort's index order (the one small sort is of the page's 200 rows).
         if (!f.search && !f.includeArchived && !f.includeRemoved && !f.onlyRemoved) {
-          expect(first.some((l) => new RegExp(`USING (COVERING )?INDEX opportunities_by_${sort}\\b`).test(l)), `${what}: ${first.join(' | ')}`).toBe(true);
+          expect(
+            first.some((l) => new RegExp(`USING (COVERING )?INDEX opportunities_by_${sort}\\b`).test(l)),
+            `${what}: ${first.join(' | ')}`,
+          ).toBe(true);
         }
-        noFullScan(planOf(cache.opportunities.listSql(filter, { after: { value: sort === 'title' || sort === 'domain' ? 'm' : 5, rowid: 10 } })), `${what} after a row`);
+        noFullScan(
+          planOf(cache.opportunities.listSql(filter, { after: { value: sort === 'title' || sort === 'domain' ? 'm' : 5, rowid: 10 } })),
+          `${what} after a row`,
+        );
         noFullScan(planOf(cache.opportunities.listSql(filter, { after: { value: null, rowid: 10 } })), `${what} among the empties`);
       }
     }
@@ -355,11 +431,16 @@ describe('opportunities', () => {
     }
     // A search reads its matches once into a table of rowids, filled from the full-text index.
     expect(planOf(cache.opportunities.listSql({ brandId: B, search: 'coffee' })).join(' | ')).toMatch(/search_hits/);
-    const fill = planOf({ sql: "INSERT INTO temp.search_hits (rowid) SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH '\"coffee\"*'", params: [] });
+    const fill = planOf({
+      sql: 'INSERT INTO temp.search_hits (rowid) SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH \'"coffee"*\'',
+      params: [],
+    });
     expect(fill.join(' | ')).toMatch(/VIRTUAL TABLE INDEX \d+:M/);
     // A selection and the follow-ups due find their rows by (brand, id), never by reading each row of the brand.
     for (const f of [{ ids: ['id1'] }, { view: 'due' as const }]) {
-      expect(planOf(cache.opportunities.listSql({ brandId: B, ...f })).join(' | '), JSON.stringify(f)).toMatch(/USING COVERING INDEX opportunities_by_priority/);
+      expect(planOf(cache.opportunities.listSql({ brandId: B, ...f })).join(' | '), JSON.stringify(f)).toMatch(
+        /USING COVERING INDEX opportunities_by_priority/,
+      );
     }
     if (otherScans.size > 0) console.warn(`query plans: full scans of contacts or triage (reported, not failed):\n  ${[...otherScans].join('\n  ')}`);
   });
@@ -396,7 +477,14 @@ describe('integrity', () => {
   it('quick_check passes after heavy writes', async () => {
     const path = join(tmp.dir, 'check.db');
     const c = await Cache.open(path);
-    c.tx(() => c.opportunities.upsertPage(B, Array.from({ length: 50 }, (_, i) => opp(i)), 1, 'now'));
+    c.tx(() =>
+      c.opportunities.upsertPage(
+        B,
+        Array.from({ length: 50 }, (_, i) => opp(i)),
+        1,
+        'now',
+      ),
+    );
     c.close();
     const again = await Cache.open(path);
     expect(again.db.pragma('integrity_check', { simple: true })).toBe('ok');

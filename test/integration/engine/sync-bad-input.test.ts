@@ -54,7 +54,12 @@ beforeAll(async () => {
   const first = await sync();
   expect(first.brand).toMatchObject({ items: OPPORTUNITIES, added: OPPORTUNITIES, removed: 0, failures: [] });
   triaged = cache.opportunities.list({ brandId: brand }, { limit: 1 })[0]!.id;
-  cache.triage.set(brand, triaged, { status: 'In Progress', note: 'pitched by phone, call back Tuesday', starred: true, contacted_at: '2026-11-19' }, '2026-11-20T12:30:00Z');
+  cache.triage.set(
+    brand,
+    triaged,
+    { status: 'In Progress', note: 'pitched by phone, call back Tuesday', starred: true, contacted_at: '2026-11-19' },
+    '2026-11-20T12:30:00Z',
+  );
   before = state();
   expect(before.opportunities).toBe(OPPORTUNITIES);
   expect(before.scores.every((s) => s.series.length > 0)).toBe(true);
@@ -100,7 +105,9 @@ describe('a sync that meets bad input leaves the filled cache as it was', () => 
     try {
       const r = await sync();
       expect(r.brand.removed).toBe(0);
-      expect(r.brand.failures).toEqual([{ phase: 'scores', message: expect.stringMatching(/^The service's answer to get-scores was not in the documented shape \(data: .+\)\.$/) }]);
+      expect(r.brand.failures).toEqual([
+        { phase: 'scores', message: expect.stringMatching(/^The service's answer to get-scores was not in the documented shape \(data: .+\)\.$/) },
+      ]);
       expect(state()).toEqual(before);
     } finally {
       sim.clearFaults();
@@ -124,7 +131,12 @@ describe('a sync that meets bad input leaves the filled cache as it was', () => 
     expect(r.brand).toMatchObject({ added: 0, changed: 0, removed: 0, failures: [] });
     expect(cache.runs.last(brand)!.state).toBe('done');
     expect(state()).toEqual(before);
-    expect(cache.triage.get(brand, triaged)).toMatchObject({ status: 'In Progress', note: 'pitched by phone, call back Tuesday', starred: true, contacted_at: '2026-11-19' });
+    expect(cache.triage.get(brand, triaged)).toMatchObject({
+      status: 'In Progress',
+      note: 'pitched by phone, call back Tuesday',
+      starred: true,
+      contacted_at: '2026-11-19',
+    });
     expect(cache.db.pragma('integrity_check', { simple: true })).toBe('ok');
   });
 });

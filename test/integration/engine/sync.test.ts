@@ -16,7 +16,8 @@ const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 let n = 0;
 const freshCache = () => Cache.open(join(tmp.dir, `sync-${++n}.db`));
-const clientFor = (sim: Simulator, clock = new FakeClock()) => new TrakkrClient({ baseUrl: sim.url, apiKey: DEMO_KEY, requestsPerMinute: 0, clock, random: () => 0.5 });
+const clientFor = (sim: Simulator, clock = new FakeClock()) =>
+  new TrakkrClient({ baseUrl: sim.url, apiKey: DEMO_KEY, requestsPerMinute: 0, clock, random: () => 0.5 });
 
 async function serverCount(sim: Simulator, brand: string): Promise<number> {
   const state = (await (await fetch(`${sim.url}/__sim/state`)).json()) as { brands: { id: string; opportunities: number }[] };
@@ -73,16 +74,19 @@ describe('a full sync', () => {
     const second = await runSync(cache, clientFor(sim), { scores: false, citations: false });
     for (const b of second.brands) expect([b.added, b.changed, b.removed]).toEqual([0, 0, 0]);
     expect(cache.db.prepare('SELECT count(*) AS n FROM opportunities').get()).toEqual({ n: 2300 + 240 });
-    expect(cache.db.prepare('SELECT count(*) AS n FROM contacts c JOIN opportunities o ON o.rowid = c.opportunity_rowid').get()).toEqual(cache.db.prepare('SELECT count(*) AS n FROM contacts').get());
+    expect(cache.db.prepare('SELECT count(*) AS n FROM contacts c JOIN opportunities o ON o.rowid = c.opportunity_rowid').get()).toEqual(
+      cache.db.prepare('SELECT count(*) AS n FROM contacts').get(),
+    );
     cache.close();
   });
 
-  it('after records are added, changed and removed on the server, the user\'s triage is intact', async () => {
+  it("after records are added, changed and removed on the server, the user's triage is intact", async () => {
     const cache = await freshCache();
     const brand = sim.brands[0]!.id;
     await runSync(cache, clientFor(sim), { brandIds: [brand], scores: false, citations: false });
     const m = sim.mutate({ brand, added: 7, changed: 5, removed: 4 });
-    for (const id of [...m.changed, ...m.removed]) cache.triage.set(brand, id, { status: 'In Progress', note: `note for ${id}`, starred: true, contacted_at: '2026-11-19' });
+    for (const id of [...m.changed, ...m.removed])
+      cache.triage.set(brand, id, { status: 'In Progress', note: `note for ${id}`, starred: true, contacted_at: '2026-11-19' });
     const s = await runSync(cache, clientFor(sim), { brandIds: [brand], scores: false, citations: false });
     expect(s.brands[0]).toMatchObject({ added: 7, changed: 5, removed: 4 });
     for (const id of m.removed) {
@@ -175,7 +179,11 @@ describe('a sync killed mid-way (separate process, SIGKILL)', () => {
       raw.close();
 
       const cache = await Cache.open(path);
-      const s = await runSync(cache, new TrakkrClient({ baseUrl: sim.url, apiKey: DEMO_KEY, requestsPerMinute: 0 }), { pageSize: 100, scores: false, citations: false });
+      const s = await runSync(cache, new TrakkrClient({ baseUrl: sim.url, apiKey: DEMO_KEY, requestsPerMinute: 0 }), {
+        pageSize: 100,
+        scores: false,
+        citations: false,
+      });
       expect(s.brands[0]!.resumed).toBe(true);
       expect(s.brands[0]!.failures).toEqual([]);
       expect(cache.opportunities.count({ brandId: sim.brands[0]!.id, includeArchived: true })).toBe(3000);

@@ -128,7 +128,14 @@ describe('resolveAppRequest: what is refused', () => {
 
 describe('the scheme and the module', () => {
   it('is registered standard and secure, with fetch, without bypassing the CSP or opening to other origins', () => {
-    expect(APP_SCHEME_PRIVILEGES).toMatchObject({ standard: true, secure: true, supportFetchAPI: true, bypassCSP: false, corsEnabled: false, allowServiceWorkers: false });
+    expect(APP_SCHEME_PRIVILEGES).toMatchObject({
+      standard: true,
+      secure: true,
+      supportFetchAPI: true,
+      bypassCSP: false,
+      corsEnabled: false,
+      allowServiceWorkers: false,
+    });
   });
   it('does not import electron (the plain-Node test host imports it too)', () => {
     expect(readFileSync('electron/main/app-protocol.ts', 'utf8')).not.toMatch(/from ['"]electron['"]|require\(['"]electron['"]\)/);

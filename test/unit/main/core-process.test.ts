@@ -63,7 +63,10 @@ describe('the core process through Electron-shaped fakes', () => {
       child.parentPort.once('message', (e: { ports: FakeMessagePortMain[] }) => (childPort = e.ports[0]));
       void runCore(child.parentPort as never, { keychain: new FakeKeychain(), exit: () => {} });
     });
-    const link = new CoreLink(forkCore({ utilityProcess: up, MessageChannelMain: FakeMessageChannelMain } as never, corePath, init(), {}), { host, onEvent: () => {} });
+    const link = new CoreLink(forkCore({ utilityProcess: up, MessageChannelMain: FakeMessageChannelMain } as never, corePath, init(), {}), {
+      host,
+      onEvent: () => {},
+    });
     expect(await link.ready()).toBeNull();
     expect(childPort?.isStarted).toBe(true);
     await link.shutdown(3_000);
@@ -80,7 +83,14 @@ describe('the core process through Electron-shaped fakes', () => {
 
   it('a call sent as the process dies (its channel closed, its exit not heard yet) says the engine stopped, not that the request was wrong', async () => {
     const gone = Object.assign(new Error('Channel closed'), { code: 'ERR_IPC_CHANNEL_CLOSED' });
-    const proc = { post: () => { throw gone; }, onMessage: () => {}, onExit: () => {}, kill: () => {} };
+    const proc = {
+      post: () => {
+        throw gone;
+      },
+      onMessage: () => {},
+      onExit: () => {},
+      kill: () => {},
+    };
     const link = new CoreLink(proc, { host, onEvent: () => {} });
     const r = await link.call('app:info', []);
     expect(r).toMatchObject({ ok: false, error: { kind: 'core-stopped', message: expect.stringContaining('Channel closed') } });
@@ -149,7 +159,10 @@ describe("the core process's transport is Electron's net.fetch", () => {
         void runCore(child.parentPort as never, coreDeps({ net }, { keychain: new FakeKeychain(), exit: () => {} }));
       });
       const events: string[] = [];
-      const link = new CoreLink(forkCore({ utilityProcess: up, MessageChannelMain: FakeMessageChannelMain } as never, corePath, { ...init(), baseUrl: sim.url }, {}), { host, onEvent: (e) => events.push(e) });
+      const link = new CoreLink(
+        forkCore({ utilityProcess: up, MessageChannelMain: FakeMessageChannelMain } as never, corePath, { ...init(), baseUrl: sim.url }, {}),
+        { host, onEvent: (e) => events.push(e) },
+      );
       expect(await link.ready()).toBeNull();
       expect(await link.call('keys:set', [{ key: DEMO_KEY }])).toMatchObject({ ok: true, value: { state: 'stored' } });
       expect(await link.call('sync:start', [{}])).toMatchObject({ ok: true });
@@ -179,7 +192,11 @@ describe("the core process's transport is Electron's net.fetch", () => {
     await f(new URL('https://api.trakkr.ai/get-brands?x=1'), init);
     await f('https://api.trakkr.ai/a', init);
     await f(req);
-    expect(seen).toEqual([['https://api.trakkr.ai/get-brands?x=1', init], ['https://api.trakkr.ai/a', init], [req, undefined]]);
+    expect(seen).toEqual([
+      ['https://api.trakkr.ai/get-brands?x=1', init],
+      ['https://api.trakkr.ai/a', init],
+      [req, undefined],
+    ]);
     expect(seen[2]![0]).toBe(req);
   });
 });

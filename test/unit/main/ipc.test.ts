@@ -20,11 +20,24 @@ const calls: string[] = [];
 
 beforeAll(async () => {
   const platform = new FakePlatform();
-  service = await AppService.create({ userDataDir: tmp.dir, platform, keychain: new FakeKeychain(), appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux' });
+  service = await AppService.create({
+    userDataDir: tmp.dir,
+    platform,
+    keychain: new FakeKeychain(),
+    appName: 'Outreach Workbench',
+    appVersion: '0.1.0',
+    platformName: 'linux',
+  });
   const real = createHandlers(service, platform);
   // Record which handlers run, to prove refused calls never reach them.
-  const spied = Object.fromEntries(Object.entries(real).map(([k, fn]) => [k, (...a: unknown[]) => (calls.push(k), (fn as (...x: unknown[]) => unknown)(...a))])) as Handlers;
-  registerIpc(fakeIpc, (name, args) => dispatch(spied, name, args), (e: { trusted: boolean }) => e.trusted);
+  const spied = Object.fromEntries(
+    Object.entries(real).map(([k, fn]) => [k, (...a: unknown[]) => (calls.push(k), (fn as (...x: unknown[]) => unknown)(...a))]),
+  ) as Handlers;
+  registerIpc(
+    fakeIpc,
+    (name, args) => dispatch(spied, name, args),
+    (e: { trusted: boolean }) => e.trusted,
+  );
 });
 afterAll(async () => {
   await service.close();

@@ -9,7 +9,14 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HostHandlers } from '../../../shared/core-link';
 import { CoreSupervisor, type CoreFailure, type CoreProcessHandle, type FromCore, type ToCore } from '../../../shared/core-link';
-import { CORE_READY_TIMEOUT_MS, devServerUrl, FAILED_START_SHUTDOWN_MS, QUIT_SHUTDOWN_MS, runLifecycle, type LifecycleDeps } from '../../../electron/main/lifecycle';
+import {
+  CORE_READY_TIMEOUT_MS,
+  devServerUrl,
+  FAILED_START_SHUTDOWN_MS,
+  QUIT_SHUTDOWN_MS,
+  runLifecycle,
+  type LifecycleDeps,
+} from '../../../electron/main/lifecycle';
 import { createLog } from '../../../electron/main/log';
 import { FakeBrowserWindow, FakeDialog, FakeProtocol, FakeRunningApp } from '../../support/fake-electron';
 import { tempDir } from '../../support/tmp';
@@ -173,7 +180,13 @@ describe('a start-up that fails: logged, a plain-words dialog, exit(1), nothing 
   const KEY = 'sk_live_' + 'Q7'.repeat(16);
 
   it('the window cannot be created: the error dialog, the core closed, exit(1) once, and no window', async () => {
-    const t = setup({ deps: { createWindow: () => { throw new Error(`the GPU process could not start (${KEY})`); } } });
+    const t = setup({
+      deps: {
+        createWindow: () => {
+          throw new Error(`the GPU process could not start (${KEY})`);
+        },
+      },
+    });
     const life = runLifecycle(t.deps);
     await pass(FAILED_START_SHUTDOWN_MS);
     await expect(life.started).resolves.toBe(false);
@@ -199,7 +212,13 @@ describe('a start-up that fails: logged, a plain-words dialog, exit(1), nothing 
   });
 
   it('the failure is written to the real log without the key', async () => {
-    const t = setup({ deps: { createWindow: () => { throw new Error(`bad ${KEY}`); } } });
+    const t = setup({
+      deps: {
+        createWindow: () => {
+          throw new Error(`bad ${KEY}`);
+        },
+      },
+    });
     const log = createLog({ dir: join(t.appData, 'logs') });
     const life = runLifecycle({ ...t.deps, log });
     await pass(FAILED_START_SHUTDOWN_MS);
@@ -212,10 +231,44 @@ describe('a start-up that fails: logged, a plain-words dialog, exit(1), nothing 
   });
 
   it.each([
-    ['protocol.handle throws', { protocol: { handle: () => { throw new Error('scheme already handled'); } } }, 0],
-    ['the core cannot be forked', { startCore: () => { throw new Error('no such module: core.js'); } }, 0],
-    ['prepare (session, menu) throws', { prepare: () => { throw new Error('menu'); } }, 0],
-    ['connecting the calls throws', { useCore: () => { throw new Error('ipcMain.handle: second handler'); } }, 1],
+    [
+      'protocol.handle throws',
+      {
+        protocol: {
+          handle: () => {
+            throw new Error('scheme already handled');
+          },
+        },
+      },
+      0,
+    ],
+    [
+      'the core cannot be forked',
+      {
+        startCore: () => {
+          throw new Error('no such module: core.js');
+        },
+      },
+      0,
+    ],
+    [
+      'prepare (session, menu) throws',
+      {
+        prepare: () => {
+          throw new Error('menu');
+        },
+      },
+      0,
+    ],
+    [
+      'connecting the calls throws',
+      {
+        useCore: () => {
+          throw new Error('ipcMain.handle: second handler');
+        },
+      },
+      1,
+    ],
   ] as const)('%s: the error dialog and exit(1), no window', async (_name, deps, coresStarted) => {
     const t = setup({ deps: deps as Partial<LifecycleDeps<CoreSupervisor, FakeBrowserWindow>> });
     const life = runLifecycle(t.deps);
@@ -229,7 +282,13 @@ describe('a start-up that fails: logged, a plain-words dialog, exit(1), nothing 
   });
 
   it('the error dialog itself throws: exit(1) all the same', async () => {
-    const t = setup({ deps: { createWindow: () => { throw new Error('no window'); } } });
+    const t = setup({
+      deps: {
+        createWindow: () => {
+          throw new Error('no window');
+        },
+      },
+    });
     t.dialog.showErrorBox = () => {
       throw new Error('no display');
     };
@@ -257,7 +316,14 @@ describe('a start-up that fails: logged, a plain-words dialog, exit(1), nothing 
   });
 
   it('a shutdown that never settles does not hold the exit: exit(1) comes after the bounded wait plus a 2 s backstop', async () => {
-    const t = setup({ shutdownHangs: true, deps: { createWindow: () => { throw new Error('no window'); } } });
+    const t = setup({
+      shutdownHangs: true,
+      deps: {
+        createWindow: () => {
+          throw new Error('no window');
+        },
+      },
+    });
     const life = runLifecycle(t.deps);
     await pass(FAILED_START_SHUTDOWN_MS + 2_000 - 1);
     expect(t.app.exits).toEqual([]);
@@ -279,7 +345,12 @@ describe('the cache cannot open', () => {
     await pass(FAILED_START_SHUTDOWN_MS);
     await expect(life.started).resolves.toBe(false);
     expect(t.dialog.messageBoxes).toHaveLength(1);
-    expect(t.dialog.messageBoxes[0]).toMatchObject({ type: 'error', title: 'Outreach Workbench cannot open its cache', message: 'The cache is in use by another program.', noLink: true });
+    expect(t.dialog.messageBoxes[0]).toMatchObject({
+      type: 'error',
+      title: 'Outreach Workbench cannot open its cache',
+      message: 'The cache is in use by another program.',
+      noLink: true,
+    });
     expect(t.dialog.messageBoxes[0]!.buttons).not.toContain('Start over (keep the old file)');
     expect(t.app.exits).toEqual([1]);
     expect(t.windows).toEqual([]);

@@ -93,7 +93,20 @@ describe('what a line holds', () => {
     const log = createLog({ dir });
     log.error('rejected with a string', 'plain reason');
     log.error('rejected with an object', { status: 503, brand: 'acme' });
-    const hostile = new Proxy({}, { get: () => { throw new Error('no'); }, getPrototypeOf: () => { throw new Error('no'); }, ownKeys: () => { throw new Error('no'); } });
+    const hostile = new Proxy(
+      {},
+      {
+        get: () => {
+          throw new Error('no');
+        },
+        getPrototypeOf: () => {
+          throw new Error('no');
+        },
+        ownKeys: () => {
+          throw new Error('no');
+        },
+      },
+    );
     expect(() => log.error('rejected with a hostile proxy', hostile)).not.toThrow();
     const text = read(join(dir, 'workbench.log'));
     expect(text).toContain('rejected with a string | plain reason');

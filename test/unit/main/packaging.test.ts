@@ -94,11 +94,12 @@ describe('electron-builder.yml', () => {
     }
   });
 
-  it("the native probe names the .node files node-gyp really builds (better_sqlite3.node), each unpacked", () => {
+  it('the native probe names the .node files node-gyp really builds (better_sqlite3.node), each unpacked', () => {
     expect(verify.nativeFiles('node_modules', 'better-sqlite3')).toContain('node_modules/better-sqlite3/build/Release/better_sqlite3.node');
     expect(verify.nativeFiles('node_modules', 'better-sqlite3')).not.toContain('node_modules/better-sqlite3/build/Release/better-sqlite3.node');
     expect(verify.nativeFiles('node_modules', 'keytar')).toEqual(['node_modules/keytar/build/Release/keytar.node']);
-    for (const file of [...verify.nativeFiles('node_modules', 'better-sqlite3'), ...verify.nativeFiles('node_modules', 'keytar')]) expect(verify.selectedBy(file, builder.asarUnpack), file).toBe(true);
+    for (const file of [...verify.nativeFiles('node_modules', 'better-sqlite3'), ...verify.nativeFiles('node_modules', 'keytar')])
+      expect(verify.selectedBy(file, builder.asarUnpack), file).toBe(true);
   });
 
   it('packages the build and package.json, without source maps', () => {
@@ -235,7 +236,11 @@ function goodProject(): string {
   put(dir, 'electron-builder.yml', builderYaml);
   put(dir, 'package.json', JSON.stringify({ main: './out/main/index.js', dependencies: { 'better-sqlite3': '^12', keytar: '^7', zod: '^4' } }));
   // Shaped like the real ones: node-gyp builds build/Release/<target_name>.node.
-  put(dir, 'node_modules/better-sqlite3/binding.gyp', "{\n  'targets': [\n    { 'target_name': 'better_sqlite3', 'sources': ['src/better_sqlite3.cpp'] },\n    { 'target_name': 'test_extension' }\n  ]\n}\n");
+  put(
+    dir,
+    'node_modules/better-sqlite3/binding.gyp',
+    "{\n  'targets': [\n    { 'target_name': 'better_sqlite3', 'sources': ['src/better_sqlite3.cpp'] },\n    { 'target_name': 'test_extension' }\n  ]\n}\n",
+  );
   put(dir, 'node_modules/keytar/binding.gyp', '{ "targets": [ { "target_name": "keytar" } ] }');
   put(dir, 'node_modules/zod/package.json', '{}'); // not native: asarUnpack need not cover it
   return dir;
@@ -252,18 +257,73 @@ describe('the package checks can fail', () => {
   });
 
   const cases: [what: string, breakIt: (dir: string) => void, check: Check, problem: RegExp][] = [
-    ['the main bundle uses loadFile', (d) => edit(d, 'out/main/index.js', (t) => t.replace('w.loadURL(APP_ENTRY_URL)', 'w.loadFile(join(here, "../renderer/index.html"))')), verify.checkAppProtocol, /loadFile\(\)/],
-    ['the main bundle loads a file:// URL', (d) => edit(d, 'out/main/index.js', (t) => t.replace('w.loadURL(APP_ENTRY_URL)', 'w.loadURL("file://" + join(here, "../renderer/index.html"))')), verify.checkAppProtocol, /file:\/\//],
-    ['the scheme is not registered as privileged', (d) => edit(d, 'out/main/index.js', (t) => t.replace(/^protocol\.registerSchemesAsPrivileged.*$/m, '')), verify.checkAppProtocol, /registerSchemesAsPrivileged/],
-    ['the scheme is registered but not secure', (d) => edit(d, 'out/main/index.js', (t) => t.replace('secure: true', 'secure: false')), verify.checkAppProtocol, /standard and secure/],
-    ['app:// has no handler', (d) => edit(d, 'out/main/index.js', (t) => t.replace(/^\tprotocol\.handle.*$/m, '')), verify.checkAppProtocol, /protocol\.handle/],
-    ['the preload is an ES module', (d) => edit(d, 'out/preload/index.cjs', (t) => t.replace('let electron = require("electron");', 'import * as electron from "electron";')), verify.checkPreload, /ES module/],
-    ['the preload requires a second module', (d) => edit(d, 'out/preload/index.cjs', (t) => `${t}const fs = require("node:fs");\n`), verify.checkPreload, /requires node:fs/],
-    ['main loads a preload the build lacks', (d) => edit(d, 'out/main/index.js', (t) => t.replace('../preload/index.cjs', '../preload/index.mjs')), verify.checkPreload, /no such file/],
-    ['the core is not forked at all', (d) => edit(d, 'out/main/index.js', (t) => t.replace(/^function forkCore[\s\S]*?^}\n/m, '').replace(/^\tforkCore.*$/m, '')), verify.checkCoreFork, /utilityProcess\.fork/],
+    [
+      'the main bundle uses loadFile',
+      (d) => edit(d, 'out/main/index.js', (t) => t.replace('w.loadURL(APP_ENTRY_URL)', 'w.loadFile(join(here, "../renderer/index.html"))')),
+      verify.checkAppProtocol,
+      /loadFile\(\)/,
+    ],
+    [
+      'the main bundle loads a file:// URL',
+      (d) => edit(d, 'out/main/index.js', (t) => t.replace('w.loadURL(APP_ENTRY_URL)', 'w.loadURL("file://" + join(here, "../renderer/index.html"))')),
+      verify.checkAppProtocol,
+      /file:\/\//,
+    ],
+    [
+      'the scheme is not registered as privileged',
+      (d) => edit(d, 'out/main/index.js', (t) => t.replace(/^protocol\.registerSchemesAsPrivileged.*$/m, '')),
+      verify.checkAppProtocol,
+      /registerSchemesAsPrivileged/,
+    ],
+    [
+      'the scheme is registered but not secure',
+      (d) => edit(d, 'out/main/index.js', (t) => t.replace('secure: true', 'secure: false')),
+      verify.checkAppProtocol,
+      /standard and secure/,
+    ],
+    [
+      'app:// has no handler',
+      (d) => edit(d, 'out/main/index.js', (t) => t.replace(/^\tprotocol\.handle.*$/m, '')),
+      verify.checkAppProtocol,
+      /protocol\.handle/,
+    ],
+    [
+      'the preload is an ES module',
+      (d) => edit(d, 'out/preload/index.cjs', (t) => t.replace('let electron = require("electron");', 'import * as electron from "electron";')),
+      verify.checkPreload,
+      /ES module/,
+    ],
+    [
+      'the preload requires a second module',
+      (d) => edit(d, 'out/preload/index.cjs', (t) => `${t}const fs = require("node:fs");\n`),
+      verify.checkPreload,
+      /requires node:fs/,
+    ],
+    [
+      'main loads a preload the build lacks',
+      (d) => edit(d, 'out/main/index.js', (t) => t.replace('../preload/index.cjs', '../preload/index.mjs')),
+      verify.checkPreload,
+      /no such file/,
+    ],
+    [
+      'the core is not forked at all',
+      (d) => edit(d, 'out/main/index.js', (t) => t.replace(/^function forkCore[\s\S]*?^}\n/m, '').replace(/^\tforkCore.*$/m, '')),
+      verify.checkCoreFork,
+      /utilityProcess\.fork/,
+    ],
     ['main forks a core file the build lacks', (d) => rmSync(join(d, 'out/main/core.js')), verify.checkCoreFork, /forks "core\.js".*no such file/],
-    ['a chunk the core imports carries the admin routes', (d) => edit(d, 'out/main/chunks/demo-abc.js', (t) => t.replace('"/get-brands": ["GET"]', '"/__sim/faults": ["POST"], "/get-brands": ["GET"]')), verify.checkCoreDemoSimulator, /chunks\/demo-abc\.js carries the simulator's admin routes \("\/__sim\/"\)/],
-    ['the core bundle carries fault injection', (d) => edit(d, 'out/main/core.js', (t) => `const FAULT_KINDS = ["drop", "auth-store-down"];\n${t}`), verify.checkCoreDemoSimulator, /core\.js carries the simulator's fault injection/],
+    [
+      'a chunk the core imports carries the admin routes',
+      (d) => edit(d, 'out/main/chunks/demo-abc.js', (t) => t.replace('"/get-brands": ["GET"]', '"/__sim/faults": ["POST"], "/get-brands": ["GET"]')),
+      verify.checkCoreDemoSimulator,
+      /chunks\/demo-abc\.js carries the simulator's admin routes \("\/__sim\/"\)/,
+    ],
+    [
+      'the core bundle carries fault injection',
+      (d) => edit(d, 'out/main/core.js', (t) => `const FAULT_KINDS = ["drop", "auth-store-down"];\n${t}`),
+      verify.checkCoreDemoSimulator,
+      /core\.js carries the simulator's fault injection/,
+    ],
     [
       'a chunk the core loads with import() carries the admin routes',
       (d) => {
@@ -274,12 +334,37 @@ describe('the package checks can fail', () => {
       /chunks\/admin-xyz\.js carries the simulator's admin routes/,
     ],
     ['index.html references a missing asset', (d) => rmSync(join(d, 'out/renderer/assets/index-abc.css')), verify.checkRendererHtml, /index-abc\.css/],
-    ['index.html has an inline script', (d) => edit(d, 'out/renderer/index.html', (t) => t.replace('</body>', '<script>window.x = 1</script></body>')), verify.checkRendererHtml, /inline script/],
-    ['index.html loads a script from the network', (d) => edit(d, 'out/renderer/index.html', (t) => t.replace('./assets/index-abc.js', 'https://cdn.example/x.js')), verify.checkRendererHtml, /outside the app/],
-    ['a fuse is flipped', (d) => editYaml(d, (doc) => doc.setIn(['electronFuses', 'runAsNode'], true)), verify.checkFuses, /runAsNode is true; it must be false/],
-    ['a documented fuse is missing', (d) => editYaml(d, (doc) => doc.deleteIn(['electronFuses', 'grantFileProtocolExtraPrivileges'])), verify.checkFuses, /grantFileProtocolExtraPrivileges is not set/],
+    [
+      'index.html has an inline script',
+      (d) => edit(d, 'out/renderer/index.html', (t) => t.replace('</body>', '<script>window.x = 1</script></body>')),
+      verify.checkRendererHtml,
+      /inline script/,
+    ],
+    [
+      'index.html loads a script from the network',
+      (d) => edit(d, 'out/renderer/index.html', (t) => t.replace('./assets/index-abc.js', 'https://cdn.example/x.js')),
+      verify.checkRendererHtml,
+      /outside the app/,
+    ],
+    [
+      'a fuse is flipped',
+      (d) => editYaml(d, (doc) => doc.setIn(['electronFuses', 'runAsNode'], true)),
+      verify.checkFuses,
+      /runAsNode is true; it must be false/,
+    ],
+    [
+      'a documented fuse is missing',
+      (d) => editYaml(d, (doc) => doc.deleteIn(['electronFuses', 'grantFileProtocolExtraPrivileges'])),
+      verify.checkFuses,
+      /grantFileProtocolExtraPrivileges is not set/,
+    ],
     ['the asar is off', (d) => editYaml(d, (doc) => doc.set('asar', false)), verify.checkFuses, /asar is false/],
-    ['asarUnpack misses keytar', (d) => editYaml(d, (doc) => doc.set('asarUnpack', ['**/node_modules/better-sqlite3/**'])), verify.checkNativeUnpacked, /native module keytar/],
+    [
+      'asarUnpack misses keytar',
+      (d) => editYaml(d, (doc) => doc.set('asarUnpack', ['**/node_modules/better-sqlite3/**'])),
+      verify.checkNativeUnpacked,
+      /native module keytar/,
+    ],
     [
       // The old probe looked for better-sqlite3.node, which node-gyp never builds: this list passed it.
       'asarUnpack covers a better-sqlite3.node, but not the better_sqlite3.node node-gyp builds',
@@ -296,22 +381,73 @@ describe('the package checks can fail', () => {
       verify.checkNativeUnpacked,
       /keytar_prebuilt\.node is not covered/,
     ],
-    ['a native module whose .node file cannot be told', (d) => edit(d, 'node_modules/keytar/binding.gyp', () => '{ "targets": [] }'), verify.checkNativeUnpacked, /cannot tell which \.node file native module keytar builds/],
-    ['the core uses Node\'s fetch, not net.fetch', (d) => edit(d, 'out/main/core.js', (t) => t.replace('electron.net.fetch(', 'fetch(')), verify.checkCoreNetFetch, /never calls net\.fetch\(\)/],
     [
-      'net.fetch named only in a comment does not count',
-      (d) => edit(d, 'out/main/core.js', (t) => t.replace('electron.net.fetch(', '/* not net.fetch( */ fetch(').replace('function electronFetch', '// net.fetch(url) one day\nfunction electronFetch')),
+      'a native module whose .node file cannot be told',
+      (d) => edit(d, 'node_modules/keytar/binding.gyp', () => '{ "targets": [] }'),
+      verify.checkNativeUnpacked,
+      /cannot tell which \.node file native module keytar builds/,
+    ],
+    [
+      "the core uses Node's fetch, not net.fetch",
+      (d) => edit(d, 'out/main/core.js', (t) => t.replace('electron.net.fetch(', 'fetch(')),
       verify.checkCoreNetFetch,
       /never calls net\.fetch\(\)/,
     ],
-    ['the core does not import net from electron', (d) => edit(d, 'out/main/core.js', (t) => t.replace('import { net } from "electron";\n', 'const net = globalThis;\n')), verify.checkCoreNetFetch, /never imports net from electron/],
-    ['the core loads ExcelJS at start-up', (d) => edit(d, 'out/main/core.js', (t) => `import ExcelJS from "exceljs";\n${t}`), verify.checkCoreLoadsOnDemand, /core\.js loads exceljs when the core starts/],
-    ['a chunk the core imports loads ExcelJS at start-up', (d) => edit(d, 'out/main/chunks/demo-abc.js', (t) => `const ExcelJS = require("exceljs");\n${t}`), verify.checkCoreLoadsOnDemand, /chunks\/demo-abc\.js loads exceljs/],
-    ["main does not hand the core its log folder", (d) => edit(d, 'out/main/index.js', (t) => t.replace('{ ...process.env, WORKBENCH_LOG_DIR: join(app.getPath("userData"), "logs") }', '{ ...process.env }')), verify.checkCoreLog, /does not hand the core process WORKBENCH_LOG_DIR/],
-    ["main hands the core a log folder outside the user data", (d) => edit(d, 'out/main/index.js', (t) => t.replace('app.getPath("userData")', 'app.getPath("temp")')), verify.checkCoreLog, /does not hand the core process WORKBENCH_LOG_DIR/],
-    ['the core never reads its log folder', (d) => edit(d, 'out/main/core.js', (t) => t.replace('process.env.WORKBENCH_LOG_DIR ?? ', '')), verify.checkCoreLog, /never reads WORKBENCH_LOG_DIR/],
+    [
+      'net.fetch named only in a comment does not count',
+      (d) =>
+        edit(d, 'out/main/core.js', (t) =>
+          t
+            .replace('electron.net.fetch(', '/* not net.fetch( */ fetch(')
+            .replace('function electronFetch', '// net.fetch(url) one day\nfunction electronFetch'),
+        ),
+      verify.checkCoreNetFetch,
+      /never calls net\.fetch\(\)/,
+    ],
+    [
+      'the core does not import net from electron',
+      (d) => edit(d, 'out/main/core.js', (t) => t.replace('import { net } from "electron";\n', 'const net = globalThis;\n')),
+      verify.checkCoreNetFetch,
+      /never imports net from electron/,
+    ],
+    [
+      'the core loads ExcelJS at start-up',
+      (d) => edit(d, 'out/main/core.js', (t) => `import ExcelJS from "exceljs";\n${t}`),
+      verify.checkCoreLoadsOnDemand,
+      /core\.js loads exceljs when the core starts/,
+    ],
+    [
+      'a chunk the core imports loads ExcelJS at start-up',
+      (d) => edit(d, 'out/main/chunks/demo-abc.js', (t) => `const ExcelJS = require("exceljs");\n${t}`),
+      verify.checkCoreLoadsOnDemand,
+      /chunks\/demo-abc\.js loads exceljs/,
+    ],
+    [
+      'main does not hand the core its log folder',
+      (d) =>
+        edit(d, 'out/main/index.js', (t) => t.replace('{ ...process.env, WORKBENCH_LOG_DIR: join(app.getPath("userData"), "logs") }', '{ ...process.env }')),
+      verify.checkCoreLog,
+      /does not hand the core process WORKBENCH_LOG_DIR/,
+    ],
+    [
+      'main hands the core a log folder outside the user data',
+      (d) => edit(d, 'out/main/index.js', (t) => t.replace('app.getPath("userData")', 'app.getPath("temp")')),
+      verify.checkCoreLog,
+      /does not hand the core process WORKBENCH_LOG_DIR/,
+    ],
+    [
+      'the core never reads its log folder',
+      (d) => edit(d, 'out/main/core.js', (t) => t.replace('process.env.WORKBENCH_LOG_DIR ?? ', '')),
+      verify.checkCoreLog,
+      /never reads WORKBENCH_LOG_DIR/,
+    ],
     ['files leaves out the build', (d) => editYaml(d, (doc) => doc.set('files', ['package.json'])), verify.checkFilesAndMain, /leaves out part of the build/],
-    ["package.json's main is not a built file", (d) => edit(d, 'package.json', (t) => t.replace('./out/main/index.js', './out/main/main.js')), verify.checkFilesAndMain, /main "\.\/out\/main\/main\.js"/],
+    [
+      "package.json's main is not a built file",
+      (d) => edit(d, 'package.json', (t) => t.replace('./out/main/index.js', './out/main/main.js')),
+      verify.checkFilesAndMain,
+      /main "\.\/out\/main\/main\.js"/,
+    ],
   ];
   it.each(cases)('%s', (_what, breakIt, check, problem) => {
     const dir = goodProject();

@@ -1,7 +1,17 @@
 // The window's security, item by item against Electron's security checklist
 // (https://www.electronjs.org/docs/latest/tutorial/security).
 import { describe, expect, it } from 'vitest';
-import { applyDevServerPolicy, CONTENT_SECURITY_POLICY, contentSecurityPolicy, hardenSession, hardenWindow, isAppUrl, isTrustedSender, menuTemplate, secureWebPreferences } from '../../../electron/main/security';
+import {
+  applyDevServerPolicy,
+  CONTENT_SECURITY_POLICY,
+  contentSecurityPolicy,
+  hardenSession,
+  hardenWindow,
+  isAppUrl,
+  isTrustedSender,
+  menuTemplate,
+  secureWebPreferences,
+} from '../../../electron/main/security';
 import { checkExternalUrl } from '../../../shared/links';
 import { FakeSession } from '../../support/fake-electron';
 
@@ -29,7 +39,11 @@ describe('web preferences', () => {
 });
 
 describe('Content-Security-Policy (checklist 7)', () => {
-  const directives = Object.fromEntries(CONTENT_SECURITY_POLICY.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v.join(' ')]));
+  const directives = Object.fromEntries(
+    CONTENT_SECURITY_POLICY.split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .map(([k, ...v]) => [k, v.join(' ')]),
+  );
   it('no remote scripts, no inline scripts, no eval', () => {
     expect(directives['script-src']).toBe("'self'");
     expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-inline|unsafe-eval|https?:|\*/);
@@ -46,7 +60,12 @@ describe('Content-Security-Policy (checklist 7)', () => {
   });
   it('development adds only the dev server (its scripts, its websocket, injected styles); production is unchanged', () => {
     const dev = contentSecurityPolicy({ dev: { serverOrigin: 'http://localhost:5173' } });
-    const d = Object.fromEntries(dev.split(';').map((x) => x.trim().split(/\s+/)).map(([k, ...v]) => [k, v.join(' ')]));
+    const d = Object.fromEntries(
+      dev
+        .split(';')
+        .map((x) => x.trim().split(/\s+/))
+        .map(([k, ...v]) => [k, v.join(' ')]),
+    );
     expect(d['script-src']).toBe("'self' http://localhost:5173");
     expect(d['connect-src']).toBe('http://localhost:5173 ws://localhost:5173');
     expect(d['style-src']).toBe("'self' 'unsafe-inline'");
@@ -66,7 +85,13 @@ describe('who may talk to main (checklist 17: validate the sender)', () => {
   it('refuses another webContents, a sub-frame, a foreign page, no frame, no window', () => {
     expect(isTrustedSender({ sender: { id: 8 }, senderFrame: mainFrame }, win, undefined)).toBe(false);
     expect(isTrustedSender({ sender: { id: 7 }, senderFrame: { url: 'app://renderer/index.html', parent: mainFrame } }, win, undefined)).toBe(false);
-    expect(isTrustedSender({ sender: { id: 7 }, senderFrame: { url: 'https://evil.example/', parent: null } }, { webContents: { id: 7, mainFrame: { url: 'https://evil.example/', parent: null } } }, undefined)).toBe(false);
+    expect(
+      isTrustedSender(
+        { sender: { id: 7 }, senderFrame: { url: 'https://evil.example/', parent: null } },
+        { webContents: { id: 7, mainFrame: { url: 'https://evil.example/', parent: null } } },
+        undefined,
+      ),
+    ).toBe(false);
     expect(isTrustedSender({ sender: { id: 7 }, senderFrame: null }, win, undefined)).toBe(false);
     expect(isTrustedSender({ sender: { id: 7 }, senderFrame: mainFrame }, null, undefined)).toBe(false);
   });
@@ -170,7 +195,8 @@ describe('menu', () => {
   });
 
   it('the File menu: the record items first, then close (macOS) or quit', () => {
-    const labels = (mac: boolean) => fileMenu(menuTemplate({ dev: false, mac, appName: 'Outreach Workbench', send: () => {} })).map((i) => i.label ?? i.role ?? i.type);
+    const labels = (mac: boolean) =>
+      fileMenu(menuTemplate({ dev: false, mac, appName: 'Outreach Workbench', send: () => {} })).map((i) => i.label ?? i.role ?? i.type);
     expect(labels(false)).toEqual(['Export your record…', 'Import a record…', 'separator', 'Restore from backup…', 'separator', 'quit']);
     expect(labels(true)).toEqual(['Export your record…', 'Import a record…', 'separator', 'Restore from backup…', 'separator', 'close']);
   });
@@ -243,7 +269,11 @@ describe("the dev server's Content-Security-Policy header (development only, set
     const session = new FakeSession();
     hardenSession(session, `${DEV}/some/page?x=1`);
     expect(session.headersFilter).toEqual({ urls: [`${DEV}/*`] });
-    const out = session.respond(`${DEV}/index.html`, { 'Content-Type': ['text/html'], 'content-security-policy': ["default-src *"], 'CONTENT-SECURITY-POLICY': ['script-src *'] });
+    const out = session.respond(`${DEV}/index.html`, {
+      'Content-Type': ['text/html'],
+      'content-security-policy': ['default-src *'],
+      'CONTENT-SECURITY-POLICY': ['script-src *'],
+    });
     expect(out).toEqual({ 'Content-Type': ['text/html'], 'Content-Security-Policy': [devPolicy] });
     // A response with no headers at all gets the policy too.
     expect(session.respond(`${DEV}/@vite/client`, {})).toEqual({ 'Content-Security-Policy': [devPolicy] });

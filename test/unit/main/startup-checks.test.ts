@@ -59,7 +59,9 @@ describe('switches the packaged app refuses', () => {
   });
 
   it('on Windows, a /switch counts too (Chromium accepts it there)', () => {
-    expect(forbiddenSwitch(['C:\\Program Files\\Outreach Workbench\\Outreach Workbench.exe', '/remote-debugging-port=9222'], 'win32')).toBe('--remote-debugging-port');
+    expect(forbiddenSwitch(['C:\\Program Files\\Outreach Workbench\\Outreach Workbench.exe', '/remote-debugging-port=9222'], 'win32')).toBe(
+      '--remote-debugging-port',
+    );
     expect(forbiddenSwitch(['C:\\Program Files\\Outreach Workbench\\Outreach Workbench.exe', '/Inspect'], 'win32')).toBe('--inspect');
     expect(forbiddenSwitch(['C:\\Program Files\\Outreach Workbench\\Outreach Workbench.exe', 'C:\\Users\\me\\notes.txt'], 'win32')).toBeNull();
   });
@@ -86,7 +88,9 @@ describe("demo mode's own user-data folder", () => {
   });
 
   it('on macOS the same way (Application Support)', () => {
-    expect(demoUserDataDir('/Users/u/Library/Application Support', 'Outreach Workbench')).toBe(join('/Users/u/Library/Application Support', 'Outreach Workbench Demo'));
+    expect(demoUserDataDir('/Users/u/Library/Application Support', 'Outreach Workbench')).toBe(
+      join('/Users/u/Library/Application Support', 'Outreach Workbench Demo'),
+    );
   });
 
   it('refuses a relative app-data folder (app.setPath needs an absolute one), and an empty product name still gets a name', () => {

@@ -102,20 +102,23 @@ describe('start-up order', () => {
 });
 
 describe('switches the packaged app refuses, at start-up', () => {
-  it.each([['--remote-debugging-port=9222'], ['--inspect'], ['--js-flags=--allow-natives-syntax']])('packaged, %s: logged, refused in a dialog, exit(1), no lock taken', (arg) => {
-    const app = new FakeApp({ appData: appData(), isPackaged: true });
-    const { opts, refused } = options(app, [arg]);
-    let log: FakeLog | undefined;
-    const openLog = opts.openLog;
-    opts.openLog = (d) => (log = openLog(d));
-    expect(startUp(app, opts)).toBeNull();
-    const name = arg.replace(/=.*$/, '');
-    expect(refused).toEqual([name]);
-    expect(log?.errors).toEqual([`refused to start with ${name}`]);
-    expect(app.calls).not.toContain('requestSingleInstanceLock');
-    expect(app.calls.slice(-2)).toEqual(['refuse', 'exit:1']);
-    before(app.calls, 'openLog', 'refuse');
-  });
+  it.each([['--remote-debugging-port=9222'], ['--inspect'], ['--js-flags=--allow-natives-syntax']])(
+    'packaged, %s: logged, refused in a dialog, exit(1), no lock taken',
+    (arg) => {
+      const app = new FakeApp({ appData: appData(), isPackaged: true });
+      const { opts, refused } = options(app, [arg]);
+      let log: FakeLog | undefined;
+      const openLog = opts.openLog;
+      opts.openLog = (d) => (log = openLog(d));
+      expect(startUp(app, opts)).toBeNull();
+      const name = arg.replace(/=.*$/, '');
+      expect(refused).toEqual([name]);
+      expect(log?.errors).toEqual([`refused to start with ${name}`]);
+      expect(app.calls).not.toContain('requestSingleInstanceLock');
+      expect(app.calls.slice(-2)).toEqual(['refuse', 'exit:1']);
+      before(app.calls, 'openLog', 'refuse');
+    },
+  );
 
   it('in demo mode the refusal is logged in the demo folder', () => {
     const app = new FakeApp({ appData: appData(), isPackaged: true });

@@ -31,7 +31,13 @@ function lineCount(text: string): number {
 function sizeProblem(file: string, text: string): string | null {
   const lines = lineCount(text);
   if (lines <= MAX_LINES) return null;
-  if (text.split('\n').slice(0, 10).some((l) => REASON.test(l))) return null;
+  if (
+    text
+      .split('\n')
+      .slice(0, 10)
+      .some((l) => REASON.test(l))
+  )
+    return null;
   return `${file}: ${lines} lines (over ${MAX_LINES}, and no "Long because:" comment in its first 10 lines)`;
 }
 

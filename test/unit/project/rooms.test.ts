@@ -51,7 +51,9 @@ describe('rooms (who may import whom)', () => {
   });
 
   it('{@html} is an error in Svelte components', async () => {
-    const [result] = await eslint.lintText('<script lang="ts">let { t }: { t: string } = $props();</script>\n<p>{@html t}</p>\n', { filePath: 'renderer/src/X.svelte' });
+    const [result] = await eslint.lintText('<script lang="ts">let { t }: { t: string } = $props();</script>\n<p>{@html t}</p>\n', {
+      filePath: 'renderer/src/X.svelte',
+    });
     expect(result?.messages.some((m) => m.ruleId === 'svelte/no-at-html-tags' && m.severity === 2)).toBe(true);
   });
 });

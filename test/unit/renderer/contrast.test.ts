@@ -38,7 +38,10 @@ const PAIRS: [fg: string, bg: string][] = [
 ];
 
 describe('AA contrast', () => {
-  for (const [name, theme] of [['light', light], ['dark', dark]] as const) {
+  for (const [name, theme] of [
+    ['light', light],
+    ['dark', dark],
+  ] as const) {
     it.each(PAIRS)(`${name}: --%s on --%s is at least 4.5:1`, (fg, bg) => {
       expect(theme[fg], fg).toBeDefined();
       expect(theme[bg], bg).toBeDefined();

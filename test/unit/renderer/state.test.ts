@@ -73,7 +73,14 @@ beforeAll(async () => {
     emit(event, payload);
     for (const l of listeners.get(event) ?? []) l(structuredClone(payload));
   };
-  service = await AppService.create({ userDataDir: tmp.dir, platform, keychain: new FakeKeychain(), appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux' });
+  service = await AppService.create({
+    userDataDir: tmp.dir,
+    platform,
+    keychain: new FakeKeychain(),
+    appName: 'Outreach Workbench',
+    appVersion: '0.1.0',
+    platformName: 'linux',
+  });
   service.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000 });
   handlers = createHandlers(service, platform);
   const api = new Proxy(
@@ -307,7 +314,7 @@ describe('AppStore and OpportunitiesStore', () => {
     expect(listenerCount()).toBe(before);
   });
 
-  it('every subscription to main\'s events ends with dispose(); load() twice subscribes once', async () => {
+  it("every subscription to main's events ends with dispose(); load() twice subscribes once", async () => {
     const before = listenerCount();
     const other = new AppStore();
     await other.load();
@@ -415,7 +422,12 @@ describe('InsightsStore', () => {
     await held.reached;
     await insights.countGapOpportunities(b, gaps.slice(1));
     const newer = insights.gapOpportunities;
-    expect(Object.keys(newer).sort()).toEqual(gaps.slice(1).map((g) => g.domain).sort());
+    expect(Object.keys(newer).sort()).toEqual(
+      gaps
+        .slice(1)
+        .map((g) => g.domain)
+        .sort(),
+    );
     const one = gaps[1]!.domain;
     expect(newer[one]).toBe((await direct('opportunities:list', { filter: { brandId: b, domain: one }, offset: 0, limit: 1 })).total);
     held.release();
@@ -549,7 +561,10 @@ describe('RecordStore', () => {
   });
 
   it('a do-not-contact CSV of several columns asks for the column, previews, then imports', async () => {
-    writeFileSync(join(tmp.dir, 'dnc.csv'), 'Name,Work mail,Site\nAna,ana@paper.example,paper.example\nBo,not-an-address,\nCy,cy@mag.example,mag.example\nDee,ana@paper.example,\n');
+    writeFileSync(
+      join(tmp.dir, 'dnc.csv'),
+      'Name,Work mail,Site\nAna,ana@paper.example,paper.example\nBo,not-an-address,\nCy,cy@mag.example,mag.example\nDee,ana@paper.example,\n',
+    );
     platform.openFrom = join(tmp.dir, 'dnc.csv');
     const version = record.version;
     await record.chooseDncImport();
@@ -572,7 +587,7 @@ describe('RecordStore', () => {
     expect(readFileSync(platform.saveAs, 'utf8')).toContain('cy@mag.example');
   });
 
-  it("a menu command opens Settings at its part and starts the flow", async () => {
+  it('a menu command opens Settings at its part and starts the flow', async () => {
     app.show('opportunities');
     platform.saveAs = null;
     await record.command('export-record');
@@ -652,7 +667,11 @@ describe('PitchStore: the draft in the editor', () => {
     const first = (await direct('opportunities:get', { brandId, id: mixed })).record.author_name.split(' ')[0];
     expect(pitch.view!.filled.body.startsWith(`Hi ${first},`)).toBe(true);
     expect(pitch.unfilled).toEqual([]);
-    expect(segments(pitch.body, pitch.states).filter((x) => x.state).map((x) => [x.text, x.state])).toEqual([
+    expect(
+      segments(pitch.body, pitch.states)
+        .filter((x) => x.state)
+        .map((x) => [x.text, x.state]),
+    ).toEqual([
       ['{first_name}', 'filled'],
       ['{article_title}', 'filled'],
     ]);
@@ -863,7 +882,7 @@ describe('PitchStore: the draft in the editor', () => {
   });
 });
 
-describe('the editor\'s text helpers', () => {
+describe("the editor's text helpers", () => {
   it('a line diff keeps what both have and marks what went and what came', () => {
     expect(lineDiff('Hi [Name],\nOld line\nBest', 'Hi [Name],\nNew line\nAnother\nBest')).toEqual([
       { op: ' ', text: 'Hi [Name],' },
@@ -876,7 +895,10 @@ describe('the editor\'s text helpers', () => {
   });
 
   it('tokens are filled, unfilled, or not known yet (typed since the last answer)', () => {
-    const view = { text: { subject: '', body: 'Hi {first_name} at {publication}' }, unfilled: [{ token: '{first_name}', field: 'first_name', part: 'body' }] } as any;
+    const view = {
+      text: { subject: '', body: 'Hi {first_name} at {publication}' },
+      unfilled: [{ token: '{first_name}', field: 'first_name', part: 'body' }],
+    } as any;
     expect(segments('{publication}: {first_name}, [Whatever] {brand}', fieldStates(view)).map((x) => [x.text, x.state])).toEqual([
       ['{publication}', 'filled'],
       [': ', null],

@@ -126,14 +126,32 @@ describe('records', () => {
 
   it('citations, summaries, score points, brands and pagination parse', () => {
     const c = {
-      url: 'https://a.com/x', domain: 'a.com', times_cited: 3, first_seen: 'x', last_seen: 'y',
-      competitors_referenced: [], prompts: ['p'], search_queries: [{ query: 'q', count: 2 }],
-      sentiment: -3, domain_rating: 50, page_authority: 20, topics: [], h1: 'H', mentions_brand: true,
+      url: 'https://a.com/x',
+      domain: 'a.com',
+      times_cited: 3,
+      first_seen: 'x',
+      last_seen: 'y',
+      competitors_referenced: [],
+      prompts: ['p'],
+      search_queries: [{ query: 'q', count: 2 }],
+      sentiment: -3,
+      domain_rating: 50,
+      page_authority: 20,
+      topics: [],
+      h1: 'H',
+      mentions_brand: true,
     };
     expect(citationItemSchema.parse(c)).toEqual(c);
     expect(sanitizeCitation({ ...c, times_cited: '3' }).warnings).toHaveLength(1);
-    expect(citationSummarySchema.safeParse({ total_citations: 1, top_domains: [{ domain: 'a', count: 1, citation_share: 100 }], top_competitors: [] }).success).toBe(true);
-    expect(sanitizeScorePoint({ date: '2026-01-01', visibility: 85.5, presence: 92.3, model: 'gpt-4o' }).record).toEqual({ date: '2026-01-01', visibility: 85.5, presence: 92.3, model: 'gpt-4o' });
+    expect(
+      citationSummarySchema.safeParse({ total_citations: 1, top_domains: [{ domain: 'a', count: 1, citation_share: 100 }], top_competitors: [] }).success,
+    ).toBe(true);
+    expect(sanitizeScorePoint({ date: '2026-01-01', visibility: 85.5, presence: 92.3, model: 'gpt-4o' }).record).toEqual({
+      date: '2026-01-01',
+      visibility: 85.5,
+      presence: 92.3,
+      model: 'gpt-4o',
+    });
     expect(sanitizeScorePoint({ visibility: 1 }).record).toBeNull();
     expect(brandSchema.safeParse({ id: 'x', name: 'y' }).success).toBe(true);
     expect(paginationSchema.safeParse({ limit: 100, has_more: false, next_cursor: null }).success).toBe(true);
@@ -149,7 +167,9 @@ describe('requests and responses', () => {
     expect(scoresQuerySchema.safeParse({ brand: 'b', breakdown: ['model', 'prompt', 'model'] }).success).toBe(false);
   });
   it('envelopes', () => {
-    expect(outreachResponseSchema.safeParse({ brand_id: 'b', opportunities: [{}], pagination: { limit: 1, has_more: false, next_cursor: null } }).success).toBe(true);
+    expect(outreachResponseSchema.safeParse({ brand_id: 'b', opportunities: [{}], pagination: { limit: 1, has_more: false, next_cursor: null } }).success).toBe(
+      true,
+    );
     expect(outreachResponseSchema.safeParse({ brand_id: 'b', opportunities: {}, pagination: {} }).success).toBe(false);
     const scores = { brand_id: 'b', brand_name: 'N', start_date: 'a', end_date: 'b', breakdown: [], data: [], errors: null };
     expect(scoresResponseSchema.parse(scores)).toEqual(scores);
@@ -158,9 +178,21 @@ describe('requests and responses', () => {
 
 describe('error bodies, every form', () => {
   it('code form', () => {
-    const body = { error: 'INVALID_PARAMETER', message: "The 'brand' parameter is required", details: [{ field: 'brand', message: 'required' }], timestamp: 't', request_id: 'r1' };
+    const body = {
+      error: 'INVALID_PARAMETER',
+      message: "The 'brand' parameter is required",
+      details: [{ field: 'brand', message: 'required' }],
+      timestamp: 't',
+      request_id: 'r1',
+    };
     expect(errorBodySchema.safeParse(body).success).toBe(true);
-    expect(parseErrorBody(JSON.stringify(body))).toMatchObject({ code: 'INVALID_PARAMETER', headline: "The 'brand' parameter is required", message: 'brand: required', requestId: 'r1', json: true });
+    expect(parseErrorBody(JSON.stringify(body))).toMatchObject({
+      code: 'INVALID_PARAMETER',
+      headline: "The 'brand' parameter is required",
+      message: 'brand: required',
+      requestId: 'r1',
+      json: true,
+    });
   });
   it('message-text form with errors', () => {
     const f = parseErrorBody(JSON.stringify({ error: 'Invalid API key', errors: ['No accounts found for this API key'], timestamp: 't' }));
@@ -171,14 +203,21 @@ describe('error bodies, every form', () => {
     expect(f).toMatchObject({ code: 'FORBIDDEN', headline: 'Invalid API key', message: 'No accounts found for this API key' });
   });
   it('error as an object', () => {
-    expect(parseErrorBody('{"error":{"code":"rate_limit_exceeded","message":"Slow down"}}')).toMatchObject({ code: 'RATE_LIMIT_EXCEEDED', rawCode: 'rate_limit_exceeded', message: 'Slow down' });
+    expect(parseErrorBody('{"error":{"code":"rate_limit_exceeded","message":"Slow down"}}')).toMatchObject({
+      code: 'RATE_LIMIT_EXCEEDED',
+      rawCode: 'rate_limit_exceeded',
+      message: 'Slow down',
+    });
   });
   it('detail string and detail object', () => {
     expect(parseErrorBody('{"detail":"brand_id is required"}')).toMatchObject({ message: 'brand_id is required' });
     expect(parseErrorBody('{"detail":{"code":"forbidden","message":"No access"}}')).toMatchObject({ code: 'FORBIDDEN', message: 'No access' });
   });
   it('plain rate-limit text', () => {
-    expect(parseErrorBody('{"error":"Rate limit exceeded: 60 per 1 minute"}')).toMatchObject({ code: undefined, message: 'Rate limit exceeded: 60 per 1 minute' });
+    expect(parseErrorBody('{"error":"Rate limit exceeded: 60 per 1 minute"}')).toMatchObject({
+      code: undefined,
+      message: 'Rate limit exceeded: 60 per 1 minute',
+    });
   });
   it('no JSON at all', () => {
     expect(parseErrorBody('<html>Bad gateway</html>')).toEqual({ details: [], json: false });
@@ -186,8 +225,10 @@ describe('error bodies, every form', () => {
     expect(parseErrorBody('[1,2]')).toEqual({ details: [], json: true });
   });
   it('property: never throws on any text', () => {
-    fc.assert(fc.property(fc.oneof(fc.string(), fc.json()), (t) => {
-      expect(parseErrorBody(t).details).toBeInstanceOf(Array);
-    }));
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json()), (t) => {
+        expect(parseErrorBody(t).details).toBeInstanceOf(Array);
+      }),
+    );
   });
 });

@@ -68,13 +68,19 @@ describe('contact parsing, properties', () => {
 
   it('any valid address round-trips, with or without the suffix and padding', () => {
     fc.assert(
-      fc.property(address, fc.boolean(), fc.string({ unit: fc.constantFrom(' ', '\t'), maxLength: 3 }), fc.string({ unit: fc.constantFrom(' ', '\t'), maxLength: 3 }), (email, catchAll, pre, post) => {
-        const c = parseContact(`${pre}${email}${catchAll ? ' CATCH' : ''}${post}`);
-        expect(c.email).toBe(email);
-        expect(c.catchAll).toBe(catchAll);
-        expect(c.valid).toBe(true);
-        expect(c.identity).toBe(email.toLowerCase());
-      }),
+      fc.property(
+        address,
+        fc.boolean(),
+        fc.string({ unit: fc.constantFrom(' ', '\t'), maxLength: 3 }),
+        fc.string({ unit: fc.constantFrom(' ', '\t'), maxLength: 3 }),
+        (email, catchAll, pre, post) => {
+          const c = parseContact(`${pre}${email}${catchAll ? ' CATCH' : ''}${post}`);
+          expect(c.email).toBe(email);
+          expect(c.catchAll).toBe(catchAll);
+          expect(c.valid).toBe(true);
+          expect(c.identity).toBe(email.toLowerCase());
+        },
+      ),
     );
   });
 

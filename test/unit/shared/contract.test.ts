@@ -35,8 +35,12 @@ describe('the declaration and its names', () => {
     expect(contract['triage:bulk'].result.safeParse({ updated: 2 }).success).toBe(true);
     expect(contract['triage:bulk'].result.safeParse({ updated: 'two' }).success).toBe(false);
     expect(contract['export:choose-file'].result.safeParse({ file: null }).success).toBe(true);
-    expect(contract['keys:status'].result.safeParse({ state: 'stored', last4: 'abcd', keychain: 'available', lastCheck: null, message: 'ok' }).success).toBe(true);
-    expect(contract['keys:status'].result.safeParse({ state: 'stored', last4: 'abcd', keychain: 'available', lastCheck: null, message: 'ok', key: 'sk' }).data).not.toHaveProperty('key');
+    expect(contract['keys:status'].result.safeParse({ state: 'stored', last4: 'abcd', keychain: 'available', lastCheck: null, message: 'ok' }).success).toBe(
+      true,
+    );
+    expect(
+      contract['keys:status'].result.safeParse({ state: 'stored', last4: 'abcd', keychain: 'available', lastCheck: null, message: 'ok', key: 'sk' }).data,
+    ).not.toHaveProperty('key');
   });
 });
 

@@ -17,7 +17,14 @@ describe('daily series', () => {
     expect(s).toHaveLength(5);
   });
   it('split by model', () => {
-    const m = splitBy([{ date: 'd', model: 'a', visibility: 1, presence: 1 }, { date: 'd', model: 'b', visibility: 2, presence: 2 }, { date: 'e', model: 'a', visibility: 3, presence: 3 }], 'model');
+    const m = splitBy(
+      [
+        { date: 'd', model: 'a', visibility: 1, presence: 1 },
+        { date: 'd', model: 'b', visibility: 2, presence: 2 },
+        { date: 'e', model: 'a', visibility: 3, presence: 3 },
+      ],
+      'model',
+    );
     expect([...m.keys()]).toEqual(['a', 'b']);
     expect(m.get('a')).toHaveLength(2);
   });

@@ -32,7 +32,11 @@ describe('composeLink', () => {
 
   it('Outlook on the web: its compose deep link', () => {
     const r = composeLink('outlook', pitch);
-    expect(r.url.startsWith('https://outlook.office.com/mail/deeplink/compose?to=maya.okafor@wired.com,a%2Bb@wired.com&subject=Cold%20brew%20data%20%26%20a%20quote%3F&body=Hi%20Maya')).toBe(true);
+    expect(
+      r.url.startsWith(
+        'https://outlook.office.com/mail/deeplink/compose?to=maya.okafor@wired.com,a%2Bb@wired.com&subject=Cold%20brew%20data%20%26%20a%20quote%3F&body=Hi%20Maya',
+      ),
+    ).toBe(true);
     expect(r).toMatchObject({ bodyLeftOut: false, message: 'Opening Outlook in your browser.' });
     expect(new URL(r.url).searchParams.get('body')).toBe("Hi Maya,\n\nIt's 100% (really) worth it!\nSam");
   });
@@ -78,22 +82,28 @@ describe('composeLink', () => {
   it('every link passes main’s checks, fits, and carries the body exactly when it says so', () => {
     const text = fc.string({ unit: 'binary', maxLength: 1200 });
     fc.assert(
-      fc.property(fc.constantFrom<MailVia>('default', 'gmail', 'outlook'), fc.array(fc.emailAddress(), { minLength: 1, maxLength: 3 }), text.map((s) => s.slice(0, 80)), text, (via, to, subject, body) => {
-        const r = composeLink(via, { to, subject, body });
-        expect(r.url.length).toBeLessThanOrEqual(MAX_URL_LENGTH);
-        if (via === 'default') {
-          expect(checkMailto(r.url).ok).toBe(true);
-          if (!r.bodyLeftOut && body) expect(decodeURIComponent(r.url.split('body=')[1]!)).toBe(body.replace(/\r\n|\r|\n/g, '\r\n'));
-        } else {
-          expect(checkExternalUrl(r.url)).toEqual({ ok: true, url: r.url });
-          const params = new URL(r.url).searchParams;
-          expect(params.get('to')).toBe(to.join(','));
-          if (subject) expect(params.get(via === 'gmail' ? 'su' : 'subject')).toBe(subject.replace(/\r\n?/g, '\n'));
-          if (r.bodyLeftOut) expect(params.has('body')).toBe(false);
-          else if (body) expect(params.get('body')).toBe(body.replace(/\r\n?/g, '\n'));
-        }
-        if (r.bodyLeftOut) expect(r.message).toMatch(/copied/);
-      }),
+      fc.property(
+        fc.constantFrom<MailVia>('default', 'gmail', 'outlook'),
+        fc.array(fc.emailAddress(), { minLength: 1, maxLength: 3 }),
+        text.map((s) => s.slice(0, 80)),
+        text,
+        (via, to, subject, body) => {
+          const r = composeLink(via, { to, subject, body });
+          expect(r.url.length).toBeLessThanOrEqual(MAX_URL_LENGTH);
+          if (via === 'default') {
+            expect(checkMailto(r.url).ok).toBe(true);
+            if (!r.bodyLeftOut && body) expect(decodeURIComponent(r.url.split('body=')[1]!)).toBe(body.replace(/\r\n|\r|\n/g, '\r\n'));
+          } else {
+            expect(checkExternalUrl(r.url)).toEqual({ ok: true, url: r.url });
+            const params = new URL(r.url).searchParams;
+            expect(params.get('to')).toBe(to.join(','));
+            if (subject) expect(params.get(via === 'gmail' ? 'su' : 'subject')).toBe(subject.replace(/\r\n?/g, '\n'));
+            if (r.bodyLeftOut) expect(params.has('body')).toBe(false);
+            else if (body) expect(params.get('body')).toBe(body.replace(/\r\n?/g, '\n'));
+          }
+          if (r.bodyLeftOut) expect(r.message).toMatch(/copied/);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -101,12 +111,21 @@ describe('composeLink', () => {
 
 /** The full Gmail link's length for `pitch` with this body (plain text: nothing encodeURIComponent leaves alone needs more), as the message states it. */
 function gmailLength(body: string): number {
-  return `https://mail.google.com/mail/?view=cm&fs=1&to=maya.okafor@wired.com,a%2Bb@wired.com&su=Cold%20brew%20data%20%26%20a%20quote%3F&body=${encodeURIComponent(body)}`.length;
+  return `https://mail.google.com/mail/?view=cm&fs=1&to=maya.okafor@wired.com,a%2Bb@wired.com&su=Cold%20brew%20data%20%26%20a%20quote%3F&body=${encodeURIComponent(body)}`
+    .length;
 }
 
 describe('pickRecipients', () => {
   it('every valid address once; personal ones chosen; catch-alls and (with a person) role addresses offered, not chosen; invalid never', () => {
-    const contacts = parseContacts(['maya.okafor@wired.com', 'editor@wired.com CATCH', 'press@wired.com', 'n/a', 'maya(at)wired.com', ' MAYA.OKAFOR@WIRED.COM ', 'mokafor@wired.com']);
+    const contacts = parseContacts([
+      'maya.okafor@wired.com',
+      'editor@wired.com CATCH',
+      'press@wired.com',
+      'n/a',
+      'maya(at)wired.com',
+      ' MAYA.OKAFOR@WIRED.COM ',
+      'mokafor@wired.com',
+    ]);
     expect(pickRecipients(contacts)).toEqual([
       { email: 'maya.okafor@wired.com', catchAll: false, role: false, selected: true },
       { email: 'editor@wired.com', catchAll: true, role: true, selected: false },
@@ -127,7 +146,9 @@ describe('pickRecipients', () => {
 
   it('an excluded address (the do-not-contact list) is never offered', () => {
     const contacts = parseContacts(['maya@wired.com', 'press@wired.com']);
-    expect(pickRecipients(contacts, { exclude: (c) => c.identity === 'maya@wired.com' })).toEqual([{ email: 'press@wired.com', catchAll: false, role: true, selected: true }]);
+    expect(pickRecipients(contacts, { exclude: (c) => c.identity === 'maya@wired.com' })).toEqual([
+      { email: 'press@wired.com', catchAll: false, role: true, selected: true },
+    ]);
   });
 
   it('properties: invalid never in, catch-all never chosen, role never chosen beside a person, each address once', () => {

@@ -143,7 +143,21 @@ describe('authorNames', () => {
   });
 
   it('nothing for a byline that is not one person', () => {
-    for (const byline of ['Staff', 'WIRED Staff', 'The Editorial Team', 'Ana Souza and Ben Kim', 'Ana Souza & Ben Kim', 'Ana Souza, Ben Kim', 'Ana; Ben', '@anasouza', 'ana@wired.com', '', '   ', null, undefined]) {
+    for (const byline of [
+      'Staff',
+      'WIRED Staff',
+      'The Editorial Team',
+      'Ana Souza and Ben Kim',
+      'Ana Souza & Ben Kim',
+      'Ana Souza, Ben Kim',
+      'Ana; Ben',
+      '@anasouza',
+      'ana@wired.com',
+      '',
+      '   ',
+      null,
+      undefined,
+    ]) {
       expect(authorNames(byline), String(byline)).toBeNull();
     }
   });
@@ -159,7 +173,28 @@ describe('isRoleAddress', () => {
   });
 
   it('holds the role addresses the issue names', () => {
-    const named = ['info', 'press', 'news', 'editor', 'editors', 'hello', 'contact', 'team', 'tips', 'newsroom', 'pr', 'media', 'office', 'admin', 'support', 'sales', 'marketing', 'webmaster', 'noreply', 'no-reply'];
+    const named = [
+      'info',
+      'press',
+      'news',
+      'editor',
+      'editors',
+      'hello',
+      'contact',
+      'team',
+      'tips',
+      'newsroom',
+      'pr',
+      'media',
+      'office',
+      'admin',
+      'support',
+      'sales',
+      'marketing',
+      'webmaster',
+      'noreply',
+      'no-reply',
+    ];
     expect(ROLE_LOCAL_PARTS).toEqual(expect.arrayContaining(named));
   });
 });
@@ -168,7 +203,9 @@ describe('fillText', () => {
   it('fills what it can, keeps the rest as written and lists it with its place in the original text', () => {
     const text = 'Hi {first_name},\n\nI read "{article_title}" on [Publication] ({article_url}).\n\n[Your Name]\n[Your Title]';
     const r = fillText(text, { ...personal, sender_name: null });
-    expect(r.text).toBe('Hi Maya,\n\nI read "The 12 best cold brew makers in 2026" on wired.com (https://www.wired.com/best-cold-brew).\n\n[Your Name]\n[Your Title]');
+    expect(r.text).toBe(
+      'Hi Maya,\n\nI read "The 12 best cold brew makers in 2026" on wired.com (https://www.wired.com/best-cold-brew).\n\n[Your Name]\n[Your Title]',
+    );
     expect(r.unfilled).toEqual([
       { token: '[Your Name]', field: 'sender_name', index: text.indexOf('[Your Name]') },
       { token: '[Your Title]', field: null, index: text.indexOf('[Your Title]') },
@@ -209,7 +246,10 @@ describe('fillText', () => {
 
 describe('fillDraft', () => {
   it('fills subject and body and says which part each unfilled token is in', () => {
-    const r = fillDraft('{brand} for your {publication} roundup, {first_name}?', 'Hi {first_name},\n\n[Your Title]', { ...personal, contact: { email: 'press@wired.com', catchAll: false } });
+    const r = fillDraft('{brand} for your {publication} roundup, {first_name}?', 'Hi {first_name},\n\n[Your Title]', {
+      ...personal,
+      contact: { email: 'press@wired.com', catchAll: false },
+    });
     expect(r.subject).toBe('Northwind Coffee for your wired.com roundup, {first_name}?');
     expect(r.body).toBe('Hi {first_name},\n\n[Your Title]');
     expect(r.unfilled).toEqual([
@@ -237,7 +277,7 @@ const TOKENS: Record<string, MergeField | null> = {
   '[Your Title]': null,
   '{unknown_field}': null,
 };
-const maybe = <T,>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null });
+const maybe = <T>(a: fc.Arbitrary<T>) => fc.option(a, { nil: null });
 const context = fc.record({
   author_name: maybe(fc.constantFrom('Maya Okafor', 'Zoë', 'Dr. Ana Souza', 'Staff', '{brand} [Name]')),
   domain: maybe(fc.domain()),
@@ -245,10 +285,24 @@ const context = fc.record({
   title: maybe(fc.string({ maxLength: 40 })),
   url: maybe(fc.webUrl()),
   brand: maybe(fc.string({ maxLength: 20 })),
-  contact: maybe(fc.record({ email: fc.oneof(fc.emailAddress(), fc.constantFrom(...ROLE_LOCAL_PARTS).map((r) => `${r}@x.com`)), catchAll: fc.boolean() })),
+  contact: maybe(
+    fc.record({
+      email: fc.oneof(
+        fc.emailAddress(),
+        fc.constantFrom(...ROLE_LOCAL_PARTS).map((r) => `${r}@x.com`),
+      ),
+      catchAll: fc.boolean(),
+    }),
+  ),
   sender_name: maybe(fc.string({ maxLength: 20 })),
 });
-const parts = fc.array(fc.oneof(plain.map((text) => ({ text, token: false })), fc.constantFrom(...Object.keys(TOKENS)).map((text) => ({ text, token: true }))), { maxLength: 12 });
+const parts = fc.array(
+  fc.oneof(
+    plain.map((text) => ({ text, token: false })),
+    fc.constantFrom(...Object.keys(TOKENS)).map((text) => ({ text, token: true })),
+  ),
+  { maxLength: 12 },
+);
 
 describe('fillText, properties', () => {
   it('never loses or changes text outside tokens; each token becomes its value or stays and is listed where it was', () => {

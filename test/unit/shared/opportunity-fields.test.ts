@@ -3,7 +3,17 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Opportunity } from '../../../shared/api/schemas';
 import type { ListItem } from '../../../shared/model';
-import { apiFields, apiKey, exportHeader, fieldNamed, fieldValue, listKey, OPPORTUNITY_FIELDS, pitchOf, type ListedFields } from '../../../shared/opportunity-fields';
+import {
+  apiFields,
+  apiKey,
+  exportHeader,
+  fieldNamed,
+  fieldValue,
+  listKey,
+  OPPORTUNITY_FIELDS,
+  pitchOf,
+  type ListedFields,
+} from '../../../shared/opportunity-fields';
 
 describe('the field table', () => {
   it('names each field, API key, list key and export header once', () => {

@@ -56,9 +56,10 @@ describe('mailto links (RFC 6068)', () => {
   });
 });
 
-describe('placeholders (the export check reads them with the editor\'s findTokens)', () => {
+describe("placeholders (the export check reads them with the editor's findTokens)", () => {
   it('finds the usual leftovers and not ordinary brackets', () => {
-    for (const t of ['Hi [Name],', 'Hi {{first_name}}', 'From {{ sender.name }}', 'Dear {company}', 'a {b} c']) expect(findTokens(t).length, t).toBeGreaterThan(0);
+    for (const t of ['Hi [Name],', 'Hi {{first_name}}', 'From {{ sender.name }}', 'Dear {company}', 'a {b} c'])
+      expect(findTokens(t).length, t).toBeGreaterThan(0);
     for (const t of ['Hi Ana,', 'see [1]', 'JSON {"a":1}']) expect(findTokens(t), t).toEqual([]);
   });
 });

@@ -52,7 +52,8 @@ describe('the pipeline', () => {
     expect(stageAfter('draft-saved', 'Contacted')).toBe('Contacted');
     expect(stageAfter('mailed', 'Drafted')).toBe('Contacted');
     expect(stageAfter('followed-up', 'Contacted')).toBe('Followed up');
-    for (const end of ['Replied', 'Won', 'Not a fit'] as const) for (const e of ['draft-saved', 'mailed', 'followed-up'] as const) expect(stageAfter(e, end)).toBe(end);
+    for (const end of ['Replied', 'Won', 'Not a fit'] as const)
+      for (const e of ['draft-saved', 'mailed', 'followed-up'] as const) expect(stageAfter(e, end)).toBe(end);
   });
 
   it('snoozes to tomorrow, next Monday, a month on; back on the day', () => {
@@ -135,7 +136,14 @@ describe('follow-ups', () => {
   it('an opportunity’s whole life: the follow-up is due at most once, and no reply comes M days after it', () => {
     // A day-by-day simulation with the service's moves (mailed sets contacted_at, followed-up sets
     // followed_up_at): the user follows up whenever it is due, and may mail or save drafts at random.
-    const action = fc.constantFrom<'none' | 'draft-saved' | 'mailed' | 'followed-up-early'>('none', 'none', 'none', 'draft-saved', 'mailed', 'followed-up-early');
+    const action = fc.constantFrom<'none' | 'draft-saved' | 'mailed' | 'followed-up-early'>(
+      'none',
+      'none',
+      'none',
+      'draft-saved',
+      'mailed',
+      'followed-up-early',
+    );
     fc.assert(
       fc.property(
         fc.array(action, { minLength: 1, maxLength: 60 }),

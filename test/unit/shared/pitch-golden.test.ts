@@ -73,8 +73,18 @@ const cases: [string, string, string, MergeContext][] = [
   ['catch-all.txt', DRAFT.subject, DRAFT.body, { ...opportunity, contact: { email: 'editor@wired.com', catchAll: true } }],
   ['role-address.txt', DRAFT.subject, DRAFT.body, { ...opportunity, contact: { email: 'press@wired.com', catchAll: false } }],
   // No author and no sender name: a personal address does not give a first name (never guessed from it).
-  ['no-author.txt', DRAFT.subject, DRAFT.body, { ...opportunity, author_name: null, sender_name: null, contact: { email: 'maya.okafor@wired.com', catchAll: false } }],
-  ['bracket-placeholders.txt', SERVICE.subject, SERVICE.body, { ...opportunity, author_name: 'Dr. Lena Schmidt', publication: 'WIRED', contact: { email: 'lena.schmidt@wired.com', catchAll: false } }],
+  [
+    'no-author.txt',
+    DRAFT.subject,
+    DRAFT.body,
+    { ...opportunity, author_name: null, sender_name: null, contact: { email: 'maya.okafor@wired.com', catchAll: false } },
+  ],
+  [
+    'bracket-placeholders.txt',
+    SERVICE.subject,
+    SERVICE.body,
+    { ...opportunity, author_name: 'Dr. Lena Schmidt', publication: 'WIRED', contact: { email: 'lena.schmidt@wired.com', catchAll: false } },
+  ],
   ['follow-up.txt', FOLLOW_UP.subject, FOLLOW_UP.body, { ...opportunity, contact: { email: 'maya.okafor@wired.com', catchAll: false } }],
 ];
 

@@ -37,7 +37,12 @@ describe('pitchLengthHint', () => {
   it('says the count against the 200-word mark, and how far over', () => {
     expect(PITCH_WORD_LIMIT).toBe(200);
     expect(pitchLengthHint('word '.repeat(200))).toEqual({ words: 200, limit: 200, over: false, message: '200 words of 200.' });
-    expect(pitchLengthHint('word '.repeat(201))).toEqual({ words: 201, limit: 200, over: true, message: '201 words: 1 word over the 200 journalists say they read.' });
+    expect(pitchLengthHint('word '.repeat(201))).toEqual({
+      words: 201,
+      limit: 200,
+      over: true,
+      message: '201 words: 1 word over the 200 journalists say they read.',
+    });
     expect(pitchLengthHint('Hi').message).toBe('1 word of 200.');
   });
 });
@@ -56,7 +61,12 @@ describe('subjectHint', () => {
   });
 
   it('under three words is too short; empty is said as such', () => {
-    expect(subjectHint('Quick idea')).toMatchObject({ words: 2, tooShort: true, tooLong: false, message: '2 words: a subject of a few words says what the pitch is about.' });
+    expect(subjectHint('Quick idea')).toMatchObject({
+      words: 2,
+      tooShort: true,
+      tooLong: false,
+      message: '2 words: a subject of a few words says what the pitch is about.',
+    });
     expect(subjectHint('Cold brew data?')).toMatchObject({ words: 3, tooShort: false });
     expect(subjectHint('   ')).toEqual({ length: 0, words: 0, empty: true, tooLong: false, tooShort: false, message: 'No subject yet.' });
   });
@@ -73,14 +83,19 @@ describe('the spam word list', () => {
     const key = (w: string) => w.replace(/[\s-]+/g, ' ');
     expect(new Set(SPAM_WORDS.map(key)).size).toBe(SPAM_WORDS.length);
     for (const w of SPAM_WORDS) expect(w, w).toBe(w.toLowerCase().trim());
-    expect(SPAM_WORDS).toEqual(expect.arrayContaining(['free', 'guarantee', 'act now', '100%', 'click here', 'limited time', 'risk-free', 'urgent', 'winner', '$$$']));
+    expect(SPAM_WORDS).toEqual(
+      expect.arrayContaining(['free', 'guarantee', 'act now', '100%', 'click here', 'limited time', 'risk-free', 'urgent', 'winner', '$$$']),
+    );
   });
 
   it('every entry is found on its own, in any case', () => {
     for (const w of SPAM_WORDS) {
       for (const text of [`so ${w} here`, `${w.toUpperCase()}!`, `(${w})`]) {
         const hints = spamHints(text);
-        expect(hints.map((h) => h.phrase), text).toEqual([w]);
+        expect(
+          hints.map((h) => h.phrase),
+          text,
+        ).toEqual([w]);
       }
     }
   });

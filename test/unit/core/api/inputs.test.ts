@@ -16,7 +16,15 @@ const refusal = (f: () => unknown): { kind: string; field: string | undefined } 
 
 describe('outreach', () => {
   it('sends every parameter given, checked, and leaves the rest out', () => {
-    expect(outreachQuery({ brand: BRAND, status: 'In Progress', archived: true, limit: 500, cursor: 'c1' })).toMatchObject({ brand: BRAND, status: 'In Progress', archived: true, limit: 500, cursor: 'c1', sort_by: undefined, domain: undefined });
+    expect(outreachQuery({ brand: BRAND, status: 'In Progress', archived: true, limit: 500, cursor: 'c1' })).toMatchObject({
+      brand: BRAND,
+      status: 'In Progress',
+      archived: true,
+      limit: 500,
+      cursor: 'c1',
+      sort_by: undefined,
+      domain: undefined,
+    });
   });
   it('refuses bad values naming the field', () => {
     expect(refusal(() => outreachQuery({ brand: 'abc' }))).toEqual({ kind: 'invalid-input', field: 'brand' });
@@ -28,7 +36,10 @@ describe('outreach', () => {
 describe('citations', () => {
   it('the query text only with search-queries, dates not with knowledge', () => {
     expect(refusal(() => citationsQuery({ brand: BRAND, mode: 'citations', query: 'x' }))).toEqual({ kind: 'invalid-input', field: 'query' });
-    expect(refusal(() => citationsQuery({ brand: BRAND, mode: 'knowledge', start_date: '2026-01-01' }))).toEqual({ kind: 'invalid-input', field: 'start_date' });
+    expect(refusal(() => citationsQuery({ brand: BRAND, mode: 'knowledge', start_date: '2026-01-01' }))).toEqual({
+      kind: 'invalid-input',
+      field: 'start_date',
+    });
     expect(refusal(() => citationsQuery({ brand: BRAND, start_date: '2026-1-1' }))).toEqual({ kind: 'invalid-input', field: 'start_date' });
     expect(citationsQuery({ brand: BRAND, mode: 'search-queries', query: 'best' })).toMatchObject({ brand: BRAND, mode: 'search-queries' });
   });
@@ -43,13 +54,18 @@ describe('scores', () => {
     expect(scoresInput({ brand: BRAND }).body).not.toHaveProperty('breakdown');
   });
   it('refuses a range over 90 days and a repeated breakdown', () => {
-    expect(refusal(() => scoresInput({ brand: BRAND, start_date: '2026-01-01', end_date: '2026-04-02' }))).toEqual({ kind: 'invalid-input', field: 'end_date' });
+    expect(refusal(() => scoresInput({ brand: BRAND, start_date: '2026-01-01', end_date: '2026-04-02' }))).toEqual({
+      kind: 'invalid-input',
+      field: 'end_date',
+    });
     expect(refusal(() => scoresInput({ brand: BRAND, breakdown: ['model', 'model'] as never }))).toEqual({ kind: 'invalid-input', field: 'breakdown' });
   });
 });
 
 describe('requestUrl', () => {
   it('joins base and path and sets only the defined parameters', () => {
-    expect(requestUrl('https://proxy.example/trakkr', '/get-outreach', { brand: 'b', limit: 5, archived: false, cursor: undefined }).href).toBe('https://proxy.example/trakkr/get-outreach?brand=b&limit=5&archived=false');
+    expect(requestUrl('https://proxy.example/trakkr', '/get-outreach', { brand: 'b', limit: 5, archived: false, cursor: undefined }).href).toBe(
+      'https://proxy.example/trakkr/get-outreach?brand=b&limit=5&archived=false',
+    );
   });
 });

@@ -35,7 +35,7 @@ describe('Pacer', () => {
     expect(clock.sleeps).toEqual([]);
   });
 
-  it('a cancelled wait is the client\'s cancelled error', async () => {
+  it("a cancelled wait is the client's cancelled error", async () => {
     const clock = new FakeClock();
     const pacer = new Pacer(clock, 60);
     await pacer.wait();

@@ -36,7 +36,13 @@ describe('status and body', () => {
   });
 
   it('the code form: errors[] are the words, request id and field kept', () => {
-    const body = { error: 'FORBIDDEN', message: 'Invalid API key', errors: ['No accounts found for this API key'], request_id: 'req-1', details: [{ field: 'brand', message: 'unknown' }] };
+    const body = {
+      error: 'FORBIDDEN',
+      message: 'Invalid API key',
+      errors: ['No accounts found for this API key'],
+      request_id: 'req-1',
+      details: [{ field: 'brand', message: 'unknown' }],
+    };
     expect(failureOf(403, JSON.stringify(body))).toEqual({
       kind: 'forbidden',
       message: 'The API key was rejected (403): No accounts found for this API key; brand: unknown',
@@ -49,7 +55,9 @@ describe('status and body', () => {
   it('the message-text form: the error text is the words', () => {
     const f = failureOf(401, JSON.stringify({ error: 'API key must be provided' }));
     expect(f).toMatchObject({ kind: 'unauthorized', message: 'The API key was not accepted (401): API key must be provided', status: 401 });
-    expect(failureOf(429, JSON.stringify({ error: { code: 'rate_limit_exceeded', message: 'Slow down' } })).message).toBe('The service is rate-limiting requests (429): Slow down');
+    expect(failureOf(429, JSON.stringify({ error: { code: 'rate_limit_exceeded', message: 'Slow down' } })).message).toBe(
+      'The service is rate-limiting requests (429): Slow down',
+    );
   });
 
   it('each status has its kind; a body that is not JSON, or none, is said so', () => {
@@ -67,7 +75,11 @@ describe('status and body', () => {
 describe('transport failures', () => {
   it('known codes in plain words, other messages redacted, timeouts with the limit', () => {
     const refused = Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
-    expect(networkFailure(refused, '127.0.0.1:9')).toEqual({ kind: 'network', message: 'Could not reach the service at 127.0.0.1:9 (connection refused).', cause: refused });
+    expect(networkFailure(refused, '127.0.0.1:9')).toEqual({
+      kind: 'network',
+      message: 'Could not reach the service at 127.0.0.1:9 (connection refused).',
+      cause: refused,
+    });
     expect(networkFailure(new Error('aborted'), 'api.trakkr.ai', 30_000).message).toBe('Could not reach the service at api.trakkr.ai (no answer within 30 s).');
     const key = 'sk_live_' + 'K'.repeat(32);
     expect(describeNetworkError(new TypeError(`fetch failed for ${key}`))).toBe('fetch failed for sk_live_[redacted]');
@@ -89,7 +101,9 @@ describe('bodies to pages', () => {
   });
 
   it('keepValid keeps what passes, collects every warning, skips what does not', () => {
-    const r = keepValid([1, 'x', 2], (raw) => (typeof raw === 'number' ? { record: raw * 10, warnings: raw === 2 ? ['two'] : [] } : { record: null, warnings: ['skipped'] }));
+    const r = keepValid([1, 'x', 2], (raw) =>
+      typeof raw === 'number' ? { record: raw * 10, warnings: raw === 2 ? ['two'] : [] } : { record: null, warnings: ['skipped'] },
+    );
     expect(r).toEqual({ items: [10, 20], warnings: ['skipped', 'two'] });
   });
 
@@ -108,15 +122,24 @@ describe('bodies to pages', () => {
   });
 
   it('citations are sanitised the same way; other modes keep any object', () => {
-    const cit = citationsFrom({ pagination, updated_at: '2026-11-20', summary: { total_citations: 1 }, citations: [{ url: 'u', times_cited: 'many' }] }, 'citations');
-    expect(cit).toEqual({ items: [{ url: 'u' }], pagination, warnings: ['field "times_cited" had the wrong type (string) and was dropped'], updatedAt: '2026-11-20', summary: { total_citations: 1 } });
+    const cit = citationsFrom(
+      { pagination, updated_at: '2026-11-20', summary: { total_citations: 1 }, citations: [{ url: 'u', times_cited: 'many' }] },
+      'citations',
+    );
+    expect(cit).toEqual({
+      items: [{ url: 'u' }],
+      pagination,
+      warnings: ['field "times_cited" had the wrong type (string) and was dropped'],
+      updatedAt: '2026-11-20',
+      summary: { total_citations: 1 },
+    });
     const sq = citationsFrom({ pagination, search_queries: [{ query: 'best', count: 'x' }, null] }, 'search-queries');
     expect(sq.items).toEqual([{ query: 'best', count: 'x' }]);
     expect(sq.warnings).toEqual(['an item that is not an object was skipped']);
     expect(sanitizeObject([1])).toEqual({ record: null, warnings: ['an item that is not an object was skipped'] });
   });
 
-  it('the citations list is found under the mode\'s key, else the first list', () => {
+  it("the citations list is found under the mode's key, else the first list", () => {
     expect(itemsOf({ knowledge: [1], citations: [2] }, 'knowledge')).toEqual([1]);
     expect(itemsOf({ queries: [3] }, 'search-queries')).toEqual([3]);
     expect(itemsOf({ pagination: [], whatever: [4] }, 'citations')).toEqual([4]);
@@ -124,7 +147,13 @@ describe('bodies to pages', () => {
   });
 
   it('score points without a date or values are skipped; breakdown keys kept', () => {
-    const body = { brand_id: 'b', start_date: '2026-11-01', end_date: '2026-11-02', breakdown: ['model'], data: [{ date: '2026-11-01', visibility: 1, presence: 2, model: 'm' }, { visibility: 1 }] };
+    const body = {
+      brand_id: 'b',
+      start_date: '2026-11-01',
+      end_date: '2026-11-02',
+      breakdown: ['model'],
+      data: [{ date: '2026-11-01', visibility: 1, presence: 2, model: 'm' }, { visibility: 1 }],
+    };
     expect(scorePointsFrom(body)).toEqual({
       points: [{ date: '2026-11-01', visibility: 1, presence: 2, model: 'm' }],
       warnings: ['a score entry without a date or values was skipped'],

@@ -67,7 +67,9 @@ describe('how long to wait', () => {
 describe('which failures retry', () => {
   it('network, server and unreadable bodies retry; key, input and request problems do not', () => {
     expect(['network', 'server', 'bad-response'].every((k) => isRetried(k as never))).toBe(true);
-    expect(['unauthorized', 'forbidden', 'bad-request', 'invalid-input', 'no-key', 'cursor-loop', 'cancelled', 'rate-limited'].some((k) => isRetried(k as never))).toBe(false);
+    expect(
+      ['unauthorized', 'forbidden', 'bad-request', 'invalid-input', 'no-key', 'cursor-loop', 'cancelled', 'rate-limited'].some((k) => isRetried(k as never)),
+    ).toBe(false);
   });
   it('options left out take the defaults', () => {
     expect(retryPolicy({})).toEqual({ maxAttempts: 5, maxRateLimitRetries: 8, maxWaitMs: 120_000 });

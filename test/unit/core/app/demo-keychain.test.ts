@@ -44,7 +44,16 @@ afterEach(async () => {
 async function service(keychain: RecordingKeychain, demo: boolean) {
   const tmp = tempDir();
   const platform = new FakePlatform();
-  const s = await AppService.create({ userDataDir: tmp.dir, platform, keychain, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo, demoOpportunities: 40 });
+  const s = await AppService.create({
+    userDataDir: tmp.dir,
+    platform,
+    keychain,
+    appName: 'Outreach Workbench',
+    appVersion: '0.1.0',
+    platformName: 'linux',
+    demo,
+    demoOpportunities: 40,
+  });
   cleanups.push(tmp.cleanup, () => s.close());
   const handlers = createHandlers(s);
   const call = async (method: string, ...args: unknown[]) => {

@@ -54,12 +54,23 @@ describe('a field added to the table', () => {
     const store = new OpportunityStore(db, FIXTURE);
     store.upsertPage('b', [record, { _id: 'a2', title: 'Other', outlet: 'Wired' }], 1, 'now');
     const byId = (items: unknown[]) => (items as Record<string, unknown>[]).map((o) => [o.id, o.outlet]);
-    expect(byId(store.list({ brandId: 'b', sort: 'title' }))).toEqual([['a1', 'The Verge'], ['a2', 'Wired']]);
+    expect(byId(store.list({ brandId: 'b', sort: 'title' }))).toEqual([
+      ['a1', 'The Verge'],
+      ['a2', 'Wired'],
+    ]);
     expect(byId(store.list({ brandId: 'b', search: 'verge' }))).toEqual([['a1', 'The Verge']]);
     expect((store.get('b', 'a2')!.item as Record<string, unknown>).outlet).toBe('Wired');
     // An export asks for it with the contact rows: stored fields from their columns, the others from the record.
-    const rows = [...new ExportRowStore(db, store, new TriageStore(db, new HistoryStore(db))).contactRows({ brandId: 'b' }, {}, ['outlet', 'title', 'pitch_subject'].map((n) => fieldNamed(n, FIXTURE)))];
-    expect(rows.map((r) => [r.email, r.stored, r.record])).toEqual([['ana@theverge.com', { outlet: 'The Verge', title: 'Best espresso' }, { pitch_subject: 'Hi' }]]);
+    const rows = [
+      ...new ExportRowStore(db, store, new TriageStore(db, new HistoryStore(db))).contactRows(
+        { brandId: 'b' },
+        {},
+        ['outlet', 'title', 'pitch_subject'].map((n) => fieldNamed(n, FIXTURE)),
+      ),
+    ];
+    expect(rows.map((r) => [r.email, r.stored, r.record])).toEqual([
+      ['ana@theverge.com', { outlet: 'The Verge', title: 'Best espresso' }, { pitch_subject: 'Hi' }],
+    ]);
     db.close();
   });
 });

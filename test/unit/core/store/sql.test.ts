@@ -60,7 +60,11 @@ describe('Statements', () => {
     const outer = statements.iterate<{ a: number }>(q(1));
     const pairs: number[][] = [];
     for (const { a } of outer) for (const { a: b } of statements.iterate<{ a: number }>(q(3))) pairs.push([a, b]);
-    expect(pairs).toEqual([[1, 3], [2, 3], [3, 3]]);
+    expect(pairs).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
     expect(prepare).toHaveBeenCalledTimes(4);
     expect(() => statements.prepareOnce(sql`SELECT ${1}`)).toThrow(/at each run/);
     db.close();

@@ -66,7 +66,10 @@ describe('SyncLocks.tryAcquire and isStale', () => {
   it('a process on this machine that is gone is taken over at once, heartbeat fresh or not', () => {
     cache.locks.tryAcquire(BRAND, { holder: 'killed', label: 'workbench sync', pid: deadPid(), host: hostname() }, T0, 10_000);
     expect(cache.locks.isStale(cache.locks.holderOf(BRAND)!, at(1), 10_000)).toBe(true);
-    expect(cache.locks.tryAcquire(BRAND, { holder: 'me', label: 'the app' }, at(1), 10_000)).toMatchObject({ acquired: true, tookOverFrom: { holder: 'killed' } });
+    expect(cache.locks.tryAcquire(BRAND, { holder: 'me', label: 'the app' }, at(1), 10_000)).toMatchObject({
+      acquired: true,
+      tookOverFrom: { holder: 'killed' },
+    });
   });
 
   it('a holder on another machine is judged by its heartbeat only: its pid means nothing here', () => {
@@ -80,7 +83,10 @@ describe('SyncLocks.tryAcquire and isStale', () => {
       expect(cache.locks.tryAcquire(BRAND, { holder: 'me', label: 'the app' }, at(9_000), 10_000)).toMatchObject({ acquired: false, by: { holder: 'far' } });
       expect(cache.locks.isStale(held, at(10_001), 10_000)).toBe(true);
     }
-    expect(cache.locks.tryAcquire(BRAND, { holder: 'me', label: 'the app' }, at(10_001), 10_000)).toMatchObject({ acquired: true, tookOverFrom: { holder: 'far' } });
+    expect(cache.locks.tryAcquire(BRAND, { holder: 'me', label: 'the app' }, at(10_001), 10_000)).toMatchObject({
+      acquired: true,
+      tookOverFrom: { holder: 'far' },
+    });
   });
 
   it('the holder itself takes it again without losing when it started', () => {
@@ -114,19 +120,28 @@ describe('holdBrandLock', () => {
   it('a holder whose lock was taken over stops its sync: the signal aborts with the reason in plain words', async () => {
     const events: SyncEvent[] = [];
     const outer = new AbortController();
-    const ctx: { emit: (e: SyncEvent) => void; heartbeatMs: number; signal?: AbortSignal } = { emit: (e) => events.push(e), heartbeatMs: 20, signal: outer.signal };
+    const ctx: { emit: (e: SyncEvent) => void; heartbeatMs: number; signal?: AbortSignal } = {
+      emit: (e) => events.push(e),
+      heartbeatMs: 20,
+      signal: outer.signal,
+    };
     const lock = await holdBrandLock(cache, brand, ctx);
     if (!lock.held) throw new Error('not held');
     // What the sync uses from here on is the lock's signal.
     expect(ctx.signal).toBe(lock.signal);
     // Another process judged this holder stale (say this laptop slept) and took the lock over.
     const later = new Date(Date.now() + STALE_LOCK_MS + 1);
-    expect(cache.locks.tryAcquire(BRAND, { holder: 'other', label: 'workbench sync', pid: livePid }, later)).toMatchObject({ acquired: true, tookOverFrom: { label: 'another sync' } });
+    expect(cache.locks.tryAcquire(BRAND, { holder: 'other', label: 'workbench sync', pid: livePid }, later)).toMatchObject({
+      acquired: true,
+      tookOverFrom: { label: 'another sync' },
+    });
 
     await new Promise<void>((resolve) => lock.signal.addEventListener('abort', () => resolve(), { once: true }));
     const reason = lock.signal.reason as Error;
     expect(isCancellation(reason)).toBe(true);
-    expect(reason.message).toBe(`Another window or terminal took over the sync of Acme (workbench sync, process ${livePid}); this one stopped so that the two do not run side by side.`);
+    expect(reason.message).toBe(
+      `Another window or terminal took over the sync of Acme (workbench sync, process ${livePid}); this one stopped so that the two do not run side by side.`,
+    );
     expect(events).toEqual([{ type: 'warning', brandId: BRAND, message: reason.message }]);
     // The caller's own signal is untouched, and comes back at release; the new holder keeps its lock.
     expect(outer.signal.aborted).toBe(false);
@@ -135,7 +150,7 @@ describe('holdBrandLock', () => {
     expect(cache.locks.holderOf(BRAND)!.holder).toBe('other');
   });
 
-  it('a cancel by the caller still reaches the sync through the lock\'s signal', async () => {
+  it("a cancel by the caller still reaches the sync through the lock's signal", async () => {
     const outer = new AbortController();
     const lock = await holdBrandLock(cache, brand, { emit: () => {}, signal: outer.signal });
     if (!lock.held) throw new Error('not held');
