@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { CITATION_MODES, DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES } from './domain';
 import { STAGES } from './pipeline';
 import { checkApiBaseUrl } from './api-origin';
+import { ERROR_KINDS, type ErrorKind } from './errors';
 import { brandIdSchema, dateSchema } from './rules';
 import type {
   CachedBrand,
@@ -168,8 +169,12 @@ const chipCountsSchema = z.object({ status: tally, type: tally, difficulty: tall
 const pageCursorSchema = z.strictObject({ value: z.union([z.string().max(2000), z.number(), z.null()]), rowid: z.number().int() });
 const detail = shaped<OpportunityDetail>().nullable();
 
-/** A failure a handler reports: plain data that crosses the bridge. */
-const contractErrorSchema = z.object({ kind: z.string(), message: z.string(), field: z.string().optional() });
+/** A failure a handler reports: plain data that crosses the bridge, its kind from the app's one vocabulary (shared/errors.ts). */
+const contractErrorSchema = z.object({
+  kind: z.enum(Object.keys(ERROR_KINDS) as [ErrorKind, ...ErrorKind[]]),
+  message: z.string(),
+  field: z.string().optional(),
+});
 
 // ---- the declaration -------------------------------------------------------
 

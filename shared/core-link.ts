@@ -3,6 +3,7 @@
 // requests the core makes of main, shutdown. Plain data only, so it crosses an
 // Electron MessagePort or a Node IPC channel by structured clone alike.
 import type { ContractError, EventName, MethodName, Result } from './contract';
+import type { ErrorKind } from './errors';
 
 /** What main does for the core: the side effects only main may perform. */
 export interface HostOps {
@@ -31,7 +32,11 @@ export interface CoreInit {
   today?: string;
 }
 
-export type CoreFailureKind = 'corrupt' | 'newer' | 'locked' | 'disk-full' | 'not-writable' | 'unreadable' | 'internal';
+/** Why the core could not start: the cache's failures, a part of the installation that cannot load, or a bug. */
+export type CoreFailureKind = Extract<
+  ErrorKind,
+  'cache-damaged' | 'cache-newer' | 'cache-locked' | 'disk-full' | 'read-only' | 'permission' | 'io-error' | 'installation-damaged' | 'internal'
+>;
 export interface CoreFailure {
   kind: CoreFailureKind;
   message: string;

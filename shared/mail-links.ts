@@ -6,6 +6,7 @@
 // applies before anything leaves the app (checkExternalUrl, checkMailto), and
 // a web link is already in the form the URL parser gives back, so what is
 // checked is what opens. And who a pitch may go to. Pure functions.
+import { invalidInput } from './errors';
 import type { Contact } from './contacts';
 import { checkExternalUrl, checkMailto, MAX_URL_LENGTH } from './links';
 import { isRoleAddress } from './merge-fields';
@@ -48,7 +49,7 @@ function webLink(via: 'gmail' | 'outlook', to: readonly string[], subject: strin
 
 const fits = (url: string) => url.length <= MAX_URL_LENGTH && checkExternalUrl(url).ok;
 
-/** The link that opens the pitch in `via`, ready for main's checked path. Throws a RangeError only when not even the addresses and subject fit. */
+/** The link that opens the pitch in `via`, ready for main's checked path. Throws an invalid-input error only when not even the addresses and subject fit. */
 export function composeLink(via: MailVia, m: { to: readonly string[]; subject: string; body: string }): ComposeLink {
   const subject = wellFormed(m.subject);
   const body = wellFormed(m.body);
@@ -59,14 +60,14 @@ export function composeLink(via: MailVia, m: { to: readonly string[]; subject: s
       body,
     );
     const ok = checkMailto(link.url);
-    if (!ok.ok) throw new RangeError(ok.reason);
+    if (!ok.ok) throw invalidInput(ok.reason);
     return { url: link.url, bodyLeftOut: link.tooLong, message: link.tooLong ? link.message : 'Opening your mail app.' };
   }
   const full = webLink(via, m.to, subject, body);
   if (fits(full)) return { url: full, bodyLeftOut: false, message: `Opening ${NAMES[via]} in your browser.` };
   const short = webLink(via, m.to, subject, null);
   const checked = checkExternalUrl(short);
-  if (!checked.ok) throw new RangeError(`The ${NAMES[via]} link cannot be opened: ${checked.reason}`);
+  if (!checked.ok) throw invalidInput(`The ${NAMES[via]} link cannot be opened: ${checked.reason}`);
   return {
     url: short,
     bodyLeftOut: true,

@@ -1,5 +1,6 @@
 // The data the app shows, shared by core (which produces it), main (which
 // passes it on) and the renderer (which shows it). Plain data: no methods.
+import type { ErrorKind } from './errors';
 import type { Stage } from './pipeline';
 import type { Opportunity } from './api/schemas';
 import type { Contact } from './contacts';
@@ -158,7 +159,7 @@ export interface SyncSummary {
   durationMs: number;
   cancelled: boolean;
   /** An error that stopped the whole sync (a rejected key, for example). */
-  error: { kind: string; message: string } | null;
+  error: { kind: ErrorKind; message: string } | null;
 }
 
 export interface ExportCheck {

@@ -1,13 +1,12 @@
 // `workbench`: the command line over the same core as the desktop app. This is
 // the index: the command table (name -> module in commands/), the help, and the run loop.
-// Exit codes: 0 done; 2 bad input or usage (nothing sent); 3 no usable key or
-// the key was rejected; 4 the service could not be reached or kept failing;
-// 1 anything else.
+// Exit codes follow the failure's kind (shared/errors.ts): 0 done; 2 bad input
+// or usage (nothing sent); 3 no usable key or the key was rejected; 4 the
+// service could not be reached or kept failing; 5 a file or the cache (disk
+// full, read-only, locked, damaged); 130 stopped by the user; 1 a bug.
 import { DEFAULT_BASE_URL } from '../../shared/domain';
 import { redactKeys } from '../../shared/rules';
-import { ApiError } from '../core/api/errors';
-import { CacheError } from '../core/store/db';
-import { KeychainError } from '../core/secrets';
+import { type ErrorGroup, type ErrorKind, WorkbenchError, errorGroup } from '../../shared/errors';
 import { createContext, type Command, type Io } from './context';
 import { UsageError } from './options';
 import * as brands from './commands/brands';
@@ -69,32 +68,25 @@ export async function run(argv: string[], io: Io): Promise<number> {
   }
 }
 
-/** Say what went wrong in one or two plain lines (the key redacted) and pick the exit code. */
+/** The exit code for each group of failures (shared/errors.ts), as the README's CLI section lists them. */
+export const EXIT_CODES: Record<ErrorGroup, number> = { app: 1, input: 2, key: 3, service: 4, files: 5 };
+/** A command the user stopped (Ctrl-C, or cancelled), as shells report SIGINT. */
+export const EXIT_INTERRUPTED = 130;
+
+export function exitCodeOf(kind: ErrorKind): number {
+  return kind === 'cancelled' ? EXIT_INTERRUPTED : EXIT_CODES[errorGroup(kind)];
+}
+
+/** Say what went wrong in one or two plain lines (the key redacted) and pick the exit code from its kind. */
 function report(e: unknown, io: Io, debug: boolean): number {
   const say = (msg: string) => io.err(redactKeys(msg).trimEnd() + '\n');
   if (debug && e instanceof Error && e.stack) say(e.stack);
-  if (e instanceof UsageError) {
+  if (e instanceof WorkbenchError && e.kind !== 'internal') {
     say(`workbench: ${e.message}`);
-    return 2;
-  }
-  if (e instanceof ApiError) {
-    say(`workbench: ${e.message}`);
-    if (e.kind === 'invalid-input') return 2;
-    if (e.isAuth) {
-      if (e.kind !== 'no-key') say('Check the key in your Trakkr account settings (a newly generated key replaces the old one), then run `workbench key set`.');
-      return 3;
-    }
-    if (e.isUnavailable || e.kind === 'bad-response' || e.kind === 'cursor-loop') return 4;
-    return 1;
-  }
-  if (e instanceof KeychainError) {
-    say(`workbench: ${e.message}`);
-    return 3;
-  }
-  if (e instanceof CacheError) {
-    say(`workbench: ${e.message}`);
-    return 1;
+    if (e.kind === 'key-rejected')
+      say('Check the key in your Trakkr account settings (a newly generated key replaces the old one), then run `workbench key set`.');
+    return exitCodeOf(e.kind);
   }
   say(`workbench: ${e instanceof Error ? e.message : String(e)}${debug ? '' : ' (run with --debug for details)'}`);
-  return 1;
+  return EXIT_CODES.app;
 }

@@ -1,10 +1,16 @@
 // Option parsing shared by every command: the global flags, strict parsing that
 // turns mistakes into usage errors (exit 2), and the checks for common values.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { WorkbenchError } from '../../shared/errors';
 import { checkBrandId } from '../../shared/rules';
 
-/** Bad input or usage: exit 2, nothing sent. */
-export class UsageError extends Error {}
+/** Bad input or usage: an invalid-input error (exit 2), nothing sent. */
+export class UsageError extends WorkbenchError {
+  override name = 'UsageError';
+  constructor(message: string) {
+    super('invalid-input', message);
+  }
+}
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
 

@@ -1,6 +1,7 @@
 // The API key in the OS keychain (keytar: Keychain on macOS, Credential Vault
 // on Windows, the Secret Service on Linux). Plain Node, so the CLI and the app
 // share it. The key is never written anywhere else.
+import { WorkbenchError } from '../../shared/errors';
 import type { SecretStore } from './seams';
 
 export const KEYCHAIN_SERVICE = 'Outreach Workbench';
@@ -15,13 +16,14 @@ type Keytar = {
 
 export type KeychainState = 'available' | 'locked' | 'unavailable';
 
-export class KeychainError extends Error {
-  override readonly name = 'KeychainError';
+/** The keychain could not be used: a keychain-locked or keychain-unavailable error, with the keychain's state. */
+export class KeychainError extends WorkbenchError {
+  override name = 'KeychainError';
   constructor(
     readonly state: Exclude<KeychainState, 'available'>,
     message: string,
   ) {
-    super(message);
+    super(state === 'locked' ? 'keychain-locked' : 'keychain-unavailable', message);
   }
 }
 

@@ -52,7 +52,7 @@ export async function runSync(cache: Cache, client: TrakkrClient, opts: SyncOpti
     const wanted = opts.brandIds ?? brands.map((b) => b.id);
     for (const id of wanted) {
       const brand = brands.find((b) => b.id === id);
-      if (!brand) throw new ApiError('forbidden', `The brand ${id} is not reachable with this API key.`);
+      if (!brand) throw new ApiError('key-rejected', `The brand ${id} is not reachable with this API key.`);
       current = id;
       summary.brands.push(await syncBrand(cache, client, brand, { ...opts, now, emit, signal }));
     }
@@ -191,7 +191,7 @@ async function syncOpportunities(cache: Cache, client: TrakkrClient, brandId: st
       await pass(cursor);
     } catch (e) {
       // A saved cursor the service no longer accepts: start the pass again from the first page.
-      if (cursor !== undefined && e instanceof ApiError && e.kind === 'bad-request') {
+      if (cursor !== undefined && e instanceof ApiError && e.kind === 'service-refused') {
         ctx.emit({
           type: 'warning',
           brandId,

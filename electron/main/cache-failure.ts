@@ -34,22 +34,22 @@ export interface CacheFailureDialog {
 }
 
 const WORDS: Record<CacheFailureKind, { headline: string; explain: string; startOver: boolean }> = {
-  corrupt: {
+  'cache-damaged': {
     headline: 'Outreach Workbench’s cache file is damaged.',
     explain: 'The file that holds your opportunities, triage and notes can no longer be read as a whole.',
     startOver: true,
   },
-  unreadable: {
+  'io-error': {
     headline: 'Outreach Workbench could not read its cache file.',
     explain: 'The file could not be opened or read.',
     startOver: true,
   },
-  newer: {
+  'cache-newer': {
     headline: 'This cache was made by a newer version of Outreach Workbench.',
     explain: 'This version cannot read it. Install the newer version to carry on where you left off. The file was left exactly as it is.',
     startOver: false,
   },
-  locked: {
+  'cache-locked': {
     headline: 'The cache is in use by another program.',
     explain:
       'Another Outreach Workbench, or a `workbench` command that is still running, has the cache open. Close it, then open the app again. Nothing was changed.',
@@ -61,10 +61,21 @@ const WORDS: Record<CacheFailureKind, { headline: string; explain: string; start
       'Outreach Workbench needs some free space on the disk that holds its data folder. Free some space, then open the app again. Nothing in the cache was changed.',
     startOver: false,
   },
-  'not-writable': {
-    headline: 'Outreach Workbench cannot write to its data folder.',
+  'read-only': {
+    headline: 'Outreach Workbench’s data folder is read-only.',
     explain:
-      'Check that the folder exists, that your account may write there, and that the disk is not read-only, then open the app again. Nothing was changed.',
+      'The disk or the cache file cannot be written. Make the folder and its files writable (or move the data folder to a writable disk), then open the app again. Nothing was changed.',
+    startOver: false,
+  },
+  permission: {
+    headline: 'Outreach Workbench cannot write to its data folder.',
+    explain: 'Check that the folder exists and that your account may write there, then open the app again. Nothing was changed.',
+    startOver: false,
+  },
+  'installation-damaged': {
+    headline: 'A part of Outreach Workbench’s installation could not load.',
+    explain:
+      'The app’s own files are damaged or were built for another version: reinstall Outreach Workbench. Your cache, triage and notes are fine and were not touched.',
     startOver: false,
   },
   internal: {

@@ -14,7 +14,7 @@ export type Forward = (method: MethodName, args: unknown[]) => Promise<Result<un
 export function registerIpc<E>(ipc: IpcMainLike<E>, forward: Forward, isTrusted: (event: E) => boolean): void {
   for (const name of METHOD_NAMES) {
     ipc.handle(channelOf(name), async (event: E, ...args: unknown[]): Promise<Result<unknown>> => {
-      if (!isTrusted(event)) return { ok: false, error: { kind: 'refused', message: 'Refused: the call did not come from the app window.' } };
+      if (!isTrusted(event)) return { ok: false, error: { kind: 'untrusted-sender', message: 'Refused: the call did not come from the app window.' } };
       return forward(name, args);
     });
   }

@@ -2,7 +2,7 @@
 // beside the cache): list them, take one now, restore one (shown with its date
 // and counts first; --yes to replace the record).
 import type { BackupInfo } from '../../../shared/user-record';
-import { ServiceError } from '../../core/app/service-error';
+import { WorkbenchError } from '../../../shared/errors';
 import { backupsFor, withCache, type Ctx } from '../context';
 import { table } from '../output';
 import { parse, UsageError } from '../options';
@@ -46,7 +46,7 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<nu
         ctx.io.out(`Restored. What was there before is kept as ${r.safety?.id ?? 'the previous backup'}.\n`);
       } else throw new UsageError('Use `workbench backup list`, `workbench backup now` or `workbench backup restore ID|latest [--yes]`.');
     } catch (e) {
-      if (e instanceof ServiceError) throw new UsageError(e.message);
+      if (e instanceof WorkbenchError && e.kind === 'invalid-input') throw new UsageError(e.message);
       throw e;
     }
   });

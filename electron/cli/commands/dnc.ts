@@ -2,7 +2,7 @@
 // every export.
 import type { DncCsvPreview } from '../../../shared/user-record';
 import { exportDncCsv, importDncCsv, previewDncCsv } from '../../core/app/record';
-import { ServiceError } from '../../core/app/service-error';
+import { WorkbenchError } from '../../../shared/errors';
 import { withCache, type Ctx } from '../context';
 import { plain, table } from '../output';
 import { parse, UsageError } from '../options';
@@ -55,8 +55,8 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
             'Use `workbench dnc add|remove ADDRESS-OR-DOMAIN`, `workbench dnc list`, `workbench dnc import FILE.csv` or `workbench dnc export --out FILE.csv`.',
           );
       } catch (e) {
-        // The store refuses what is neither an address nor a domain with a RangeError: bad input.
-        if (e instanceof RangeError || e instanceof ServiceError) throw new UsageError(e.message);
+        // The store refuses what is neither an address nor a domain as invalid input: a usage error here.
+        if (e instanceof WorkbenchError && e.kind === 'invalid-input') throw new UsageError(e.message);
         throw e;
       }
     },

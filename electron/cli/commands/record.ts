@@ -2,7 +2,7 @@
 // history) as one file, to move to a new laptop or hand a client to a colleague.
 import type { ImportPreview } from '../../../shared/user-record';
 import { exportRecord, importRecord, previewImport } from '../../core/app/record';
-import { ServiceError } from '../../core/app/service-error';
+import { WorkbenchError } from '../../../shared/errors';
 import { APP_VERSION, backupsFor, withCache, type Ctx } from '../context';
 import { plain } from '../output';
 import { parse, UsageError } from '../options';
@@ -60,7 +60,7 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<nu
       ctx.io.out(asJson ? JSON.stringify(r) + '\n' : describe(r, dry));
     } else throw new UsageError('Use `workbench record export --out FILE.json` or `workbench record import FILE [--dry-run]`.');
   } catch (e) {
-    if (e instanceof ServiceError) throw new UsageError(e.message);
+    if (e instanceof WorkbenchError && e.kind === 'invalid-input') throw new UsageError(e.message);
     throw e;
   }
 }

@@ -1,6 +1,6 @@
 // `workbench sync`: fetch opportunities, scores and citations into the cache,
 // with a progress line on a TTY and a summary per brand.
-import { ApiError } from '../../core/api/errors';
+import { WorkbenchError } from '../../../shared/errors';
 import { runSync, type SyncEvent } from '../../core/sync';
 import { clientFor, withCache, type Ctx } from '../context';
 import { plain } from '../output';
@@ -64,8 +64,8 @@ export async function run(ctx: Ctx, args: string[]): Promise<number> {
     for (const f of b.failures) io.err(`  ${f.phase} failed: ${f.message}\n`);
   }
   io.out(`Done in ${(summary.durationMs / 1000).toFixed(1)} s.\n`);
-  if (summary.cancelled) throw new ApiError('cancelled', 'Sync cancelled.');
-  if (summary.error) throw new ApiError(summary.error.kind as ApiError['kind'], summary.error.message);
+  if (summary.cancelled) throw new WorkbenchError('cancelled', 'Sync cancelled.');
+  if (summary.error) throw new WorkbenchError(summary.error.kind, summary.error.message);
   const failures = summary.brands.flatMap((b) => b.failures);
   return failures.length ? 4 : 0;
 }

@@ -25,7 +25,7 @@ export async function* followCursors<P extends { pagination: Pagination }>(
         if (seen.has(next)) {
           yield page;
           throw new ApiError(
-            'cursor-loop',
+            'bad-response',
             'The service handed back a page cursor it had already given; stopped to avoid fetching the same pages forever. Try the sync again later.',
           );
         }

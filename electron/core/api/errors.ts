@@ -1,51 +1,52 @@
-// One typed error for every way a call to the API can fail, with a message a
-// person understands. Messages are redacted: a key never leaves in one.
+// Every way a call to the API can fail, as an error of the app's one
+// vocabulary (shared/errors.ts) that also carries the HTTP status and the
+// service's request id. Messages are redacted: a key never leaves in one.
+import { type ErrorKind, WorkbenchError } from '../../../shared/errors';
 import { redactKeys } from '../../../shared/rules';
 
-export type ApiErrorKind =
+/** The kinds a call to the API can end with. */
+export type ApiErrorKind = Extract<
+  ErrorKind,
   | 'invalid-input' // refused before any request
   | 'no-key' // no key stored or given
-  | 'unauthorized' // 401
-  | 'forbidden' // 403
-  | 'bad-request' // 400 and other 4xx the client does not retry
+  | 'key-rejected' // 401, 403
+  | 'service-refused' // 400 and other 4xx the client does not retry
   | 'rate-limited' // 429, still after the retries allowed
-  | 'server' // 5xx, still after retries
-  | 'network' // could not connect, connection dropped, timed out
-  | 'bad-response' // not JSON, truncated, or not the documented shape
-  | 'cursor-loop' // the service handed back a cursor already followed
-  | 'cancelled';
+  | 'service-error' // 5xx, still after retries
+  | 'service-unreachable' // could not connect, connection dropped, timed out
+  | 'bad-response' // not JSON, truncated, not the documented shape, or a cursor handed back twice
+  | 'cancelled'
+>;
 
-export class ApiError extends Error {
-  override readonly name = 'ApiError';
-  readonly kind: ApiErrorKind;
+export class ApiError extends WorkbenchError {
+  override name = 'ApiError';
+  declare readonly kind: ApiErrorKind;
   readonly status: number | undefined;
-  readonly field: string | undefined;
   readonly requestId: string | undefined;
 
   constructor(kind: ApiErrorKind, message: string, opts: { status?: number; field?: string; requestId?: string; cause?: unknown } = {}) {
-    super(redactKeys(message));
-    this.kind = kind;
-    this.status = opts.status;
-    this.field = opts.field;
-    this.requestId = opts.requestId;
     // The cause is kept only as redacted text: an Error from fetch may carry request details.
-    if (opts.cause !== undefined) this.cause = redactKeys(opts.cause instanceof Error ? opts.cause.message : String(opts.cause));
+    const cause = opts.cause === undefined ? undefined : redactKeys(opts.cause instanceof Error ? opts.cause.message : String(opts.cause));
+    super(kind, redactKeys(message), { ...(opts.field ? { field: opts.field } : {}), ...(cause === undefined ? {} : { cause }) });
+    this.status = opts.status;
+    this.requestId = opts.requestId;
   }
 
   /** True for failures about the key: stop at once, ask the user. */
   get isAuth(): boolean {
-    return this.kind === 'unauthorized' || this.kind === 'forbidden' || this.kind === 'no-key';
+    return this.kind === 'key-rejected' || this.kind === 'no-key';
   }
 
   /** True when the service could not be reached or kept failing. */
   get isUnavailable(): boolean {
-    return this.kind === 'network' || this.kind === 'server' || this.kind === 'rate-limited';
+    return this.kind === 'service-unreachable' || this.kind === 'service-error' || this.kind === 'rate-limited';
   }
 }
 
 export function isCancellation(e: unknown): boolean {
   return (
-    (e instanceof ApiError && e.kind === 'cancelled') || (e instanceof Error && (e.name === 'AbortError' || (e as { code?: string }).code === 'ABORT_ERR'))
+    (e instanceof WorkbenchError && e.kind === 'cancelled') ||
+    (e instanceof Error && (e.name === 'AbortError' || (e as { code?: string }).code === 'ABORT_ERR'))
   );
 }
 

@@ -36,11 +36,10 @@ export const describeStatus = (status: number): string =>
           : `The service refused the request (${status})`;
 
 function kindOfStatus(status: number): ApiErrorKind {
-  if (status === 401) return 'unauthorized';
-  if (status === 403) return 'forbidden';
+  if (status === 401 || status === 403) return 'key-rejected';
   if (status === 429) return 'rate-limited';
-  if (status >= 500 || status === 408) return 'server';
-  return 'bad-request';
+  if (status >= 500 || status === 408) return 'service-error';
+  return 'service-refused';
 }
 
 /**
@@ -84,7 +83,7 @@ export function describeNetworkError(e: unknown): string {
 /** A request that got no answer; `timedOutAfterMs` when it was the client's timeout that ended it. */
 export function networkFailure(e: unknown, host: string, timedOutAfterMs?: number): ApiFailure {
   const reason = timedOutAfterMs !== undefined ? `no answer within ${Math.round(timedOutAfterMs / 1000)} s` : describeNetworkError(e);
-  return { kind: 'network', message: `Could not reach the service at ${host} (${reason}).`, cause: e };
+  return { kind: 'service-unreachable', message: `Could not reach the service at ${host} (${reason}).`, cause: e };
 }
 
 // ---- JSON -> typed pages ----------------------------------------------------

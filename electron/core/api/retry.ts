@@ -40,7 +40,7 @@ export interface HeaderReader {
 }
 
 /** Failures that may go away by themselves: tried again after a backoff. */
-const RETRIED: readonly ApiErrorKind[] = ['network', 'server', 'bad-response'];
+const RETRIED: readonly ApiErrorKind[] = ['service-unreachable', 'service-error', 'bad-response'];
 
 export function isRetried(kind: ApiErrorKind): boolean {
   return RETRIED.includes(kind);

@@ -5,6 +5,7 @@
 // record file with a small description beside it (when, why, how many), so
 // the list shows date and counts without opening every file. Restoring one
 // first backs up what is there now, then replaces the record.
+import { WorkbenchError } from '../../../shared/errors';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -15,7 +16,6 @@ import type { Cache } from '../store/cache';
 import { readRecordFile, writeFileAtomic } from './record-files';
 
 const gzipAsync = promisify(gzip);
-import { ServiceError } from './service-error';
 
 interface Meta extends Omit<BackupInfo, 'id'> {
   fingerprint: string;
@@ -142,10 +142,12 @@ export class Backups {
   /** One backup's record, read and checked; refused in plain words when it is not a backup or damaged. */
   async read(id: string): Promise<{ info: BackupInfo; record: RecordFile }> {
     const info = ID.test(id) ? this.list().find((b) => b.id === id) : undefined;
-    if (!info) throw new ServiceError('not-found', 'That backup is not in the backups folder (it may have been removed).', 'id');
+    if (!info) throw new WorkbenchError('not-found', 'That backup is not in the backups folder (it may have been removed).', { field: 'id' });
     const read = await readRecordFile(join(this.o.dir, id));
     if (!read.ok)
-      throw new ServiceError('invalid-input', `The backup of ${info.created_at.slice(0, 16).replace('T', ' ')} cannot be used: ${read.reason}`, 'id');
+      throw new WorkbenchError('invalid-input', `The backup of ${info.created_at.slice(0, 16).replace('T', ' ')} cannot be used: ${read.reason}`, {
+        field: 'id',
+      });
     return { info, record: read.record };
   }
 

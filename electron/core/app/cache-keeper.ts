@@ -48,7 +48,7 @@ export class CacheKeeper {
       else this.cache = await Cache.open(path);
     } catch (e) {
       // A damaged cache: kept aside, a fresh one built, the user's record carried over (and said so).
-      if (!(e instanceof CacheError) || e.kind !== 'corrupt') throw e;
+      if (!(e instanceof CacheError) || e.kind !== 'cache-damaged') throw e;
       await this.recover(path);
     }
   }

@@ -7,9 +7,9 @@ import { TrakkrClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { SecretStore, Transport } from '../seams';
 import type { Cache } from '../store/cache';
-import { KeyError, KeyManager, type Keychain } from './keys';
+import { KeyManager, type Keychain } from './keys';
+import { WorkbenchError } from '../../../shared/errors';
 import type { Platform } from './platform';
-import { ServiceError } from './service-error';
 import type { SettingsFile } from './settings';
 
 export interface ConnectionDeps {
@@ -71,10 +71,10 @@ export class Connection {
       this.deps.cache().brands.replaceAll(brands, new Date().toISOString());
       return `${brands.length} brand${brands.length === 1 ? '' : 's'} reachable`;
     } catch (e) {
-      if (e instanceof ApiError && e.isAuth) throw new KeyError('rejected', e.message);
-      if (e instanceof ApiError && (e.kind === 'network' || e.kind === 'server')) {
+      if (e instanceof ApiError && e.isAuth) throw new WorkbenchError('key-rejected', e.message, { field: 'key' });
+      if (e instanceof ApiError && (e.kind === 'service-unreachable' || e.kind === 'service-error')) {
         this.setOnline(false);
-        throw new KeyError('unreachable', `The key could not be checked: ${e.message}`);
+        throw new WorkbenchError('service-unreachable', `The key could not be checked: ${e.message}`, { field: 'key' });
       }
       throw e;
     }
@@ -90,14 +90,9 @@ export class Connection {
   }
 
   async setKey(key: string, sessionOnly?: boolean): Promise<KeyStatus> {
-    try {
-      const st = await this.keys.setKey(key, sessionOnly);
-      this.deps.platform.emit('key:status', st);
-      return st;
-    } catch (e) {
-      if (e instanceof KeyError) throw new ServiceError(e.kind, e.message, 'key');
-      throw e;
-    }
+    const st = await this.keys.setKey(key, sessionOnly);
+    this.deps.platform.emit('key:status', st);
+    return st;
   }
 
   async clearKey(): Promise<KeyStatus> {

@@ -95,8 +95,10 @@ export async function serveCore(link: Endpoint<ToCore, FromCore>, init: CoreInit
     if (!service) return void early.push(m);
     if (m.type === 'call') {
       const result = closing
-        ? { ok: false as const, error: { kind: 'core-stopped', message: 'The app is closing.' } }
-        : await dispatch(handlers!, m.method, m.args);
+        ? { ok: false as const, error: { kind: 'core-stopped' as const, message: 'The app is closing.' } }
+        : await dispatch(handlers!, m.method, m.args, (e) =>
+            deps.log?.('error', redactKeys(`${m.method}: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`)),
+          );
       link.post({ type: 'reply', id: m.id, result });
     } else if (m.type === 'launch') {
       void service.launch();

@@ -1,14 +1,15 @@
 // Export as a job: the pre-export check, the chosen file kept here behind an opaque handle, the CSV
 // written with progress events, cancel by job id (the job ends as cancelled, no file and no
 // temporary part left), and "Show in folder" by job id; no user's path reaches the renderer.
+import { WorkbenchError } from '../../../shared/errors';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
-import type { ContractResults } from '../../../shared/contract';
+import type { ContractError, ContractResults } from '../../../shared/contract';
+import { asFileError } from '../files/file-error';
 import { exportCsv, previewExport, type ExportOptions } from '../export/csv-export';
 import type { Cache } from '../store/cache';
 import type { FileChoices } from './file-choices';
 import type { Platform } from './platform';
-import { ServiceError } from './service-error';
 
 export type ExportChoices = Omit<ExportOptions, 'out'>;
 
@@ -20,8 +21,8 @@ export class ExportJobs {
 
   private checked(o: ExportChoices): ExportChoices {
     if (o.onlyCatchAll && o.excludeCatchAll)
-      throw new ServiceError('invalid-input', 'Choose either only catch-all addresses or none, not both.', 'onlyCatchAll');
-    if (o.split && !o.maxRows) throw new ServiceError('invalid-input', 'Splitting into several files needs a row limit per file.', 'maxRows');
+      throw new WorkbenchError('invalid-input', 'Choose either only catch-all addresses or none, not both.', { field: 'onlyCatchAll' });
+    if (o.split && !o.maxRows) throw new WorkbenchError('invalid-input', 'Splitting into several files needs a row limit per file.', { field: 'maxRows' });
     return o;
   }
 
@@ -55,11 +56,16 @@ export class ExportJobs {
         this.deps.onDone?.();
       })
       .catch((e: unknown) => {
-        // The user's cancel says so; a stop at quit (or any other failure) is a failed export.
-        const error =
+        // The user's cancel says so; a stop at quit is the engine closing; a file system failure names the file and what to do.
+        const failed = asFileError(e, path, 'The export');
+        const error: ContractError =
           job.cancelled && controller.signal.aborted
             ? { kind: 'cancelled', message: 'Export cancelled: no file was written.' }
-            : { kind: 'export-failed', message: `The export could not be written: ${e instanceof Error ? e.message : String(e)}` };
+            : controller.signal.aborted
+              ? { kind: 'core-stopped', message: 'Export cancelled because the app is closing: no file was written.' }
+              : failed instanceof WorkbenchError
+                ? failed.toPlain()
+                : { kind: 'internal', message: `The export could not be written: ${e instanceof Error ? e.message : String(e)}` };
         platform.emit('export:done', { jobId, result: null, error });
       })
       .finally(() => this.running.delete(jobId));
@@ -84,7 +90,7 @@ export class ExportJobs {
   /** "Show in folder" names an export by its job id; its path never left this side. */
   showInFolder(jobId: string): ContractResults['export:show-in-folder'] {
     const files = this.exportedFiles.get(jobId);
-    if (!files?.length) throw new ServiceError('not-found', 'That export is not known (it may have failed or the app was restarted).');
+    if (!files?.length) throw new WorkbenchError('not-found', 'That export is not known (it may have failed or the app was restarted).');
     this.deps.platform.showItemInFolder(files[0]!);
     return { shown: true };
   }

@@ -1,10 +1,10 @@
 // Files the user chose in main's dialogs, kept here behind opaque handles: the
 // renderer holds a handle and the file's name, never its path. A handle is
 // used once.
+import { WorkbenchError } from '../../../shared/errors';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { Platform } from './platform';
-import { ServiceError } from './service-error';
 
 export type FileKind = 'csv' | 'record';
 
@@ -43,7 +43,7 @@ export class FileChoices {
   /** The path behind a handle, once; refused in plain words when the handle is unknown or of the other kind. */
   take(handle: string, mode: 'save' | 'open', what = 'the file'): string {
     const c = this.chosen.get(handle);
-    if (!c || c.mode !== mode) throw new ServiceError('invalid-input', `Choose ${what} first (that file choice is no longer known).`, 'file');
+    if (!c || c.mode !== mode) throw new WorkbenchError('invalid-input', `Choose ${what} first (that file choice is no longer known).`, { field: 'file' });
     this.chosen.delete(handle);
     return c.path;
   }

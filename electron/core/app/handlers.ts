@@ -5,10 +5,8 @@
 // Result (plain data).
 import { contract, type ContractError, type ContractHandlers, type MethodName, type Result } from '../../../shared/contract';
 import { redactKeys } from '../../../shared/rules';
-import { ApiError } from '../api/errors';
-import { CacheError } from '../store/db';
+import { WorkbenchError } from '../../../shared/errors';
 import type { AppService } from './service';
-import { ServiceError } from './service-error';
 
 /** A suggested file name without path separators or control characters. */
 function safeFileName(name: string): string {
@@ -84,12 +82,18 @@ export function createHandlers(s: AppService, _platform?: unknown): Handlers {
   };
 }
 
-/** Turn any failure into plain words that may cross to the renderer (redacted: no key ever). */
-export function toContractError(e: unknown): ContractError {
-  if (e instanceof ServiceError) return { kind: e.kind, message: redactKeys(e.message), ...(e.field ? { field: e.field } : {}) };
-  if (e instanceof ApiError) return { kind: e.kind, message: redactKeys(e.message), ...(e.field ? { field: e.field } : {}) };
-  if (e instanceof CacheError) return { kind: `cache-${e.kind}`, message: e.message };
-  if (e instanceof RangeError) return { kind: 'invalid-input', message: redactKeys(e.message) };
+/**
+ * Turn any failure into plain words that may cross to the renderer (redacted:
+ * no key ever). An error of the app's vocabulary keeps its kind; anything else
+ * is a bug (a TypeError, a RangeError from a programming mistake): `internal`,
+ * and its stack goes to `onInternal` (the log), never to the screen.
+ */
+export function toContractError(e: unknown, onInternal?: (e: unknown) => void): ContractError {
+  if (e instanceof WorkbenchError && e.kind !== 'internal') {
+    const plain = e.toPlain();
+    return { ...plain, message: redactKeys(plain.message) };
+  }
+  onInternal?.(e);
   return { kind: 'internal', message: redactKeys(`Something went wrong: ${e instanceof Error ? e.message : String(e)}`) };
 }
 
@@ -97,7 +101,7 @@ export function toContractError(e: unknown): ContractError {
  * Parse the raw arguments of `name` with its schema and run its handler.
  * Unknown methods and malformed arguments never reach the service.
  */
-export async function dispatch(handlers: Handlers, name: string, raw: unknown): Promise<Result<unknown>> {
+export async function dispatch(handlers: Handlers, name: string, raw: unknown, onInternal?: (e: unknown) => void): Promise<Result<unknown>> {
   if (!Object.hasOwn(contract, name)) return { ok: false, error: { kind: 'unknown-method', message: `No such method: ${String(name).slice(0, 80)}` } };
   const m = name as MethodName;
   const parsed = contract[m].args.safeParse(raw);
@@ -116,6 +120,6 @@ export async function dispatch(handlers: Handlers, name: string, raw: unknown): 
     const fn = handlers[m] as (...a: unknown[]) => unknown;
     return { ok: true, value: await fn(...(parsed.data as unknown[])) };
   } catch (e) {
-    return { ok: false, error: toContractError(e) };
+    return { ok: false, error: toContractError(e, onInternal) };
   }
 }

@@ -5,22 +5,13 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { KeyStatus } from '../../../shared/contract';
+import { WorkbenchError } from '../../../shared/errors';
 import { checkApiKeyShape } from '../../../shared/rules';
 import { KeychainError, type KeychainState } from '../secrets';
 import type { SecretStore } from '../seams';
 
 export interface Keychain extends SecretStore {
   state(): Promise<KeychainState>;
-}
-
-export class KeyError extends Error {
-  override readonly name = 'KeyError';
-  constructor(
-    readonly kind: 'invalid-input' | 'rejected' | 'unreachable' | 'keychain-unavailable' | 'keychain-locked',
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 type Check = NonNullable<KeyStatus['lastCheck']>;
@@ -95,18 +86,22 @@ export class KeyManager implements SecretStore {
   /** Check the key (shape, then the API) and keep it. */
   async setKey(input: string, sessionOnly = false): Promise<KeyStatus> {
     const shape = checkApiKeyShape(input);
-    if (!shape.ok) throw new KeyError('invalid-input', shape.message);
+    if (!shape.ok) throw new WorkbenchError('invalid-input', shape.message, { field: 'key' });
     const key = shape.value;
-    const message = await this.verify(key); // throws KeyError('rejected' | 'unreachable')
+    const message = await this.verify(key); // throws a WorkbenchError: key-rejected or service-unreachable
     if (sessionOnly) {
       this.session = key;
     } else {
       const st = await this.keychain.state();
-      if (st === 'locked') throw new KeyError('keychain-locked', 'The keychain is locked. Unlock it and try again, or keep the key for this session only.');
+      if (st === 'locked')
+        throw new WorkbenchError('keychain-locked', 'The keychain is locked. Unlock it and try again, or keep the key for this session only.', {
+          field: 'key',
+        });
       if (st === 'unavailable')
-        throw new KeyError(
+        throw new WorkbenchError(
           'keychain-unavailable',
           'No system keychain is available on this computer. Keep the key for this session only? It is then forgotten when the app closes.',
+          { field: 'key' },
         );
       await this.keychain.set(key);
       this.session = null;

@@ -2,6 +2,7 @@
 // the demo's with its in-process simulator), what launch starts in the
 // background (a sync, the no-reply rule, the integrity check), recovery when
 // that check finds damage, demo mode's switch and reset, and closing.
+import { WorkbenchError } from '../../../shared/errors';
 import { join } from 'node:path';
 import { pipelineDays } from '../store/opportunities';
 import type { CacheKeeper } from './cache-keeper';
@@ -12,7 +13,6 @@ import type { Keychain } from './keys';
 import type { Pipeline } from './pipeline';
 import type { Platform } from './platform';
 import type { RecordKeeping } from './record-keeping';
-import { ServiceError } from './service-error';
 import type { SettingsFile } from './settings';
 import type { SyncJobs } from './sync-jobs';
 
@@ -102,7 +102,7 @@ export class Lifecycle {
   }
 
   async resetDemo(): Promise<{ reset: true }> {
-    if (!this.demo) throw new ServiceError('not-demo', 'Only the demo data can be reset from here.');
+    if (!this.demo) throw new WorkbenchError('not-demo', 'Only the demo data can be reset from here.');
     await this.d.sync.stop();
     const path = this.d.keeper.cache.path;
     this.d.keeper.cache.close();

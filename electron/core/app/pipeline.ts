@@ -4,6 +4,7 @@
 // kept beside them, snooze, the one follow-up, and the warnings before the
 // same person or outlet is pitched twice. Every change is the user's record
 // (triage fields, drafts, history), so backups and the record file carry it.
+import { WorkbenchError } from '../../../shared/errors';
 import { fieldNamed, fieldReader, pitchOf } from '../../../shared/opportunity-fields';
 import { fillDraft, type MergeContext } from '../../../shared/merge-fields';
 import { defaultFollowUp } from '../../../shared/follow-up';
@@ -16,7 +17,6 @@ import type { Settings } from '../../../shared/contract';
 import type { Cache } from '../store/cache';
 import type { DraftKind } from '../store/drafts';
 import type { Platform } from './platform';
-import { ServiceError } from './service-error';
 import { missingMessage } from './triage';
 import type { SnippetRecord } from '../../../shared/user-record';
 
@@ -38,7 +38,7 @@ export class Pipeline {
 
   private detail(brandId: string, id: string) {
     const detail = this.d.cache().opportunities.get(brandId, id);
-    if (!detail) throw new ServiceError('not-found', NOT_IN_CACHE);
+    if (!detail) throw new WorkbenchError('not-found', NOT_IN_CACHE);
     return detail;
   }
 
@@ -141,7 +141,7 @@ export class Pipeline {
     const cache = this.d.cache();
     const unique = [...new Set(ids)];
     const missing = unique.filter((id) => !cache.opportunities.exists(brandId, id));
-    if (missing.length) throw new ServiceError('not-found', missingMessage(missing, unique.length), 'ids');
+    if (missing.length) throw new WorkbenchError('not-found', missingMessage(missing, unique.length), { field: 'ids' });
     return unique;
   }
 
@@ -154,7 +154,7 @@ export class Pipeline {
 
   /** Out of the list until `until` (YYYY-MM-DD), or back now (null). */
   snooze(brandId: string, ids: readonly string[], until: string | null): number {
-    if (until !== null && until <= this.d.today()) throw new ServiceError('invalid-input', 'Snooze until a day after today.', 'until');
+    if (until !== null && until <= this.d.today()) throw new WorkbenchError('invalid-input', 'Snooze until a day after today.', { field: 'until' });
     ids = this.mustExist(brandId, ids);
     const n = this.d.cache().triage.setMany(brandId, ids, { snoozed_until: until });
     this.d.changed();
@@ -238,14 +238,14 @@ export class Pipeline {
     const d = this.detail(brandId, id);
     const valid = new Map(d.contacts.filter((c) => c.valid).map((c) => [c.email.toLowerCase(), c]));
     const chosen = to.filter((e) => valid.has(e.toLowerCase()));
-    if (chosen.length === 0) throw new ServiceError('invalid-input', 'Choose at least one address of this opportunity to send to.', 'to');
+    if (chosen.length === 0) throw new WorkbenchError('invalid-input', 'Choose at least one address of this opportunity to send to.', { field: 'to' });
     const blocked = chosen.filter((e) => this.blocked(valid.get(e.toLowerCase())!));
     if (blocked.length) {
       const which = blocked.length === 1 ? `${blocked[0]} is` : `${blocked.join(', ')} are`;
-      throw new ServiceError(
+      throw new WorkbenchError(
         'invalid-input',
         `${which} on your do-not-contact list, so nothing was opened. Untick ${blocked.length === 1 ? 'it' : 'them'}, or take ${blocked.length === 1 ? 'it' : 'them'} off the list first.`,
-        'to',
+        { field: 'to' },
       );
     }
     const view = this.draft(brandId, id, kind, chosen[0]);

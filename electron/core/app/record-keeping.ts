@@ -2,12 +2,12 @@
 // per-opportunity history and "pitched at this outlet already?", backups and
 // restoring one, moving the record to and from a file, and the do-not-contact
 // list as CSV. Files come through main's dialogs as handles (file-choices.ts).
+import { WorkbenchError } from '../../../shared/errors';
 import type { BackupInfo, DncCsvPreview, HistoryEntry, ImportPreview, OutletHistoryEntry, RecordCounts } from '../../../shared/user-record';
 import type { Cache } from '../store/cache';
 import { Backups } from './backups';
 import type { FileChoices } from './file-choices';
 import { exportDncCsv, exportRecord, importDncCsv, importRecord, previewDncCsv, previewImport } from './record';
-import { ServiceError } from './service-error';
 
 export type FilePurpose = 'record-export' | 'record-import' | 'dnc-import' | 'dnc-export';
 
@@ -77,7 +77,7 @@ export class RecordKeeping {
 
   async restoreBackup(id: string): Promise<{ restored: BackupInfo; safety: BackupInfo | null }> {
     if (!this.backups.list().some((b) => b.id === id))
-      throw new ServiceError('not-found', 'That backup is not in the backups folder (it may have been removed).', 'id');
+      throw new WorkbenchError('not-found', 'That backup is not in the backups folder (it may have been removed).', { field: 'id' });
     return this.backups.restore(id);
   }
 

@@ -3,6 +3,7 @@
 // settled by the later write and reported, a backup taken first), and the
 // do-not-contact list to and from CSV as peers' tools write it (one address or
 // domain a line, or a column picked by name), always with a preview first.
+import { WorkbenchError } from '../../../shared/errors';
 import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
@@ -12,7 +13,6 @@ import type { Cache } from '../store/cache';
 import { parseDoNotContact } from '../store/do-not-contact';
 import type { Backups } from './backups';
 import { readRecordFile, writeFileAtomic, writeRecordFile } from './record-files';
-import { ServiceError } from './service-error';
 
 const CONFLICTS_SHOWN = 50;
 
@@ -28,7 +28,7 @@ export async function exportRecord(cache: Cache, appVersion: string, path: strin
 
 async function readForImport(path: string) {
   const read = await readRecordFile(path);
-  if (!read.ok) throw new ServiceError('invalid-input', `Nothing was imported. ${read.reason}`, 'file');
+  if (!read.ok) throw new WorkbenchError('invalid-input', `Nothing was imported. ${read.reason}`, { field: 'file' });
   const r = read.record;
   return { record: r, file: { ...recordCounts(r), created_at: r.created_at, app_version: r.app_version } };
 }
@@ -56,7 +56,7 @@ function readCsv(path: string): string[][] {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new ServiceError('invalid-input', `The file could not be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`, 'file');
+    throw new WorkbenchError('invalid-input', `The file could not be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`, { field: 'file' });
   }
   try {
     return parse(text.replace(/^\uFEFF/, ''), {
@@ -67,7 +67,7 @@ function readCsv(path: string): string[][] {
       delimiter: [',', ';', '\t'],
     }) as string[][];
   } catch (e) {
-    throw new ServiceError('invalid-input', `The file is not a CSV file this app can read: ${(e as Error).message}`, 'file');
+    throw new WorkbenchError('invalid-input', `The file is not a CSV file this app can read: ${(e as Error).message}`, { field: 'file' });
   }
 }
 
@@ -84,12 +84,12 @@ function plan(cache: Cache, path: string, column?: string) {
     const wanted = column ?? header[lower.findIndex((h) => LIKELY.includes(h))];
     at = wanted === undefined ? -1 : lower.indexOf(wanted.toLowerCase());
     if (at < 0)
-      throw new ServiceError(
+      throw new WorkbenchError(
         'invalid-input',
         column
           ? `The file has no column named "${column}". Its columns: ${header.join(', ')}.`
           : `Pick the column to read. The file's columns: ${header.join(', ')}.`,
-        'column',
+        { field: 'column' },
       );
   }
   const existing = new Set(cache.doNotContact.list().map((d) => `${d.kind}:${d.value}`));

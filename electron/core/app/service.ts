@@ -16,10 +16,8 @@ import { cachePath } from './lifecycle';
 import { openLink, openMail, writeClipboard } from './outside';
 import type { Pipeline } from './pipeline';
 import type { FilePurpose, RecordKeeping } from './record-keeping';
-import { ServiceError } from './service-error';
 import { buildParts, type AppServiceOptions, type ServiceParts } from './service-parts';
 
-export { ServiceError };
 export type { AppServiceOptions };
 export { SEARCH_COUNT_CAP } from './triage';
 

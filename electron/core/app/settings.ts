@@ -13,13 +13,13 @@
 // reached settings.json any other way (edited by hand, copied from another
 // computer, written by another program) is read, but gets no key until the
 // user confirms it in Settings.
+import { WorkbenchError } from '../../../shared/errors';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { checkApiBaseUrl, DEFAULT_API_ORIGIN, isLoopbackHost } from '../../../shared/api-origin';
 import { settingsSchema, type Settings, type SettingsPatch } from '../../../shared/contract';
 import { DEFAULT_BASE_URL } from '../../../shared/domain';
 import { PIPELINE_DEFAULTS } from '../../../shared/pipeline';
-import { ServiceError } from './service-error';
 
 export const DEFAULT_SETTINGS: Settings = {
   baseUrl: DEFAULT_BASE_URL,
@@ -127,7 +127,7 @@ export class SettingsFile {
     let confirmed = this.confirmed;
     if (changes.baseUrl !== undefined) {
       const check = checkApiBaseUrl(changes.baseUrl);
-      if (!check.ok) throw new ServiceError('invalid-input', check.reason, 'baseUrl');
+      if (!check.ok) throw new WorkbenchError('invalid-input', check.reason, { field: 'baseUrl' });
       // The origin the key goes to now, if the user agreed to it (an unconfirmed one read from settings.json does not count).
       const current = originOf(this.current.baseUrl);
       const before = current !== null && this.refusalFor(this.current.baseUrl) === null ? current : null;
@@ -135,7 +135,7 @@ export class SettingsFile {
       else if (check.origin !== this.confirmed) {
         if (confirmOrigin !== check.origin) {
           const instead = before === null ? ', an address not confirmed yet' : ` instead of ${before}`;
-          throw new ServiceError(CONFIRM_ORIGIN, `Your API key will be sent to ${check.origin}${instead}. Confirm to use it.`, 'baseUrl');
+          throw new WorkbenchError(CONFIRM_ORIGIN, `Your API key will be sent to ${check.origin}${instead}. Confirm to use it.`, { field: 'baseUrl' });
         }
         confirmed = check.origin;
       }

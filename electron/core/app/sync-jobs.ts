@@ -1,5 +1,6 @@
 // Sync as a job, one at a time: its events passed on to the renderer, its outcome kept and read
 // into the online state and the key's last check.
+import { WorkbenchError } from '../../../shared/errors';
 import type { SyncState } from '../../../shared/contract';
 import type { TrakkrClient } from '../api/client';
 import type { Cache } from '../store/cache';
@@ -52,12 +53,17 @@ export class SyncJobs {
       .then((summary) => {
         this.lastSummary = summary;
         this.lastFinishedAt = new Date().toISOString();
-        if (summary.error && (summary.error.kind === 'network' || summary.error.kind === 'server')) setOnline(false);
-        if (summary.error && ['unauthorized', 'forbidden'].includes(summary.error.kind)) this.deps.keyRefused(summary.error.message);
+        if (summary.error && (summary.error.kind === 'service-unreachable' || summary.error.kind === 'service-error')) setOnline(false);
+        if (summary.error && summary.error.kind === 'key-rejected') this.deps.keyRefused(summary.error.message);
         platform.emit('sync:done', { jobId, summary });
       })
       .catch((e: unknown) => {
-        const summary = { brands: [], durationMs: 0, cancelled: false, error: { kind: 'internal', message: e instanceof Error ? e.message : String(e) } };
+        const summary: SyncSummary = {
+          brands: [],
+          durationMs: 0,
+          cancelled: false,
+          error: e instanceof WorkbenchError ? { kind: e.kind, message: e.message } : { kind: 'internal', message: e instanceof Error ? e.message : String(e) },
+        };
         this.lastSummary = summary;
         platform.emit('sync:done', { jobId, summary });
       })

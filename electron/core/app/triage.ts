@@ -1,10 +1,10 @@
 // The opportunities as the user goes through them: brands, list, counts and detail from the cache,
 // triage changes (one or many, only to opportunities the cache holds) and the do-not-contact list.
+import { WorkbenchError } from '../../../shared/errors';
 import type { ContractResults } from '../../../shared/contract';
 import type { DoNotContactEntry, ListFilter, TriagePatch } from '../../../shared/model';
 import type { Cache } from '../store/cache';
 import type { After } from '../store/opportunities';
-import { ServiceError } from './service-error';
 
 /** Search results are counted up to this: a broad prefix while typing need not scan every match. */
 export const SEARCH_COUNT_CAP = 5000;
@@ -65,7 +65,7 @@ export class Triage {
 
   set(brandId: string, id: string, patch: TriagePatch): ContractResults['triage:set'] {
     const cache = this.cache();
-    if (!cache.opportunities.exists(brandId, id)) throw new ServiceError('not-found', NOT_IN_CACHE);
+    if (!cache.opportunities.exists(brandId, id)) throw new WorkbenchError('not-found', NOT_IN_CACHE);
     cache.triage.set(brandId, id, patch);
     return cache.opportunities.get(brandId, id);
   }
@@ -75,7 +75,7 @@ export class Triage {
     const cache = this.cache();
     const unique = [...new Set(ids)];
     const missing = unique.filter((id) => !cache.opportunities.exists(brandId, id));
-    if (missing.length) throw new ServiceError('not-found', missingMessage(missing, unique.length), 'ids');
+    if (missing.length) throw new WorkbenchError('not-found', missingMessage(missing, unique.length), { field: 'ids' });
     return { updated: cache.triage.setMany(brandId, ids, patch) };
   }
 

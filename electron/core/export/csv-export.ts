@@ -5,6 +5,8 @@
 // cancel (the signal) is heard between rows and leaves no file at all. In a
 // CSV, cells that a spreadsheet would run as a formula get a leading
 // apostrophe unless `raw` is asked for; in an .xlsx every text cell is text.
+import { invalidInput } from '../../../shared/errors';
+import { asFileError } from '../files/file-error';
 import { accessSync, constants, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { findTokens } from '../../../shared/merge-fields';
@@ -181,12 +183,13 @@ export async function exportCsv(cache: Cache, o: ExportOptions): Promise<ExportR
 }
 
 async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult> {
-  if (o.onlyCatchAll && o.excludeCatchAll) throw new RangeError('Choose either only catch-all addresses or none, not both.');
-  if (o.maxRows !== undefined && (!Number.isInteger(o.maxRows) || o.maxRows < 1)) throw new RangeError('The row limit must be a whole number of at least 1.');
+  if (o.onlyCatchAll && o.excludeCatchAll) throw invalidInput('Choose either only catch-all addresses or none, not both.', 'onlyCatchAll');
+  if (o.maxRows !== undefined && (!Number.isInteger(o.maxRows) || o.maxRows < 1))
+    throw invalidInput('The row limit must be a whole number of at least 1.', 'maxRows');
   try {
     accessSync(dirname(o.out), constants.W_OK);
-  } catch {
-    throw new Error(`The folder ${dirname(o.out)} does not exist or cannot be written to.`);
+  } catch (e) {
+    throw asFileError(e, o.out, 'The export');
   }
   const header = o.preset === 'contacts' ? CONTACT_COLUMNS : o.preset === 'followups' ? FOLLOW_UP_COLUMNS : OPPORTUNITY_COLUMNS;
   const xlsx = (o.format ?? (extname(o.out).toLowerCase() === '.xlsx' ? 'xlsx' : 'csv')) === 'xlsx';

@@ -38,7 +38,7 @@ function configure(db: DB): void {
 
 function newerError(path: string, version: number): CacheError {
   return new CacheError(
-    'newer',
+    'cache-newer',
     `The cache file ${path} was written by a newer version of Outreach Workbench (schema ${version}; this version knows up to ${LATEST_VERSION}). Update the app, or use another cache file.`,
     path,
   );
@@ -96,7 +96,7 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
     db = new Database(path, { readonly });
   } catch (e) {
     if (marker) releaseMarker(marker, null);
-    throw classifyOpenError(e, path) ?? new CacheError('unreadable', `The cache file ${path} could not be opened: ${(e as Error).message}`, path);
+    throw classifyOpenError(e, path) ?? new CacheError('io-error', `The cache file ${path} could not be opened: ${(e as Error).message}`, path);
   }
   if (marker) holdMarker(marker, db);
   try {
@@ -114,7 +114,7 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
       const check = quickCheck(db);
       if (!check.ok) {
         throw new CacheError(
-          'corrupt',
+          'cache-damaged',
           `The cache file ${path} is damaged (integrity check: ${check.message}). ` +
             `\`workbench cache recover\` keeps it aside and builds a fresh cache with your triage, notes and do-not-contact list carried over ` +
             `(the app does this by itself when it starts).`,
@@ -135,7 +135,7 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
     return db;
   } catch (e) {
     let failure = e instanceof CacheError ? e : classifyOpenError(e, path);
-    if (failure?.kind === 'corrupt') {
+    if (failure?.kind === 'cache-damaged') {
       // A schema this SQLite cannot parse, from a newer app whose version is still in the WAL: newer, not damaged.
       const version = readUserVersion(db);
       if (version !== null && version > LATEST_VERSION) failure = newerError(path, version);
@@ -170,7 +170,7 @@ export function quickCheck(db: DB): { ok: true } | { ok: false; message: string 
     // Up to 100 problems, one a line: the first few say enough.
     return found === 'ok' ? { ok: true } : { ok: false, message: found.length > 400 ? `${found.slice(0, 400)}…` : found };
   } catch (e) {
-    if (classifyOpenError(e, db.name)?.kind === 'corrupt') return { ok: false, message: (e as Error).message };
+    if (classifyOpenError(e, db.name)?.kind === 'cache-damaged') return { ok: false, message: (e as Error).message };
     throw e;
   }
 }
@@ -260,7 +260,7 @@ export function moveAside(path: string): string {
   const others = otherOpeners(path);
   if (others.length > 0) {
     throw new CacheError(
-      'locked',
+      'cache-locked',
       `The cache is open in another window or terminal (process ${others.join(', ')}), so it was not moved. Close the app and any running \`workbench\` command, then try again. ` +
         `(If none is running, a crashed one left ${others.map((pid) => basename(openMarkerFile(path, pid))).join(', ')} beside the cache: delete it.)`,
       path,

@@ -1,5 +1,6 @@
 // The do-not-contact list: addresses and whole domains, kept locally (the
 // user's data; sync never writes it), honoured by every export.
+import { invalidInput } from '../../../shared/errors';
 import { isEmailAddress, parseContact } from '../../../shared/contacts';
 import type { DB } from './db';
 import { sql, type Sql } from './sql';
@@ -40,7 +41,7 @@ export class DoNotContactStore {
 
   add(input: string, note = '', now = new Date().toISOString()): DoNotContactEntry {
     const p = parseDoNotContact(input);
-    if ('error' in p) throw new RangeError(p.error);
+    if ('error' in p) throw invalidInput(p.error, 'value');
     this.statements.run(
       sql`INSERT INTO do_not_contact (kind, value, note, added_at) VALUES (${p.kind}, ${p.value}, ${note}, ${now}) ON CONFLICT DO UPDATE SET note = excluded.note`,
     );
@@ -49,7 +50,7 @@ export class DoNotContactStore {
 
   remove(input: string): boolean {
     const p = parseDoNotContact(input);
-    if ('error' in p) throw new RangeError(p.error);
+    if ('error' in p) throw invalidInput(p.error, 'value');
     return this.statements.run(sql`DELETE FROM do_not_contact WHERE kind = ${p.kind} AND value = ${p.value}`).changes > 0;
   }
 

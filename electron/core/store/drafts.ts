@@ -3,6 +3,7 @@
 // started from, so a later change of it can be shown and never overwrites the
 // draft. And the user's snippets (openings, sign-offs). The user's record:
 // sync never writes here.
+import { invalidInput } from '../../../shared/errors';
 import { randomUUID } from 'node:crypto';
 import type { DraftRecord, SnippetRecord } from '../../../shared/user-record';
 import type { DB } from './db';
@@ -36,7 +37,7 @@ export class DraftStore {
     now = new Date().toISOString(),
   ): DraftRecord {
     if (text.subject.length > 2000 || text.body.length > 200_000)
-      throw new RangeError('A draft may hold at most 2,000 characters of subject and 200,000 of body.');
+      throw invalidInput('A draft may hold at most 2,000 characters of subject and 200,000 of body.');
     this.db
       .transaction(() => {
         const cur = this.get(brandId, id, kind);
@@ -96,7 +97,7 @@ export class SnippetStore {
   /** Add (no id) or change one; returns it. */
   save(s: { id?: string; kind: SnippetRecord['kind']; name: string; text: string }, now = new Date().toISOString()): SnippetRecord {
     const name = s.name.trim();
-    if (!name) throw new RangeError('A snippet needs a name.');
+    if (!name) throw invalidInput('A snippet needs a name.', 'name');
     const rec: SnippetRecord = { id: s.id ?? randomUUID(), kind: s.kind, name, text: s.text, updated_at: now };
     this.putRecord(rec);
     return rec;

@@ -3,6 +3,7 @@
 // time it was last written (shared/user-record.ts), so writers in several
 // processes and a merged record settle field by field, the later write
 // winning; each change is also a line of the opportunity's history.
+import { invalidInput } from '../../../shared/errors';
 import { isOneOf, STATUSES } from '../../../shared/domain';
 import { TRIAGE_FIELDS, type TriageFieldName, type TriageRecord } from '../../../shared/user-record';
 import type { DB } from './db';
@@ -64,9 +65,9 @@ export class TriageStore {
   /** Write the fields of `patch` that change, each with its time and a history line; returns whether anything changed. */
   private write(brandId: string, id: string, patch: TriagePatch, now: string, exportedIn?: string): boolean {
     if (patch.status !== undefined && patch.status !== null && !isOneOf(STATUSES, patch.status)) {
-      throw new RangeError(`A status is one of ${STATUSES.join(', ')}.`);
+      throw invalidInput(`A status is one of ${STATUSES.join(', ')}.`, 'status');
     }
-    if (patch.note !== undefined && patch.note.length > MAX_NOTE_LENGTH) throw new RangeError('A note may hold at most 100,000 characters.');
+    if (patch.note !== undefined && patch.note.length > MAX_NOTE_LENGTH) throw invalidInput('A note may hold at most 100,000 characters.', 'note');
     const cur = this.current(brandId, id);
     const next: Record<string, string | number | null> = cur ? { ...cur } : { brand_id: brandId, opportunity_id: id, ...DEFAULTS };
     let changed = false;

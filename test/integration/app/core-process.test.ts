@@ -138,7 +138,7 @@ describe('the core process (a real child, structured clone over IPC)', () => {
 
     // The export was cut short (not finished before the quit), and said so.
     const done = events.find((e) => e.event === 'export:done' && e.payload.jobId === jobId)?.payload;
-    expect(done).toMatchObject({ result: null, error: { kind: 'export-failed' } });
+    expect(done).toMatchObject({ result: null, error: { kind: 'core-stopped' } });
     expect(done.error.message).toMatch(/cancelled/i);
     // Nothing under the chosen name, and no temporary part left beside it.
     expect(existsSync(chosen)).toBe(false);

@@ -29,7 +29,8 @@ describe('the key', () => {
     const { s, keychain, tmp } = await service();
     await expect(s.setKey('sk_live_tooshort')).rejects.toMatchObject({ kind: 'invalid-input' });
     await expect(s.setKey('sk_live_' + 'W'.repeat(32))).rejects.toMatchObject({
-      kind: 'rejected',
+      kind: 'key-rejected',
+      field: 'key',
       message: 'The API key was rejected (403): No accounts found for this API key',
     });
     expect(keychain.value).toBeNull();
@@ -112,7 +113,10 @@ describe('jobs', () => {
     platform.saveAs = join(tmp.dir, 'no', 'such', 'dir.csv');
     const bad = s.startExport({ brandId: brand, preset: 'contacts' }, (await s.chooseExportFile('dir.csv')).file!.handle);
     const failed = await platform.waitFor('export:done');
-    expect(failed).toMatchObject({ jobId: bad.jobId, result: null, error: { kind: 'export-failed' } });
+    expect(failed).toMatchObject({ jobId: bad.jobId, result: null, error: { kind: 'permission' } });
+    // The words name the file and what to do next.
+    expect(failed.error!.message).toContain(join(tmp.dir, 'no', 'such', 'dir.csv'));
+    expect(failed.error!.message).toMatch(/does not exist or may not be written/);
     await s.close();
     tmp.cleanup();
   });
@@ -127,7 +131,7 @@ describe('jobs', () => {
     s.setSettings({ baseUrl: closed.url });
     s.startSync({});
     const done = await platform.waitFor('sync:done', 60_000);
-    expect(done.summary.error).toMatchObject({ kind: 'network' });
+    expect(done.summary.error).toMatchObject({ kind: 'service-unreachable' });
     expect(platform.events.some((e) => e.event === 'app:online' && (e.payload as { online: boolean }).online === false)).toBe(true);
     expect(s.list({ brandId: sim.brands[0]!.id }, 0, 5).items).toHaveLength(5);
     await s.close();

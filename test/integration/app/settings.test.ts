@@ -6,7 +6,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppService, ServiceError } from '../../../electron/core/app/service';
+import { AppService } from '../../../electron/core/app/service';
+import { WorkbenchError } from '../../../shared/errors';
 import { createHandlers, dispatch } from '../../../electron/core/app/handlers';
 import { SettingsFile } from '../../../electron/core/app/settings';
 import type { Transport } from '../../../electron/core/seams';
@@ -160,7 +161,7 @@ describe('a new API origin is shown to the user before the key is sent there', (
     expect(await set({ confirmOrigin: 42 })).toMatchObject({ ok: false, error: { kind: 'invalid-input' } });
   });
 
-  it('SettingsFile.set throws a ServiceError of kind confirm-origin', async () => {
+  it('SettingsFile.set throws a WorkbenchError of kind confirm-origin', async () => {
     const tmp = tempDir();
     cleanups.push(tmp.cleanup);
     const f = new SettingsFile(join(tmp.dir, 'settings.json'));
@@ -170,7 +171,7 @@ describe('a new API origin is shown to the user before the key is sent there', (
     } catch (e) {
       thrown = e;
     }
-    expect(thrown).toBeInstanceOf(ServiceError);
+    expect(thrown).toBeInstanceOf(WorkbenchError);
     expect(thrown).toMatchObject({
       kind: 'confirm-origin',
       message: 'Your API key will be sent to https://x.example instead of https://api.trakkr.ai. Confirm to use it.',

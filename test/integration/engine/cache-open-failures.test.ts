@@ -56,7 +56,7 @@ describe('written by a newer version: newer, and left untouched', () => {
     const before = readFileSync(path);
     const err = await openDatabase(path).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CacheError);
-    expect(err).toMatchObject({ kind: 'newer', path, message: expect.stringContaining(`schema ${LATEST_VERSION + 7}`) });
+    expect(err).toMatchObject({ kind: 'cache-newer', path, message: expect.stringContaining(`schema ${LATEST_VERSION + 7}`) });
     // Not switched to WAL, not migrated, no -wal or -shm beside it.
     expect(readFileSync(path).equals(before)).toBe(true);
     expect(readdirSync(join(path, '..'))).toEqual(['workbench.db']);
@@ -74,7 +74,7 @@ describe('written by a newer version: newer, and left untouched', () => {
     Buffer.from('CREATE TABLE future (a) NEW').copy(bytes, bytes.indexOf('CREATE TABLE future (aa, b)'));
     writeFileSync(path, bytes);
     expect(() => new Database(path).pragma('quick_check')).toThrow(/malformed database schema/);
-    expect(await kindOf(path)).toBe('newer');
+    expect(await kindOf(path)).toBe('cache-newer');
   });
 
   it('a newer version still in the WAL (not yet checkpointed into the file) is newer too', async () => {
@@ -89,7 +89,7 @@ describe('written by a newer version: newer, and left untouched', () => {
     copyFileSync(join(dir, 'live.db-wal'), join(dir, 'workbench.db-wal'));
     writer.close();
     expect(headerSchemaVersion(join(dir, 'workbench.db'))).not.toBe(LATEST_VERSION + 3);
-    expect(await kindOf(join(dir, 'workbench.db'))).toBe('newer');
+    expect(await kindOf(join(dir, 'workbench.db'))).toBe('cache-newer');
   });
 });
 
@@ -97,7 +97,7 @@ describe('damaged: corrupt', () => {
   it('a file of garbage', async () => {
     const path = join(freshDir(), 'workbench.db');
     writeFileSync(path, Buffer.alloc(8192, 7));
-    expect(await kindOf(path)).toBe('corrupt');
+    expect(await kindOf(path)).toBe('cache-damaged');
   });
 
   it.each([0.25, 0.5, 0.9])('a real cache truncated to %s of its size', async (fraction) => {
@@ -105,7 +105,7 @@ describe('damaged: corrupt', () => {
     await realCache(path);
     truncateSync(path, Math.floor((statSync(path).size * fraction) / 4096) * 4096);
     const err = await openDatabase(path).catch((e: unknown) => e);
-    expect(err).toMatchObject({ kind: 'corrupt', message: expect.stringContaining('workbench cache recover') });
+    expect(err).toMatchObject({ kind: 'cache-damaged', message: expect.stringContaining('workbench cache recover') });
   });
 
   it('a real cache whose header survived but whose pages are overwritten', async () => {
@@ -114,7 +114,7 @@ describe('damaged: corrupt', () => {
     const bytes = readFileSync(path);
     bytes.fill(0xa5, 4096 * 2, 4096 * 6);
     writeFileSync(path, bytes);
-    expect(await kindOf(path)).toBe('corrupt');
+    expect(await kindOf(path)).toBe('cache-damaged');
   });
 });
 
@@ -143,7 +143,7 @@ setInterval(() => {}, 1000);`,
       const t0 = Date.now();
       const err = await openDatabase(path).catch((e: unknown) => e);
       const waited = Date.now() - t0;
-      expect(err).toMatchObject({ kind: 'locked', message: expect.stringContaining('in use by another program') });
+      expect(err).toMatchObject({ kind: 'cache-locked', message: expect.stringContaining('in use by another program') });
       // busy_timeout is 5 s: it waits that long for a short write to finish, and no longer.
       expect(waited).toBeLessThan(12_000);
     } finally {
@@ -160,20 +160,20 @@ describe('a folder or file that cannot be written: not-writable', () => {
     const dir = freshDir();
     writeFileSync(join(dir, 'plainfile'), 'x');
     const err = await openDatabase(join(dir, 'plainfile', 'sub', 'workbench.db')).catch((e: unknown) => e);
-    expect(err).toMatchObject({ kind: 'not-writable', message: expect.stringContaining('ENOTDIR') });
+    expect(err).toMatchObject({ kind: 'permission', message: expect.stringContaining('ENOTDIR') });
   });
 
   it('the folder path itself is a regular file (EEXIST)', async () => {
     const dir = freshDir();
     writeFileSync(join(dir, 'Outreach Workbench'), 'x');
-    expect(await kindOf(join(dir, 'Outreach Workbench', 'workbench.db'))).toBe('not-writable');
+    expect(await kindOf(join(dir, 'Outreach Workbench', 'workbench.db'))).toBe('permission');
   });
 
   it('the cache path is a folder (SQLITE_CANTOPEN)', async () => {
     const dir = freshDir();
     mkdirSync(join(dir, 'workbench.db'));
     const err = await openDatabase(join(dir, 'workbench.db')).catch((e: unknown) => e);
-    expect(err).toMatchObject({ kind: 'not-writable', message: expect.stringContaining('SQLITE_CANTOPEN') });
+    expect(err).toMatchObject({ kind: 'permission', message: expect.stringContaining('SQLITE_CANTOPEN') });
   });
 
   it.skipIf(process.platform === 'win32' || process.getuid?.() === 0)('a folder without write permission (as a normal user)', async () => {
@@ -181,7 +181,7 @@ describe('a folder or file that cannot be written: not-writable', () => {
     const dir = freshDir();
     chmodSync(dir, 0o500);
     try {
-      expect(await kindOf(join(dir, 'workbench.db'))).toBe('not-writable');
+      expect(await kindOf(join(dir, 'workbench.db'))).toBe('permission');
     } finally {
       chmodSync(dir, 0o700);
     }
@@ -215,24 +215,24 @@ describe('the classifier', () => {
   const kind = (code: string | undefined, message = 'x') =>
     classifyOpenError(Object.assign(new Error(message), code ? { code } : {}), '/x/workbench.db')?.kind ?? null;
   it.each([
-    ['SQLITE_BUSY', 'locked'],
-    ['SQLITE_BUSY_SNAPSHOT', 'locked'],
-    ['SQLITE_LOCKED', 'locked'],
-    ['SQLITE_READONLY', 'not-writable'],
-    ['SQLITE_READONLY_DBMOVED', 'not-writable'],
-    ['SQLITE_CANTOPEN', 'not-writable'],
-    ['SQLITE_PERM', 'not-writable'],
-    ['EACCES', 'not-writable'],
-    ['EPERM', 'not-writable'],
-    ['EROFS', 'not-writable'],
-    ['EISDIR', 'not-writable'],
-    ['SQLITE_CORRUPT', 'corrupt'],
-    ['SQLITE_CORRUPT_INDEX', 'corrupt'],
-    ['SQLITE_NOTADB', 'corrupt'],
-    ['SQLITE_IOERR', 'unreadable'],
-    ['SQLITE_IOERR_READ', 'unreadable'],
-    ['SQLITE_IOERR_SHORT_READ', 'unreadable'],
-    ['SQLITE_IOERR_WRITE', 'unreadable'],
+    ['SQLITE_BUSY', 'cache-locked'],
+    ['SQLITE_BUSY_SNAPSHOT', 'cache-locked'],
+    ['SQLITE_LOCKED', 'cache-locked'],
+    ['SQLITE_READONLY', 'read-only'],
+    ['SQLITE_READONLY_DBMOVED', 'read-only'],
+    ['SQLITE_CANTOPEN', 'permission'],
+    ['SQLITE_PERM', 'permission'],
+    ['EACCES', 'permission'],
+    ['EPERM', 'permission'],
+    ['EROFS', 'read-only'],
+    ['EISDIR', 'permission'],
+    ['SQLITE_CORRUPT', 'cache-damaged'],
+    ['SQLITE_CORRUPT_INDEX', 'cache-damaged'],
+    ['SQLITE_NOTADB', 'cache-damaged'],
+    ['SQLITE_IOERR', 'io-error'],
+    ['SQLITE_IOERR_READ', 'io-error'],
+    ['SQLITE_IOERR_SHORT_READ', 'io-error'],
+    ['SQLITE_IOERR_WRITE', 'io-error'],
     ['SQLITE_ERROR', null],
     ['SQLITE_BUSYNESS', null],
     ['ENOENT', null],
@@ -241,8 +241,8 @@ describe('the classifier', () => {
   });
 
   it("without a code, falls back to SQLite's words; anything else is not a cache failure", () => {
-    expect(kind(undefined, 'database is locked')).toBe('locked');
-    expect(kind(undefined, 'file is not a database')).toBe('corrupt');
+    expect(kind(undefined, 'database is locked')).toBe('cache-locked');
+    expect(kind(undefined, 'file is not a database')).toBe('cache-damaged');
     expect(kind(undefined, 'something else')).toBeNull();
     expect(classifyOpenError(null, '/x/workbench.db')).toBeNull();
     expect(classifyOpenError('a string', '/x/workbench.db')).toBeNull();

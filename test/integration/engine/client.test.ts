@@ -151,15 +151,17 @@ describe('authentication failures stop at once', () => {
   it('403 with words a person understands, one request only', async () => {
     const { c } = client({ apiKey: 'sk_live_' + 'Q'.repeat(32) });
     const before = sim.requests;
-    const e = await expectApiError(c.brands(), 'forbidden');
+    const e = await expectApiError(c.brands(), 'key-rejected');
     expect(e.message).toBe('The API key was rejected (403): No accounts found for this API key');
+    expect(e.status).toBe(403);
     expect(e.message).not.toContain('Q'.repeat(32));
     expect(sim.requests).toBe(before + 1);
   });
   it('401 in the message-text form', async () => {
     const c = new TrakkrClient({ baseUrl: sim.url, apiKey: ' ', requestsPerMinute: 0 });
-    const e = await expectApiError(c.brands(), 'unauthorized');
+    const e = await expectApiError(c.brands(), 'key-rejected');
     expect(e.message).toBe("The API key was not accepted (401): API key must be provided in the Authorization header as 'Bearer <api_key>'");
+    expect(e.status).toBe(401);
   });
 });
 
@@ -239,7 +241,7 @@ describe('5xx, dropped connections and bad bodies', () => {
   it('gives up after the allowed tries, with the status said', async () => {
     const { c } = client({ maxAttempts: 3 });
     sim.addFaults({ kind: 'server-error', count: 3 });
-    const e = await expectApiError(c.brands(), 'server');
+    const e = await expectApiError(c.brands(), 'service-error');
     expect(e.message).toBe('The service had an error (500): An unexpected error occurred Gave up after 3 tries.');
   });
   it('retries a dropped connection, a truncated body and a non-JSON page', async () => {
@@ -253,7 +255,7 @@ describe('5xx, dropped connections and bad bodies', () => {
     const closed = await startSimulator({ opportunities: 1, brands: 1 });
     await closed.close(); // a port that was just free: nothing listens there now
     const c = new TrakkrClient({ baseUrl: closed.url, apiKey: DEMO_KEY, requestsPerMinute: 0, maxAttempts: 2, clock: new FakeClock() });
-    const e = await expectApiError(c.brands(), 'network');
+    const e = await expectApiError(c.brands(), 'service-unreachable');
     expect(e.message).toBe(`Could not reach the service at 127.0.0.1:${closed.port} (connection refused). Gave up after 2 tries.`);
   });
   it('a request that hangs times out and is retried', async () => {
@@ -273,7 +275,7 @@ describe('cursors and cancellation', () => {
       (async () => {
         for await (const _ of c.outreachPages({ brand: sim.brands[0]!.id, limit: 100 })) pages++;
       })(),
-      'cursor-loop',
+      'bad-response',
     );
     expect(pages).toBe(2);
     expect(e.message).toContain('already given');
@@ -298,14 +300,14 @@ describe('the key never leaves in a message', () => {
       return new Response(JSON.stringify({ error: `Invalid API key ${auth}`, errors: [`key was ${key}`] }), { status: 403 });
     };
     const c = new TrakkrClient({ baseUrl: 'https://api.trakkr.ai', apiKey: key, fetch: echo, requestsPerMinute: 0 });
-    const e = await expectApiError(c.brands(), 'forbidden');
+    const e = await expectApiError(c.brands(), 'key-rejected');
     expect(e.message).not.toContain(key);
     expect(e.message).toContain('sk_live_[redacted]');
     const boom: typeof fetch = async () => {
       throw new TypeError(`fetch failed for ${key}`);
     };
     const c2 = new TrakkrClient({ apiKey: key, fetch: boom, requestsPerMinute: 0, maxAttempts: 1 });
-    const e2 = await expectApiError(c2.brands(), 'network');
+    const e2 = await expectApiError(c2.brands(), 'service-unreachable');
     expect(`${e2.message} ${String(e2.cause)} ${e2.stack}`).not.toContain(key);
   });
 });

@@ -124,7 +124,7 @@ describe('a clean close: the next open skips the integrity check', () => {
     // Damage found while open: the close is not a clean one, so the next open checks and refuses the file (the recovery path).
     cache.close();
     expect(markersOf(path)).toEqual([`workbench.db.open-${process.pid}`]);
-    expect(await openKind(path)).toBe('corrupt');
+    expect(await openKind(path)).toBe('cache-damaged');
   });
 
   it('checkIntegrity on a healthy cache: ok, and the close stays clean', async () => {
@@ -143,7 +143,7 @@ describe('a clean close: the next open skips the integrity check', () => {
     const found = await cache.checkIntegrity({ module: join(tmp.dir, 'no-such-module.js') });
     expect(found).toEqual({ ok: false, message: expect.stringMatching(/Page \d+: never used/), ranIn: 'this-thread' });
     cache.close();
-    expect(await openKind(path)).toBe('corrupt');
+    expect(await openKind(path)).toBe('cache-damaged');
   });
 });
 
@@ -155,12 +155,12 @@ describe('an unclean close (the process was killed): the next open runs the chec
     expect(markersOf(path)).toEqual([`workbench.db.open-${pid}`]);
     const err = await Cache.open(path).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CacheError);
-    expect(err).toMatchObject({ kind: 'corrupt', path, message: expect.stringMatching(/integrity check: .*never used.*workbench cache recover/s) });
+    expect(err).toMatchObject({ kind: 'cache-damaged', path, message: expect.stringMatching(/integrity check: .*never used.*workbench cache recover/s) });
     // Refused, so the marker stays (and this process's own is gone): every open refuses it until it is moved aside.
     expect(markersOf(path)).toEqual([`workbench.db.open-${pid}`]);
-    expect(await openKind(path)).toBe('corrupt');
+    expect(await openKind(path)).toBe('cache-damaged');
     // A read-only open checks too, and writes no marker of its own.
-    expect(await openKind(path, { readonly: true })).toBe('corrupt');
+    expect(await openKind(path, { readonly: true })).toBe('cache-damaged');
     expect(markersOf(path)).toEqual([`workbench.db.open-${pid}`]);
     // Start over: a fresh cache under the name, and the old file's marker cleared.
     moveAside(path);
@@ -184,7 +184,7 @@ describe('an unclean close (the process was killed): the next open runs the chec
     await damagedCache(path);
     // pid 1 is always alive; only the boot time tells this marker apart from a live process's.
     writeFileSync(`${path}.open-1`, JSON.stringify({ pid: 1, at: '2001-01-01T00:00:00.000Z', bootedAt: '2001-01-01T00:00:00.000Z' }));
-    expect(await openKind(path)).toBe('corrupt');
+    expect(await openKind(path)).toBe('cache-damaged');
     const bootedAt = new Date(Date.now() - uptime() * 1000).toISOString();
     writeFileSync(`${path}.open-1`, JSON.stringify({ pid: 1, at: new Date().toISOString(), bootedAt }));
     expect(await openKind(path)).toBe('opened');

@@ -164,7 +164,7 @@ describe('migrations', () => {
     const db = new Database(path);
     db.pragma(`user_version = ${LATEST_VERSION + 1}`);
     db.close();
-    await expect(openDatabase(path)).rejects.toMatchObject({ kind: 'newer', message: expect.stringContaining('newer version of Outreach Workbench') });
+    await expect(openDatabase(path)).rejects.toMatchObject({ kind: 'cache-newer', message: expect.stringContaining('newer version of Outreach Workbench') });
   });
 
   it('a damaged file is reported with a way out, not opened', async () => {
@@ -172,7 +172,7 @@ describe('migrations', () => {
     writeFileSync(path, 'this is not a database'.repeat(400));
     const err = await openDatabase(path).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(CacheError);
-    expect((err as CacheError).kind).toBe('corrupt');
+    expect((err as CacheError).kind).toBe('cache-damaged');
     expect((err as CacheError).message).toContain('workbench cache recover');
   });
 });

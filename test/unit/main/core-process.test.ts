@@ -137,7 +137,7 @@ describe('the core process through Electron-shaped fakes', () => {
     const link = new CoreLink(forkCore(api as never, corePath, bad, {}), { host, onEvent: () => {} });
     const failure = await link.ready();
     expect(failure).not.toBeNull();
-    expect(failure!.kind).toBe('newer');
+    expect(failure!.kind).toBe('cache-newer');
     await link.shutdown(1_000);
   });
 });

@@ -55,7 +55,7 @@ describe('the contract over IPC', () => {
   it('a foreign sender is refused before anything runs', async () => {
     calls.length = 0;
     const r = await call('app:info', false);
-    expect(r).toEqual({ ok: false, error: { kind: 'refused', message: 'Refused: the call did not come from the app window.' } });
+    expect(r).toEqual({ ok: false, error: { kind: 'untrusted-sender', message: 'Refused: the call did not come from the app window.' } });
     expect(calls).toEqual([]);
   });
 

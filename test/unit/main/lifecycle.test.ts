@@ -335,8 +335,8 @@ describe('a start-up that fails: logged, a plain-words dialog, exit(1), nothing 
 });
 
 describe('the cache cannot open', () => {
-  const locked: CoreFailure = { kind: 'locked', message: 'database is locked', path: '/data/workbench.db' };
-  const corrupt: CoreFailure = { kind: 'corrupt', message: 'file is not a database', path: '/data/workbench.db' };
+  const locked: CoreFailure = { kind: 'cache-locked', message: 'database is locked', path: '/data/workbench.db' };
+  const corrupt: CoreFailure = { kind: 'cache-damaged', message: 'file is not a database', path: '/data/workbench.db' };
 
   it('Quit: the dialog in plain words, the core closed, exit(1), no window', async () => {
     const t = setup({ openings: [locked] });
@@ -474,7 +474,7 @@ describe('quitting', () => {
   });
 
   it('while the cache-failure dialog is open: the core closed, exit(0) once, nothing started after the dialog', async () => {
-    const t = setup({ openings: [{ kind: 'corrupt', message: 'file is not a database' }] });
+    const t = setup({ openings: [{ kind: 'cache-damaged', message: 'file is not a database' }] });
     let answer!: (r: { response: number; checkboxChecked: boolean }) => void;
     t.dialog.showMessageBox = async (o) => (t.dialog.messageBoxes.push(o), new Promise((r) => (answer = r)));
     const life = runLifecycle(t.deps);

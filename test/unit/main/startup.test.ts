@@ -39,12 +39,12 @@ describe('switches the packaged app refuses', () => {
 describe('a cache that cannot open', () => {
   const actions = (kind: CacheFailureKind) => cacheFailureDialog({ kind, message: 'why', path: '/x/workbench.db' }).buttons.map((b) => b.action);
   it('offers to start over (old file kept aside) only where that is safe', () => {
-    expect(actions('corrupt')).toEqual(['start-over', 'open-folder', 'quit']);
-    expect(actions('unreadable')).toEqual(['start-over', 'open-folder', 'quit']);
-    for (const k of ['newer', 'locked', 'disk-full', 'not-writable'] as const) expect(actions(k), k).toEqual(['open-folder', 'quit']);
+    expect(actions('cache-damaged')).toEqual(['start-over', 'open-folder', 'quit']);
+    expect(actions('io-error')).toEqual(['start-over', 'open-folder', 'quit']);
+    for (const k of ['cache-newer', 'cache-locked', 'disk-full', 'permission'] as const) expect(actions(k), k).toEqual(['open-folder', 'quit']);
   });
   it('says why in plain words, and quitting is the default', () => {
-    const d = cacheFailureDialog({ kind: 'newer', message: 'schema 9', path: '/x/workbench.db' });
+    const d = cacheFailureDialog({ kind: 'cache-newer', message: 'schema 9', path: '/x/workbench.db' });
     expect(d.message).toMatch(/newer version/);
     expect(d.detail).toContain('schema 9');
     expect(d.buttons[d.defaultId]!.action).toBe('quit');

@@ -44,7 +44,7 @@ describe('status and body', () => {
       details: [{ field: 'brand', message: 'unknown' }],
     };
     expect(failureOf(403, JSON.stringify(body))).toEqual({
-      kind: 'forbidden',
+      kind: 'key-rejected',
       message: 'The API key was rejected (403): No accounts found for this API key; brand: unknown',
       status: 403,
       requestId: 'req-1',
@@ -54,7 +54,7 @@ describe('status and body', () => {
 
   it('the message-text form: the error text is the words', () => {
     const f = failureOf(401, JSON.stringify({ error: 'API key must be provided' }));
-    expect(f).toMatchObject({ kind: 'unauthorized', message: 'The API key was not accepted (401): API key must be provided', status: 401 });
+    expect(f).toMatchObject({ kind: 'key-rejected', message: 'The API key was not accepted (401): API key must be provided', status: 401 });
     expect(failureOf(429, JSON.stringify({ error: { code: 'rate_limit_exceeded', message: 'Slow down' } })).message).toBe(
       'The service is rate-limiting requests (429): Slow down',
     );
@@ -62,10 +62,10 @@ describe('status and body', () => {
 
   it('each status has its kind; a body that is not JSON, or none, is said so', () => {
     expect(failureOf(429, '').kind).toBe('rate-limited');
-    expect(failureOf(500, '').kind).toBe('server');
-    expect(failureOf(408, '').kind).toBe('server');
-    expect(failureOf(400, '{}').kind).toBe('bad-request');
-    expect(failureOf(404, '{}').kind).toBe('bad-request');
+    expect(failureOf(500, '').kind).toBe('service-error');
+    expect(failureOf(408, '').kind).toBe('service-error');
+    expect(failureOf(400, '{}').kind).toBe('service-refused');
+    expect(failureOf(404, '{}').kind).toBe('service-refused');
     expect(failureOf(502, '<html>Bad gateway</html>').message).toBe('The service had an error (502): the answer was not JSON');
     expect(failureOf(503, '  ').message).toBe('The service had an error (503).');
     expect(failureOf(404, '{}').message).toBe('The service refused the request (404).');
@@ -76,7 +76,7 @@ describe('transport failures', () => {
   it('known codes in plain words, other messages redacted, timeouts with the limit', () => {
     const refused = Object.assign(new TypeError('fetch failed'), { cause: { code: 'ECONNREFUSED' } });
     expect(networkFailure(refused, '127.0.0.1:9')).toEqual({
-      kind: 'network',
+      kind: 'service-unreachable',
       message: 'Could not reach the service at 127.0.0.1:9 (connection refused).',
       cause: refused,
     });

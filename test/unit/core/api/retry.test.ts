@@ -21,7 +21,7 @@ const headers = (h: Record<string, string>) => ({ get: (name: string) => h[name.
 const half = () => 0.5;
 const ctx = (over: Partial<StepContext> = {}): StepContext => ({ tries: NO_TRIES, policy: DEFAULT_RETRY_POLICY, nowMs: NOW, random: half, ...over });
 const limited: ApiFailure = { kind: 'rate-limited', message: 'The service is rate-limiting requests (429).', status: 429, requestId: 'r1', field: 'brand' };
-const server: ApiFailure = { kind: 'server', message: 'The service had an error (503).', status: 503, requestId: 'r2', field: 'x' };
+const server: ApiFailure = { kind: 'service-error', message: 'The service had an error (503).', status: 503, requestId: 'r2', field: 'x' };
 
 describe('headers', () => {
   it('Retry-After: delta-seconds or an HTTP date, never negative; nonsense is no answer', () => {
@@ -66,10 +66,8 @@ describe('how long to wait', () => {
 
 describe('which failures retry', () => {
   it('network, server and unreadable bodies retry; key, input and request problems do not', () => {
-    expect(['network', 'server', 'bad-response'].every((k) => isRetried(k as never))).toBe(true);
-    expect(
-      ['unauthorized', 'forbidden', 'bad-request', 'invalid-input', 'no-key', 'cursor-loop', 'cancelled', 'rate-limited'].some((k) => isRetried(k as never)),
-    ).toBe(false);
+    expect(['service-unreachable', 'service-error', 'bad-response'].every((k) => isRetried(k as never))).toBe(true);
+    expect(['key-rejected', 'service-refused', 'invalid-input', 'no-key', 'cancelled', 'rate-limited'].some((k) => isRetried(k as never))).toBe(false);
   });
   it('options left out take the defaults', () => {
     expect(retryPolicy({})).toEqual({ maxAttempts: 5, maxRateLimitRetries: 8, maxWaitMs: 120_000 });
@@ -79,8 +77,12 @@ describe('which failures retry', () => {
 
 describe('the next step', () => {
   it('401, 403 and other 4xx stop at once with the failure as it is', () => {
-    for (const kind of ['unauthorized', 'forbidden', 'bad-request'] as const) {
-      const failure: ApiFailure = { kind, message: 'no', status: 400 };
+    for (const [kind, status] of [
+      ['key-rejected', 401],
+      ['key-rejected', 403],
+      ['service-refused', 400],
+    ] as const) {
+      const failure: ApiFailure = { kind, message: 'no', status };
       expect(nextStep(failure, ctx())).toEqual({ action: 'stop', failure });
     }
   });
@@ -127,12 +129,12 @@ describe('the next step', () => {
     const policy = { ...DEFAULT_RETRY_POLICY, maxAttempts: 3 };
     expect(nextStep(server, ctx({ policy, tries: { failures: 2, rateLimitWaits: 5 } }))).toEqual({
       action: 'stop',
-      failure: { kind: 'server', message: 'The service had an error (503). Gave up after 3 tries.', status: 503, requestId: 'r2' },
+      failure: { kind: 'service-error', message: 'The service had an error (503). Gave up after 3 tries.', status: 503, requestId: 'r2' },
     });
-    const network: ApiFailure = { kind: 'network', message: 'Could not reach the service.', cause: new Error('x') };
+    const network: ApiFailure = { kind: 'service-unreachable', message: 'Could not reach the service.', cause: new Error('x') };
     expect(nextStep(network, ctx({ policy: { ...policy, maxAttempts: 1 } }))).toEqual({
       action: 'stop',
-      failure: { kind: 'network', message: 'Could not reach the service. Gave up after 1 tries.', status: undefined, requestId: undefined },
+      failure: { kind: 'service-unreachable', message: 'Could not reach the service. Gave up after 1 tries.', status: undefined, requestId: undefined },
     });
   });
 
