@@ -42,30 +42,32 @@ const WEB_BASE: Record<'gmail' | 'outlook', { url: string; subject: string }> = 
   outlook: { url: 'https://outlook.office.com/mail/deeplink/compose?to=', subject: 'subject' },
 };
 
-function webLink(via: 'gmail' | 'outlook', to: readonly string[], subject: string, body: string | null): string {
+function webLink(via: 'gmail' | 'outlook', to: readonly string[], subject: string, body: string | null, bcc: readonly string[]): string {
   const base = WEB_BASE[via];
-  return `${base.url}${addressList(to)}${subject ? `&${base.subject}=${enc(subject)}` : ''}${body ? `&body=${enc(body)}` : ''}`;
+  return `${base.url}${addressList(to)}${bcc.length ? `&bcc=${addressList(bcc)}` : ''}${subject ? `&${base.subject}=${enc(subject)}` : ''}${body ? `&body=${enc(body)}` : ''}`;
 }
 
 const fits = (url: string) => url.length <= MAX_URL_LENGTH && checkExternalUrl(url).ok;
 
 /** The link that opens the pitch in `via`, ready for main's checked path. Throws an invalid-input error only when not even the addresses and subject fit. */
-export function composeLink(via: MailVia, m: { to: readonly string[]; subject: string; body: string }): ComposeLink {
+export function composeLink(via: MailVia, m: { to: readonly string[]; subject: string; body: string; bcc?: readonly string[] }): ComposeLink {
   const subject = wellFormed(m.subject);
   const body = wellFormed(m.body);
+  const bcc = (m.bcc ?? []).map((a) => a.trim());
   if (via === 'default') {
     const link = mailtoLink(
       m.to.map((a) => a.trim()),
       subject,
       body,
+      bcc,
     );
     const ok = checkMailto(link.url);
     if (!ok.ok) throw invalidInput(ok.reason);
     return { url: link.url, bodyLeftOut: link.tooLong, message: link.tooLong ? link.message : 'Opening your mail app.' };
   }
-  const full = webLink(via, m.to, subject, body);
+  const full = webLink(via, m.to, subject, body, bcc);
   if (fits(full)) return { url: full, bodyLeftOut: false, message: `Opening ${NAMES[via]} in your browser.` };
-  const short = webLink(via, m.to, subject, null);
+  const short = webLink(via, m.to, subject, null, bcc);
   const checked = checkExternalUrl(short);
   if (!checked.ok) throw invalidInput(`The ${NAMES[via]} link cannot be opened: ${checked.reason}`);
   return {

@@ -11,7 +11,7 @@ import { TrakkrClient } from '../core/api/client';
 import { Backups } from '../core/app/backups';
 import { SettingsFile } from '../core/app/settings';
 import { Cache } from '../core/store/cache';
-import { localToday, pipelineDays } from '../core/store/opportunities';
+import { localToday, pipelineDays } from '../core/store/opportunity-list';
 import { defaultCachePath } from '../core/paths';
 import { KeychainSecretStore } from '../core/secrets';
 import type { SecretStore } from '../core/seams';
@@ -114,7 +114,7 @@ export async function withCache<T>(ctx: Ctx, fn: (c: Cache) => Promise<T> | T, o
   const cache = await Cache.open(ctx.dbPath);
   // Follow-ups are due after the user's days, as in the app (its Due view, its follow-ups export).
   const { followUpAfterDays } = settingsFor(ctx);
-  cache.opportunities.days = () => pipelineDays(localToday(), followUpAfterDays);
+  cache.days = () => pipelineDays(localToday(), followUpAfterDays);
   try {
     const result = await fn(cache);
     if (opts.changesRecord)

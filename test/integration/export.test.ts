@@ -10,6 +10,8 @@ import fc from 'fast-check';
 import { Cache } from '../../electron/core/store/cache';
 import { CONTACT_COLUMNS, OPPORTUNITY_COLUMNS, cell, exportCsv, previewExport, splitName } from '../../electron/core/export/csv-export';
 import { tempDir } from '../support/tmp';
+import { detail, list, setTriage, setTriageMany } from '../support/store';
+import { resetDraft, saveDraft } from '../../electron/core/store/drafts';
 
 const tmp = tempDir();
 const B = '1749113348709x432280934699237400';
@@ -185,25 +187,26 @@ describe('contacts preset', () => {
 
 describe('opportunities preset', () => {
   it('one row per opportunity with every scalar field, addresses joined, and the local triage', async () => {
-    cache.triage.set(B, 'o3', { status: 'In Progress', note: 'call first', contacted_at: '2026-10-30' });
+    setTriage(cache, B, 'o3', { stage: 'Drafted', note: 'call first', contacted_at: '2026-10-30' });
     const out = join(tmp.dir, 'opps.csv');
     await exportCsv(cache, { brandId: B, preset: 'opportunities', out });
     const rows = readCsv(out);
     expect(Object.keys(rows[0]!)).toEqual([...OPPORTUNITY_COLUMNS]);
     expect(rows.map((x) => x._id)).toEqual(['o1', 'o2', 'o3', 'o4', 'o5']);
     expect(rows[0]).toMatchObject({ emails: 'ana@wired.com', catch_all_emails: 'tips@wired.com', server_status: 'New', status: 'New', archived: 'false' });
-    expect(rows[2]).toMatchObject({ status: 'In Progress', server_status: 'New', note: 'call first', contacted_at: '2026-10-30' });
+    // The user's triage is the stage; Trakkr's status stays the service's.
+    expect(rows[2]).toMatchObject({ stage: 'Drafted', status: 'New', server_status: 'New', note: 'call first', contacted_at: '2026-10-30' });
     expect(rows[3]).toMatchObject({ emails: '', title: 'Blocked domain' });
-    cache.triage.set(B, 'o3', { status: null, contacted_at: null, note: '' });
+    setTriage(cache, B, 'o3', { stage: null, contacted_at: null, note: '' });
   });
 });
 
 describe('never pitching the same person twice', () => {
   it('already pitched shows on every opportunity sharing an address; skip-contacted leaves it out; mark-exported records the date', async () => {
-    expect(cache.opportunities.list({ brandId: B }).every((o) => o.pitched_at === null)).toBe(true);
-    cache.triage.set(B, 'o1', { contacted_at: '2026-11-05' });
-    const o2 = cache.opportunities.get(B, 'o2')!;
-    expect(cache.opportunities.list({ brandId: B, alreadyPitched: true }).map((o) => [o.id, o.pitched_at])).toEqual([
+    expect(list(cache, { brandId: B }).every((o) => o.pitched_at === null)).toBe(true);
+    setTriage(cache, B, 'o1', { contacted_at: '2026-11-05' });
+    const o2 = detail(cache, B, 'o2')!;
+    expect(list(cache, { brandId: B, alreadyPitched: true }).map((o) => [o.id, o.pitched_at])).toEqual([
       ['o1', '2026-11-05'],
       ['o2', '2026-11-05'],
     ]);
@@ -222,18 +225,19 @@ describe('never pitching the same person twice', () => {
       now: () => new Date('2026-11-06T09:00:00Z'),
     });
     expect(r.markedExported).toBe(2);
-    expect(cache.opportunities.get(B, 'o3')!.triage.exported_at).toBe('2026-11-06T09:00:00.000Z');
+    expect(detail(cache, B, 'o3')!.triage.exported_at).toBe('2026-11-06T09:00:00.000Z');
     const again = join(tmp.dir, 'again.csv');
     const r2 = await exportCsv(cache, { brandId: B, preset: 'contacts', out: again, skipContacted: true });
     expect(r2.rows).toBe(0);
     expect(readFileSync(again, 'utf8')).toBe(CONTACT_COLUMNS.join(',') + '\r\n');
     expect(r2.warnings).toContain('Nothing to export under these filters.');
-    cache.triage.setMany(B, ['o1', 'o2', 'o3'], { contacted_at: null, exported_at: null });
+    setTriageMany(cache, B, ['o1', 'o2', 'o3'], { contacted_at: null, exported_at: null });
   });
 
   it('flags, by name, every token the editor flags as unfilled, in any spelling (a draft for a catch-all inbox)', async () => {
     const body = "Hi {First_Name}, {firstName} {{ First Name }}: about [Journalist's Name] and [Article 2 Title]. {brand}";
-    cache.drafts.save(B, 'o3', 'pitch', { subject: 'For {publication}', body }, null);
+    const save = (text: { subject: string; body: string }) => cache.writable.transaction(() => saveDraft(cache.writable, B, 'o3', 'pitch', text, null));
+    save({ subject: 'For {publication}', body });
     try {
       const check = await previewExport(cache, { brandId: B, preset: 'contacts' });
       // The editor's own reading of the same text, filled for the same inbox: what stays is what the export must name.
@@ -242,21 +246,21 @@ describe('never pitching the same person twice', () => {
       expect(check.warnings.join(' ')).toContain("[Journalist's Name]");
       expect(check.warnings.join(' ')).not.toContain('more');
       // More distinct ones than the warning names: it says how many it left out.
-      cache.drafts.save(B, 'o3', 'pitch', { subject: '{a1} {a2} {a3} {a4}', body: '{a5} {a6} {a7} {a8} {a9} {a10} {a11}' }, null);
+      save({ subject: '{a1} {a2} {a3} {a4}', body: '{a5} {a6} {a7} {a8} {a9} {a10} {a11}' });
       const many = await previewExport(cache, { brandId: B, preset: 'contacts' });
       expect(many.unfilled).toHaveLength(8);
       expect(many.warnings).toContain(
         '1 row with a merge field or placeholder not filled in the pitch: {a1}, {a2}, {a3}, {a4}, {a5}, {a6}, {a7}, {a8}, and 3 more',
       );
     } finally {
-      cache.drafts.reset(B, 'o3', 'pitch');
+      cache.writable.transaction(() => resetDraft(cache.writable, B, 'o3', 'pitch'));
     }
   });
 
   it('the do-not-contact list: addresses and domains (with subdomains), flagged in the list', async () => {
-    expect(cache.opportunities.get(B, 'o4')!.item.do_not_contact_count).toBe(2);
+    expect(detail(cache, B, 'o4')!.item.do_not_contact_count).toBe(2);
     cache.doNotContact.add('BOB@evil.example');
-    expect(cache.opportunities.get(B, 'o2')!.item.do_not_contact_count).toBe(1);
+    expect(detail(cache, B, 'o2')!.item.do_not_contact_count).toBe(1);
     expect((await previewExport(cache, { brandId: B, preset: 'contacts' })).rows).toBe(3);
     expect(cache.doNotContact.remove('bob@evil.example')).toBe(true);
     expect(cache.doNotContact.list().map((d) => [d.kind, d.value])).toEqual([['domain', 'blocked.org']]);

@@ -3,6 +3,7 @@
 // follow-up days, the sender's name for {sender_name}); --check reports the
 // row count and warnings only.
 import { DELIMITERS, EXPORT_PRESETS, exportCsv, previewExport } from '../../core/export/csv-export';
+import { storedCount } from '../../core/store/opportunity-detail';
 import { settingsFor, withCache, type Ctx } from '../context';
 import { LIST_OPTIONS, listFilter } from '../list-filter';
 import { brandOf, oneOf, parse, positiveInt, UsageError } from '../options';
@@ -68,7 +69,7 @@ export async function run(ctx: Ctx, args: string[]): Promise<void> {
   await withCache(
     ctx,
     async (cache) => {
-      if (cache.opportunities.count({ brandId, includeArchived: true, includeRemoved: true }) === 0) {
+      if (storedCount(cache.readable, brandId) === 0) {
         throw new UsageError('The cache holds no opportunities for this brand yet. Run `workbench sync` first.');
       }
       if (values.check) {

@@ -15,7 +15,7 @@ import type { Cache } from '../store/cache';
 import type { ContactRowOptions } from '../store/export-rows';
 import { CsvWriter } from './csv-writer';
 import { XlsxWriter } from './xlsx-writer';
-import type { ListFilter } from '../store/opportunities';
+import type { ListFilter } from '../../../shared/model';
 import type { ExportCheck, ExportResult } from '../../../shared/model';
 import {
   CONTACT_COLUMNS,

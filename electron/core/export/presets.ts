@@ -221,7 +221,7 @@ export function opportunityExportRow(
     catchAlls,
     outgoing,
     get followUp() {
-      return (followUp ??= outgoingOf(opportunity.pipeline.followup_draft ?? defaultFollowUp(pitchOf(record)), {
+      return (followUp ??= outgoingOf(opportunity.pipeline.followup_draft ?? defaultFollowUp(pitchOf(record), opportunity.pipeline.contacted_subject), {
         ...ctx,
         contact: sentTo[0] ? { email: sentTo[0], catchAll: catchAlls.includes(sentTo[0]) } : ctx.contact,
       }));
