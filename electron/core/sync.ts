@@ -170,8 +170,9 @@ async function syncOpportunities(cache: Cache, client: TrakkrClient, brandId: st
   const startedAt = Date.now();
   const startItems = s.items;
   const progress = (): SyncEvent => {
-    const seconds = (Date.now() - startedAt) / 1000;
-    const rate = seconds > 0 && s.items > startItems ? (s.items - startItems) / seconds : null;
+    // (At least a millisecond: a page from a fast local server can arrive within the same one.)
+    const seconds = Math.max(0.001, (Date.now() - startedAt) / 1000);
+    const rate = s.items > startItems ? (s.items - startItems) / seconds : null;
     const total = expected !== null && expected > 0 ? Math.max(expected, s.items) : null;
     const secondsLeft = total !== null && rate ? Math.max(0, Math.round((total - s.items) / rate)) : null;
     return {

@@ -267,6 +267,65 @@ describe('the record moved to a new laptop', () => {
     b.tmp.cleanup();
   });
 
+  it("an older app's record (version 2, with a local status) still imports: each status carried onto the stage by the later word, and the record written again is version 3, without one", async () => {
+    const a = await synced();
+    const [p, q, r] = [a.ids[5]!, a.ids[6]!, a.ids[7]!];
+    const at = (d: number) => `2026-11-0${d}T10:00:00.000Z`;
+    const row = (id: string, fields: Record<string, unknown>) => ({
+      brand_id: a.brand,
+      opportunity_id: id,
+      note: '',
+      note_changed_at: null,
+      starred: false,
+      starred_changed_at: null,
+      contacted_at: null,
+      contacted_changed_at: null,
+      exported_at: null,
+      exported_changed_at: null,
+      updated_at: at(5),
+      ...fields,
+    });
+    const old = {
+      format: 'outreach-workbench-record',
+      version: 2,
+      app_version: '0.0.9',
+      created_at: at(6),
+      triage: [
+        // A status and no stage: In Progress is Drafted.
+        row(p, { status: 'In Progress', status_changed_at: at(1) }),
+        // Contacted, then Done later: Won.
+        row(q, {
+          status: 'Done',
+          status_changed_at: at(3),
+          stage: 'Contacted',
+          stage_changed_at: at(2),
+          contacted_at: '2026-11-02',
+          contacted_changed_at: at(2),
+        }),
+        // Archived before the stage was set to Replied: the stage stays.
+        row(r, { status: 'Archived', status_changed_at: at(1), stage: 'Replied', stage_changed_at: at(4) }),
+      ],
+      do_not_contact: [],
+      exports: [],
+      history: [],
+      drafts: [],
+      snippets: [],
+    };
+    const file = join(a.dir, 'older.json');
+    writeFileSync(file, JSON.stringify(old));
+    const done = await a.call<{ triage: { added: number } }>('record:import', { file: await choose(a, 'record-import', file) });
+    expect(done.triage.added).toBe(3);
+    expect([p, q, r].map((id) => triageRecord(a.s.cache.readable, a.brand, id)!.stage)).toEqual(['Drafted', 'Won', 'Replied']);
+    expect(triageRecord(a.s.cache.readable, a.brand, q)).toMatchObject({ stage_changed_at: at(3), contacted_at: '2026-11-02' });
+    const again = join(a.dir, 'again.json');
+    await a.call('record:export', { file: await choose(a, 'record-export', again) });
+    const written = JSON.parse(readFileSync(again, 'utf8')) as { version: number; triage: Record<string, unknown>[] };
+    expect(written.version).toBe(3);
+    expect(written.triage.every((t) => !('status' in t) && !('status_changed_at' in t))).toBe(true);
+    await a.s.close();
+    a.tmp.cleanup();
+  });
+
   it("a file cut short, another program's JSON, or a newer app's record: refused in plain words, nothing changed", async () => {
     const a = await synced();
     setTriage(a.s.cache, a.brand, a.ids[0]!, { note: 'mine' });
