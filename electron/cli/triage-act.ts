@@ -33,12 +33,14 @@ export function stateLine(o: ListItem): string {
   return `${clip(plain(o.title), 60)}: ${parts.join(', ')}.`;
 }
 
-function report(ctx: Ctx, cache: Cache, brandId: string, ids: readonly string[], done: Applied, asJson: boolean): void {
+/** What an action did, as --json gives it: its log entry, its words, how many changed, and the rows now (the first thousand). */
+function answerOf(cache: Cache, brandId: string, ids: readonly string[], done: Applied) {
   const items = readItems(cache.readable, prepareBrand(cache.writable, brandId), ids.slice(0, 1000));
-  if (asJson) {
-    ctx.io.out(json({ actionId: done.actionId, message: done.message, updated: done.changed.length, items }));
-    return;
-  }
+  return { actionId: done.actionId, message: done.message, updated: done.changed.length, items };
+}
+
+function report(ctx: Ctx, cache: Cache, brandId: string, ids: readonly string[], done: Applied): void {
+  const { items } = answerOf(cache, brandId, ids, done);
   ctx.io.out(`${done.message}${done.actionId !== null ? ' (`workbench undo` takes it back.)' : ''}\n`);
   if (items.length <= 20) for (const o of items) ctx.io.out(`  ${stateLine(o)}\n`);
 }
@@ -49,11 +51,17 @@ export async function act(ctx: Ctx, brandId: string, ids: readonly string[], act
   await withCache(
     ctx,
     (cache) => {
-      for (const action of Array.isArray(actions) ? actions : [actions]) {
+      const list = (Array.isArray(actions) ? actions : [actions]) as readonly TriageAction[];
+      const unique = [...new Set(ids)];
+      const answers = [];
+      for (const action of list) {
         // Today on this computer's calendar, in the user's time zone.
-        const done = applyAction(cache, brandId, ids, action as TriageAction, { today: localToday(), senderName });
-        report(ctx, cache, brandId, [...new Set(ids)], done, asJson);
+        const done = applyAction(cache, brandId, unique, action, { today: localToday(), senderName });
+        if (asJson) answers.push(answerOf(cache, brandId, unique, done));
+        else report(ctx, cache, brandId, unique, done);
       }
+      // One JSON document: the answer, or the answers of several actions in order.
+      if (asJson) ctx.io.out(json(answers.length === 1 ? answers[0] : answers));
     },
     { changesRecord: true },
   );
@@ -65,7 +73,8 @@ export async function undo(ctx: Ctx, which: { brandId?: string; actionId?: numbe
     ctx,
     (cache) => {
       const done = undoAction(cache, which);
-      report(ctx, cache, done.brandId, done.changed, { ...done, actionId: null }, asJson);
+      if (asJson) ctx.io.out(json(answerOf(cache, done.brandId, done.changed, done)));
+      else report(ctx, cache, done.brandId, done.changed, { ...done, actionId: null });
     },
     { changesRecord: true },
   );

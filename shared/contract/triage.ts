@@ -50,8 +50,8 @@ const triageResultSchema = z.object({
   leaving: z.array(z.string()),
   /** The chip counts under `filter`, when asked (`counts: true`). */
   counts: chipCountsSchema.nullable(),
-  /** The follow-ups due now, per brand and in all. */
-  due: z.object({ byBrand: z.record(z.string(), z.number()), total: int() }),
+  /** The follow-ups due now, per brand and in all; null after a note or a star (they cannot change it). */
+  due: z.object({ byBrand: z.record(z.string(), z.number()), total: int() }).nullable(),
 });
 export type TriageResult = z.output<typeof triageResultSchema>;
 

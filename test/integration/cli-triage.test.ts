@@ -57,6 +57,14 @@ describe('the triage commands', () => {
     expect(bad.code).toBe(2);
     expect(bad.err).toMatch(/The stage must be one of: New, Drafted, Contacted/);
     expect((await c.cli(['stage', '--brand', brand, '--id', 'no-such-id', 'Won'])).code).toBe(2);
+    // --json: one document, the answer with the rows as they are now (several actions: the answers in order).
+    const j = JSON.parse((await c.cli(['stage', '--brand', brand, '--id', b, 'Won', '--json'])).out) as {
+      updated: number;
+      items: { id: string; stage: string }[];
+    };
+    expect(j).toMatchObject({ updated: 1, items: [{ id: b, stage: 'Won' }] });
+    const two = JSON.parse((await c.cli(['triage', '--brand', brand, '--id', b, '--note', 'n', '--star', '--json'])).out) as { message: string }[];
+    expect(two.map((x) => x.message)).toEqual(['Note edited.', 'Starred.']);
   });
 
   it('contacted with no date is today on this computer, to the pre-selected addresses; the stage moves on; --clear takes it back', async () => {

@@ -78,22 +78,32 @@ export function applyAction(cache: Cache, brandId: string, ids: readonly string[
       : null;
   const db = cache.writable;
   const label = actionLabel(action);
-  return db.transaction(() => {
-    const at = ctx.now ?? new Date().toISOString();
-    const current = readTriageOf(db, brandId, unique);
-    const changes = new Map<string, FieldChange[]>();
-    for (const id of unique) {
-      const s = sent?.get(id);
-      const a: TriageAction =
-        s && action.do === 'contacted' ? { ...action, addresses: action.addresses ?? s.addresses, subject: action.subject ?? s.subject } : action;
-      const c = writeTriage(db, brandId, id, triagePatchOf(a, current.get(id)!, ctx.today), at);
-      if (c.length) changes.set(id, c);
-    }
-    const actionId = changes.size ? logAction(db, { at, brandId, kind: action.do, label, changes }) : null;
-    const message =
-      unique.length === 1 ? (changes.size ? `${label}.` : `Nothing to change: ${label.toLowerCase()} already.`) : `${label}: ${plural(changes.size)}.`;
-    return { actionId, changed: [...changes.keys()], message };
-  });
+  // A triage write leaves a search's matches as they were, and only a contact date can change which addresses were pitched.
+  return db.derived.triageWrite(
+    () =>
+      db.transaction(() => {
+        const at = ctx.now ?? new Date().toISOString();
+        const current = readTriageOf(db, brandId, unique);
+        const changes = new Map<string, FieldChange[]>();
+        for (const id of unique) {
+          const s = sent?.get(id);
+          const a: TriageAction =
+            s && action.do === 'contacted' ? { ...action, addresses: action.addresses ?? s.addresses, subject: action.subject ?? s.subject } : action;
+          const c = writeTriage(db, brandId, id, triagePatchOf(a, current.get(id)!, ctx.today), at);
+          if (c.length) changes.set(id, c);
+        }
+        const actionId = changes.size ? logAction(db, { at, brandId, kind: action.do, label, changes }) : null;
+        const message =
+          unique.length === 1 ? (changes.size ? `${label}.` : `Nothing to change: ${label.toLowerCase()} already.`) : `${label}: ${plural(changes.size)}.`;
+        return { actionId, changed: [...changes.keys()], message };
+      }),
+    { pitched: touchesPitched(action) },
+  );
+}
+
+/** The actions that may set or clear a contacted date (and so change which addresses were pitched). */
+function touchesPitched(a: TriageAction): boolean {
+  return a.do === 'contacted' || a.do === 'not-contacted' || (a.do === 'stage' && a.stage === 'Contacted');
 }
 
 /**
@@ -103,6 +113,10 @@ export function applyAction(cache: Cache, brandId: string, ids: readonly string[
  */
 export function undoAction(cache: Cache, which: { actionId?: number; brandId?: string }, now?: string): Applied & { brandId: string } {
   const db = cache.writable;
+  return db.derived.triageWrite(() => undoIn(db, which, now), { pitched: true });
+}
+
+function undoIn(db: Cache['writable'], which: { actionId?: number; brandId?: string }, now?: string): Applied & { brandId: string } {
   return db.transaction(() => {
     const action = which.actionId !== undefined ? actionById(db, which.actionId) : latestAction(db, { brandId: which.brandId, open: true });
     if (!action) throw new WorkbenchError('not-found', which.actionId !== undefined ? 'That action is no longer in the undo list.' : 'Nothing to undo.');

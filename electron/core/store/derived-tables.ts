@@ -79,6 +79,30 @@ export class DerivedTables {
   }
 
   /**
+   * Run `write`, a change of the user's triage alone (never the opportunities,
+   * their contacts or the search index): a search's matches, if current
+   * before it, stay current after it; so do the pitched sets, unless the
+   * write may set or clear a contacted or exported date (`pitched`). A key or
+   * a typed note then costs no refill. Only this connection's own write is
+   * let through: another process's write since a fill still makes it stale.
+   */
+  triageWrite<T>(write: () => T, opts: { pitched: boolean }): T {
+    const before = this.generation();
+    const keep = (key: string | null) => (key !== null && key.startsWith(`${before}/`) ? key.slice(before.length + 1) : null);
+    const search = keep(this.searchKey);
+    const ranked = keep(this.rankedKey);
+    const pitched = opts.pitched ? null : keep(this.pitchedKey);
+    const rowids = opts.pitched ? null : keep(this.pitchedRowidsKey);
+    const result = write();
+    const after = this.generation();
+    if (search !== null) this.searchKey = `${after}/${search}`;
+    if (ranked !== null) this.rankedKey = `${after}/${ranked}`;
+    if (pitched !== null) this.pitchedKey = `${after}/${pitched}`;
+    if (rowids !== null) this.pitchedRowidsKey = `${after}/${rowids}`;
+    return result;
+  }
+
+  /**
    * The brand's pitched addresses (`temp.pitched`: identity, latest date),
    * which every page and detail reads. Found from the triage rows that say
    * contacted or exported, never by fanning out from each opportunity over

@@ -124,7 +124,14 @@ export type SearchPlan = 'drive' | 'probe';
  * reader fills once per search (see search-hits.ts); without one, from the
  * full-text index directly.
  */
-export function filterSql(f: ListFilter, bk: number, days: PipelineDays, search: SearchPlan = 'probe', hits: Sql | null = null): FilterSql {
+export function filterSql(
+  f: ListFilter,
+  bk: number,
+  days: PipelineDays,
+  search: SearchPlan = 'probe',
+  hits: Sql | null = null,
+  opts: { dueFrom?: 'td' } = {},
+): FilterSql {
   const where: Sql[] = [sql`o.brand_key = ${bk}`];
   if (f.onlyRemoved) where.push(sql`o.removed_on_server = 1`);
   else if (!f.includeRemoved) where.push(sql`o.removed_on_server = 0`);
@@ -148,8 +155,14 @@ export function filterSql(f: ListFilter, bk: number, days: PipelineDays, search:
   // Found from the brand's triage rows (few) by (brand, id), so the list still walks its sort index alone, never the table row by row.
   // A follow-up needs someone to write to: one with every address on the do-not-contact list is not due.
   if (f.view === 'due') {
-    where.push(sql`o.stage = 'Contacted' AND o.rowid IN (SELECT oi.rowid FROM triage td CROSS JOIN opportunities oi
-      WHERE td.brand_id = ${f.brandId} AND td.followed_up_at IS NULL AND td.contacted_at <= ${days.dueOnOrBefore} AND oi.brand_key = ${bk} AND oi.id = td.opportunity_id)
+    // The triage rows that may be due: as a set of rowids the list tests (`in`), or, for a count that
+    // starts from them (dueTriage: the caller's FROM is `triage td CROSS JOIN opportunities o`), as `td` itself.
+    const dueTriage = sql`td.stage = 'Contacted' AND td.brand_id = ${f.brandId} AND td.followed_up_at IS NULL AND td.contacted_at <= ${days.dueOnOrBefore}`;
+    const rows =
+      opts.dueFrom === 'td'
+        ? sql`${dueTriage} AND o.id = td.opportunity_id`
+        : sql`o.rowid IN (SELECT oi.rowid FROM triage td CROSS JOIN opportunities oi WHERE ${dueTriage} AND oi.brand_key = ${bk} AND oi.id = td.opportunity_id)`;
+    where.push(sql`o.stage = 'Contacted' AND ${rows}
       AND EXISTS (SELECT 1 FROM contacts c WHERE c.opportunity_rowid = o.rowid AND c.valid = 1 AND NOT ${contactBlocked})`);
   }
   if (f.alreadyPitched === true) where.push(sql`o.rowid IN temp.pitched_rowids`);

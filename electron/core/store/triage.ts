@@ -223,8 +223,11 @@ export function dueCounts(db: ReadableDB, days: PipelineDays): Record<string, nu
   );
   const out: Record<string, number> = {};
   for (const { brand_id } of brands) {
-    const w = filterSql({ brandId: brand_id, view: 'due' }, brandKey(db, brand_id), days);
-    const n = db.get<{ n: number }>(sql`SELECT count(*) AS n FROM opportunities o WHERE ${w.where}`)!.n;
+    const bk = brandKey(db, brand_id);
+    // The Due view's own WHERE, counted from the brand's few triage rows that may be due (CROSS JOIN keeps
+    // that order): never a walk of every opportunity of the brand.
+    const w = filterSql({ brandId: brand_id, view: 'due' }, bk, days, 'probe', null, { dueFrom: 'td' });
+    const n = db.get<{ n: number }>(sql`SELECT count(*) AS n FROM triage td CROSS JOIN opportunities o WHERE ${w.where}`)!.n;
     if (n > 0) out[brand_id] = n;
   }
   return out;

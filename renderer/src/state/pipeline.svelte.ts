@@ -110,6 +110,7 @@ export class PipelineStore {
 
   /** The follow-ups due the core counted with its answer to an action. */
   applyResult(r: TriageResult): void {
+    if (!r.due) return; // a note or a star: the follow-ups due are as they were
     this.#dueTurn.begin();
     this.#due = r.due;
   }

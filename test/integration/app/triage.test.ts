@@ -13,6 +13,10 @@ import { openApp, type TestApp } from '../../support/app';
 let sim: Simulator;
 beforeAll(async () => {
   sim = await startSimulator({ seed: 31, opportunities: 120, otherBrandOpportunities: 0, brands: 1, citationsPerBrand: 0 });
+  // Two opportunities at one outlet sharing an address: pitching one shows on the other.
+  const base = { opportunity_type: 'publication-gap', status: 'New', archived: false, domain: 'shared.example', contact_emails: ['desk@shared.example'] };
+  sim.inject(sim.brands[0]!.id, { ...base, _id: 'share-a', title: 'Shared A', priority_score: 3 });
+  sim.inject(sim.brands[0]!.id, { ...base, _id: 'share-b', title: 'Shared B', priority_score: 2 });
 });
 afterAll(() => sim.close());
 
@@ -69,6 +73,30 @@ describe('one action, one round trip', () => {
     const again = await a.call('triage:apply', { brandId: a.brandId, ids: [a.ids[0]!], action: { do: 'won' } });
     expect(first.actionId).not.toBeNull();
     expect(again).toMatchObject({ actionId: null, updated: 0, message: 'Nothing to change: stage: won already.' });
+  });
+});
+
+describe('what the window reads after an action', () => {
+  it('a note or a stage leaves the "already pitched" dates as they are; marked contacted (and its undo) updates them at once', async () => {
+    const a = await app();
+    const pitched = async (id: string) => (await a.call('opportunities:get', { brandId: a.brandId, id }))!.item.pitched_at;
+    const search = async () =>
+      (await a.call('opportunities:view', { filter: { brandId: a.brandId, search: 'shared' }, limit: 10 })).items.map((o) => o.id).sort();
+    expect(await pitched('share-a')).toBeNull();
+    expect(await search()).toEqual(['share-a', 'share-b']);
+    await a.call('triage:apply', { brandId: a.brandId, ids: ['share-b'], action: { do: 'note', text: 'desk replies on Mondays' } });
+    expect(await pitched('share-a')).toBeNull();
+    await a.call('triage:apply', { brandId: a.brandId, ids: ['share-b'], action: { do: 'contacted', addresses: ['desk@shared.example'] } });
+    expect(await pitched('share-a')).toBe(TODAY);
+    const r = await a.call('triage:apply', { brandId: a.brandId, ids: ['share-a'], action: { do: 'star', on: true }, filter: { alreadyPitched: false } });
+    expect(r.items[0]!.pitched_at).toBe(TODAY);
+    expect(r.leaving).toEqual(['share-a']);
+    expect(await search()).toEqual(['share-a', 'share-b']);
+    await a.call('triage:undo', { actionId: (await a.call('triage:apply', { brandId: a.brandId, ids: ['share-b'], action: { do: 'replied' } })).actionId! });
+    await a.call('triage:apply', { brandId: a.brandId, ids: ['share-b'], action: { do: 'not-contacted' } });
+    expect(await pitched('share-a')).toBeNull();
+    await a.call('triage:undo', { brandId: a.brandId });
+    expect(await pitched('share-a')).toBe(TODAY);
   });
 });
 

@@ -76,8 +76,9 @@ CREATE TRIGGER triage_mirror_delete AFTER DELETE ON triage BEGIN
   UPDATE opportunities SET starred = 0, stage = NULL, snoozed_until = NULL
     WHERE brand_key = (SELECT key FROM brand_keys WHERE id = OLD.brand_id) AND id = OLD.opportunity_id;
 END;
--- In place of the status index: every row's key in a second tree (a damaged table is salvaged through it, store/recover.ts).
-CREATE INDEX triage_by_stage ON triage (brand_id, stage);
+-- In place of the status index: every row's key in a second tree (a damaged table is salvaged through it,
+-- store/recover.ts), ordered by stage with what the follow-ups due are found by, so counting them reads this index alone.
+CREATE INDEX triage_by_stage ON triage (stage, brand_id, followed_up_at, contacted_at);
 
 CREATE INDEX opportunities_by_priority ON opportunities (brand_key, removed_on_server, priority_score DESC, ${SORT_INDEX_TAIL});
 CREATE INDEX opportunities_by_fit ON opportunities (brand_key, removed_on_server, fit_score DESC, ${SORT_INDEX_TAIL});
