@@ -218,6 +218,22 @@ describe('AppStore and OpportunitiesStore', () => {
     expect(app.toasts.at(-1)!.text).toMatch(/catch-all address(es)? left out/);
   });
 
+  it('copying contacts leaves out an address on the do-not-contact list, and says so', async () => {
+    const d = opps.detail!;
+    const person = d.contacts.find((c) => c.valid && !c.catchAll)!;
+    await direct('dnc:add', { value: person.email });
+    try {
+      await opps.loadDetail();
+      expect(opps.detail!.contacts.find((c) => c.email === person.email)!.blocked).toBe(true);
+      platform.clipboard = '';
+      await outreach.copyContacts();
+      expect(platform.clipboard).not.toContain(person.email);
+      expect(app.toasts.at(-1)!.text).toMatch(/address(es)? on your do-not-contact list left out/);
+    } finally {
+      await direct('dnc:remove', { value: person.email });
+    }
+  });
+
   it('selection with ranges, and a bulk stage', async () => {
     opps.toggleSelect(2);
     opps.toggleSelect(5, true);
