@@ -6,7 +6,8 @@
 // it is safe and helps: a damaged or unreadable file. Never for a file from a
 // newer version (the newer app still reads it), one held by another program
 // (it is in use), a full disk or a folder that cannot be written (a fresh
-// cache would fail the same way).
+// cache would fail the same way), nor for an installation that is damaged (the
+// database module cannot load: the cache is healthy, and only reinstalling helps).
 import type { CoreFailureKind } from '../../shared/core-link';
 import { redactKeys } from '../../shared/rules';
 
@@ -65,6 +66,12 @@ const WORDS: Record<CacheFailureKind, { headline: string; explain: string; start
     headline: 'Outreach Workbench cannot write to its data folder.',
     explain:
       'Check that the folder exists, that your account may write there, and that the disk is not read-only, then open the app again. Nothing was changed.',
+    startOver: false,
+  },
+  'install-damaged': {
+    headline: 'Outreach Workbench’s installation is damaged.',
+    explain:
+      'A part of the app it needs to read its cache (its database module) could not load. This is a fault in the installed app, not in your data: your cache, triage and notes were not touched. Download Outreach Workbench again and reinstall it, then open it.',
     startOver: false,
   },
   internal: {

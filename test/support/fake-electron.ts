@@ -241,6 +241,10 @@ export class FakeRunningApp extends FakeApp {
   allWindowsClosed(): void {
     this.events.emit('window-all-closed');
   }
+  /** macOS: the Dock icon was clicked (or the app launched again) while it runs; Electron emits 'activate' (event, hasVisibleWindows). */
+  activate(hasVisibleWindows = false): void {
+    this.events.emit('activate', { preventDefault() {} }, hasVisibleWindows);
+  }
   override quit(): void {
     super.quit();
     if (!this.beforeQuit()) this.calls.push('quit:proceeds');

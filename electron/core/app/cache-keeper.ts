@@ -4,7 +4,7 @@
 // and recover in place if that check finds damage.
 import { existsSync } from 'node:fs';
 import { Cache } from '../store/cache';
-import { CacheError } from '../store/db';
+import { CacheError, type OpenProgress } from '../store/db';
 import { otherOpeners } from '../store/open-marker';
 import { recoverDamagedCache } from '../store/recover';
 import type { Backups } from './backups';
@@ -13,6 +13,8 @@ export interface CacheKeeperDeps {
   appVersion: string;
   backups: () => Backups;
   log?(level: 'warn' | 'error', message: string): void;
+  /** Each long step of opening the cache, as it starts (db.ts OpenOptions.onProgress). */
+  onOpenProgress?(progress: OpenProgress): void;
 }
 
 export class CacheKeeper {
@@ -45,7 +47,7 @@ export class CacheKeeper {
     this.recoveredAtOpen = false;
     try {
       if (startOver && existsSync(path)) await this.recover(path);
-      else this.cache = await Cache.open(path);
+      else this.cache = await Cache.open(path, { onProgress: this.deps.onOpenProgress });
     } catch (e) {
       // A damaged cache: kept aside, a fresh one built, the user's record carried over (and said so).
       if (!(e instanceof CacheError) || e.kind !== 'corrupt') throw e;

@@ -5,7 +5,7 @@ import { cacheFailureDialog, type CacheFailureKind } from '../../../electron/mai
 import type { CacheFailureKind as StoreKind } from '../../../electron/core/store/db';
 
 const PATH = '/home/u/.config/Outreach Workbench/workbench.db';
-const ALL: CacheFailureKind[] = ['corrupt', 'unreadable', 'newer', 'locked', 'disk-full', 'not-writable', 'internal'];
+const ALL: CacheFailureKind[] = ['corrupt', 'unreadable', 'newer', 'locked', 'disk-full', 'not-writable', 'install-damaged', 'internal'];
 const dialogFor = (kind: CacheFailureKind, message = 'why it failed') => cacheFailureDialog({ kind, message, path: PATH });
 const actions = (kind: CacheFailureKind) => dialogFor(kind).buttons.map((b) => b.action);
 
@@ -15,7 +15,7 @@ describe('the choices', () => {
     expect(actions('unreadable')).toEqual(['start-over', 'open-folder', 'quit']);
   });
 
-  it.each(['newer', 'locked', 'disk-full', 'not-writable', 'internal'] as const)('never offers start over when %s', (kind) => {
+  it.each(['newer', 'locked', 'disk-full', 'not-writable', 'install-damaged', 'internal'] as const)('never offers start over when %s', (kind) => {
     expect(actions(kind)).toEqual(['open-folder', 'quit']);
   });
 
@@ -29,7 +29,15 @@ describe('the choices', () => {
   });
 
   it('covers every kind the store reports (a new kind there fails to compile here)', () => {
-    const fromStore: Record<StoreKind, true> = { corrupt: true, unreadable: true, newer: true, locked: true, 'disk-full': true, 'not-writable': true };
+    const fromStore: Record<StoreKind, true> = {
+      corrupt: true,
+      unreadable: true,
+      newer: true,
+      locked: true,
+      'disk-full': true,
+      'not-writable': true,
+      'install-damaged': true,
+    };
     for (const kind of Object.keys(fromStore) as StoreKind[]) expect(dialogFor(kind).message.length).toBeGreaterThan(10);
   });
 });
@@ -42,6 +50,7 @@ describe('the words', () => {
     ['locked', /in use by another program/],
     ['disk-full', /disk is full/],
     ['not-writable', /cannot write to its data folder/],
+    ['install-damaged', /installation is damaged/],
     ['internal', /could not open its cache/],
   ] as const)('%s says so in the headline: %s', (kind, headline) => {
     expect(dialogFor(kind).message).toMatch(headline);
