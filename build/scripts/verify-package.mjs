@@ -472,12 +472,28 @@ export const BUILD_CHECKS = Object.freeze([
   { name: 'index.html: every script and stylesheet it references was built; no inline scripts', run: checkRendererHtml },
 ]);
 
+/**
+ * Main names the same app id as electron-builder.yml: Windows files the app's notifications and its
+ * taskbar group under the AppUserModelID main sets (app.setAppUserModelId), which must be the
+ * installer's appId or the notifications do not show. @param {Context} ctx
+ */
+export function checkAppId(ctx) {
+  const main = readMain(ctx.outDir);
+  const appId = ctx.builder.appId;
+  if (typeof appId !== 'string' || !/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(appId)) return [`appId ${JSON.stringify(appId)} is not a reverse-domain name`];
+  if (main === undefined) return [`the build has no ${MAIN_BUNDLE}`];
+  return main.includes(`"${appId}"`) || main.includes(`'${appId}'`)
+    ? []
+    : [`main never names the appId "${appId}" (app.setAppUserModelId): Windows would not show its notifications`];
+}
+
 /** Each check with the words printed beside ✓ or ✗. */
 export const CHECKS = Object.freeze([
   ...BUILD_CHECKS,
   { name: 'electron-builder.yml: asar on, the fuses exactly as the README documents', run: checkFuses },
   { name: 'electron-builder.yml: native modules unpacked from the asar', run: checkNativeUnpacked },
   { name: "electron-builder.yml: files package the build and package.json; package.json's main was built", run: checkFilesAndMain },
+  { name: "appId: electron-builder.yml's, and main sets the same on Windows", run: checkAppId },
   ...RELEASE_CHECKS,
 ]);
 

@@ -298,12 +298,53 @@ export class FakeProtocol {
   }
 }
 
-/** A BrowserWindow as far as the lifecycle uses it: focus, restore, and its webContents' 'did-finish-load'. */
-export class FakeBrowserWindow {
-  readonly webContents = new EventEmitter();
+/**
+ * A webContents as the window's wiring uses it: an EventEmitter with reload() (counted) and the
+ * events Electron emits, with Electron's argument lists: 'render-process-gone' (event, details
+ * { reason, exitCode }), 'did-fail-load' (event, errorCode, errorDescription, validatedURL,
+ * isMainFrame), 'context-menu' (event, params).
+ */
+export class FakeWebContents extends EventEmitter {
+  reloads = 0;
+  readonly replaced: string[] = [];
+  reload(): void {
+    this.reloads++;
+  }
+  replaceMisspelling(word: string): void {
+    this.replaced.push(word);
+  }
+  gone(reason: string, exitCode = 0): void {
+    this.emit('render-process-gone', { preventDefault() {} }, { reason, exitCode });
+  }
+  failLoad(errorCode: number, errorDescription: string, validatedURL = 'app://renderer/index.html', isMainFrame = true): void {
+    this.emit('did-fail-load', { preventDefault() {} }, errorCode, errorDescription, validatedURL, isMainFrame);
+  }
+}
+
+/**
+ * A BrowserWindow as far as main uses it: focus, restore, show, its title (Electron emits
+ * 'page-title-updated' (event, title, explicitSet) on the window; preventDefault keeps the title it
+ * has), and its webContents' events.
+ */
+export class FakeBrowserWindow extends EventEmitter {
+  readonly webContents = new FakeWebContents();
   minimized = false;
   destroyed = false;
   focused = 0;
+  shown = 0;
+  title = '';
+  show(): void {
+    this.shown++;
+  }
+  setTitle(title: string): void {
+    this.title = title;
+  }
+  /** The page set its <title>: the window's title follows unless a listener prevents it. */
+  pageTitle(title: string): void {
+    let prevented = false;
+    this.emit('page-title-updated', { preventDefault: () => void (prevented = true) }, title, true);
+    if (!prevented) this.title = title;
+  }
   isDestroyed(): boolean {
     return this.destroyed;
   }

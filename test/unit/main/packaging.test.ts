@@ -37,6 +37,7 @@ interface VerifyPackage {
   checkMac: Check;
   checkPublish: Check;
   checkLinuxAndRebuild: Check;
+  checkAppId: Check;
   matchesGlob(path: string, glob: string): boolean;
   selectedBy(path: string, patterns: unknown): boolean;
   buildInto(root: string, outDir: string): void;
@@ -183,6 +184,8 @@ describe('the glob matcher the checks use', () => {
 // electron/main does): every check passes on it, and each breakage below fails exactly the check meant to catch it.
 const GOOD_MAIN = `import { app, BrowserWindow, protocol, utilityProcess } from "electron";
 import { join } from "node:path";
+const APP_ID = "ai.trakkr.outreach-workbench";
+if (process.platform === "win32") app.setAppUserModelId(APP_ID);
 const here = import.meta.dirname;
 const APP_SCHEME = "app";
 const APP_ENTRY_URL = "app://renderer/index.html";
@@ -580,6 +583,12 @@ describe('the package checks can fail', () => {
       (d) => editYaml(d, (doc) => doc.setIn(['linux', 'target'], ['AppImage', 'deb'])),
       verify.checkLinuxAndRebuild,
       /starts with "AppImage"/,
+    ],
+    [
+      'main sets another app id than the installer',
+      (d) => edit(d, 'out/main/index.js', (t) => t.replace('"ai.trakkr.outreach-workbench"', '"com.example.other"')),
+      verify.checkAppId,
+      /main never names the appId "ai\.trakkr\.outreach-workbench"/,
     ],
     ["electron-builder's own rebuild on", (d) => editYaml(d, (doc) => doc.set('npmRebuild', true)), verify.checkLinuxAndRebuild, /npmRebuild is not false/],
     [
