@@ -1,7 +1,8 @@
 // The context menu of the window's text fields and selected text, as plain data from Electron's
 // 'context-menu' parameters: spelling suggestions and "Add to dictionary" for a misspelt word, then
 // cut, copy, paste and select all (each enabled as the field allows); copy alone for selected text
-// outside a field; nothing elsewhere. index.ts builds it with Menu.buildFromTemplate and pops it up.
+// outside a field; nothing elsewhere. watchContextMenu wires it to a window's webContents; index.ts
+// builds the template with Menu.buildFromTemplate and pops it up.
 import type { MenuItemConstructorOptions } from 'electron';
 
 /** The parts of Electron's ContextMenuParams the menu reads. */
@@ -45,4 +46,22 @@ export function contextMenuTemplate(params: ContextMenuParamsLike, actions: Cont
     items.push({ role: 'copy', enabled: params.editFlags.canCopy });
   }
   return items;
+}
+
+/** The parts of a webContents the menu is wired to (Electron's 'context-menu' event, replaceMisspelling, its session). */
+export interface ContextMenuWebContents {
+  on(event: 'context-menu', listener: (event: unknown, params: ContextMenuParamsLike) => void): unknown;
+  replaceMisspelling(word: string): void;
+  readonly session: { addWordToSpellCheckerDictionary(word: string): boolean };
+}
+
+/** On each right-click, the menu for what is under it, handed to `popup` (none where it would be empty). */
+export function watchContextMenu(wc: ContextMenuWebContents, popup: (template: MenuItemConstructorOptions[]) => void): void {
+  wc.on('context-menu', (_event, params) => {
+    const template = contextMenuTemplate(params, {
+      replaceMisspelling: (word) => wc.replaceMisspelling(word),
+      addToDictionary: (word) => void wc.session.addWordToSpellCheckerDictionary(word),
+    });
+    if (template.length > 0) popup(template);
+  });
 }

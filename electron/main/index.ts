@@ -33,7 +33,7 @@ import type { Settings } from '../../shared/contract';
 import { eventChannelOf, type EventName } from '../../shared/contract-names';
 import { CoreSupervisor, type CoreInit } from '../../shared/core-link';
 import { APP_ENTRY_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES } from './app-protocol';
-import { contextMenuTemplate } from './context-menu';
+import { watchContextMenu } from './context-menu';
 import { forkCore } from './core-process';
 import { FollowUpReminders } from './follow-up-reminders';
 import { hostHandlers } from './host-ops';
@@ -187,13 +187,7 @@ function run({ demo, log, keychainService }: Started<Log>): void {
       },
       quit: () => app.quit(),
     });
-    w.webContents.on('context-menu', (_e, params) => {
-      const template = contextMenuTemplate(params, {
-        replaceMisspelling: (word) => w.webContents.replaceMisspelling(word),
-        addToDictionary: (word) => void w.webContents.session.addWordToSpellCheckerDictionary(word),
-      });
-      if (template.length > 0) Menu.buildFromTemplate(template).popup({ window: w });
-    });
+    watchContextMenu(w.webContents, (template) => Menu.buildFromTemplate(template).popup({ window: w }));
     quitWhenSessionEnds({ window: w, quit: () => app.quit(), log });
     void w.loadURL(devUrl ?? APP_ENTRY_URL);
     return w;

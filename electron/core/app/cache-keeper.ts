@@ -80,6 +80,10 @@ export class CacheKeeper {
    */
   async check(stopAll: () => Promise<void>): Promise<{ message: string; repaired: boolean } | null> {
     const result = await this.cache.checkIntegrity();
+    // The log says where it ran: a worker that cannot load the database module (a packaged app's
+    // worker may not read the asar) leaves it to the core's thread, which the window then waits on.
+    if (result.ranIn === 'this-thread')
+      this.deps.log?.('warn', "the integrity check ran on the core's thread: no worker thread could load the database module");
     if (result.ok) return null;
     this.deps.log?.('error', `the cache failed its integrity check: ${result.message}`);
     await stopAll();

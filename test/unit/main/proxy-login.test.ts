@@ -4,6 +4,7 @@
 // read from its navigation.
 import { describe, expect, it } from 'vitest';
 import { EventEmitter } from 'node:events';
+import { FakeRunningApp } from '../../support/fake-electron';
 import {
   askInWindow,
   MAX_PROXY_ATTEMPTS,
@@ -82,6 +83,15 @@ describe("the core's requests through an authenticating proxy", () => {
     expect(await t.login()).toEqual({ prevented: true, answered: [] });
     expect(t.questions).toHaveLength(1);
     expect(t.warnings[0]).toMatch(/proxy\.corp\.example:3128 asked for a login and none was given/);
+  });
+
+  it("wired to app 'login' as Electron emits it for the core's requests: a proxy is answered, a server is left to the default", async () => {
+    const app = new FakeRunningApp({ appData: '/tmp/appdata-login' });
+    const questions: ProxyQuestion[] = [];
+    app.on('login', proxyLoginHandler({ ask: async (q) => (questions.push(q), { username: 'jane', password: 's3cret' }), log: { warn: () => {} } }) as never);
+    expect(await app.login(PROXY)).toEqual({ prevented: true, answer: ['jane', 's3cret'] });
+    expect(await app.login({ ...PROXY, isProxy: false })).toEqual({ prevented: false, answer: undefined });
+    expect(questions).toHaveLength(1);
   });
 
   it("a server's own login (401 with a Basic challenge) is never answered: the default cancels it", async () => {

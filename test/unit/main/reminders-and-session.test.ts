@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EventEmitter } from 'node:events';
 import { FollowUpReminders, REMINDER_CHECK_EVERY_MS, reminderText } from '../../../electron/main/follow-up-reminders';
 import { quitWhenSessionEnds } from '../../../electron/main/session-end';
-import { FakeBrowserWindow } from '../../support/fake-electron';
+import { FakeBrowserWindow, FakePowerMonitor } from '../../support/fake-electron';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -113,5 +113,10 @@ describe('the session ends', () => {
     const t = watch();
     expect(t.emit(t.powerMonitor, 'shutdown')).toBe(true);
     expect(t.quits()).toBe(1);
+    const pm = new FakePowerMonitor();
+    let quits = 0;
+    quitWhenSessionEnds({ powerMonitor: pm, quit: () => void quits++, log: { warn: () => {} } });
+    expect(pm.shutdown()).toBe(true);
+    expect(quits).toBe(1);
   });
 });

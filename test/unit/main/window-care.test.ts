@@ -3,10 +3,10 @@
 // downloads a dictionary the person did not choose (spellcheck.ts). Electron-shaped fakes, fake
 // timers, a fresh set-up per test.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { contextMenuTemplate, type ContextMenuParamsLike } from '../../../electron/main/context-menu';
+import { contextMenuTemplate, watchContextMenu, type ContextMenuParamsLike } from '../../../electron/main/context-menu';
 import { applySpellcheck, NO_DICTIONARY_DOWNLOADS, spellcheckPlan } from '../../../electron/main/spellcheck';
 import { followPageTitle, keepWindowAlive, windowTitle } from '../../../electron/main/window-care';
-import { FakeBrowserWindow } from '../../support/fake-electron';
+import { FakeBrowserWindow, FakeSession } from '../../support/fake-electron';
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -170,6 +170,19 @@ describe('the context menu', () => {
     expect(items[1]!.label).toBe('Add “Trakkr” to dictionary');
   });
 
+  it("a right-click in the window (webContents 'context-menu') pops the menu up; its spelling items reach the page and the session's dictionary", () => {
+    const win = new FakeBrowserWindow();
+    const popped: ReturnType<typeof contextMenuTemplate>[] = [];
+    watchContextMenu(win.webContents, (t) => void popped.push(t));
+    win.webContents.rightClick({ misspelledWord: 'recieve', dictionarySuggestions: ['receive'] });
+    win.webContents.rightClick({ isEditable: false }); // nothing under the pointer: no menu
+    expect(popped).toHaveLength(1);
+    (popped[0]![0]!.click as () => void)();
+    (popped[0]![1]!.click as () => void)();
+    expect(win.webContents.replaced).toEqual(['receive']);
+    expect(win.webContents.session.addedWords).toEqual(['recieve']);
+  });
+
   it('selected text outside a field: copy only; nothing selected outside a field: no menu', () => {
     const noop = { replaceMisspelling() {}, addToDictionary() {} };
     expect(shape(contextMenuTemplate(params({ isEditable: false, selectionText: 'Ana Lopez' }), noop))).toEqual(['copy']);
@@ -199,6 +212,19 @@ describe('spelling without a silent download', () => {
       );
       expect(calls).toEqual([`url:${NO_DICTIONARY_DOWNLOADS}`, 'languages:', 'enabled:false']);
     }
+  });
+
+  it("on a session: Windows' default points the downloader inside the app and checks nothing; the download choice sets languages the session knows", () => {
+    const ses = new FakeSession();
+    applySpellcheck(ses, spellcheckPlan('win32', 'system', ['de-DE'], ses.availableSpellCheckerLanguages), 'win32');
+    expect(ses).toMatchObject({ spellCheckerEnabled: false, spellCheckerLanguages: [], dictionaryDownloadURL: NO_DICTIONARY_DOWNLOADS });
+    const chosen = new FakeSession();
+    applySpellcheck(chosen, spellcheckPlan('linux', 'download', ['de-DE', 'fr-FR'], chosen.availableSpellCheckerLanguages), 'linux');
+    expect(chosen).toMatchObject({ spellCheckerEnabled: true, spellCheckerLanguages: ['de', 'fr-FR'] });
+    expect(chosen.dictionaryDownloadURL).toMatch(/^https:\/\//); // Chromium's own, left as it is: the person chose it
+    const mac = new FakeSession();
+    applySpellcheck(mac, spellcheckPlan('darwin', 'system', ['de-DE'], []), 'darwin');
+    expect(mac).toMatchObject({ spellCheckerEnabled: true, spellCheckerLanguages: ['en-US'] }); // macOS decides itself
   });
 
   it("chosen in Settings: Chromium's dictionaries for the system's languages (English when none is known)", () => {
