@@ -77,6 +77,7 @@ export const EVENT_NAMES = [
   'app:command',
   'cache:recovered',
   'core:status',
+  'app:show',
 ] as const satisfies readonly EventName[];
 
 /** The IPC channel a method travels on. */

@@ -111,6 +111,16 @@ export const settingsSchema = z.strictObject({
   contactWindowDays: z.number().int().min(0).max(730),
   /** Your name, for a {sender_name} in drafts and snippets. */
   senderName: z.string().max(200),
+  /** Look for new versions of the app (at start and every few hours) and offer to install them. */
+  checkForUpdates: z.boolean(),
+  /** One system notification a day when follow-ups come due while the app runs. */
+  followUpReminders: z.boolean(),
+  /**
+   * Spelling in text fields: 'system' uses the OS's own dictionaries where Electron can (macOS; on
+   * Windows and Linux it has none, so nothing is checked), 'download' fetches Chromium's
+   * dictionaries from Google's servers (Windows, Linux), 'off' checks nothing.
+   */
+  spellcheck: z.enum(['system', 'download', 'off']),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 /** settings:set: any settings, and `confirmOrigin` (the new API origin the user saw and accepted) when the API origin changes. */
@@ -338,6 +348,8 @@ export const events = {
   'cache:recovered': z.object({ message: z.string() }),
   /** The core process stopped: restarted once, or down for good. */
   'core:status': z.object({ state: z.enum(['restarted', 'failed']), message: z.string() }),
+  /** Main asks the window to show a view (the follow-up reminder's notification was clicked: the Due view). */
+  'app:show': z.object({ view: z.enum(['due']) }),
 } as const satisfies Record<`${string}:${string}`, z.ZodType>;
 
 // ---- the types, inferred ---------------------------------------------------

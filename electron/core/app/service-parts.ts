@@ -4,6 +4,7 @@
 // face the contract's handlers call; this is where its parts come from.
 import { join } from 'node:path';
 import type { Transport } from '../seams';
+import type { OpenProgress } from '../store/db';
 import { localToday } from '../store/opportunities';
 import { CacheKeeper } from './cache-keeper';
 import { Connection } from './connection';
@@ -37,6 +38,8 @@ export interface AppServiceOptions {
   /** How long after launch the background integrity check starts. Default 5 s. */
   integrityCheckDelayMs?: number;
   log?(level: 'warn' | 'error', message: string): void;
+  /** Told as each long step of opening the cache starts (a migration, say): main waits while these come. */
+  onOpenProgress?(progress: OpenProgress): void;
 }
 
 export interface ServiceParts {
@@ -57,7 +60,7 @@ export interface ServiceParts {
 export function buildParts(opts: AppServiceOptions): ServiceParts {
   const { platform } = opts;
   const today = () => opts.today?.() ?? localToday();
-  const keeper = new CacheKeeper({ appVersion: opts.appVersion, backups: () => record.backups, log: opts.log });
+  const keeper = new CacheKeeper({ appVersion: opts.appVersion, backups: () => record.backups, log: opts.log, onOpenProgress: opts.onOpenProgress });
   const cache = () => keeper.cache;
   const settings = new SettingsFile(join(opts.userDataDir, 'settings.json'));
   const connection: Connection = new Connection({ platform, settings, fetch: opts.fetch, cache, demoUrl: () => life.demo?.url ?? null });

@@ -29,6 +29,10 @@ export const DEFAULT_SETTINGS: Settings = {
   noReplyAfterDays: PIPELINE_DEFAULTS.noReplyAfterDays,
   contactWindowDays: 90,
   senderName: '',
+  checkForUpdates: true,
+  followUpReminders: true,
+  // No dictionary is downloaded unless the person chooses it (Settings); macOS uses its own.
+  spellcheck: 'system',
 };
 
 /** The error kind of a base URL change that needs the user's confirmation. */

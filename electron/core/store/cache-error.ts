@@ -1,5 +1,6 @@
 // Why a cache could not open, as one of the kinds the app's start-up dialog
 // acts on, read from SQLite's and the file system's error codes.
+import { closeSync, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CoreFailureKind } from '../../../shared/core-link';
 import { WorkbenchError } from '../../../shared/errors';
@@ -14,8 +15,9 @@ import { WorkbenchError } from '../../../shared/errors';
  * - `disk-full`: no space to write;
  * - `read-only`: the disk or the file is read-only;
  * - `permission`: the folder or file cannot be created or written.
+ * - `installation-damaged`: the database module itself cannot load (the app's installation is at fault, not the cache).
  */
-export type CacheFailureKind = Exclude<CoreFailureKind, 'internal' | 'installation-damaged'>;
+export type CacheFailureKind = Exclude<CoreFailureKind, 'internal'>;
 
 export class CacheError extends WorkbenchError {
   override name = 'CacheError';
@@ -27,6 +29,76 @@ export class CacheError extends WorkbenchError {
   ) {
     super(kind, message);
   }
+}
+
+/** The runtime asking, for the words: Electron's version when it is Electron, and the ABI it loads. */
+function runtimeWords(): string {
+  const electron = (process.versions as Record<string, string | undefined>).electron;
+  return `${electron ? `Electron ${electron}` : `Node ${process.version}`}, which loads native modules of ABI ${process.versions.modules}`;
+}
+
+/**
+ * What a .node file says it was built for, read from its bytes (the register symbol Node looks up:
+ * node_register_module_v<ABI>, or Node-API's napi_register_module_v1). The build scripts' full probe
+ * (build/scripts/native-abi.mjs) reads ELF symbols; this is for the log line only.
+ */
+export function nativeBuildOf(file: string): string {
+  let fd: number | null = null;
+  try {
+    fd = openSync(file, 'r');
+    const chunk = Buffer.alloc(8 * 1024 * 1024);
+    const text = chunk.toString('latin1', 0, readSync(fd, chunk, 0, chunk.length, 0));
+    const abi = /node_register_module_v(\d+)/.exec(text)?.[1];
+    if (abi) return `built for ABI ${abi}`;
+    return text.includes('napi_register_module_v1') ? 'a Node-API module' : 'no register symbol found in it';
+  } catch (e) {
+    return `unreadable (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+/**
+ * better-sqlite3's native module failed to load: built for another runtime ("compiled against a
+ * different Node.js version", "did not self-register"), damaged (ERR_DLOPEN_FAILED: "file too
+ * short", "invalid ELF header"), or missing ("Could not locate the bindings file").
+ */
+function isNativeLoadFailure(code: string, msg: string): boolean {
+  return (
+    code === 'ERR_DLOPEN_FAILED' ||
+    /NODE_MODULE_VERSION|did not self-register|Could not locate the bindings file|invalid ELF header|wrong ELF class|not a valid Win32 application|mach-o file|\.node['"]?: (?:cannot open shared object|file too short)/i.test(
+      msg,
+    ) ||
+    (code === 'MODULE_NOT_FOUND' && /\.node\b/.test(msg))
+  );
+}
+
+/** The first .node file an error message names (Windows or POSIX path). */
+function nodeFileIn(msg: string): string | null {
+  return /((?:[A-Za-z]:)?[\\/][^'"\n]*?\.node)\b/.exec(msg)?.[1] ?? null;
+}
+
+/**
+ * The cache could not open because the database module itself cannot load: the installation is
+ * damaged, not the cache. The words name the module, its file, what that file was built for, and
+ * the ABI this runtime loads, so the log says exactly what to fix.
+ */
+export function installDamaged(e: unknown, path: string): CacheError | null {
+  const code = String((e as { code?: unknown } | null)?.code ?? '');
+  const msg = e instanceof Error ? e.message : String(e);
+  if (!isNativeLoadFailure(code, msg)) return null;
+  const file = nodeFileIn(msg);
+  const what = file ? `${file} (${nativeBuildOf(file)})` : 'its .node file';
+  return new CacheError(
+    'installation-damaged',
+    `Outreach Workbench's installation is damaged: its database module (better-sqlite3, ${what}) could not load in ${runtimeWords()}. ` +
+      `${msg
+        .split(/\n\s*Require stack/)[0]!
+        .replace(/\s+/g, ' ')
+        .trim()} Reinstall the app (from the source code: npm run native:node for the CLI and tests, npm run native:electron for the app). ` +
+      `The cache file ${path} was not touched.`,
+    path,
+  );
 }
 
 /**
@@ -47,6 +119,8 @@ export function classifyOpenError(e: unknown, path: string): CacheError | null {
   const code = String((e as { code?: unknown } | null)?.code ?? '');
   const msg = e instanceof Error ? e.message : String(e);
   const is = (prefix: string) => code === prefix || code.startsWith(prefix + '_');
+  const damaged = installDamaged(e, path);
+  if (damaged) return damaged;
   if (is('SQLITE_BUSY') || is('SQLITE_LOCKED') || (!code && /database is locked/i.test(msg)))
     return new CacheError(
       'cache-locked',

@@ -4,6 +4,7 @@
 // PRAGMA user_version. A cache that cannot open says why, as one of the kinds
 // the app's start-up dialog acts on.
 import Database from 'better-sqlite3';
+import type { StartProgress } from '../../../shared/core-link';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { MIGRATIONS, LATEST_VERSION } from './migrations';
@@ -15,12 +16,34 @@ import { CacheError, classifyOpenError } from './cache-error';
 
 export type DB = Database.Database;
 
+/** A step of opening the cache that can take long (seconds to minutes on a large cache), said as it starts (shared/core-link.ts). */
+export type OpenProgress = StartProgress;
+
 export interface OpenOptions {
   /** Folder for backups taken before migrations; default: `backups/` beside the file. */
   backupDir?: string;
   /** How many backups to keep. Default 5. */
   keepBackups?: number;
   readonly?: boolean;
+  /**
+   * better-sqlite3's own option: the .node file to load instead of the one beside the package.
+   * The app never sets it; tests hand it a module that cannot load (an installation that is damaged).
+   */
+  nativeBinding?: string;
+  /**
+   * Told as each long step starts (the integrity check after a crash, the backup before an upgrade,
+   * each migration, the compaction): the app's main process waits for the cache while these come.
+   * Each step runs on this thread and says nothing until it ends, so the message is given a turn of
+   * the event loop to leave the process before the step begins.
+   */
+  onProgress?(progress: OpenProgress): void;
+}
+
+/** Tell `progress`, then let it leave this process (a port's message waits for the event loop) before a blocking step. */
+async function announce(opts: OpenOptions, progress: OpenProgress): Promise<void> {
+  if (!opts.onProgress) return;
+  opts.onProgress(progress);
+  await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
 function configure(db: DB): void {
@@ -93,7 +116,7 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
   try {
     // Before the first write (the switch to WAL, a migration), so a crash from here on is seen by the next open.
     if (path !== ':memory:' && !readonly) marker = acquireMarker(path);
-    db = new Database(path, { readonly });
+    db = new Database(path, { readonly, ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}) });
   } catch (e) {
     if (marker) releaseMarker(marker, null);
     throw classifyOpenError(e, path) ?? new CacheError('io-error', `The cache file ${path} could not be opened: ${(e as Error).message}`, path);
@@ -111,6 +134,7 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > LATEST_VERSION) throw newerError(path, current);
     if (!fresh && unclean.length > 0) {
+      await announce(opts, { step: 'checking', message: 'Checking the cache after the app last stopped without closing it…' });
       const check = quickCheck(db);
       if (!check.ok) {
         throw new CacheError(
@@ -125,12 +149,22 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
     // Checked (or a fresh file, which has nothing to check): the crashed sessions' markers have done their job.
     if (!readonly) for (const m of unclean) if (m !== marker) rmSync(m, { force: true });
     if (current < LATEST_VERSION) {
-      if (!fresh && current > 0 && !readonly) await backupBeforeMigration(db, path, current, opts);
+      if (!fresh && current > 0 && !readonly) {
+        await announce(opts, { step: 'backing-up', message: `Backing up the cache before upgrading it from version ${current}…` });
+        await backupBeforeMigration(db, path, current, opts);
+      }
       // Pages freed by removed or shrunk records go back to the disk (PRAGMA incremental_vacuum after a sync):
       // a new file took the setting before its first write (above); an older one takes it with the VACUUM below.
-      migrate(db, current);
+      const steps = MIGRATIONS.filter((m) => m.version > current);
+      for (const [i, m] of steps.entries()) {
+        if (!fresh) await announce(opts, { step: 'migrating', message: `Upgrading the cache to version ${m.version} (step ${i + 1} of ${steps.length})…` });
+        migrate(db, i === 0 ? current : steps[i - 1]!.version, m.version);
+      }
       // Version 4 compresses every record: compact the file once, so the space comes back now.
-      if (current > 0 && current < 4 && !readonly) compactOnce(db);
+      if (current > 0 && current < 4 && !readonly) {
+        await announce(opts, { step: 'compacting', message: 'Compacting the upgraded cache…' });
+        compactOnce(db);
+      }
     }
     return db;
   } catch (e) {
@@ -222,10 +256,10 @@ function compactOnce(db: DB): void {
   }
 }
 
-/** Run every migration after `from`, each in its own transaction with its version. */
-export function migrate(db: DB, from: number): void {
+/** Run every migration after `from` (up to `to`, default the latest), each in its own transaction with its version. */
+export function migrate(db: DB, from: number, to = LATEST_VERSION): void {
   for (const m of MIGRATIONS) {
-    if (m.version <= from) continue;
+    if (m.version <= from || m.version > to) continue;
     db.transaction(() => {
       db.exec(m.sql);
       m.up?.(db);
