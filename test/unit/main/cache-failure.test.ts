@@ -5,7 +5,17 @@ import { cacheFailureDialog, type CacheFailureKind } from '../../../electron/mai
 import type { CacheFailureKind as StoreKind } from '../../../electron/core/store/db';
 
 const PATH = '/home/u/.config/Outreach Workbench/workbench.db';
-const ALL: CacheFailureKind[] = ['cache-damaged', 'io-error', 'cache-newer', 'cache-locked', 'disk-full', 'read-only', 'permission', 'installation-damaged', 'internal'];
+const ALL: CacheFailureKind[] = [
+  'cache-damaged',
+  'io-error',
+  'cache-newer',
+  'cache-locked',
+  'disk-full',
+  'read-only',
+  'permission',
+  'installation-damaged',
+  'internal',
+];
 const dialogFor = (kind: CacheFailureKind, message = 'why it failed') => cacheFailureDialog({ kind, message, path: PATH });
 const actions = (kind: CacheFailureKind) => dialogFor(kind).buttons.map((b) => b.action);
 
@@ -15,9 +25,12 @@ describe('the choices', () => {
     expect(actions('io-error')).toEqual(['start-over', 'open-folder', 'quit']);
   });
 
-  it.each(['cache-newer', 'cache-locked', 'disk-full', 'read-only', 'permission', 'installation-damaged', 'internal'] as const)('never offers start over when %s', (kind) => {
-    expect(actions(kind)).toEqual(['open-folder', 'quit']);
-  });
+  it.each(['cache-newer', 'cache-locked', 'disk-full', 'read-only', 'permission', 'installation-damaged', 'internal'] as const)(
+    'never offers start over when %s',
+    (kind) => {
+      expect(actions(kind)).toEqual(['open-folder', 'quit']);
+    },
+  );
 
   it.each(ALL)('%s: Quit is the default and the cancel choice, and every choice is labelled', (kind) => {
     const d = dialogFor(kind);
