@@ -35,7 +35,16 @@ export interface CoreInit {
 /** Why the core could not start: the cache's failures, a part of the installation that cannot load, or a bug. */
 export type CoreFailureKind = Extract<
   ErrorKind,
-  'cache-damaged' | 'cache-newer' | 'cache-locked' | 'disk-full' | 'read-only' | 'permission' | 'io-error' | 'installation-damaged' | 'internal'
+  | 'cache-damaged'
+  | 'cache-newer'
+  | 'cache-locked'
+  | 'disk-full'
+  | 'read-only'
+  | 'permission'
+  | 'io-error'
+  | 'not-app-cache'
+  | 'installation-damaged'
+  | 'internal'
 >;
 export interface CoreFailure {
   kind: CoreFailureKind;

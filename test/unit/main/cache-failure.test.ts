@@ -15,7 +15,7 @@ describe('the choices', () => {
     expect(actions('io-error')).toEqual(['start-over', 'open-folder', 'quit']);
   });
 
-  it.each(['cache-newer', 'cache-locked', 'disk-full', 'permission', 'internal'] as const)('never offers start over when %s', (kind) => {
+  it.each(['cache-newer', 'cache-locked', 'disk-full', 'permission', 'not-app-cache', 'internal'] as const)('never offers start over when %s', (kind) => {
     expect(actions(kind)).toEqual(['open-folder', 'quit']);
   });
 
@@ -37,6 +37,7 @@ describe('the choices', () => {
       'disk-full': true,
       'read-only': true,
       permission: true,
+      'not-app-cache': true,
     };
     for (const kind of Object.keys(fromStore) as StoreKind[]) expect(dialogFor(kind).message.length).toBeGreaterThan(10);
   });
