@@ -21,7 +21,7 @@ import { checkApiBaseUrl, DEFAULT_API_ORIGIN, isLoopbackHost } from '../../../sh
 import { settingsSchema, type Settings, type SettingsPatch } from '../../../shared/contract';
 import { DEFAULT_BASE_URL } from '../../../shared/domain';
 import { PIPELINE_DEFAULTS } from '../../../shared/pipeline';
-import { writeFileAtomic } from '../files/atomic-write';
+import { removeStalePartials, writeFileAtomic } from '../files/atomic-write';
 import { asFileError } from '../files/file-error';
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -60,6 +60,8 @@ export class SettingsFile {
   private readWarning: string | null = null;
 
   constructor(private readonly path: string) {
+    // At start: temporary settings files of a process killed while saving them go.
+    removeStalePartials(dirname(path));
     this.current = this.read();
   }
 
