@@ -255,6 +255,11 @@ async function backupBeforeMigration(db: DB, path: string, version: number, opts
   return target;
 }
 
+/** Throws CacheError('not-app-cache') when the file at `path` is another program's SQLite database (nothing in it changed). */
+export function refuseIfNotAppCache(path: string): void {
+  refuseForeignDatabase(path, LATEST_VERSION);
+}
+
 /**
  * Move a cache file aside (with its WAL, shared-memory and journal files) so a
  * fresh one can be made: renamed in the same folder, never deleted, so the
@@ -262,7 +267,7 @@ async function backupBeforeMigration(db: DB, path: string, version: number, opts
  * "Start over" and by `workbench cache reset`.
  */
 export function moveAside(path: string): string {
-  refuseForeignDatabase(path, LATEST_VERSION);
+  refuseIfNotAppCache(path);
   const others = otherOpeners(path);
   if (others.length > 0) {
     throw new CacheError(

@@ -14,12 +14,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { Cache } from '../../../electron/core/store/cache';
 import type { OpenOptions } from '../../../electron/core/store/db';
 import { runCli } from '../../support/cli-run';
 import { tempDir } from '../../support/tmp';
+import { withHealth } from '../../support/cache-health';
 
 let sim: Simulator;
 const tmp = tempDir();
@@ -51,18 +51,7 @@ async function cacheWithNotes(name: string): Promise<{ db: string; notes: Map<st
 }
 
 function inspect(db: string) {
-  const d = new Database(db, { readonly: true });
-  try {
-    return {
-      integrity: (d.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check).join('\n'),
-      notes: new Map(
-        (d.prepare('SELECT opportunity_id AS id, note FROM triage WHERE note IS NOT NULL').all() as { id: string; note: string }[]).map((r) => [r.id, r.note]),
-      ),
-      opportunities: (d.prepare('SELECT count(*) AS n FROM opportunities').get() as { n: number }).n,
-    };
-  } finally {
-    d.close();
-  }
+  return withHealth(db, (h) => ({ integrity: h.integrity, notes: h.notes, opportunities: h.count('opportunities') }));
 }
 
 /** Every cache a command opens gets `then` applied to its connection (a disk that fills, a disk gone read-only). */
