@@ -53,7 +53,10 @@ async function dataFolder(name: string) {
   return { dir, backups, expected };
 }
 
-const names = (dir: string) => readdirSync(dir).filter((f) => !f.startsWith('workbench.db') || f.endsWith('.bak')).sort();
+const names = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => !f.startsWith('workbench.db') || f.endsWith('.bak'))
+    .sort();
 
 describe('at the next start', () => {
   it('of a `workbench` command: the leftovers beside the cache and in backups/ go; the rest stays', async () => {
