@@ -89,7 +89,7 @@ beforeAll(async () => {
   writeFileSync(dncCsv, 'Name,Email\n' + Array.from({ length: 20_000 }, (_, i) => `Person ${i},person${i}@crm${i % 50}.example`).join('\n') + '\n');
   // The sync has work to do: changes at the service, served slowly enough to be killed in the middle.
   sim.mutate({ brand, added: 1500, changed: 500, removed: 0 });
-  sim.addFaults({ kind: 'latency', ms: 120, path: '/get-outreach', count: 100_000 });
+  sim.addFaults({ kind: 'latency', ms: 60, path: '/get-outreach', count: 100_000 });
 });
 afterAll(async () => {
   await sim.close();
