@@ -148,8 +148,8 @@ export interface BrandSummary {
   pages: number;
   items: number;
   resumed: boolean;
-  /** Phases that failed for this brand (opportunities already written stay). */
-  failures: { phase: SyncPhase; message: string }[];
+  /** Phases that failed for this brand (opportunities already written stay), each with the kind of failure it was. */
+  failures: { phase: SyncPhase; kind: ErrorKind; message: string }[];
   /** Why this brand was not synced (another process was syncing it), in plain words. */
   skipped?: string;
 }

@@ -12,7 +12,8 @@ import { cell } from '../export/csv-export';
 import type { Cache } from '../store/cache';
 import { parseDoNotContact } from '../store/do-not-contact';
 import type { Backups } from './backups';
-import { readRecordFile, writeFileAtomic, writeRecordFile } from './record-files';
+import { readRecordFile, writeRecordFile } from './record-files';
+import { writeFileAtomic } from '../files/atomic-write';
 
 const CONFLICTS_SHOWN = 50;
 
@@ -146,6 +147,6 @@ export function importDncCsv(cache: Cache, path: string, column?: string, now = 
 export function exportDncCsv(cache: Cache, path: string): number {
   const list = cache.doNotContact.list();
   const rows = [['kind', 'value', 'note', 'added_at'], ...list.map((d) => [d.kind, d.value, d.note, d.added_at].map((v) => cell(v)))];
-  writeFileAtomic(path, stringify(rows, { record_delimiter: 'windows' }));
+  writeFileAtomic(path, stringify(rows, { record_delimiter: 'windows' }), { what: 'The do-not-contact list' });
   return list.length;
 }

@@ -7,7 +7,8 @@
 // apostrophe unless `raw` is asked for; in an .xlsx every text cell is text.
 import { invalidInput } from '../../../shared/errors';
 import { asFileError } from '../files/file-error';
-import { accessSync, constants, renameSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, rmSync, statSync } from 'node:fs';
+import { commitPartial, partialName, removeStalePartials } from '../files/atomic-write';
 import { basename, dirname, extname, join } from 'node:path';
 import { findTokens } from '../../../shared/merge-fields';
 import type { Pitch } from '../../../shared/opportunity-fields';
@@ -191,6 +192,7 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
   } catch (e) {
     throw asFileError(e, o.out, 'The export');
   }
+  removeStalePartials(dirname(o.out));
   const header = o.preset === 'contacts' ? CONTACT_COLUMNS : o.preset === 'followups' ? FOLLOW_UP_COLUMNS : OPPORTUNITY_COLUMNS;
   const xlsx = (o.format ?? (extname(o.out).toLowerCase() === '.xlsx' ? 'xlsx' : 'csv')) === 'xlsx';
   const check = newCheck();
@@ -207,7 +209,7 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
   const open = async () => {
     part++;
     const final = o.split ? partName(o.out, part) : o.out;
-    const tmp = `${final}.partial-${process.pid}`;
+    const tmp = partialName(final);
     const sheet = o.preset === 'followups' ? 'Follow-ups due' : o.preset === 'contacts' ? 'Contacts' : 'Opportunities';
     const writer = xlsx ? await XlsxWriter.create(tmp, sheet, NUMERIC_COLUMNS) : new CsvWriter(tmp, o.delimiter ?? ',', o.bom ?? false);
     temps.push(tmp);
@@ -249,9 +251,9 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
     // Only now, with every part complete, do the files take the user's names.
     const finals = written.slice();
     if (o.split && finals.length === 1) {
-      renameSync(temps[0]!, o.out);
+      commitPartial(temps[0]!, o.out, 'The export');
       written[0] = o.out;
-    } else finals.forEach((f, i) => renameSync(temps[i]!, f));
+    } else finals.forEach((f, i) => commitPartial(temps[i]!, f, 'The export'));
   } catch (e) {
     // The open part's file is closed before the temporary parts are removed, so none is left behind.
     await (current as { writer: CsvWriter | XlsxWriter } | null)?.writer.abandon();

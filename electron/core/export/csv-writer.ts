@@ -3,12 +3,13 @@
 // UTF-8 with an optional BOM. Records are gathered into chunks of about
 // 256 KB before they reach the file, so writing 100,000 rows waits on the
 // disk a few hundred times, not once a row.
-import { createWriteStream, type WriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { FileStream } from '../files/atomic-write';
 
 const CHUNK = 256 * 1024;
 
 export class CsvWriter {
-  private readonly file: WriteStream;
+  private readonly file: FileStream;
   private readonly needsQuotes: RegExp;
   private parts: string[] = [];
   private size = 0;
@@ -19,7 +20,8 @@ export class CsvWriter {
     private readonly delimiter: string,
     bom: boolean,
   ) {
-    this.file = createWriteStream(path, { flags: 'w', highWaterMark: CHUNK });
+    // The app's one writer: every byte written, flushed at the end, failures named (files/atomic-write.ts).
+    this.file = new FileStream(path, 'The export');
     // A write failure (disk full, folder gone) is kept and ends the export at the next write.
     this.file.on('error', (e) => (this.failure = e));
     this.needsQuotes = new RegExp(`["\\r\\n${delimiter === '\t' ? '\\t' : delimiter}]`);
@@ -85,7 +87,7 @@ export class CsvWriter {
 }
 
 /** Destroy a file stream now; resolves once its file is closed (so it can be removed and stays removed). */
-export function closeAtOnce(file: WriteStream): Promise<void> {
+export function closeAtOnce(file: Writable): Promise<void> {
   if (file.closed) return Promise.resolve();
   return new Promise((resolve) => {
     file.once('close', () => resolve());

@@ -9,9 +9,9 @@
 // ExcelJS is loaded the first time a workbook is written, not when the core
 // starts: it takes about a quarter of a second to load, which every launch and
 // every CLI command would otherwise pay for an export most never make.
-import { createWriteStream, type WriteStream } from 'node:fs';
 import type ExcelJS from 'exceljs';
 import { closeAtOnce } from './csv-writer';
+import { FileStream } from '../files/atomic-write';
 
 /** Columns whose text is a web address: written as a link. */
 const LINK_COLUMNS = new Set(['url', 'article_url']);
@@ -31,7 +31,7 @@ interface Zip {
 }
 
 export class XlsxWriter {
-  private readonly file: WriteStream;
+  private readonly file: FileStream;
   private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
   private readonly sheet: ExcelJS.Worksheet;
   private header: string[] | null = null;
@@ -54,7 +54,7 @@ export class XlsxWriter {
     sheetName: string,
     private readonly numeric: ReadonlySet<string>,
   ) {
-    this.file = createWriteStream(path);
+    this.file = new FileStream(path, 'The export');
     this.file.on('error', (e) => (this.failure = e));
     this.workbook = new excel.stream.xlsx.WorkbookWriter({ stream: this.file, useStyles: true, useSharedStrings: false });
     this.sheet = this.workbook.addWorksheet(sheetName.slice(0, 31) || 'Export', { views: [{ state: 'frozen', ySplit: 1 }] });

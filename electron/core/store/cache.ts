@@ -2,6 +2,7 @@
 import { statSync } from 'node:fs';
 import { closeDatabase, openDatabase, type DB, type OpenOptions } from './db';
 import { checkIntegrityOffThread, type CheckedIntegrity } from './integrity';
+import { writeTransaction } from './lock-wait';
 import { BrandStore } from './brands';
 import { CitationStore } from './citations';
 import { DoNotContactStore } from './do-not-contact';
@@ -71,7 +72,8 @@ export class Cache {
    * otherwise fail at its first write instead of waiting its turn.
    */
   tx<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    // Another program's lock: said (onLockWait) and waited for, then named in the error (lock-wait.ts).
+    return writeTransaction(this.db, this.path, fn);
   }
 
   /**
