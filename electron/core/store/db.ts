@@ -18,14 +18,10 @@ import { setLockWait, type LockWaitOptions } from './lock-wait';
 
 export type DB = Database.Database;
 
-<<<<<<< HEAD
 /** A step of opening the cache that can take long (seconds to minutes on a large cache), said as it starts (shared/core-link.ts). */
 export type OpenProgress = StartProgress;
 
-export interface OpenOptions {
-=======
 export interface OpenOptions extends LockWaitOptions {
->>>>>>> issue-21
   /** Folder for backups taken before migrations; default: `backups/` beside the file. */
   backupDir?: string;
   /** How many backups to keep. Default 5. */
