@@ -39,12 +39,12 @@ interface Schema {
 }
 
 /** What a read-only look at the file found, or null when it could not be read (damaged, locked: the open says which). */
-function readSchema(path: string): Schema | null {
+function readSchema(path: string, nativeBinding?: string): Schema | null {
   const made = ['-wal', '-shm'].filter((s) => !existsSync(path + s)).map((s) => path + s);
   const cleanup = () => made.forEach(removeIfUnused);
   let db: Database.Database | null = null;
   try {
-    db = new Database(path, { readonly: true, fileMustExist: true });
+    db = new Database(path, { readonly: true, fileMustExist: true, ...(nativeBinding ? { nativeBinding } : {}) });
     const version = db.pragma('user_version', { simple: true }) as number;
     const tables = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
     return { version, tables, cleanup };
@@ -72,15 +72,16 @@ function removeIfUnused(path: string): void {
  * Anything else (not SQLite at all, damaged, locked) is left for the open to
  * name. Changes nothing in the file.
  */
-export function refuseForeignDatabase(path: string, latestVersion: number): void {
+export function refuseForeignDatabase(path: string, latestVersion: number, nativeBinding?: string): void {
   if (!sqliteHeader(path)) return;
-  const schema = readSchema(path);
+  const schema = readSchema(path, nativeBinding);
   if (!schema) return;
+  // The look leaves nothing beside the file, whoever's it is: the open that follows makes what it needs (and may yet fail).
+  schema.cleanup();
   const empty = schema.version === 0 && schema.tables.length === 0;
   const ours = schema.version >= 1 && SIGNATURE_TABLES.every((t) => schema.tables.includes(t));
   // A version above this app's is left for the open to call newer (a newer app may have renamed its tables).
   if (empty || ours || schema.version > latestVersion) return;
-  schema.cleanup();
   const shown = schema.tables.slice(0, 5).join(', ') + (schema.tables.length > 5 ? ', …' : '');
   throw new CacheError(
     'not-app-cache',

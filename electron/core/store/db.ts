@@ -112,7 +112,7 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
     const version = headerSchemaVersion(path);
     if (version !== null && version > LATEST_VERSION) throw newerError(path, version);
     // Another program's database is refused before anything is written to it or beside it.
-    refuseForeignDatabase(path, LATEST_VERSION);
+    refuseForeignDatabase(path, LATEST_VERSION, opts.nativeBinding);
   }
   const readonly = opts.readonly ?? false;
   const unclean = path === ':memory:' ? [] : uncleanMarkers(path);
