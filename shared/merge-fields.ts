@@ -268,10 +268,19 @@ function fillWith(text: string, values: Record<MergeField, string | null>): { te
 
 export type DraftUnfilled = Unfilled & { part: 'subject' | 'body' };
 
-/** A draft's subject and body, filled, with what could not be filled and where (subject first). */
-export function fillDraft(subject: string, body: string, ctx: MergeContext): { subject: string; body: string; unfilled: DraftUnfilled[] } {
+/** Values to use where a field cannot be known (an export's "fill a default": first_name -> "there"). */
+export type MergeDefaults = Partial<Record<MergeField, string>>;
+
+/** A draft's subject and body, filled, with what could not be filled and where (subject first); `defaults` fill what is unknown. */
+export function fillDraft(
+  subject: string,
+  body: string,
+  ctx: MergeContext,
+  defaults?: MergeDefaults,
+): { subject: string; body: string; unfilled: DraftUnfilled[] } {
   // The values once for both parts (an export fills 100,000 of these).
   const values = fieldValues(ctx);
+  if (defaults) for (const f of MERGE_FIELDS) if (values[f] === null && defaults[f]) values[f] = defaults[f]!;
   const s = fillWith(subject, values);
   const b = fillWith(body, values);
   return {

@@ -11,6 +11,7 @@ import { filterSql, type PipelineDays } from './opportunity-filter';
 import { identifier, sql, sqlJoin } from './sql';
 import { Statements } from './statements';
 import type { TriagePatch } from '../../../shared/model';
+import { preselectedAddresses } from './contacted-addresses';
 export type { TriagePatch } from '../../../shared/model';
 
 /** A stored row: every field's column and its last write time, as SQLite gives them. */
@@ -68,6 +69,10 @@ export class TriageStore {
     }
     if (patch.note !== undefined && patch.note.length > MAX_NOTE_LENGTH) throw new RangeError('A note may hold at most 100,000 characters.');
     const cur = this.current(brandId, id);
+    // Contacted without naming the addresses used (the list's key C, `triage --contacted`, the stage set to Contacted):
+    // the ones the pitch pre-selects are recorded, so follow-ups and "already contacted" know who was written to.
+    if (patch.contacted_at && patch.contacted_addresses === undefined && !cur?.contacted_addresses)
+      patch = { ...patch, contacted_addresses: preselectedAddresses(this.db, brandId, id) };
     const next: Record<string, string | number | null> = cur ? { ...cur } : { brand_id: brandId, opportunity_id: id, ...DEFAULTS };
     let changed = false;
     for (const f of TRIAGE_FIELDS) {

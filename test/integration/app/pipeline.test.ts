@@ -199,10 +199,12 @@ describe('the pipeline as the days go by', () => {
     const out = join(a.tmp.dir, 'followups.csv');
     a.platform.saveAs = out;
     const file = (await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: 'followups.csv' })).file;
-    a.s.startExport({ brandId: a.brand, preset: 'followups' }, file.handle);
+    a.s.startExport({ brandId: a.brand, preset: 'followups', unfilled: 'keep' }, file.handle);
     await a.platform.waitFor('export:done');
     const rows = parse(readFileSync(out, 'utf8'), { columns: true }) as Record<string, string>[];
-    expect(rows.map((r) => r.opportunity_id)).toEqual([z.id]);
+    // One row per address written to (key C recorded the pre-selected ones), all of this one opportunity.
+    expect([...new Set(rows.map((r) => r.opportunity_id))]).toEqual([z.id]);
+    expect(rows.map((r) => r.email)).toEqual(a.s.cache.triage.get(a.brand, z.id)!.contacted_addresses);
     expect(rows[0]!.subject).toMatch(/^Re: /);
     expect(rows[0]!.body).toMatch(/Sam Lee$/);
 

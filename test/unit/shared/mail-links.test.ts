@@ -10,7 +10,13 @@ const pitch = { to: ['maya.okafor@wired.com', 'a+b@wired.com'], subject: 'Cold b
 describe('composeLink', () => {
   it('default: the mailto link of shared/outreach.ts (RFC 6068)', () => {
     const r = composeLink('default', pitch);
-    expect(r).toEqual({ url: mailtoLink(pitch.to, pitch.subject, pitch.body).url, bodyLeftOut: false, message: 'Opening your mail app.' });
+    expect(r).toEqual({
+      url: mailtoLink(pitch.to, pitch.subject, pitch.body).url,
+      bodyLeftOut: false,
+      message: 'Opening your mail app.',
+      inLink: { to: pitch.to, subject: true, body: true },
+      clipboard: null,
+    });
     expect(r.url).toBe(
       "mailto:maya.okafor@wired.com,a%2Bb@wired.com?subject=Cold%20brew%20data%20%26%20a%20quote%3F&body=Hi%20Maya%2C%0D%0A%0D%0AIt's%20100%25%20(really)%20worth%20it!%0D%0ASam",
     );
@@ -23,6 +29,8 @@ describe('composeLink', () => {
       url: 'https://mail.google.com/mail/?view=cm&fs=1&to=maya.okafor@wired.com,a%2Bb@wired.com&su=Cold%20brew%20data%20%26%20a%20quote%3F&body=Hi%20Maya%2C%0A%0AIt%27s%20100%25%20%28really%29%20worth%20it%21%0ASam',
       bodyLeftOut: false,
       message: 'Opening Gmail in your browser.',
+      inLink: { to: pitch.to, subject: true, body: true },
+      clipboard: null,
     });
     const u = new URL(r.url);
     expect(u.searchParams.get('to')).toBe('maya.okafor@wired.com,a+b@wired.com');
@@ -60,8 +68,12 @@ describe('composeLink', () => {
       expect(r.message).toMatch(/copied, so paste it in\.$/);
     }
     expect(composeLink('gmail', { ...pitch, body }).message).toBe(
-      `The pitch is too long for a Gmail link (${gmailLength(body).toLocaleString('en-US')} characters; the limit is 2,081). Gmail opens with the address and subject; the body has been copied, so paste it in.`,
+      `The pitch is too long for a Gmail link (${gmailLength(body).toLocaleString('en-US')} characters; the limit is 2,081). Gmail opens with both addresses and the subject; the body has been copied, so paste it in.`,
     );
+    // One address: "the address"; what was copied is the body alone, exactly.
+    const one = composeLink('gmail', { ...pitch, to: ['maya.okafor@wired.com'], body });
+    expect(one.message).toMatch(/Gmail opens with the address and the subject; the body has been copied, so paste it in\.$/);
+    expect(one).toMatchObject({ clipboard: body, inLink: { to: ['maya.okafor@wired.com'], subject: true, body: false } });
   });
 
   it('the longest body that fits is kept; one character more is left out', () => {
