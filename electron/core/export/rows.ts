@@ -104,8 +104,9 @@ async function* candidates(cache: Cache, o: RowChoices, columns: Column<never>[]
     }
     return;
   }
-  // The follow-ups preset lists exactly what the Due view shows.
-  for (const opportunity of cache.exportRows.opportunityRows(rows === 'followup' ? { ...filter, view: 'due' } : filter, o)) {
+  // The follow-ups preset lists exactly what the Due view shows; its addresses were contacted, which is the point (no skipping them).
+  const due = rows === 'followup';
+  for (const opportunity of cache.exportRows.opportunityRows(due ? { ...filter, view: 'due' } : filter, due ? { ...o, skipContacted: false } : o)) {
     if (rows === 'opportunity') {
       const row = opportunityExportRow(opportunity, brand, undefined, fill);
       yield {

@@ -30,11 +30,12 @@ const DEFAULTS: Record<string, string | number | null> = Object.fromEntries(
   TRIAGE_FIELDS.map((f) => [f.name, f.kind === 'flag' ? 0 : f.name === 'note' ? '' : null]),
 );
 
-/** A field's value as stored: a flag as 0/1, a list as JSON text (an empty one as null). */
+/** A field's value as stored: a flag as 0/1, a list as JSON text (null: none known). */
 function stored(field: TriageFieldName, v: unknown): string | number | null {
   const kind = FIELD.get(field)!.kind;
   if (kind === 'flag') return v ? 1 : 0;
-  if (kind === 'list') return Array.isArray(v) && v.length > 0 ? JSON.stringify(v) : null;
+  // An empty list is a fact (written to nobody: every address was on the do-not-contact list), kept apart from null (not known).
+  if (kind === 'list') return Array.isArray(v) ? JSON.stringify(v) : null;
   return (v as string | null | undefined) ?? (field === 'note' ? '' : null);
 }
 
