@@ -5,7 +5,16 @@
 // and its text always agree. Addresses as the app writes them (domain
 // lower-cased). The columns that read these rows are in presets.ts.
 import { fieldNamed, fieldReader, pitchOf, type FieldReader, type OpportunityField, type Pitch } from '../../../shared/opportunity-fields';
-import { authorNames, fieldValues, fillDraft, findTokens, isRoleAddress, type MergeContext, type MergeDefaults } from '../../../shared/merge-fields';
+import {
+  authorNames,
+  fieldValues,
+  fillDraftWith,
+  isRoleAddress,
+  withDefaults,
+  type MergeContext,
+  type MergeDefaults,
+  type MergeField,
+} from '../../../shared/merge-fields';
 import { defaultFollowUp } from '../../../shared/follow-up';
 import { defaultRecipients } from '../../../shared/mail-links';
 import { addressIdentity, normaliseAddress, parseContact } from '../../../shared/contacts';
@@ -23,7 +32,9 @@ export function valueIn(f: OpportunityField): (c: ContactRow) => unknown {
 export interface Outgoing {
   subject: string;
   body: string;
-  /** The tokens left in it, distinct, as written. */
+  /** The merge fields and placeholders left in it (the editor's own finder), distinct, as written. */
+  tokens: string[];
+  /** The same, in one cell. */
   unfilled: string;
 }
 
@@ -74,13 +85,11 @@ const [titleOf, urlOf, domainOf, authorInRecord] = ['title', 'url', 'domain', 'a
 ];
 
 /** Fill a text for an address (the merge fields of shared/merge-fields.ts); the tokens left, distinct, in one cell. */
-function outgoingOf(text: Pitch, ctx: MergeContext, defaults?: MergeDefaults): Outgoing {
-  const f = fillDraft(text.subject, text.body, ctx, defaults);
-  return { subject: f.subject, body: f.body, unfilled: [...new Set(f.unfilled.map((u) => u.token))].join(' ') };
+function outgoingOf(text: Pitch, values: Record<MergeField, string | null>, defaults?: MergeDefaults): Outgoing {
+  const f = fillDraftWith(text.subject, text.body, withDefaults(values, defaults));
+  const tokens = [...new Set(f.unfilled.map((u) => u.token))];
+  return { subject: f.subject, body: f.body, tokens, unfilled: tokens.join(' ') };
 }
-
-/** The tokens an outgoing text still holds (the editor's own finder), distinct, as written. */
-export const tokensLeft = (o: Pitch): string[] => [...new Set([...findTokens(o.subject), ...findTokens(o.body)].map((t) => t.token))];
 
 /** What an export fills the text with: the sender's name, and defaults where a value is unknown. */
 export interface FillOptions {
@@ -103,11 +112,12 @@ export function contactExportRow(contact: ContactRow, brand: string, fill: FillO
     contact: { email, catchAll: contact.catch_all === 1 },
     sender_name: fill.senderName ?? null,
   };
-  const outgoing = outgoingOf(text, ctx, fill.defaults);
+  const values = fieldValues(ctx);
+  const outgoing = outgoingOf(text, values, fill.defaults);
   const inbox = contact.catch_all === 1 || isRoleAddress(email);
   // The same names the merge fields use: none for a byline that is not one person ("Staff", "Ana and Ben").
   const names = authorNames(author);
-  const publication = fieldValues(ctx).publication ?? '';
+  const publication = values.publication ?? '';
   return { contact, email, brand, author, name: { first: names?.first ?? '', last: names?.last ?? '' }, publication, outgoing, inbox };
 }
 
@@ -147,7 +157,7 @@ export function opportunityExportRow(
   const first = emails[0] ?? catchAlls[0] ?? null;
   const outgoing = outgoingOf(
     opportunity.pipeline.pitch_draft ?? pitchOf(record),
-    { ...ctx, contact: first ? { email: first, catchAll: !emails.includes(first) } : null },
+    fieldValues({ ...ctx, contact: first ? { email: first, catchAll: !emails.includes(first) } : null }),
     fill.defaults,
   );
   return { opportunity, record, brand, emails, catchAlls, outgoing };
@@ -172,15 +182,15 @@ export function followUpRows(opportunity: OpportunityRow, brand: string, fill: F
   return sentTo.map((email) => {
     const catchAll = catchAlls.includes(email);
     const contact = { email, catchAll };
-    const names = fieldValues({ ...ctx, contact });
+    const values = fieldValues({ ...ctx, contact });
     return {
       opportunity,
       record,
       brand,
       email,
       catchAll,
-      name: { first: names.first_name ?? '', last: names.last_name ?? '' },
-      followUp: outgoingOf(text, { ...ctx, contact }, fill.defaults),
+      name: { first: values.first_name ?? '', last: values.last_name ?? '' },
+      followUp: outgoingOf(text, values, fill.defaults),
     };
   });
 }

@@ -21,7 +21,6 @@ import {
   followUpRows,
   opportunityExportRow,
   PRESET_COLUMNS,
-  tokensLeft,
   type Column,
   type ExportPreset,
   type FillOptions,
@@ -99,7 +98,7 @@ async function* candidates(cache: Cache, o: RowChoices, columns: Column<never>[]
         email: row.email,
         catchAll: contact.catch_all === 1,
         text: t,
-        tokens: tokensLeft(t),
+        tokens: t.tokens,
       };
     }
     return;
@@ -116,7 +115,7 @@ async function* candidates(cache: Cache, o: RowChoices, columns: Column<never>[]
         email: [...row.emails, ...row.catchAlls].join('; '),
         catchAll: row.catchAlls.length > 0,
         text: row.outgoing,
-        tokens: tokensLeft(row.outgoing),
+        tokens: row.outgoing.tokens,
       };
       continue;
     }
@@ -130,7 +129,7 @@ async function* candidates(cache: Cache, o: RowChoices, columns: Column<never>[]
         email: row.email,
         catchAll: row.catchAll,
         text: row.followUp,
-        tokens: tokensLeft(row.followUp),
+        tokens: row.followUp.tokens,
       };
     }
   }
