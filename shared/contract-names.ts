@@ -53,6 +53,7 @@ export const METHOD_NAMES = [
   'export:start',
   'export:show-in-folder',
   'export:cancel',
+  'export:confirm-sent',
   'clipboard:write',
   'links:open',
   'mail:open',

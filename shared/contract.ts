@@ -8,6 +8,9 @@
 import { z } from 'zod';
 import { CITATION_MODES, DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES } from './domain';
 import { STAGES } from './pipeline';
+import { EXPORT_FORMATS, EXPORT_PRESETS, MAIL_TEXT_CHOICES, UNFILLED_CHOICES } from './export-presets';
+import { MAIL_VIA } from './mail-links';
+import { MERGE_FIELDS } from './merge-fields';
 import { checkApiBaseUrl } from './api-origin';
 import { ERROR_KINDS, type ErrorKind } from './errors';
 import { brandIdSchema, dateSchema } from './rules';
@@ -78,9 +81,18 @@ const triagePatchSchema = z.strictObject({
 const exportOptionsSchema = z.strictObject({
   brandId,
   filter: listFilterSchema.omit({ brandId: true }).optional(),
-  preset: z.enum(['contacts', 'opportunities', 'followups']),
-  /** csv (default) or an .xlsx workbook. */
-  format: z.enum(['csv', 'xlsx']).optional(),
+  /** Which destination the file is for (shared/export-presets.ts): its headers, format, line breaks and guard. */
+  preset: z.enum(EXPORT_PRESETS),
+  /** The preset's first format when not given. */
+  format: z.enum(EXPORT_FORMATS).optional(),
+  /** The columns to write, from the preset's (a subset, in any order); all of them when not given. */
+  columns: z.array(text(100)).min(1).max(200).optional(),
+  /** Rows whose mail text holds merge fields not filled: leave them out, fill a default, keep them on purpose (needed when there are any). */
+  unfilled: z.enum(UNFILLED_CHOICES).optional(),
+  /** The defaults "fill a default" uses (first_name: "there" when not given). */
+  fill: z.partialRecord(z.enum(MERGE_FIELDS), text(200)).optional(),
+  /** In a CSV, mail text that starts like a formula: the apostrophe (default), leave those rows out, or as written (a tool that never runs formulas). */
+  mailText: z.enum(MAIL_TEXT_CHOICES).optional(),
   perPair: z.boolean().optional(),
   excludeCatchAll: z.boolean().optional(),
   onlyCatchAll: z.boolean().optional(),
@@ -278,7 +290,7 @@ export const contract = {
   'pipeline:due': { args: none, result: z.object({ byBrand: z.record(z.string(), z.number()), total: int() }) },
   'pipeline:warnings': { args: one(z.strictObject({ brandId, id: oppId, addresses: z.array(text(320)).max(50) })), result: z.array(shaped<ContactWarning>()) },
   'mail:compose': {
-    args: one(z.strictObject({ brandId, id: oppId, kind: draftKind, via: z.enum(['default', 'gmail', 'outlook']), to: z.array(text(320)).min(1).max(50) })),
+    args: one(z.strictObject({ brandId, id: oppId, kind: draftKind, via: z.enum(MAIL_VIA), to: z.array(text(320)).min(1).max(50) })),
     result: shaped<ComposeResult>(),
   },
   // Group by publication: how many of the filtered list each outlet (domain) has.
@@ -296,6 +308,12 @@ export const contract = {
   'export:show-in-folder': { args: one(z.strictObject({ jobId: z.uuid() })), result: z.object({ shown: z.boolean() }) },
   // Stop a running export: it ends as cancelled (export:done's error kind 'cancelled'), leaving no file and no temporary part.
   'export:cancel': { args: one(z.strictObject({ jobId: z.uuid() })), result: z.object({ cancelled: z.boolean() }) },
+  // "I sent these": the addresses an export carried become contacted (a follow-ups export: followed up), today.
+  // An export is not a contact until then. `alreadySent`: the day it was confirmed before (nothing changed).
+  'export:confirm-sent': {
+    args: one(z.strictObject({ exportId: z.string().min(1).max(100) })),
+    result: z.object({ updated: int(), addresses: int(), alreadySent: z.string().nullable() }),
+  },
   'clipboard:write': { args: one(z.strictObject({ text: text(1_000_000) })), result: z.object({ written: z.boolean() }) },
   'links:open': { args: one(z.strictObject({ url: text(10_000) })), result: z.object({ opened: z.boolean(), reason: z.string().optional() }) },
   'mail:open': {

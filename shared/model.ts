@@ -2,6 +2,8 @@
 // passes it on) and the renderer (which shows it). Plain data: no methods.
 import type { ErrorKind } from './errors';
 import type { Stage } from './pipeline';
+import type { MailVia } from './mail-links';
+import type { ExportFormat, ExportPreset } from './export-presets';
 import type { Opportunity } from './api/schemas';
 import type { Contact } from './contacts';
 import type { Difficulty, OpportunityType, Status } from './domain';
@@ -162,6 +164,19 @@ export interface SyncSummary {
   error: { kind: ErrorKind; message: string } | null;
 }
 
+/** A row (and a cell of it) an export's check names: its row in the file (the header is row 1; null: left out), its address and opportunity. */
+export interface ExportNote {
+  row: number | null;
+  email: string;
+  opportunity_id: string;
+  /** The column, for a note about one cell. */
+  column?: string;
+  /** The start of the cell's text, for a note about one cell. */
+  text?: string;
+  /** The merge fields left in it, as written. */
+  tokens?: string[];
+}
+
 export interface ExportCheck {
   rows: number;
   emptyEmail: number;
@@ -174,6 +189,31 @@ export interface ExportCheck {
   catchAll: number;
   /** Plain-words warnings (not errors) for the UI and the CLI. */
   warnings: string[];
+  /** The preset and the format checked. */
+  preset: ExportPreset;
+  format: ExportFormat;
+  /** Every column the preset offers (a person may choose among them), and the ones written, in order. */
+  available: string[];
+  columns: string[];
+  /** Rows with a merge field not filled (the first few), whatever was chosen for them. */
+  unfilledRows: ExportNote[];
+  /** Rows hold merge fields not filled and no choice was made (leave them out, fill a default, keep them): needed before a mail export is written. */
+  unfilledChoiceNeeded: boolean;
+  /** {sender_name} is in the text and no sender name is set: ask for it once. */
+  senderNameMissing: boolean;
+  /** Rows left out, and why: unfilled merge fields (chosen), mail text that starts like a formula (chosen), no address left to write to. */
+  leftOut: { unfilled: number; formula: number; noAddress: number };
+  /** Mail cells (names, subject, body) that start like a formula: in a CSV the guard's apostrophe would reach the recipient. The first few, and how many. */
+  mailGuarded: number;
+  mailGuardedCells: ExportNote[];
+  /** Other cells the CSV guard gives an apostrophe. */
+  dataGuarded: number;
+  /** Cells cut to fit where the file goes (a spreadsheet cell's 32,767 characters, a Mailchimp field's 255 bytes), with a visible marker. */
+  cut: number;
+  cutCells: ExportNote[];
+  /** CSV cells longer than a spreadsheet cell holds: written whole (mail tools read them), but a spreadsheet opening the CSV cuts them. */
+  overlong: number;
+  overlongCells: ExportNote[];
 }
 
 export interface ExportResult {
@@ -183,6 +223,10 @@ export interface ExportResult {
   /** maxRows was reached without split: rows after it were not written. */
   truncated: boolean;
   markedExported: number;
+  /** The export as the record keeps it: "I sent these" (export:confirm-sent) names it. */
+  exportId: string;
+  /** How many addresses it carried (what confirming it as sent marks contacted). */
+  carried: number;
   check: ExportCheck;
   warnings: string[];
 }
@@ -233,10 +277,12 @@ export interface ContactWarning {
 
 export interface ComposeResult {
   opened: boolean;
-  via: 'default' | 'gmail' | 'outlook';
+  via: MailVia;
   to: string[];
   /** The body was too long for a link: it was copied to the clipboard to paste. */
   bodyCopied: boolean;
+  /** What the link carried (the first addresses, the subject?); whatever else was copied to the clipboard, as `message` says. */
+  inLink: { to: string[]; subject: boolean; body: boolean };
   message: string;
   unfilled: DraftView['unfilled'];
   warnings: ContactWarning[];

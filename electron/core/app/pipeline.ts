@@ -8,7 +8,7 @@ import { WorkbenchError } from '../../../shared/errors';
 import { fieldNamed, fieldReader, pitchOf } from '../../../shared/opportunity-fields';
 import { fillDraft, type MergeContext } from '../../../shared/merge-fields';
 import { defaultFollowUp } from '../../../shared/follow-up';
-import { composeLink, pickRecipients } from '../../../shared/mail-links';
+import { composeLink, pickRecipients, VIA_NAMES, type MailVia } from '../../../shared/mail-links';
 import { noReplyExpired, STAGE_TO_STATUS, stageAfter, type Stage } from '../../../shared/pipeline';
 import type { ComposeResult, ContactWarning, DraftView, TriagePatch } from '../../../shared/model';
 import type { Contact } from '../../../shared/contacts';
@@ -161,14 +161,20 @@ export class Pipeline {
     return n;
   }
 
-  /** Mailed: contacted today, with the addresses used; the stage moves on. */
+  /**
+   * Mailed: contacted today, with the addresses used; the stage moves on. No
+   * addresses named (the list's key C): the store records the ones the pitch
+   * pre-selects (store/triage.ts), so a follow-up knows who was written to.
+   */
   markContacted(brandId: string, id: string, addresses: readonly string[]): void {
     this.mustExist(brandId, [id]);
     const d = this.detail(brandId, id);
     const stage = stageAfter('mailed', (d.item.stage ?? 'New') as Stage);
+    const valid = new Map(d.contacts.filter((c) => c.valid).map((c) => [c.identity, c.email]));
+    const used = [...new Set(addresses.map((a) => a.trim().toLowerCase()))].flatMap((a) => (valid.has(a) ? [valid.get(a)!] : []));
     this.d.cache().triage.set(brandId, id, {
       contacted_at: this.d.today(),
-      contacted_addresses: [...addresses],
+      ...(used.length ? { contacted_addresses: used } : {}),
       stage,
       status: STAGE_TO_STATUS[stage],
       snoozed_until: null,
@@ -234,7 +240,7 @@ export class Pipeline {
    * link is copied to the clipboard instead, and said. Only http(s) and
    * mailto: links leave, through main's checked path.
    */
-  async compose(brandId: string, id: string, kind: DraftKind, via: 'default' | 'gmail' | 'outlook', to: readonly string[]): Promise<ComposeResult> {
+  async compose(brandId: string, id: string, kind: DraftKind, via: MailVia, to: readonly string[]): Promise<ComposeResult> {
     const d = this.detail(brandId, id);
     const valid = new Map(d.contacts.filter((c) => c.valid).map((c) => [c.email.toLowerCase(), c]));
     const chosen = to.filter((e) => valid.has(e.toLowerCase()));
@@ -249,24 +255,23 @@ export class Pipeline {
       );
     }
     const view = this.draft(brandId, id, kind, chosen[0]);
-    const link = composeLink(via, { to: chosen, subject: view.filled.subject, body: view.filled.body });
-    if (link.bodyLeftOut) this.d.platform.writeClipboard(view.filled.body);
+    let link: ReturnType<typeof composeLink>;
+    try {
+      link = composeLink(via, { to: chosen, subject: view.filled.subject, body: view.filled.body });
+    } catch (e) {
+      throw e instanceof WorkbenchError ? new WorkbenchError(e.kind, e.message, { field: 'to' }) : e;
+    }
+    // What did not fit in the link (the body, addresses left out whole, the subject) is copied, and the message says what is where.
+    if (link.clipboard !== null) this.d.platform.writeClipboard(link.clipboard);
     await this.d.platform.openExternal(link.url);
-    this.d
-      .cache()
-      .history.add(
-        brandId,
-        id,
-        'mailed',
-        new Date().toISOString(),
-        `${via === 'default' ? 'mail app' : via === 'gmail' ? 'Gmail' : 'Outlook'}: ${chosen.join(', ')}`,
-      );
+    this.d.cache().history.add(brandId, id, 'mailed', new Date().toISOString(), `${via === 'default' ? 'mail app' : VIA_NAMES[via]}: ${chosen.join(', ')}`);
     this.d.changed();
     return {
       opened: true,
       via,
       to: chosen,
       bodyCopied: link.bodyLeftOut,
+      inLink: link.inLink,
       message: link.message,
       unfilled: view.unfilled,
       warnings: this.warnings(brandId, id, chosen),

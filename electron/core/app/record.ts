@@ -14,6 +14,7 @@ import { parseDoNotContact } from '../store/do-not-contact';
 import type { Backups } from './backups';
 import { readRecordFile, writeRecordFile } from './record-files';
 import { writeFileAtomic } from '../files/atomic-write';
+import { decodeText, TextFileError } from './text-file';
 
 const CONFLICTS_SHOWN = 50;
 
@@ -55,8 +56,10 @@ const LIKELY = ['email', 'e-mail', 'email address', 'address', 'domain', 'websit
 function readCsv(path: string): string[][] {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // UTF-8 or UTF-16 (by its byte-order mark, or its zero bytes); any other encoding is refused by name (text-file.ts).
+    text = decodeText(readFileSync(path), path);
   } catch (e) {
+    if (e instanceof TextFileError) throw new WorkbenchError('invalid-input', `Nothing was imported: ${e.message}`, { field: 'file' });
     throw new WorkbenchError('invalid-input', `The file could not be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`, { field: 'file' });
   }
   try {

@@ -79,7 +79,7 @@ export function buildParts(opts: AppServiceOptions): ServiceParts {
     backupsDir: join(opts.userDataDir, 'backups'),
     onError: (e) => opts.log?.('warn', `a backup of the user's record failed: ${e instanceof Error ? e.message : String(e)}`),
   });
-  const exports = new ExportJobs({ platform, cache, files, onDone: () => record.changed(), senderName: () => settings.get().senderName });
+  const exports = new ExportJobs({ platform, cache, files, onDone: () => record.changed(), senderName: () => settings.get().senderName, today });
   const pipeline = new Pipeline({ cache, platform, settings: () => settings.get(), today, changed: () => record.changed() });
   const triage = new Triage(cache);
   const life: Lifecycle = new Lifecycle({ ...opts, keeper, settings, connection, sync, exports, record, pipeline, today });

@@ -230,6 +230,10 @@ export class AppService {
     return this.p.exports.start(o, fileHandle);
   }
 
+  confirmExportSent(exportId: string): ContractResults['export:confirm-sent'] {
+    return this.p.exports.confirmSent(exportId);
+  }
+
   cancelExport(jobId: string): Promise<ContractResults['export:cancel']> {
     return this.p.exports.cancel(jobId);
   }

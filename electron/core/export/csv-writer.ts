@@ -8,11 +8,31 @@ import { FileStream } from '../files/atomic-write';
 
 const CHUNK = 256 * 1024;
 
+/** Text gathered into chunks of about 256 KB, so a file is written a few hundred times for 100,000 rows, not once a row. */
+export class Chunks {
+  private parts: string[] = [];
+  private size = 0;
+
+  /** Add text; true when a chunk is ready to go (take() it). */
+  add(text: string): boolean {
+    this.parts.push(text);
+    this.size += text.length;
+    return this.size >= CHUNK;
+  }
+
+  /** What was gathered, as one string ('' when nothing). */
+  take(): string {
+    const chunk = this.parts.join('');
+    this.parts = [];
+    this.size = 0;
+    return chunk;
+  }
+}
+
 export class CsvWriter {
   private readonly file: FileStream;
   private readonly needsQuotes: RegExp;
-  private parts: string[] = [];
-  private size = 0;
+  private chunks = new Chunks();
   private failure: Error | null = null;
 
   constructor(
@@ -25,7 +45,7 @@ export class CsvWriter {
     // A write failure (disk full, folder gone) is kept and ends the export at the next write.
     this.file.on('error', (e) => (this.failure = e));
     this.needsQuotes = new RegExp(`["\\r\\n${delimiter === '\t' ? '\\t' : delimiter}]`);
-    if (bom) this.parts.push('\uFEFF');
+    if (bom) this.chunks.add('\uFEFF');
   }
 
   /** Bytes handed to the file so far. */
@@ -43,16 +63,12 @@ export class CsvWriter {
     let line = '';
     for (let i = 0; i < cells.length; i++) line += (i ? this.delimiter : '') + this.encode(cells[i]!);
     line += '\r\n';
-    this.parts.push(line);
-    this.size += line.length;
-    if (this.size >= CHUNK) await this.flush();
+    if (this.chunks.add(line)) await this.flush();
   }
 
   private async flush(): Promise<void> {
-    if (this.parts.length === 0) return;
-    const chunk = this.parts.join('');
-    this.parts = [];
-    this.size = 0;
+    const chunk = this.chunks.take();
+    if (chunk === '') return;
     if (!this.file.write(chunk)) await this.until('drain');
     if (this.failure) throw this.failure;
   }
@@ -81,7 +97,7 @@ export class CsvWriter {
 
   /** Give up (a cancel, an error elsewhere): close the file at once without caring what it says; resolves once it is closed. */
   abandon(): Promise<void> {
-    this.parts = [];
+    this.chunks.take();
     return closeAtOnce(this.file);
   }
 }

@@ -15,6 +15,7 @@ import {
   keysetAfter,
   orderBy,
   pitchedAt,
+  contactedAddress,
   SORTS,
   withTriage,
   type After,
@@ -28,24 +29,9 @@ const FEW_MATCHES = 2000;
 import { sql, sqlJoin, type Sql } from './sql';
 import { unpackRecord } from './record-codec';
 import type { Statements } from './statements';
+import { toContact, type StoredContact } from './contacted-addresses';
 
-interface ContactRow {
-  raw: string;
-  email: string;
-  identity: string;
-  domain: string;
-  catch_all: number;
-  valid: number;
-}
-
-const toContact = (c: ContactRow): Contact => ({
-  raw: c.raw,
-  email: c.email,
-  identity: c.identity,
-  domain: c.domain,
-  catchAll: c.catch_all === 1,
-  valid: c.valid === 1,
-});
+type ContactRow = StoredContact;
 
 export interface ChipCounts {
   status: Record<string, number>;
@@ -253,12 +239,14 @@ export class OpportunityReader {
           FROM contacts c2 JOIN opportunities o2 ON o2.rowid = c2.opportunity_rowid
           JOIN triage t2 ON t2.brand_id = ${brandId} AND t2.opportunity_id = o2.id
           WHERE c2.brand_key = ${bk} AND c2.identity IN (SELECT value FROM json_each(${JSON.stringify(addresses.map((a) => a.trim().toLowerCase()))}))
-            AND o2.id != ${id} AND t2.contacted_at >= ${since}
+            AND o2.id != ${id} AND t2.contacted_at >= ${since} AND ${contactedAddress(sql`t2`, sql`c2`, sql`o2`)}
           UNION ALL
+          -- An outlet was pitched at only through its addresses: an opportunity there whose contact wrote to one of its addresses.
           SELECT o2.domain AS what, 'outlet' AS kind, o2.id AS opportunity_id, o2.title, t2.contacted_at
           FROM opportunities o JOIN opportunities o2 ON o2.brand_key = o.brand_key AND o2.removed_on_server IN (0, 1) AND o2.domain = o.domain COLLATE NOCASE AND o2.id != o.id
           JOIN triage t2 ON t2.brand_id = ${brandId} AND t2.opportunity_id = o2.id
           WHERE o.brand_key = ${bk} AND o.id = ${id} AND o.domain != '' AND t2.contacted_at >= ${since}
+            AND EXISTS (SELECT 1 FROM contacts c3 WHERE c3.opportunity_rowid = o2.rowid AND c3.valid = 1 AND ${contactedAddress(sql`t2`, sql`c3`, sql`o2`)})
         ) ORDER BY contacted_at DESC, kind LIMIT 20`,
     );
     return rows.map((r) => ({

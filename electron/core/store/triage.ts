@@ -12,6 +12,7 @@ import { filterSql, type PipelineDays } from './opportunity-filter';
 import { identifier, sql, sqlJoin } from './sql';
 import { Statements } from './statements';
 import type { TriagePatch } from '../../../shared/model';
+import { preselectedAddresses } from './contacted-addresses';
 export type { TriagePatch } from '../../../shared/model';
 
 /** A stored row: every field's column and its last write time, as SQLite gives them. */
@@ -30,11 +31,12 @@ const DEFAULTS: Record<string, string | number | null> = Object.fromEntries(
   TRIAGE_FIELDS.map((f) => [f.name, f.kind === 'flag' ? 0 : f.name === 'note' ? '' : null]),
 );
 
-/** A field's value as stored: a flag as 0/1, a list as JSON text (an empty one as null). */
+/** A field's value as stored: a flag as 0/1, a list as JSON text (null: none known). */
 function stored(field: TriageFieldName, v: unknown): string | number | null {
   const kind = FIELD.get(field)!.kind;
   if (kind === 'flag') return v ? 1 : 0;
-  if (kind === 'list') return Array.isArray(v) && v.length > 0 ? JSON.stringify(v) : null;
+  // An empty list is a fact (written to nobody: every address was on the do-not-contact list), kept apart from null (not known).
+  if (kind === 'list') return Array.isArray(v) ? JSON.stringify(v) : null;
   return (v as string | null | undefined) ?? (field === 'note' ? '' : null);
 }
 
@@ -69,6 +71,10 @@ export class TriageStore {
     }
     if (patch.note !== undefined && patch.note.length > MAX_NOTE_LENGTH) throw invalidInput('A note may hold at most 100,000 characters.', 'note');
     const cur = this.current(brandId, id);
+    // Contacted without naming the addresses used (the list's key C, `triage --contacted`, the stage set to Contacted):
+    // the ones the pitch pre-selects are recorded, so follow-ups and "already contacted" know who was written to.
+    if (patch.contacted_at && patch.contacted_addresses === undefined && !cur?.contacted_addresses)
+      patch = { ...patch, contacted_addresses: preselectedAddresses(this.db, brandId, id) };
     const next: Record<string, string | number | null> = cur ? { ...cur } : { brand_id: brandId, opportunity_id: id, ...DEFAULTS };
     let changed = false;
     for (const f of TRIAGE_FIELDS) {

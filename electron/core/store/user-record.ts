@@ -15,6 +15,7 @@ import {
 } from '../../../shared/user-record';
 export type { MergeConflict, MergeReport } from '../../../shared/user-record';
 import type { Cache } from './cache';
+import { normalisedEntries } from './do-not-contact';
 import { identifier, sql, sqlJoin, type Sql } from './sql';
 
 const TRIAGE_COLUMN_NAMES = TRIAGE_FIELDS.flatMap((f) => [f.name, f.changedAt]);
@@ -131,7 +132,8 @@ export class UserRecordStore {
     const theirs = new Map(record.history.map((h, i) => [eventKey(h.brand_id, h.opportunity_id, h.kind, h.at), i]));
     const apply = () => {
       for (const incoming of record.triage) this.mergeTriage(incoming, report, theirs);
-      for (const d of record.do_not_contact) {
+      // Each entry in the normal form every way in gives it (a mixed-case entry would be listed but never honoured).
+      for (const d of normalisedEntries(record.do_not_contact)) {
         const had = this.statements.get(sql`SELECT 1 FROM do_not_contact WHERE kind = ${d.kind} AND value = ${d.value}`);
         if (had) report.do_not_contact.unchanged++;
         else {
@@ -278,7 +280,7 @@ export class UserRecordStore {
         this.cache.snippets.clear();
         this.statements.run(sql`DELETE FROM do_not_contact`);
         for (const t of record.triage) this.cache.triage.putRecord(t);
-        for (const d of record.do_not_contact) {
+        for (const d of normalisedEntries(record.do_not_contact)) {
           this.statements.run(sql`INSERT OR IGNORE INTO do_not_contact (kind, value, note, added_at) VALUES (${d.kind}, ${d.value}, ${d.note}, ${d.added_at})`);
         }
         for (const e of record.exports) this.cache.exports.insert(e);

@@ -142,7 +142,7 @@ const COMMANDS: Command[] = [
   { name: 'sync', args: () => ['sync', '--no-scores', '--no-citations'], starts: { printed: /Syncing / }, notes: noteSets(notesA) },
   {
     name: 'export',
-    args: (dir) => ['export', '--brand', brand, '--preset', 'contacts', '--out', join(dir, 'contacts.csv')],
+    args: (dir) => ['export', '--brand', brand, '--preset', 'contacts', '--unfilled', 'keep', '--out', join(dir, 'contacts.csv')],
     reports: /Exported [\d,]+ rows/,
     starts: { partIn: (dir) => dir },
     file: (dir) => join(dir, 'contacts.csv'),

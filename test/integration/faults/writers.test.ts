@@ -91,7 +91,7 @@ const WRITERS: Writer[] = [
     name: 'CSV export',
     file: 'contacts.csv',
     what: 'The export',
-    args: (out) => ['export', '--brand', brand, '--preset', 'contacts', '--out', out],
+    args: (out) => ['export', '--brand', brand, '--preset', 'contacts', '--unfilled', 'keep', '--out', out],
     reported: /^Exported [\d,]+ rows to /,
     whole: (path) => {
       const rows = csvRows(path);
@@ -106,7 +106,7 @@ const WRITERS: Writer[] = [
     name: '.xlsx export',
     file: 'contacts.xlsx',
     what: 'The export',
-    args: (out) => ['export', '--brand', brand, '--preset', 'contacts', '--out', out],
+    args: (out) => ['export', '--brand', brand, '--preset', 'contacts', '--unfilled', 'keep', '--out', out],
     reported: /^Exported [\d,]+ rows to /,
     whole: async (path) => {
       const wb = new ExcelJS.Workbook();
