@@ -49,6 +49,7 @@ export const METHOD_NAMES = [
   'export:start',
   'export:show-in-folder',
   'export:cancel',
+  'export:confirm-sent',
   'clipboard:write',
   'links:open',
   'mail:open',
@@ -73,6 +74,7 @@ export const EVENT_NAMES = [
   'app:command',
   'cache:recovered',
   'core:status',
+  'app:show',
 ] as const satisfies readonly EventName[];
 
 /** The IPC channel a method travels on. */

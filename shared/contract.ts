@@ -10,6 +10,8 @@
 // the types (shared/model.ts's large types ride in `shaped`).
 import { z } from 'zod';
 import { CITATION_MODES } from './domain';
+import { EXPORT_FORMATS, EXPORT_PRESETS, MAIL_TEXT_CHOICES, UNFILLED_CHOICES } from './export-presets';
+import { MERGE_FIELDS } from './merge-fields';
 import { checkApiBaseUrl } from './api-origin';
 import { ERROR_KINDS, type ErrorKind } from './errors';
 import { dateSchema } from './rules';
@@ -30,9 +32,18 @@ const jobStarted = z.object({ jobId: z.string() });
 const exportOptionsSchema = z.strictObject({
   brandId,
   filter: listFilterSchema.omit({ brandId: true }).optional(),
-  preset: z.enum(['contacts', 'opportunities', 'followups']),
-  /** csv (default) or an .xlsx workbook. */
-  format: z.enum(['csv', 'xlsx']).optional(),
+  /** Which destination the file is for (shared/export-presets.ts): its headers, format, line breaks and guard. */
+  preset: z.enum(EXPORT_PRESETS),
+  /** The preset's first format when not given. */
+  format: z.enum(EXPORT_FORMATS).optional(),
+  /** The columns to write, from the preset's (a subset, in any order); all of them when not given. */
+  columns: z.array(text(100)).min(1).max(200).optional(),
+  /** Rows whose mail text holds merge fields not filled: leave them out, fill a default, keep them on purpose (needed when there are any). */
+  unfilled: z.enum(UNFILLED_CHOICES).optional(),
+  /** The defaults "fill a default" uses (first_name: "there" when not given). */
+  fill: z.partialRecord(z.enum(MERGE_FIELDS), text(200)).optional(),
+  /** In a CSV, mail text that starts like a formula: the apostrophe (default), leave those rows out, or as written (a tool that never runs formulas). */
+  mailText: z.enum(MAIL_TEXT_CHOICES).optional(),
   perPair: z.boolean().optional(),
   excludeCatchAll: z.boolean().optional(),
   onlyCatchAll: z.boolean().optional(),
@@ -63,6 +74,16 @@ export const settingsSchema = z.strictObject({
   contactWindowDays: z.number().int().min(0).max(730),
   /** Your name, for a {sender_name} in drafts and snippets. */
   senderName: z.string().max(200),
+  /** Look for new versions of the app (at start and every few hours) and offer to install them. */
+  checkForUpdates: z.boolean(),
+  /** One system notification a day when follow-ups come due while the app runs. */
+  followUpReminders: z.boolean(),
+  /**
+   * Spelling in text fields: 'system' uses the OS's own dictionaries where Electron can (macOS; on
+   * Windows and Linux it has none, so nothing is checked), 'download' fetches Chromium's
+   * dictionaries from Google's servers (Windows, Linux), 'off' checks nothing.
+   */
+  spellcheck: z.enum(['system', 'download', 'off']),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 /** settings:set: any settings, and `confirmOrigin` (the new API origin the user saw and accepted) when the API origin changes. */
@@ -161,6 +182,12 @@ export const contract = {
   'export:show-in-folder': { args: one(z.strictObject({ jobId: z.uuid() })), result: z.object({ shown: z.boolean() }) },
   // Stop a running export: it ends as cancelled (export:done's error kind 'cancelled'), leaving no file and no temporary part.
   'export:cancel': { args: one(z.strictObject({ jobId: z.uuid() })), result: z.object({ cancelled: z.boolean() }) },
+  // "I sent these": the addresses an export carried become contacted (a follow-ups export: followed up), today.
+  // An export is not a contact until then. `alreadySent`: the day it was confirmed before (nothing changed).
+  'export:confirm-sent': {
+    args: one(z.strictObject({ exportId: z.string().min(1).max(100) })),
+    result: z.object({ updated: int(), addresses: int(), alreadySent: z.string().nullable() }),
+  },
   'clipboard:write': { args: one(z.strictObject({ text: text(1_000_000) })), result: z.object({ written: z.boolean() }) },
   'links:open': { args: one(z.strictObject({ url: text(10_000) })), result: z.object({ opened: z.boolean(), reason: z.string().optional() }) },
   'mail:open': {
@@ -213,6 +240,8 @@ export const events = {
   'cache:recovered': z.object({ message: z.string() }),
   /** The core process stopped: restarted once, or down for good. */
   'core:status': z.object({ state: z.enum(['restarted', 'failed']), message: z.string() }),
+  /** Main asks the window to show a view (the follow-up reminder's notification was clicked: the Due view). */
+  'app:show': z.object({ view: z.enum(['due']) }),
 } as const satisfies Record<`${string}:${string}`, z.ZodType>;
 
 // ---- the types, inferred ---------------------------------------------------

@@ -32,15 +32,39 @@ export interface CoreInit {
   today?: string;
 }
 
-/** Why the core could not start: the cache's failures, a part of the installation that cannot load, or a bug. */
+/**
+ * Why the core could not open the cache: the cache's failures, or `installation-damaged`: the
+ * app's own files are at fault (a native module that cannot load: built for another runtime,
+ * truncated, missing), not the cache, which was never touched: reinstall, and never move or reset
+ * the cache for it; or a bug.
+ */
 export type CoreFailureKind = Extract<
   ErrorKind,
-  'cache-damaged' | 'cache-newer' | 'cache-locked' | 'disk-full' | 'read-only' | 'permission' | 'io-error' | 'installation-damaged' | 'internal'
+  | 'cache-damaged'
+  | 'cache-newer'
+  | 'cache-locked'
+  | 'disk-full'
+  | 'read-only'
+  | 'permission'
+  | 'io-error'
+  | 'not-app-cache'
+  | 'installation-damaged'
+  | 'internal'
 >;
 export interface CoreFailure {
   kind: CoreFailureKind;
   message: string;
   path?: string;
+}
+
+/**
+ * A long step of opening the cache, said as it starts (checking after a crash, the backup before an
+ * upgrade, each migration, the compaction). Main waits for the core's 'ready' while these come: a
+ * migration of a large cache takes minutes, and no fixed limit fits it.
+ */
+export interface StartProgress {
+  step: 'checking' | 'backing-up' | 'migrating' | 'compacting';
+  message: string;
 }
 
 export type ToCore =
@@ -53,6 +77,7 @@ export type ToCore =
 export type FromCore =
   | { type: 'ready' }
   | { type: 'failed'; failure: CoreFailure }
+  | { type: 'progress'; progress: StartProgress }
   | { type: 'reply'; id: number; result: Result<unknown> }
   | { type: 'event'; event: EventName; payload: unknown }
   | { type: 'host'; id: number; op: HostOp; args: unknown }
@@ -90,6 +115,7 @@ export class CoreLink {
   private exited: string | null = null;
   private readonly started: Promise<CoreFailure | null>;
   private closedWaiter: (() => void) | null = null;
+  private readonly progressListeners: ((p: StartProgress) => void)[] = [];
 
   constructor(
     private readonly proc: CoreProcessHandle,
@@ -103,6 +129,9 @@ export class CoreLink {
           return settle(null);
         case 'failed':
           return settle(m.failure);
+        case 'progress':
+          for (const l of this.progressListeners) l(m.progress);
+          return;
         case 'reply': {
           const done = this.pending.get(m.id);
           this.pending.delete(m.id);
@@ -132,6 +161,11 @@ export class CoreLink {
 
   get alive(): boolean {
     return this.exited === null;
+  }
+
+  /** Hear each long step of opening the cache as the core starts it. */
+  onStartProgress(listener: (p: StartProgress) => void): void {
+    this.progressListeners.push(listener);
   }
 
   call(method: MethodName | string, args: unknown): Promise<Result<unknown>> {
@@ -230,6 +264,11 @@ export class CoreSupervisor {
 
   ready(): Promise<CoreFailure | null> {
     return this.link.ready();
+  }
+
+  /** Hear each long step of opening the cache in the process now running. */
+  onStartProgress(listener: (p: StartProgress) => void): void {
+    this.link.onStartProgress(listener);
   }
 
   call(method: string, args: unknown): Promise<Result<unknown>> {

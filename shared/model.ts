@@ -2,6 +2,8 @@
 // passes it on) and the renderer (which shows it). Plain data: no methods.
 import type { ErrorKind } from './errors';
 import type { Stage } from './pipeline';
+import type { MailVia } from './mail-links';
+import type { ExportFormat, ExportPreset } from './export-presets';
 import type { Opportunity } from './api/schemas';
 import type { Contact } from './contacts';
 import type { Difficulty, OpportunityType, Status } from './domain';
@@ -138,8 +140,8 @@ export interface BrandSummary {
   pages: number;
   items: number;
   resumed: boolean;
-  /** Phases that failed for this brand (opportunities already written stay). */
-  failures: { phase: SyncPhase; message: string }[];
+  /** Phases that failed for this brand (opportunities already written stay), each with the kind of failure it was. */
+  failures: { phase: SyncPhase; kind: ErrorKind; message: string }[];
   /** Why this brand was not synced (another process was syncing it), in plain words. */
   skipped?: string;
 }
@@ -150,6 +152,19 @@ export interface SyncSummary {
   cancelled: boolean;
   /** An error that stopped the whole sync (a rejected key, for example). */
   error: { kind: ErrorKind; message: string } | null;
+}
+
+/** A row (and a cell of it) an export's check names: its row in the file (the header is row 1; null: left out), its address and opportunity. */
+export interface ExportNote {
+  row: number | null;
+  email: string;
+  opportunity_id: string;
+  /** The column, for a note about one cell. */
+  column?: string;
+  /** The start of the cell's text, for a note about one cell. */
+  text?: string;
+  /** The merge fields left in it, as written. */
+  tokens?: string[];
 }
 
 export interface ExportCheck {
@@ -164,6 +179,31 @@ export interface ExportCheck {
   catchAll: number;
   /** Plain-words warnings (not errors) for the UI and the CLI. */
   warnings: string[];
+  /** The preset and the format checked. */
+  preset: ExportPreset;
+  format: ExportFormat;
+  /** Every column the preset offers (a person may choose among them), and the ones written, in order. */
+  available: string[];
+  columns: string[];
+  /** Rows with a merge field not filled (the first few), whatever was chosen for them. */
+  unfilledRows: ExportNote[];
+  /** Rows hold merge fields not filled and no choice was made (leave them out, fill a default, keep them): needed before a mail export is written. */
+  unfilledChoiceNeeded: boolean;
+  /** {sender_name} is in the text and no sender name is set: ask for it once. */
+  senderNameMissing: boolean;
+  /** Rows left out, and why: unfilled merge fields (chosen), mail text that starts like a formula (chosen), no address left to write to. */
+  leftOut: { unfilled: number; formula: number; noAddress: number };
+  /** Mail cells (names, subject, body) that start like a formula: in a CSV the guard's apostrophe would reach the recipient. The first few, and how many. */
+  mailGuarded: number;
+  mailGuardedCells: ExportNote[];
+  /** Other cells the CSV guard gives an apostrophe. */
+  dataGuarded: number;
+  /** Cells cut to fit where the file goes (a spreadsheet cell's 32,767 characters, a Mailchimp field's 255 bytes), with a visible marker. */
+  cut: number;
+  cutCells: ExportNote[];
+  /** CSV cells longer than a spreadsheet cell holds: written whole (mail tools read them), but a spreadsheet opening the CSV cuts them. */
+  overlong: number;
+  overlongCells: ExportNote[];
 }
 
 export interface ExportResult {
@@ -173,6 +213,10 @@ export interface ExportResult {
   /** maxRows was reached without split: rows after it were not written. */
   truncated: boolean;
   markedExported: number;
+  /** The export as the record keeps it: "I sent these" (export:confirm-sent) names it. */
+  exportId: string;
+  /** How many addresses it carried (what confirming it as sent marks contacted). */
+  carried: number;
   check: ExportCheck;
   warnings: string[];
 }
@@ -240,7 +284,7 @@ export interface MixWarning {
 export interface ComposeResult {
   /** False when nothing opened: a person and shared inboxes were chosen together and no way was picked yet (see `mix`). */
   opened: boolean;
-  via: 'default' | 'gmail' | 'outlook';
+  via: MailVia;
   to: string[];
   /** The addresses in Bcc (the choice `bcc`). */
   bcc: string[];
@@ -252,6 +296,11 @@ export interface ComposeResult {
   mix: MixWarning | null;
   /** The body was too long for a link: it was copied to the clipboard to paste. */
   bodyCopied: boolean;
+  /**
+   * What the links carried (the first addresses in To and Bcc, and whether every link has the subject and the body);
+   * whatever else was copied to the clipboard, as `message` says. Nothing when nothing opened.
+   */
+  inLink: { to: string[]; bcc: string[]; subject: boolean; body: boolean };
   message: string;
   unfilled: DraftView['unfilled'];
   warnings: ContactWarning[];

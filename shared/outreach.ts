@@ -2,6 +2,7 @@
 // opportunity (catch-alls left out unless asked, and the count said), the
 // pitch, and a mailto: link per RFC 6068. Pure functions.
 import type { Contact } from './contacts';
+import { composeLink } from './mail-links';
 
 export interface CopyResult {
   text: string;
@@ -64,33 +65,19 @@ export const MAILTO_MAX_LENGTH = 2081;
 
 export interface Mailto {
   url: string;
-  /** True when the full link is too long to open: the body is left out and should be copied instead. */
+  /** True when the full link is too long to open: the body (and what else did not fit) is left out and should be copied instead. */
   tooLong: boolean;
   message: string;
 }
 
-/** RFC 6068 percent-encoding: encodeURIComponent (never '+' for space), line breaks as %0D%0A. */
-export function mailtoEncode(text: string): string {
-  return encodeURIComponent(text.replace(/\r\n|\r|\n/g, '\r\n'));
-}
+export { mailtoEncode } from './mail-links';
 
-/** Address part of a mailto: the addresses go in the path, comma-separated, each encoded except '@'. */
-function mailtoAddress(emails: readonly string[]): string {
-  return emails.map((e) => encodeURIComponent(e).replace(/%40/g, '@')).join(',');
-}
-
-/** `bcc`: addresses that go in Bcc (a person in To, shared inboxes in Bcc). */
+/**
+ * A mailto: link (RFC 6068) for these addresses (`bcc`: addresses that go in
+ * Bcc, a person in To and shared inboxes in Bcc); past the limit, cut as
+ * composeLink cuts (never in the middle of an address).
+ */
 export function mailtoLink(emails: readonly string[], subject?: string | null, body?: string | null, bcc: readonly string[] = []): Mailto {
-  const fields: string[] = [];
-  if (bcc.length) fields.push(`bcc=${mailtoAddress(bcc)}`);
-  if (subject) fields.push(`subject=${mailtoEncode(subject)}`);
-  const withoutBody = `mailto:${mailtoAddress(emails)}${fields.length ? `?${fields.join('&')}` : ''}`;
-  if (body) fields.push(`body=${mailtoEncode(body)}`);
-  const full = `mailto:${mailtoAddress(emails)}${fields.length ? `?${fields.join('&')}` : ''}`;
-  if (full.length <= MAILTO_MAX_LENGTH) return { url: full, tooLong: false, message: 'Opening your mail app.' };
-  return {
-    url: withoutBody.length <= MAILTO_MAX_LENGTH ? withoutBody : `mailto:${mailtoAddress(emails)}`.slice(0, MAILTO_MAX_LENGTH),
-    tooLong: true,
-    message: `The pitch is too long for a mail link (${full.length.toLocaleString('en-US')} characters; the limit is ${MAILTO_MAX_LENGTH.toLocaleString('en-US')}). The mail app opens with the address${subject ? ' and subject' : ''}; the body has been copied, so paste it in.`,
-  };
+  const link = composeLink('default', { to: emails, bcc, subject: subject ?? '', body: body ?? '' });
+  return { url: link.url, tooLong: link.clipboard !== null, message: link.message };
 }

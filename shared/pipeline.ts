@@ -16,7 +16,7 @@ export type NotAFitReason = (typeof NOT_A_FIT_REASONS)[number];
  * Before the pipeline was the one local triage, the user set a local status
  * (New, In Progress, Done, Archived) beside the stage, and setting a stage
  * set the status this table gives. Kept only to carry an old status over onto
- * the stage (migration 7, and an older record file or backup):
+ * the stage (migration 8, and an older record file or backup):
  * see stageOfLegacyStatus.
  */
 export const LEGACY_STATUS_OF_STAGE: Readonly<Record<Stage, Status>> = {
@@ -245,7 +245,8 @@ export function triagePatchOf(action: TriageAction, current: StageFields, today:
     case 'contacted':
       return {
         contacted_at: action.on ?? today,
-        contacted_addresses: action.addresses && action.addresses.length > 0 ? [...action.addresses] : null,
+        // An empty list is a fact: written to nobody (every address was on the do-not-contact list).
+        contacted_addresses: action.addresses ? [...action.addresses] : null,
         contacted_subject: action.subject ?? null,
         stage: stored(stageAfter('mailed', stageNow)),
         snoozed_until: null,

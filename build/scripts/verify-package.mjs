@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 // `npm run verify:package`: builds with electron-vite into a temporary folder (never ./out) and checks the
-// build and electron-builder.yml together for what a packaged app needs to open; no Electron binary needed.
+// build and electron-builder.yml together for what a packaged app needs to open, and each platform's
+// release settings (verify-release.mjs); then packs it for real with electron-builder and a stand-in
+// Electron, and checks what the package holds (verify-packaged.mjs). No Electron binary needed.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,6 +10,9 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { parse as parseYaml } from 'yaml';
+import { lockedElectronAbi, nativeAbiProblems } from './native-abi.mjs';
+import { NATIVE_MODULES } from './native.mjs';
+import { RELEASE_CHECKS } from './verify-release.mjs';
 
 /** electron-vite's default output folder: what `files` packages and `main` points into. */
 export const OUT = 'out';
@@ -29,8 +34,9 @@ export const EXPECTED_FUSES = Object.freeze({
 
 /**
  * What every check reads: the build output folder (holding main/, preload/, renderer/), the parsed
- * electron-builder.yml and package.json, and the node_modules folder native modules are found in.
- * @typedef {{ outDir: string, builder: Record<string, any>, pkg: Record<string, any>, nodeModules: string }} Context
+ * electron-builder.yml and package.json, the node_modules folder native modules are found in, and the
+ * project folder (icons and entitlements are named relative to it).
+ * @typedef {{ outDir: string, builder: Record<string, any>, pkg: Record<string, any>, nodeModules: string, root: string }} Context
  */
 
 // ---- small helpers -------------------------------------------------------------------------------
@@ -303,7 +309,9 @@ export function checkRendererHtml(ctx) {
 /** electron-builder.yml sets exactly the documented fuses, and asar is on. @param {Context} ctx */
 export function checkFuses(ctx) {
   const problems = [];
-  if (ctx.builder.asar !== true) problems.push(`asar is ${JSON.stringify(ctx.builder.asar)}; it must be true (the asar fuses protect nothing otherwise)`);
+  // `asar: true`, or its options (which turn it on too).
+  const asarOn = ctx.builder.asar === true || (typeof ctx.builder.asar === 'object' && ctx.builder.asar !== null);
+  if (!asarOn) problems.push(`asar is ${JSON.stringify(ctx.builder.asar)}; it must be on (the asar fuses protect nothing otherwise)`);
   const fuses = ctx.builder.electronFuses;
   if (fuses === null || typeof fuses !== 'object') return [...problems, 'electron-builder.yml has no electronFuses section'];
   for (const [fuse, want] of Object.entries(EXPECTED_FUSES)) {
@@ -453,8 +461,8 @@ export function checkCoreLog(ctx) {
   return problems;
 }
 
-/** Each check with the words printed beside ✓ or ✗. */
-export const CHECKS = Object.freeze([
+/** The checks that read only the build (so they run again on what a packaged app's asar holds). */
+export const BUILD_CHECKS = Object.freeze([
   { name: 'preload: one CommonJS file at the path main loads, requiring only electron', run: checkPreload },
   { name: 'renderer: served from a privileged app:// scheme, never loadFile() or file://', run: checkAppProtocol },
   { name: 'core: main forks it with utilityProcess.fork, and the forked file was built', run: checkCoreFork },
@@ -463,9 +471,31 @@ export const CHECKS = Object.freeze([
   { name: 'core: ExcelJS is loaded when a workbook is written, not at start-up', run: checkCoreLoadsOnDemand },
   { name: "core: its log goes to the user-data folder's logs/, where main's does", run: checkCoreLog },
   { name: 'index.html: every script and stylesheet it references was built; no inline scripts', run: checkRendererHtml },
+]);
+
+/**
+ * Main names the same app id as electron-builder.yml: Windows files the app's notifications and its
+ * taskbar group under the AppUserModelID main sets (app.setAppUserModelId), which must be the
+ * installer's appId or the notifications do not show. @param {Context} ctx
+ */
+export function checkAppId(ctx) {
+  const main = readMain(ctx.outDir);
+  const appId = ctx.builder.appId;
+  if (typeof appId !== 'string' || !/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(appId)) return [`appId ${JSON.stringify(appId)} is not a reverse-domain name`];
+  if (main === undefined) return [`the build has no ${MAIN_BUNDLE}`];
+  return main.includes(`"${appId}"`) || main.includes(`'${appId}'`)
+    ? []
+    : [`main never names the appId "${appId}" (app.setAppUserModelId): Windows would not show its notifications`];
+}
+
+/** Each check with the words printed beside ✓ or ✗. */
+export const CHECKS = Object.freeze([
+  ...BUILD_CHECKS,
   { name: 'electron-builder.yml: asar on, the fuses exactly as the README documents', run: checkFuses },
   { name: 'electron-builder.yml: native modules unpacked from the asar', run: checkNativeUnpacked },
   { name: "electron-builder.yml: files package the build and package.json; package.json's main was built", run: checkFilesAndMain },
+  { name: "appId: electron-builder.yml's, and main sets the same on Windows", run: checkAppId },
+  ...RELEASE_CHECKS,
 ]);
 
 /** @param {Context} ctx @returns {{ name: string, problems: string[] }[]} */
@@ -496,7 +526,37 @@ export function loadContext(root, outDir) {
     builder: parseYaml(readFileSync(join(root, 'electron-builder.yml'), 'utf8')) ?? {},
     pkg: JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')),
     nodeModules: join(root, 'node_modules'),
+    root,
   };
+}
+
+/**
+ * Why node_modules cannot be packed as built for this Node (the stand-in package is checked against
+ * this Node's ABI): after `npm run dev`, `start` or `dist` it holds Electron's builds. None when it can.
+ * @param {string} root
+ */
+export function nodeBuildProblems(root) {
+  const problems = nativeAbiProblems(join(root, 'node_modules'), NATIVE_MODULES, {
+    abi: Number(process.versions.modules),
+    runtime: `this Node (${process.version})`,
+    arch: process.arch,
+  });
+  return problems.length
+    ? [
+        ...problems,
+        'node_modules holds native modules built for another runtime (npm run dev, start, demo or dist build them for Electron): ' +
+          'run npm run native:node first (npm test does), then verify:package again.',
+      ]
+    : [];
+}
+
+/** Prints each check's result; returns how many failed. @param {{ name: string, problems: string[] }[]} results */
+export function report(results) {
+  for (const { name, problems } of results) {
+    console.log(`${problems.length ? '✗' : '✓'} ${name}`);
+    for (const problem of problems) console.log(`    ${problem}`);
+  }
+  return results.filter((r) => r.problems.length > 0).length;
 }
 
 const isEntryPoint = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
@@ -507,11 +567,22 @@ if (isEntryPoint) {
   try {
     const outDir = join(work, OUT);
     buildInto(root, outDir);
-    for (const { name, problems } of runChecks(loadContext(root, outDir))) {
-      console.log(`${problems.length ? '✗' : '✓'} ${name}`);
-      for (const problem of problems) console.log(`    ${problem}`);
-      if (problems.length) failed++;
-    }
+    const ctx = loadContext(root, outDir);
+    failed += report(runChecks(ctx));
+    // The real packaging, with a stand-in Electron: the modules are packed as node_modules holds them,
+    // built for this Node (npm test runs native.mjs node first); dist.mjs holds a real package to Electron's ABI.
+    const notForNode = nodeBuildProblems(root);
+    if (notForNode.length) throw new Error(notForNode.join('\n'));
+    const { packWithStandIn, packagedChecks } = await import('./verify-packaged.mjs');
+    console.log('Packing with electron-builder and a stand-in Electron…');
+    const resourcesDir = packWithStandIn(root, outDir, work, lockedElectronAbi(root).version);
+    const packaged = {
+      resourcesDir,
+      abi: Number(process.versions.modules),
+      runtime: `this Node (${process.version}), as built for the tests`,
+      arch: process.arch,
+    };
+    failed += report(packagedChecks(packaged, ctx, work, BUILD_CHECKS));
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));
     failed = Math.max(failed, 1);

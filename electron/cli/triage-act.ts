@@ -4,10 +4,12 @@
 // as the window does), and saying what changed.
 import type { ListItem } from '../../shared/model';
 import type { TriageAction } from '../../shared/pipeline';
+import { checkDate } from '../../shared/rules';
 import { applyAction, undoAction, type Applied } from '../core/app/triage';
 import type { Cache } from '../core/store/cache';
 import { prepareBrand, readItems } from '../core/store/list-items';
 import { localToday } from '../core/store/opportunity-list';
+import { readTriage } from '../core/store/triage';
 import { settingsFor, withCache, type Ctx } from './context';
 import { clip, json, plain } from './output';
 import { brandOf, UsageError } from './options';
@@ -20,6 +22,41 @@ export function targetsOf(values: { brand?: string; id?: string[] }): { brandId:
   const ids = values.id ?? [];
   if (ids.length === 0) throw new UsageError('--id is required (the opportunity id from `workbench list`; several --id for several).');
   return { brandId, ids };
+}
+
+/**
+ * "The pitch was sent", as `workbench contacted` and `triage --contacted` both
+ * say it: `on` a day (none, '' or 'today': today), to the addresses named in
+ * `to` (each may list several, comma-separated; none: the ones the app
+ * pre-selects), with the subject sent (none: the pitch's, filled).
+ */
+export function contactedAction(o: { on?: string; to?: readonly string[]; subject?: string; flag: string }): TriageAction {
+  let on: string | undefined;
+  if (o.on !== undefined && o.on !== '' && o.on !== 'today') {
+    const r = checkDate(o.on, o.flag);
+    if (!r.ok) throw new UsageError(r.message);
+    on = r.value;
+  }
+  const to = o.to
+    ?.flatMap((a) => a.split(','))
+    .map((a) => a.trim())
+    .filter(Boolean);
+  if (o.to !== undefined && !to?.length) throw new UsageError('--to names no address: give the addresses the pitch was sent to.');
+  return { do: 'contacted', ...(on ? { on } : {}), ...(to ? { addresses: to } : {}), ...(o.subject !== undefined ? { subject: o.subject } : {}) };
+}
+
+/** Who a contact was recorded as written to, said on stderr (the addresses named, or the ones the app pre-selected). */
+function sayWrittenTo(ctx: Ctx, cache: Cache, brandId: string, ids: readonly string[], action: TriageAction): void {
+  if (action.do !== 'contacted' || ids.length > 20) return;
+  for (const id of ids) {
+    const used = readTriage(cache.readable, brandId, id).contacted_addresses;
+    const who = ids.length > 1 ? ` (${id})` : '';
+    ctx.io.err(
+      used?.length
+        ? `note: recorded as written to${who}: ${used.join(', ')}${action.addresses ? '' : ' (the addresses the app pre-selects; name others with --to)'}.\n`
+        : `note: no address of this opportunity${who} can be written to (none, or all on the do-not-contact list).\n`,
+    );
+  }
 }
 
 /** One row's triage in a line: its stage and what the user recorded. */
@@ -59,6 +96,7 @@ export async function act(ctx: Ctx, brandId: string, ids: readonly string[], act
         const done = applyAction(cache, brandId, unique, action, { today: localToday(), senderName });
         if (asJson) answers.push(answerOf(cache, brandId, unique, done));
         else report(ctx, cache, brandId, unique, done);
+        sayWrittenTo(ctx, cache, brandId, unique, action);
       }
       // One JSON document: the answer, or the answers of several actions in order.
       if (asJson) ctx.io.out(json(answers.length === 1 ? answers[0] : answers));

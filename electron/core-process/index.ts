@@ -18,7 +18,8 @@ void runCore(
   coreDeps(
     { net },
     {
-      keychain: new KeychainSecretStore(),
+      // Main names the keychain entry: the installed app's, or its own for a run from the repository.
+      keychain: new KeychainSecretStore(process.env.WORKBENCH_KEYCHAIN_SERVICE || undefined),
       exit: (code) => process.exit(code),
       log: (level, message) => log[level](message),
     },

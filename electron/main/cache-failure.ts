@@ -6,7 +6,8 @@
 // it is safe and helps: a damaged or unreadable file. Never for a file from a
 // newer version (the newer app still reads it), one held by another program
 // (it is in use), a full disk or a folder that cannot be written (a fresh
-// cache would fail the same way).
+// cache would fail the same way), nor for an installation that is damaged (the
+// database module cannot load: the cache is healthy, and only reinstalling helps).
 import type { CoreFailureKind } from '../../shared/core-link';
 import { redactKeys } from '../../shared/rules';
 
@@ -72,10 +73,16 @@ const WORDS: Record<CacheFailureKind, { headline: string; explain: string; start
     explain: 'Check that the folder exists and that your account may write there, then open the app again. Nothing was changed.',
     startOver: false,
   },
-  'installation-damaged': {
-    headline: 'A part of Outreach Workbench’s installation could not load.',
+  'not-app-cache': {
+    headline: 'The file in Outreach Workbench’s data folder is not its cache.',
     explain:
-      'The app’s own files are damaged or were built for another version: reinstall Outreach Workbench. Your cache, triage and notes are fine and were not touched.',
+      'The file named as the cache is another program’s database. It was left exactly as it is: move it out of the data folder (or put the cache elsewhere), then open the app again.',
+    startOver: false,
+  },
+  'installation-damaged': {
+    headline: 'Outreach Workbench’s installation is damaged.',
+    explain:
+      'A part of the app it needs to read its cache (its database module) could not load. This is a fault in the installed app, not in your data: your cache, triage and notes were not touched. Download Outreach Workbench again and reinstall it, then open it.',
     startOver: false,
   },
   internal: {

@@ -22,15 +22,24 @@ export interface ElectronForkApi {
     fork(
       modulePath: string,
       args?: string[],
-      options?: { serviceName?: string; env?: NodeJS.ProcessEnv; stdio?: 'inherit' | 'pipe' | 'ignore' },
+      options?: { serviceName?: string; env?: NodeJS.ProcessEnv; stdio?: 'inherit' | 'pipe' | 'ignore'; respondToAuthRequestsFromMainProcess?: boolean },
     ): UtilityProcessLike;
   };
   MessageChannelMain: new () => { port1: PortLike; port2: PortLike };
 }
 
-/** Fork the core at `modulePath` and hand it one end of a fresh channel with its init. */
+/**
+ * Fork the core at `modulePath` and hand it one end of a fresh channel with its init. Its net.fetch
+ * logins (a proxy's 407) come to main's app 'login' event (respondToAuthRequestsFromMainProcess),
+ * where the person is asked (proxy-login.ts); without it they would be cancelled in the core.
+ */
 export function forkCore(api: ElectronForkApi, modulePath: string, init: CoreInit, env: NodeJS.ProcessEnv): CoreProcessHandle {
-  const child = api.utilityProcess.fork(modulePath, [], { serviceName: 'Outreach Workbench core', env, stdio: 'inherit' });
+  const child = api.utilityProcess.fork(modulePath, [], {
+    serviceName: 'Outreach Workbench core',
+    env,
+    stdio: 'inherit',
+    respondToAuthRequestsFromMainProcess: true,
+  });
   const { port1, port2 } = new api.MessageChannelMain();
   child.postMessage(init, [port1]);
   const exitListeners: ((code: number | null) => void)[] = [];

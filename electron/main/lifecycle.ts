@@ -5,13 +5,14 @@
 // the way ends in a logged error, a plain-words dialog and app.exit(1): never
 // a running process with no window holding the single-instance lock.
 // Quitting closes the core within a bounded wait and exits exactly once.
-import type { CoreFailure } from '../../shared/core-link';
+import type { CoreFailure, StartProgress } from '../../shared/core-link';
 import { redactKeys } from '../../shared/rules';
 import { APP_SCHEME, appProtocolHandler } from './app-protocol';
 import { cacheFailureDialog } from './cache-failure';
+import { CORE_READY_TIMEOUT_MS, CORE_STEP_TIMEOUT_MS, waitForCore, within } from './waiting';
 
-/** How long the core may take to open its cache before start-up counts as failed. */
-export const CORE_READY_TIMEOUT_MS = 30_000;
+export { CORE_READY_TIMEOUT_MS, CORE_STEP_TIMEOUT_MS };
+
 /** How long quitting waits for the core to finish or roll back its write and close the cache. */
 export const QUIT_SHUTDOWN_MS = 3_000;
 /** How long a failed start waits for the core to close before the app exits. */
@@ -26,6 +27,7 @@ export interface LifecycleApp {
   on(event: 'before-quit', listener: (event: { preventDefault(): void }) => void): unknown;
   on(event: 'second-instance', listener: () => void): unknown;
   on(event: 'window-all-closed', listener: () => void): unknown;
+  on(event: 'activate', listener: () => void): unknown;
   getPath(name: 'userData'): string;
   quit(): void;
   exit(exitCode?: number): void;
@@ -52,6 +54,8 @@ export interface LifecycleProtocol {
 /** What the run needs of a core process (CoreSupervisor). */
 export interface LifecycleCore {
   ready(): Promise<CoreFailure | null>;
+  /** Each long step of opening the cache, as the core starts it. */
+  onStartProgress?(listener: (progress: StartProgress) => void): void;
   launch(): void;
   shutdown(timeoutMs: number): Promise<'closed' | 'killed'>;
 }
@@ -68,6 +72,7 @@ export interface LifecycleWindow {
 export interface LifecycleLog {
   /** The log file, named in the error dialog. */
   readonly file?: string;
+  info?(message: string): void;
   warn(message: string, err?: unknown): void;
   error(message: string, err?: unknown): void;
 }
@@ -91,13 +96,30 @@ export interface LifecycleDeps<C extends LifecycleCore, W extends LifecycleWindo
   windowLoaded?(): void;
   /** shell.openPath, for the cache-failure dialog's "Open the data folder". */
   openPath(path: string): Promise<unknown>;
+  /**
+   * The quit has closed the core ('closed': cleanly; 'killed': it did not close in time): return true
+   * to take over the exit (an update installing itself quits the app its own way), false to exit(0).
+   */
+  afterQuitClose?(how: CloseOutcome): boolean;
+  /** Keep running with no window (macOS: the app stays in the Dock, and 'activate' opens the window again). */
+  stayWithoutWindows?: boolean;
   readyTimeoutMs?: number;
+  stepTimeoutMs?: number;
   quitShutdownMs?: number;
 }
+
+/** How closing the core ended: closed cleanly, stopped after the bounded wait, or failed to stop. */
+export type CloseOutcome = 'closed' | 'killed' | 'failed';
 
 export interface Lifecycle<W> {
   /** The window, once there is one. */
   window(): W | null;
+  /**
+   * Bring the window forward, opening it again if it was closed (macOS keeps running without one),
+   * then `then(window)` once its page is ready. False (and nothing done) before start-up has opened
+   * the cache, or while quitting.
+   */
+  showWindow(then?: (w: W) => void): boolean;
   /** Settles when start-up has ended: true with a window, false when the app is exiting or quitting instead. */
   readonly started: Promise<boolean>;
 }
@@ -110,13 +132,6 @@ export function devServerUrl(app: Pick<LifecycleApp, 'isPackaged'>, env: Readonl
 
 const messageOf = (e: unknown): string => redactKeys(e instanceof Error ? e.message : String(e));
 
-/** A promise that settles as `p` does, or rejects with `message` after `ms`. */
-function within<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)));
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
-
 /**
  * Run the app from 'ready' to quit. Never rejects: a failure anywhere in
  * start-up is logged, shown, and ends the process with exit code 1.
@@ -124,6 +139,7 @@ function within<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
 export function runLifecycle<C extends LifecycleCore, W extends LifecycleWindow>(deps: LifecycleDeps<C, W>): Lifecycle<W> {
   const { app, dialog, log } = deps;
   const readyTimeoutMs = deps.readyTimeoutMs ?? CORE_READY_TIMEOUT_MS;
+  const stepTimeoutMs = deps.stepTimeoutMs ?? CORE_STEP_TIMEOUT_MS;
   const quitShutdownMs = deps.quitShutdownMs ?? QUIT_SHUTDOWN_MS;
 
   let win: W | null = null;
@@ -134,6 +150,8 @@ export function runLifecycle<C extends LifecycleCore, W extends LifecycleWindow>
   /** The quit is closing the core; the exit comes within the bounded wait. */
   let closing = false;
   let exited = false;
+  /** The core in use once start-up has succeeded (for a window opened again on 'activate'). */
+  let liveCore: C | null = null;
 
   function exit(code: number): void {
     if (exited) return;
@@ -142,12 +160,14 @@ export function runLifecycle<C extends LifecycleCore, W extends LifecycleWindow>
   }
 
   /** Close a core within `ms` (plus a backstop, should its side never answer); never throws. */
-  async function close(c: C, ms: number): Promise<void> {
+  async function close(c: C, ms: number): Promise<CloseOutcome> {
     try {
       const how = await within(c.shutdown(ms), ms + BACKSTOP_MS, `the core process did not stop within ${ms + BACKSTOP_MS} ms`);
       if (how === 'killed') log.warn(`the core process did not close within ${ms} ms and was stopped`);
+      return how;
     } catch (e) {
       log.error('closing the core process failed', e);
+      return 'failed';
     }
   }
 
@@ -158,10 +178,7 @@ export function runLifecycle<C extends LifecycleCore, W extends LifecycleWindow>
     await close(c, FAILED_START_SHUTDOWN_MS);
   }
 
-  async function waitReady(c: C): Promise<CoreFailure | null> {
-    const seconds = Math.round(readyTimeoutMs / 1000);
-    return within(c.ready(), readyTimeoutMs, `The workbench's engine did not finish starting within ${seconds} seconds.`);
-  }
+  const waitReady = (c: C) => waitForCore(c, { readyTimeoutMs, stepTimeoutMs, log });
 
   /** The cache could not open: say so in plain words, offer what fits; a core in use, or null to quit. */
   async function handleFailure(failure: CoreFailure, failed: C): Promise<C | null> {
@@ -210,11 +227,30 @@ export function runLifecycle<C extends LifecycleCore, W extends LifecycleWindow>
       return false;
     }
     deps.useCore(live);
+    liveCore = live;
+    openWindow(live, true);
+    return true;
+  }
+
+  /** The window; once its page has loaded, the core may start its launch sync (the first window only), and `then` runs. */
+  function openWindow(live: C, first: boolean, then?: (w: W) => void): void {
     const w = (win = deps.createWindow());
     w.webContents.once('did-finish-load', () => {
       deps.windowLoaded?.();
-      live.launch();
+      if (first) live.launch();
+      then?.(w);
     });
+  }
+
+  function showWindow(then?: (w: W) => void): boolean {
+    if (!liveCore || quitting) return false;
+    if (!win || win.isDestroyed()) {
+      openWindow(liveCore, false, then);
+      return true;
+    }
+    if (win.isMinimized()) win.restore();
+    win.focus();
+    then?.(win);
     return true;
   }
 
@@ -254,7 +290,17 @@ export function runLifecycle<C extends LifecycleCore, W extends LifecycleWindow>
     event.preventDefault();
     closing = true;
     core = null;
-    void close(running, quitShutdownMs).then(() => exit(0));
+    void close(running, quitShutdownMs).then((how) => {
+      let handedOver = false;
+      try {
+        handedOver = deps.afterQuitClose?.(how) ?? false;
+      } catch (e) {
+        log.error('after closing the core, the quit could not go on as planned', e);
+      }
+      if (!handedOver) return exit(0);
+      // Whoever took over quits in its own way: that quit must go through.
+      exited = true;
+    });
   });
 
   app.on('second-instance', () => {
@@ -263,7 +309,14 @@ export function runLifecycle<C extends LifecycleCore, W extends LifecycleWindow>
     win.focus();
   });
 
-  app.on('window-all-closed', () => app.quit());
+  app.on('window-all-closed', () => {
+    if (!deps.stayWithoutWindows) app.quit();
+  });
 
-  return { window: () => win, started: start().catch(fail) };
+  // macOS: the Dock icon clicked with no window open brings the window back (same core, no second launch sync).
+  app.on('activate', () => {
+    if (!win || win.isDestroyed()) showWindow();
+  });
+
+  return { window: () => win, showWindow, started: start().catch(fail) };
 }

@@ -7,7 +7,15 @@ import { APP_HOST, APP_SCHEME } from './app-protocol';
 /** What a menu item asks the window to do (it has the words and the confirmations). */
 export type AppCommand = EventPayloads['app:command']['command'];
 
-export function secureWebPreferences(preloadPath: string): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
+/**
+ * The window's web preferences. `devTools` is off unless asked for (development only: a packaged
+ * app's window cannot open them at all, not only from the menu); `spellcheck` follows the user's
+ * choice (spellcheck.ts), so no dictionary is fetched for a window that is not to check spelling.
+ */
+export function secureWebPreferences(
+  preloadPath: string,
+  opts: { devTools?: boolean; spellcheck?: boolean } = {},
+): NonNullable<BrowserWindowConstructorOptions['webPreferences']> {
   return {
     preload: preloadPath,
     contextIsolation: true,
@@ -23,7 +31,26 @@ export function secureWebPreferences(preloadPath: string): NonNullable<BrowserWi
     // Middle-click must not open links in new windows.
     disableBlinkFeatures: 'Auxclick',
     safeDialogs: true,
-    spellcheck: true,
+    devTools: opts.devTools ?? false,
+    spellcheck: opts.spellcheck ?? false,
+  };
+}
+
+/**
+ * The app window's options: its size, its title ("(demo)" in demo mode), and the secure web
+ * preferences, with developer tools only in an app run from the repository (`isPackaged` false).
+ */
+export function mainWindowOptions(o: { preload: string; demo: boolean; isPackaged: boolean }): BrowserWindowConstructorOptions {
+  return {
+    width: 1440,
+    height: 900,
+    minWidth: 960,
+    minHeight: 600,
+    show: false,
+    title: o.demo ? 'Outreach Workbench (demo)' : 'Outreach Workbench',
+    backgroundColor: '#1b1d21',
+    // Spelling is switched on and off for the session (spellcheck.ts).
+    webPreferences: secureWebPreferences(o.preload, { devTools: !o.isPackaged, spellcheck: true }),
   };
 }
 
@@ -163,11 +190,18 @@ export function applyDevServerPolicy(session: Pick<SessionLike, 'webRequest'>, d
 }
 
 /**
- * The application menu: standard roles; reload and developer tools only in
- * development; the File menu's items for the user's record, each handed to
- * `send` (main forwards it to the window as the 'app:command' event).
+ * The application menu: standard roles (on macOS the app menu, Cmd+Q, Cmd+H, Cmd+W, Cmd+M and the
+ * Window menu's "Bring All to Front"); reload and developer tools only in development; the File
+ * menu's items for the user's record, each handed to `send` (main forwards it to the window as the
+ * 'app:command' event); Help › "Report a problem…" when `reportProblem` is given.
  */
-export function menuTemplate(opts: { dev: boolean; mac: boolean; appName: string; send?: (command: AppCommand) => void }): MenuItemConstructorOptions[] {
+export function menuTemplate(opts: {
+  dev: boolean;
+  mac: boolean;
+  appName: string;
+  send?: (command: AppCommand) => void;
+  reportProblem?: () => void;
+}): MenuItemConstructorOptions[] {
   const view: MenuItemConstructorOptions[] = [
     { role: 'resetZoom' },
     { role: 'zoomIn' },
@@ -196,6 +230,8 @@ export function menuTemplate(opts: { dev: boolean; mac: boolean; appName: string
             submenu: [
               { role: 'about' },
               { type: 'separator' },
+              { role: 'services' },
+              { type: 'separator' },
               { role: 'hide' },
               { role: 'hideOthers' },
               { role: 'unhide' },
@@ -211,6 +247,14 @@ export function menuTemplate(opts: { dev: boolean; mac: boolean; appName: string
       submenu: [{ role: 'undo' }, { role: 'redo' }, { type: 'separator' }, { role: 'cut' }, { role: 'copy' }, { role: 'paste' }, { role: 'selectAll' }],
     },
     { label: 'View', submenu: view },
-    { label: 'Window', submenu: [{ role: 'minimize' }, ...(opts.mac ? [{ role: 'zoom' } as MenuItemConstructorOptions] : [])] },
+    {
+      label: 'Window',
+      submenu: [{ role: 'minimize' }, ...(opts.mac ? ([{ role: 'zoom' }, { type: 'separator' }, { role: 'front' }] as MenuItemConstructorOptions[]) : [])],
+    },
+    {
+      label: 'Help',
+      role: 'help',
+      submenu: [{ id: 'report-problem', label: 'Report a problem…', enabled: opts.reportProblem !== undefined, click: () => opts.reportProblem?.() }],
+    },
   ];
 }

@@ -56,6 +56,48 @@ const FORBIDDEN = new Set([
   'log-file',
 ]);
 
+/** The switches that take Chromium's sandbox down. */
+const SANDBOX_SWITCHES = new Set(['no-sandbox', 'disable-setuid-sandbox', 'disable-namespace-sandbox', 'no-zygote-sandbox', 'disable-gpu-sandbox']);
+
+/**
+ * An AppImage started without Chromium's sandbox, as `--name`, or null. electron-builder's AppImage
+ * launcher adds --no-sandbox where `unshare -Ur true` fails: where the system forbids unprivileged
+ * user namespaces, as Ubuntu 24.04 and later do with AppArmor (an AppImage cannot carry the
+ * AppArmor profile or the set-uid helper the .deb installs). The app shows untrusted text from the
+ * API in its window and does not run there unsandboxed: it says to install the .deb instead.
+ */
+export function unsandboxedAppImage(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+  platform: NodeJS.Platform = process.platform,
+): string | null {
+  if (platform !== 'linux' || !env.APPIMAGE) return null;
+  for (const arg of argv) {
+    const name = /^--?([A-Za-z0-9_-]+)(?:=[\s\S]*)?$/.exec(arg.trim())?.[1]?.toLowerCase().replace(/_/g, '-');
+    if (name && SANDBOX_SWITCHES.has(name)) return `--${name}`;
+  }
+  return null;
+}
+
+/**
+ * What the refusal of `switchName` says: for an AppImage without its sandbox (unsandboxedAppImage),
+ * the way out (the .deb, whose install sets the sandbox up); for the rest, to start without it.
+ */
+export function refusalWords(switchName: string, env: Readonly<Record<string, string | undefined>>): { title: string; message: string } {
+  if (SANDBOX_SWITCHES.has(switchName.replace(/^--/, '')) && env.APPIMAGE) {
+    return {
+      title: 'Outreach Workbench needs its .deb package on this system',
+      message:
+        'This copy of Outreach Workbench is an AppImage, and this system does not let an AppImage start the sandbox that keeps the app’s window apart from the rest of your computer (Ubuntu 24.04 and later restrict it). ' +
+        'The app does not run without that sandbox. Install the .deb package of the same version instead: its installer sets the sandbox up. Your data stays where it is.',
+    };
+  }
+  return {
+    title: 'Outreach Workbench will not start',
+    message: `The app was started with ${switchName}, which would let other programs inspect or control it. Start it without that option.`,
+  };
+}
+
 /**
  * The first forbidden switch in `argv`, as `--name`, or null.
  *
@@ -89,7 +131,28 @@ export function forbiddenSwitch(argv: readonly string[], platform: NodeJS.Platfo
  * `app.setPath` say a folder that does not exist may throw: create it first.
  */
 export function demoUserDataDir(appDataDir: string, productName: string): string {
+  return profileUserDataDir(appDataDir, productName, { demo: true, dev: false });
+}
+
+/**
+ * The user-data folder of a run: the installed app's own (`<appData>/<productName>`), or beside it
+ * for the demo (`… Demo`) and for an app run from the repository (`npm run dev`, `npm start`: not
+ * packaged, `… Dev`, and `… Dev Demo` for its demo). Each folder has its own cache, settings, log
+ * and single-instance lock, so a developer's run never touches an installed app's cache or waits
+ * on its lock. Throws for a relative app-data folder (app.setPath needs an absolute one).
+ */
+export function profileUserDataDir(appDataDir: string, productName: string, run: { demo: boolean; dev: boolean }): string {
   if (!isAbsolute(appDataDir)) throw new Error(`The app-data folder must be an absolute path (got ${JSON.stringify(appDataDir)}).`);
   const name = productName.trim() || 'Outreach Workbench';
-  return join(appDataDir, `${name} Demo`);
+  return join(appDataDir, `${name}${run.dev ? ' Dev' : ''}${run.demo ? ' Demo' : ''}`);
+}
+
+/**
+ * The keychain entry's service name for a run: the installed app's ('Outreach Workbench', which the
+ * `workbench` CLI shares), or its own for an app run from the repository. Main hands it to the core
+ * process (WORKBENCH_KEYCHAIN_SERVICE), which holds the key.
+ */
+export function keychainServiceFor(productName: string, run: { dev: boolean }): string {
+  const name = productName.trim() || 'Outreach Workbench';
+  return run.dev ? `${name} Dev` : name;
 }

@@ -1,15 +1,19 @@
 // The first things main does, in the order that makes them work, written
 // against the shape of Electron's `app` so a fake that records its calls can
 // test the order:
-//   1. demo mode moves the user-data folder (app.setPath) before anything reads
+//   1. demo mode, and an app run from the repository (not packaged: npm run dev,
+//      npm start), move the user-data folder (app.setPath) before anything reads
 //      it: the log, the single-instance lock (Chromium builds its lock on the
-//      user-data folder), the cache, the settings and the keychain entry;
+//      user-data folder), the cache, the settings; a run from the repository
+//      also gets its own keychain entry;
 //   2. the log opens in the folder now in force, so a refusal below is logged;
 //   3. the packaged app refuses switches that would open it to inspection or
-//      control, and exits without taking the lock or opening a window;
+//      control, and an AppImage started without its sandbox, and exits without taking the lock or
+//      opening a window (the refusal may wait for 'ready' to show its dialog:
+//      on Linux, a dialog before 'ready' only reaches stderr);
 //   4. the single-instance lock: a second instance quits at once, with no window.
 // Only then may the caller go on to `ready` and windows.
-import { demoUserDataDir, forbiddenSwitch } from './startup-checks';
+import { forbiddenSwitch, keychainServiceFor, profileUserDataDir, unsandboxedAppImage } from './startup-checks';
 
 /** The parts of Electron's `app` the start-up uses (Electron's own signatures). */
 export interface StartupApp {
@@ -30,13 +34,17 @@ export interface StartupOptions<L extends { error(message: string): void }> {
   makeDir(path: string): void;
   /** Open the log (and crash logging) in the user-data folder now in force. */
   openLog(userDataDir: string): L;
-  /** Tell the user, in a native dialog, that the app will not start with `switchName`. */
-  refuse(switchName: string, log: L): void;
+  /** Tell the user, in a native dialog, that the app will not start with `switchName`; the exit waits for a promise returned. */
+  refuse(switchName: string, log: L): void | Promise<unknown>;
 }
 
 export interface Started<L> {
   demo: boolean;
+  /** Run from the repository (not packaged): its own user-data folder and keychain entry. */
+  dev: boolean;
   userDataDir: string;
+  /** The keychain entry's service name the core process uses. */
+  keychainService: string;
   log: L;
 }
 
@@ -52,24 +60,30 @@ export function isDemo(argv: readonly string[], env: Readonly<Record<string, str
  */
 export function startUp<L extends { error(message: string): void }>(app: StartupApp, opts: StartupOptions<L>): Started<L> | null {
   const demo = isDemo(opts.argv, opts.env);
-  if (demo) {
-    const dir = demoUserDataDir(app.getPath('appData'), app.getName());
+  const dev = !app.isPackaged;
+  if (demo || dev) {
+    const dir = profileUserDataDir(app.getPath('appData'), app.getName(), { demo, dev });
     opts.makeDir(dir);
     app.setPath('userData', dir);
   }
   const userDataDir = app.getPath('userData');
   const log = opts.openLog(userDataDir);
 
-  const refused = app.isPackaged ? forbiddenSwitch(opts.argv, opts.platform) : null;
+  const refused = app.isPackaged ? (forbiddenSwitch(opts.argv, opts.platform) ?? unsandboxedAppImage(opts.argv, opts.env, opts.platform)) : null;
   if (refused) {
     log.error(`refused to start with ${refused}`);
-    opts.refuse(refused, log);
-    app.exit(1);
+    const shown = opts.refuse(refused, log);
+    if (shown instanceof Promise)
+      void shown.then(
+        () => app.exit(1),
+        () => app.exit(1),
+      );
+    else app.exit(1);
     return null;
   }
   if (!app.requestSingleInstanceLock()) {
     app.quit();
     return null;
   }
-  return { demo, userDataDir, log };
+  return { demo, dev, userDataDir, keychainService: keychainServiceFor(app.getName(), { dev }), log };
 }

@@ -3,6 +3,7 @@
 // user's snippets, the warnings before a pitch goes, and sending it through
 // the user's own mail. Implemented in electron/core/app/drafts.ts.
 import { z } from 'zod';
+import { MAIL_VIA } from '../mail-links';
 import type { ComposeResult, ContactWarning, DraftView } from '../model';
 import type { SnippetRecord } from '../user-record';
 import { brandId, oppId, one, none, shaped, text, type ContractSlice } from './parts';
@@ -29,7 +30,7 @@ export const draftsContract = {
         brandId,
         id: oppId,
         kind: draftKind,
-        via: z.enum(['default', 'gmail', 'outlook']),
+        via: z.enum(MAIL_VIA),
         to: z.array(text(320)).min(1).max(50),
         mix: z.enum(['each', 'bcc', 'together']).optional(),
       }),

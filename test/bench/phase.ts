@@ -252,7 +252,13 @@ if (phase === 'sync') {
   const cache = await Cache.open(dbPath);
   const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
   const t0 = performance.now();
-  const contacts = await exportCsv(cache, { brandId: brand, preset: 'contacts', out: pagesFile! + '.contacts.csv', filter: { includeArchived: true } });
+  const contacts = await exportCsv(cache, {
+    brandId: brand,
+    preset: 'contacts',
+    unfilled: 'keep',
+    out: pagesFile! + '.contacts.csv',
+    filter: { includeArchived: true },
+  });
   const contactsSeconds = (performance.now() - t0) / 1000;
   const t1 = performance.now();
   const opps = await exportCsv(cache, { brandId: brand, preset: 'opportunities', out: pagesFile! + '.opportunities.csv', filter: { includeArchived: true } });

@@ -278,7 +278,7 @@ describe('workbench export and dnc', () => {
     expect(check.err).toContain('catch-all');
 
     const out = join(tmp.dir, 'cli-export.csv');
-    const r = await cli(['export', '--brand', brand, '--preset', 'contacts', '--out', out, '--exclude-catch-all', '--mark-exported']);
+    const r = await cli(['export', '--brand', brand, '--preset', 'contacts', '--out', out, '--exclude-catch-all', '--mark-exported', '--unfilled', 'keep']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^Exported [\d,]+ rows to .*cli-export\.csv; \d+ opportunities marked exported\.$/m);
     const { parse } = await import('csv-parse/sync');
@@ -290,7 +290,7 @@ describe('workbench export and dnc', () => {
     expect((await cli(['dnc', 'add', domain])).out).toContain(`Added domain ${domain}`);
     expect((await cli(['dnc', 'list'])).out).toContain(domain);
     const again = join(tmp.dir, 'cli-export-2.csv');
-    await cli(['export', '--brand', brand, '--out', again]);
+    await cli(['export', '--brand', brand, '--out', again, '--unfilled', 'keep']);
     const rows2 = parse((await import('node:fs')).readFileSync(again, 'utf8'), { columns: true }) as Record<string, string>[];
     expect(rows2.some((x) => x.email!.toLowerCase().endsWith('@' + domain))).toBe(false);
     expect((await cli(['dnc', 'remove', domain])).out).toContain('Removed');

@@ -93,7 +93,7 @@ describe('the .xlsx export keeps text as text', () => {
 describe('abandon() closes the file at once', () => {
   it('XlsxWriter: once abandon() resolves no handle is open on the file, and once removed it stays removed', async () => {
     const path = join(tmp.dir, 'abandoned.xlsx.partial');
-    const w = await XlsxWriter.create(path, 'Contacts', new Set(['n']));
+    const w = await XlsxWriter.create(path, 'Contacts', new Map([['n', 'number']]));
     await w.write(['email', 'n']);
     for (let i = 0; i < 5000; i++) await w.write([`a${i}@x.example`, String(i)]);
     await new Promise((r) => setTimeout(r, 50));

@@ -170,6 +170,27 @@ function matchesUrlPattern(url: string, pattern: string): boolean {
 export class FakeSession {
   permissionRequest: ((wc: unknown, permission: string, callback: (granted: boolean) => void) => void) | null = null;
   permissionCheck: (() => boolean) | null = null;
+  /** The spellchecker, as Electron's Session keeps it: enabled, its languages, where dictionaries come from, the words added. */
+  spellCheckerEnabled = true;
+  spellCheckerLanguages: string[] = ['en-US'];
+  dictionaryDownloadURL = 'https://redirector.gvt1.com/edgedl/chrome/dict/';
+  readonly addedWords: string[] = [];
+  readonly availableSpellCheckerLanguages: string[] = ['de', 'en-GB', 'en-US', 'fr-FR'];
+  setSpellCheckerEnabled(enable: boolean): void {
+    this.spellCheckerEnabled = enable;
+  }
+  setSpellCheckerLanguages(languages: string[]): void {
+    const unknown = languages.filter((l) => !this.availableSpellCheckerLanguages.includes(l));
+    if (unknown.length) throw new Error(`Invalid language code provided: "${unknown[0]}" is not a valid language code`);
+    this.spellCheckerLanguages = [...languages];
+  }
+  setSpellCheckerDictionaryDownloadURL(url: string): void {
+    this.dictionaryDownloadURL = url;
+  }
+  addWordToSpellCheckerDictionary(word: string): boolean {
+    this.addedWords.push(word);
+    return true;
+  }
   private headers: { filter: { urls: string[] }; listener: HeadersListener } | null = null;
 
   setPermissionRequestHandler(handler: (wc: unknown, permission: string, callback: (granted: boolean) => void) => void): void {
@@ -237,9 +258,38 @@ export class FakeRunningApp extends FakeApp {
   secondInstance(argv: string[] = []): void {
     this.events.emit('second-instance', { preventDefault() {} }, argv, process.cwd(), {});
   }
+  /**
+   * A login request reaches main (app 'login': event, webContents, authenticationResponseDetails,
+   * authInfo, callback), as a utility process's net.fetch 407 does with respondToAuthRequestsFromMainProcess.
+   * Resolves with what the callback was given (undefined: the default, which cancels) and whether the default was prevented.
+   */
+  login(
+    authInfo: { isProxy: boolean; scheme: string; host: string; port: number; realm: string },
+    firstAuthAttempt = true,
+  ): Promise<{ prevented: boolean; answer: (string | undefined)[] | undefined }> {
+    return new Promise((resolve) => {
+      let prevented = false;
+      this.events.emit(
+        'login',
+        { preventDefault: () => void (prevented = true) },
+        null,
+        { url: 'https://api.trakkr.ai/get-brands', pid: 4242, isRequestForNavigation: false, firstAuthAttempt, responseHeaders: {} },
+        authInfo,
+        (...answer: (string | undefined)[]) => resolve({ prevented, answer }),
+      );
+      // Nobody answered and nobody prevented the default: Electron cancels the request.
+      queueMicrotask(() => {
+        if (!prevented) resolve({ prevented, answer: undefined });
+      });
+    });
+  }
   /** The last window closed. */
   allWindowsClosed(): void {
     this.events.emit('window-all-closed');
+  }
+  /** macOS: the Dock icon was clicked (or the app launched again) while it runs; Electron emits 'activate' (event, hasVisibleWindows). */
+  activate(hasVisibleWindows = false): void {
+    this.events.emit('activate', { preventDefault() {} }, hasVisibleWindows);
   }
   override quit(): void {
     super.quit();
@@ -294,12 +344,69 @@ export class FakeProtocol {
   }
 }
 
-/** A BrowserWindow as far as the lifecycle uses it: focus, restore, and its webContents' 'did-finish-load'. */
-export class FakeBrowserWindow {
-  readonly webContents = new EventEmitter();
+/**
+ * A webContents as the window's wiring uses it: an EventEmitter with reload() (counted) and the
+ * events Electron emits, with Electron's argument lists: 'render-process-gone' (event, details
+ * { reason, exitCode }), 'did-fail-load' (event, errorCode, errorDescription, validatedURL,
+ * isMainFrame), 'context-menu' (event, params).
+ */
+export class FakeWebContents extends EventEmitter {
+  reloads = 0;
+  readonly replaced: string[] = [];
+  readonly session = new FakeSession();
+  reload(): void {
+    this.reloads++;
+  }
+  replaceMisspelling(word: string): void {
+    this.replaced.push(word);
+  }
+  gone(reason: string, exitCode = 0): void {
+    this.emit('render-process-gone', { preventDefault() {} }, { reason, exitCode });
+  }
+  failLoad(errorCode: number, errorDescription: string, validatedURL = 'app://renderer/index.html', isMainFrame = true): void {
+    this.emit('did-fail-load', { preventDefault() {} }, errorCode, errorDescription, validatedURL, isMainFrame);
+  }
+  /** A right-click: Electron's ContextMenuParams, the parts the app reads, with a plain field's defaults. */
+  rightClick(params: Partial<{ isEditable: boolean; selectionText: string; misspelledWord: string; dictionarySuggestions: string[] }> = {}): void {
+    this.emit(
+      'context-menu',
+      { preventDefault() {} },
+      {
+        isEditable: true,
+        selectionText: '',
+        misspelledWord: '',
+        dictionarySuggestions: [],
+        editFlags: { canUndo: false, canRedo: false, canCut: true, canCopy: true, canPaste: true, canDelete: true, canSelectAll: true, canEditRichly: false },
+        ...params,
+      },
+    );
+  }
+}
+
+/**
+ * A BrowserWindow as far as main uses it: focus, restore, show, its title (Electron emits
+ * 'page-title-updated' (event, title, explicitSet) on the window; preventDefault keeps the title it
+ * has), and its webContents' events.
+ */
+export class FakeBrowserWindow extends EventEmitter {
+  readonly webContents = new FakeWebContents();
   minimized = false;
   destroyed = false;
   focused = 0;
+  shown = 0;
+  title = '';
+  show(): void {
+    this.shown++;
+  }
+  setTitle(title: string): void {
+    this.title = title;
+  }
+  /** The page set its <title>: the window's title follows unless a listener prevents it. */
+  pageTitle(title: string): void {
+    let prevented = false;
+    this.emit('page-title-updated', { preventDefault: () => void (prevented = true) }, title, true);
+    if (!prevented) this.title = title;
+  }
   isDestroyed(): boolean {
     return this.destroyed;
   }
@@ -315,5 +422,15 @@ export class FakeBrowserWindow {
   /** The page finished loading. */
   finishLoad(): void {
     this.webContents.emit('did-finish-load');
+  }
+}
+
+/** powerMonitor: 'shutdown' (macOS, Linux) with an event whose preventDefault() delays the shutdown. */
+export class FakePowerMonitor extends EventEmitter {
+  /** The system is shutting down: true when a listener asked to delay it. */
+  shutdown(): boolean {
+    let delayed = false;
+    this.emit('shutdown', { preventDefault: () => void (delayed = true) });
+    return delayed;
   }
 }

@@ -3,12 +3,23 @@
 // write in its own transaction (as the record's owner does). Shorthands only:
 // what they call is the store's own API.
 import type { ListFilter, ListItem, OpportunityDetail } from '../../shared/model';
-import type { TriagePatch } from '../../shared/triage-fields';
+import type { TriageAction } from '../../shared/pipeline';
+import type { TriageFields, TriagePatch } from '../../shared/triage-fields';
+import { applyAction, type Applied } from '../../electron/core/app/triage';
 import type { Cache } from '../../electron/core/store/cache';
 import { prepareBrand } from '../../electron/core/store/list-items';
 import { readOpportunity } from '../../electron/core/store/opportunity-detail';
-import { chipCountsAndTotal, listPage, listTotal, prepareList, type After, type ChipCounts, type ListPage } from '../../electron/core/store/opportunity-list';
-import { writeTriage } from '../../electron/core/store/triage';
+import {
+  chipCountsAndTotal,
+  listPage,
+  listTotal,
+  localToday,
+  prepareList,
+  type After,
+  type ChipCounts,
+  type ListPage,
+} from '../../electron/core/store/opportunity-list';
+import { readTriage, writeTriage } from '../../electron/core/store/triage';
 
 /** A page of the list (200 rows unless said). */
 export const page = (cache: Cache, f: ListFilter, p: { limit?: number; offset?: number; after?: After } = {}): ListPage =>
@@ -42,3 +53,10 @@ export const setTriageMany = (cache: Cache, brandId: string, ids: readonly strin
     for (const id of ids) writeTriage(cache.writable, brandId, id, patch, at);
     return ids.length;
   });
+
+/** One opportunity's triage, every field (the empty triage when the user never touched it). */
+export const triageOf = (cache: Cache, brandId: string, id: string): TriageFields & { updated_at: string | null } => readTriage(cache.readable, brandId, id);
+
+/** A triage action through the owner of the user's record (core/app/triage.ts), as the window and the CLI carry it out. */
+export const act = (cache: Cache, brandId: string, ids: readonly string[], action: TriageAction, today = localToday()): Applied =>
+  applyAction(cache, brandId, ids, action, { today, senderName: '' });

@@ -4,7 +4,7 @@
 // and recover in place if that check finds damage.
 import { existsSync } from 'node:fs';
 import { Cache } from '../store/cache';
-import { CacheError } from '../store/db';
+import { CacheError, type OpenProgress } from '../store/db';
 import { otherOpeners } from '../store/open-marker';
 import { recoverDamagedCache } from '../store/recover';
 import type { PipelineDays } from '../store/opportunity-list';
@@ -16,6 +16,8 @@ export interface CacheKeeperDeps {
   /** The days the pipeline's filters are measured from (the user's calendar and settings), given to every cache opened. */
   days?: () => PipelineDays;
   log?(level: 'warn' | 'error', message: string): void;
+  /** Each long step of opening the cache, as it starts (db.ts OpenOptions.onProgress). */
+  onOpenProgress?(progress: OpenProgress): void;
 }
 
 export class CacheKeeper {
@@ -58,7 +60,7 @@ export class CacheKeeper {
     this.recoveredAtOpen = false;
     try {
       if (startOver && existsSync(path)) await this.recover(path);
-      else this.cache = await Cache.open(path);
+      else this.cache = await Cache.open(path, { onProgress: this.deps.onOpenProgress });
     } catch (e) {
       // A damaged cache: kept aside, a fresh one built, the user's record carried over (and said so).
       if (!(e instanceof CacheError) || e.kind !== 'cache-damaged') throw e;
@@ -91,6 +93,10 @@ export class CacheKeeper {
    */
   async check(stopAll: () => Promise<void>): Promise<{ message: string; repaired: boolean } | null> {
     const result = await this.cache.checkIntegrity();
+    // The log says where it ran: a worker that cannot load the database module (a packaged app's
+    // worker may not read the asar) leaves it to the core's thread, which the window then waits on.
+    if (result.ranIn === 'this-thread')
+      this.deps.log?.('warn', "the integrity check ran on the core's thread: no worker thread could load the database module");
     if (result.ok) return null;
     this.deps.log?.('error', `the cache failed its integrity check: ${result.message}`);
     await stopAll();

@@ -122,6 +122,8 @@ export async function serveCore(link: Endpoint<ToCore, FromCore>, init: CoreInit
       keychain: deps.keychain,
       fetch: deps.fetch,
       log: deps.log,
+      // Main waits while these come: a long migration is not a core that hangs.
+      onOpenProgress: (progress) => link.post({ type: 'progress', progress }),
     });
     if (init.baseUrl) service.setSettings({ baseUrl: init.baseUrl, requestsPerMinute: 10_000 });
   } catch (e) {

@@ -6,7 +6,7 @@
 // triage domains both use it.
 import { WorkbenchError } from '../../../shared/errors';
 import { defaultFollowUp } from '../../../shared/follow-up';
-import { pickRecipients } from '../../../shared/mail-links';
+import { defaultRecipients, pickRecipients } from '../../../shared/mail-links';
 import { fillDraft, type MergeContext } from '../../../shared/merge-fields';
 import type { DetailContact, DraftView, OpportunityDetail } from '../../../shared/model';
 import { fieldNamed, fieldReader, pitchOf } from '../../../shared/opportunity-fields';
@@ -83,12 +83,14 @@ export function draftView(cache: Cache, senderName: string, d: OpportunityDetail
 
 /**
  * What "marked contacted" records when the caller does not say: the addresses
- * the pitch pre-selects (never a catch-all nor one on the do-not-contact list)
- * and its subject filled for the first of them, as it would have gone out.
+ * the pitch pre-selects (shared/mail-links.ts defaultRecipients: personal
+ * addresses; catch-alls only when that is all it has; never one on the
+ * do-not-contact list) and its subject filled for the first of them, as it
+ * would have gone out.
  */
 export function sentDefaults(cache: Cache, senderName: string, brandId: string, id: string): { addresses: string[]; subject: string | null } {
   const d = detailOf(cache, brandId, id);
-  const view = draftView(cache, senderName, d, brandId, 'pitch');
-  const addresses = view.recipients.filter((r) => r.selected).map((r) => r.email);
+  const addresses = defaultRecipients(d.contacts, { exclude: (c) => (c as DetailContact).blocked });
+  const view = draftView(cache, senderName, d, brandId, 'pitch', addresses[0]);
   return { addresses, subject: view.filled.subject || null };
 }

@@ -8,7 +8,7 @@
 import type { ContractHandlers } from '../../../shared/contract';
 import { WorkbenchError } from '../../../shared/errors';
 import { addDays } from '../../../shared/calendar';
-import { composeLink } from '../../../shared/mail-links';
+import { composeLink, VIA_NAMES, type ComposeLink } from '../../../shared/mail-links';
 import { isRoleAddress } from '../../../shared/merge-fields';
 import type { ComposeResult, ContactWarning, MixChoice, MixWarning } from '../../../shared/model';
 import { pitchOf } from '../../../shared/opportunity-fields';
@@ -21,7 +21,8 @@ import { detailOf, draftView } from './draft-view';
 import { stageEvent } from './triage';
 
 type Via = ComposeResult['via'];
-const VIA_NAMES: Record<Via, string> = { default: 'mail app', gmail: 'Gmail', outlook: 'Outlook' };
+/** Each way of sending, as the history line names it. */
+const viaWords = (via: Via) => (via === 'default' ? 'mail app' : VIA_NAMES[via]);
 
 /** Earlier contacts of these addresses, or of this outlet, within the contact window: said before anything is sent. */
 export function contactWarnings(cache: Cache, windowDays: number, today: string, brandId: string, id: string, addresses: readonly string[]): ContactWarning[] {
@@ -43,11 +44,22 @@ export function mixOf(to: readonly { email: string; catchAll: boolean }[]): MixW
   };
 }
 
+/** Plain words for several messages opened, and for what of them went to the clipboard. */
+function messagesWords(opened: readonly { to: string[]; link: ComposeLink }[]): string {
+  const clipped = opened.filter((o) => o.link.clipboard !== null);
+  const head = `Opening ${opened.length} messages, one for each address.`;
+  if (clipped.length === 0) return head;
+  const who = clipped.map((o) => o.to.join(', ')).join(', ');
+  return `${head} ${clipped.length === 1 ? `The one to ${who} is` : `The ones to ${who} are`} too long for a link: what was left out of ${clipped.length === 1 ? 'it' : 'each (under its address)'} has been copied to the clipboard, so paste it in.`;
+}
+
 /**
  * Open the filled draft in the user's own mail for the chosen addresses: the
- * default mail app, Gmail or Outlook on the web. A body too long for a link
- * is copied to the clipboard instead, and said. Only http(s) and mailto:
- * links leave, through main's checked path.
+ * default mail app, Gmail, Outlook on the web (work or school) or Outlook.com
+ * (personal). A link never lies: what did not fit (the body, addresses left
+ * out whole, the subject) is copied to the clipboard instead, and the message
+ * says exactly what is where. Only http(s) and mailto: links leave, through
+ * main's checked path.
  */
 export async function compose(
   d: DomainDeps,
@@ -73,7 +85,17 @@ export async function compose(
   const first = draftView(cache, settings.senderName, detail, a.brandId, a.kind, chosen[0]);
   const base = { via: a.via, unfilled: first.unfilled, warnings, subject: first.filled.subject };
   if (mix && a.mix === undefined) {
-    return { ...base, opened: false, to: chosen, bcc: [], messages: 0, bodyCopied: false, message: mix.message, mix };
+    return {
+      ...base,
+      opened: false,
+      to: chosen,
+      bcc: [],
+      messages: 0,
+      bodyCopied: false,
+      inLink: { to: [], bcc: [], subject: false, body: false },
+      message: mix.message,
+      mix,
+    };
   }
   // One message each (filled for its own address), or one with the shared inboxes in Bcc, or all together.
   const sends =
@@ -82,16 +104,20 @@ export async function compose(
       : mix && a.mix === 'bcc'
         ? [{ to: mix.people, bcc: mix.shared }]
         : [{ to: chosen, bcc: [] as string[] }];
-  let bodyCopied = false;
-  let message = '';
-  for (const s of sends) {
+  // Every link built before anything opens: one that cannot hold even an address opens none.
+  const opened = sends.map((s) => {
     const view = s.to[0] === chosen[0] ? first : draftView(cache, settings.senderName, detail, a.brandId, a.kind, s.to[0]);
-    const link = composeLink(a.via, { to: s.to, bcc: s.bcc, subject: view.filled.subject, body: view.filled.body });
-    if (link.bodyLeftOut) d.platform.writeClipboard(view.filled.body);
-    await d.platform.openExternal(link.url);
-    bodyCopied ||= link.bodyLeftOut;
-    message = link.message;
-  }
+    try {
+      return { to: s.to, link: composeLink(a.via, { to: s.to, bcc: s.bcc, subject: view.filled.subject, body: view.filled.body }) };
+    } catch (e) {
+      throw e instanceof WorkbenchError ? new WorkbenchError(e.kind, e.message, { field: 'to' }) : e;
+    }
+  });
+  // What did not fit in a link is copied (several messages: each one's under its address), and the message says what is where.
+  const clipped = opened.filter((o) => o.link.clipboard !== null);
+  if (clipped.length === 1) d.platform.writeClipboard(clipped[0]!.link.clipboard!);
+  else if (clipped.length > 1) d.platform.writeClipboard(clipped.map((o) => `For ${o.to.join(', ')}:\n${o.link.clipboard}`).join('\n\n'));
+  for (const o of opened) await d.platform.openExternal(o.link.url);
   cache.writable.transaction(() =>
     addHistory(
       cache.writable,
@@ -99,19 +125,24 @@ export async function compose(
       a.id,
       'mailed',
       new Date().toISOString(),
-      `${VIA_NAMES[a.via]}: ${chosen.join(', ')}${sends.length > 1 ? ' (one message each)' : mix && a.mix === 'bcc' ? ` (Bcc: ${mix.shared.join(', ')})` : ''}`,
+      `${viaWords(a.via)}: ${chosen.join(', ')}${sends.length > 1 ? ' (one message each)' : mix && a.mix === 'bcc' ? ` (Bcc: ${mix.shared.join(', ')})` : ''}`,
     ),
   );
   d.changed();
-  const to = sends.flatMap((s) => s.to);
   return {
     ...base,
     opened: true,
-    to,
+    to: sends.flatMap((s) => s.to),
     bcc: sends.flatMap((s) => s.bcc),
     messages: sends.length,
-    bodyCopied,
-    message: sends.length > 1 ? `Opening ${sends.length} messages, one for each address.` : message,
+    bodyCopied: opened.some((o) => o.link.bodyLeftOut),
+    inLink: {
+      to: opened.flatMap((o) => o.link.inLink.to),
+      bcc: opened.flatMap((o) => o.link.inLink.bcc),
+      subject: opened.every((o) => o.link.inLink.subject),
+      body: opened.every((o) => o.link.inLink.body),
+    },
+    message: opened.length > 1 ? messagesWords(opened) : opened[0]!.link.message,
     mix: null,
   };
 }

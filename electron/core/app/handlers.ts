@@ -52,6 +52,7 @@ export function createHandlers(s: AppService, _platform?: unknown): Handlers {
     'export:start': ({ options, file }) => s.startExport(options, file),
     'export:show-in-folder': ({ jobId }) => s.showExportInFolder(jobId),
     'export:cancel': ({ jobId }) => s.cancelExport(jobId),
+    'export:confirm-sent': ({ exportId }) => s.confirmExportSent(exportId),
     'clipboard:write': ({ text }) => s.writeClipboard(text),
     'links:open': ({ url }) => s.openLink(url),
     'mail:open': ({ emails, subject, body }) => s.openMail(emails, subject, body),

@@ -15,6 +15,8 @@ export class RecordKeeping {
 
   constructor(private readonly deps: { cache: () => Cache; files: FileChoices; appVersion: string; backupsDir: string; onError?: (e: unknown) => void }) {
     this.backups = new Backups({ dir: deps.backupsDir, cache: deps.cache, appVersion: deps.appVersion, onError: deps.onError });
+    // At start: what killed or failed backups left behind goes (this app's files only, by name and age).
+    this.backups.sweep();
   }
 
   /** A change to the user's record was made: a backup follows (at most once an hour). */

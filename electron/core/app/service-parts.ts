@@ -4,6 +4,7 @@
 // face the contract's handlers call; this is where its parts come from.
 import { join } from 'node:path';
 import type { Transport } from '../seams';
+import type { OpenProgress } from '../store/db';
 import { localToday, pipelineDays } from '../store/opportunity-list';
 import type { DomainDeps } from './domain-deps';
 import { CacheKeeper } from './cache-keeper';
@@ -38,6 +39,8 @@ export interface AppServiceOptions {
   /** How often, while the app stays open, the no-reply rule runs again. Default an hour. */
   noReplyEveryMs?: number;
   log?(level: 'warn' | 'error', message: string): void;
+  /** Told as each long step of opening the cache starts (a migration, say): main waits while these come. */
+  onOpenProgress?(progress: OpenProgress): void;
 }
 
 export interface ServiceParts {
@@ -63,6 +66,7 @@ export function buildParts(opts: AppServiceOptions): ServiceParts {
     backups: () => record.backups,
     days: () => pipelineDays(today(), settings.get().followUpAfterDays),
     log: opts.log,
+    onOpenProgress: opts.onOpenProgress,
   });
   const cache = () => keeper.cache;
   const settings = new SettingsFile(join(opts.userDataDir, 'settings.json'));
@@ -82,7 +86,7 @@ export function buildParts(opts: AppServiceOptions): ServiceParts {
     backupsDir: join(opts.userDataDir, 'backups'),
     onError: (e) => opts.log?.('warn', `a backup of the user's record failed: ${e instanceof Error ? e.message : String(e)}`),
   });
-  const exports = new ExportJobs({ platform, cache, files, onDone: () => record.changed(), senderName: () => settings.get().senderName });
+  const exports = new ExportJobs({ platform, cache, files, onDone: () => record.changed(), senderName: () => settings.get().senderName, today });
   const domain: DomainDeps = { cache, platform, settings: () => settings.get(), today, changed: () => record.changed() };
   const life: AppLifecycle = new AppLifecycle({ ...opts, keeper, settings, connection, sync, exports, record, today });
   return { keeper, settings, connection, sync, files, record, exports, domain, life, today };

@@ -173,6 +173,10 @@ export class AppService {
     return this.parts.exports.start(o, fileHandle);
   }
 
+  confirmExportSent(exportId: string): ContractResults['export:confirm-sent'] {
+    return this.parts.exports.confirmSent(exportId);
+  }
+
   cancelExport(jobId: string): Promise<ContractResults['export:cancel']> {
     return this.parts.exports.cancel(jobId);
   }

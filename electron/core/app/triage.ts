@@ -9,13 +9,25 @@
 // due): one key, one round trip. Also the follow-ups due, the no-reply rule,
 // an opportunity's history and the do-not-contact list.
 import type { ContractHandlers, TriageResult } from '../../../shared/contract';
+import { addressIdentity } from '../../../shared/contacts';
 import { WorkbenchError } from '../../../shared/errors';
 import type { ListFilter } from '../../../shared/model';
-import { actionLabel, noReplyExpired, stageAfter, triagePatchOf, type PipelineEvent, type Stage, type TriageAction } from '../../../shared/pipeline';
+import {
+  actionLabel,
+  noReplyExpired,
+  stageAfter,
+  triagePatchOf,
+  type PipelineEvent,
+  type Stage,
+  type TriageAction,
+  type TriageActionKind,
+} from '../../../shared/pipeline';
+import type { TriageFields } from '../../../shared/triage-fields';
 import type { Cache } from '../store/cache';
+import { preselectedAddresses } from '../store/contacted-addresses';
 import { historyAtOutlet, historyOf, addHistory } from '../store/history';
 import { prepareBrand, readItems } from '../store/list-items';
-import { missingIds, readOpportunity } from '../store/opportunity-detail';
+import { contactsOf, missingIds, readOpportunity } from '../store/opportunity-detail';
 import { chipCountsAndTotal, leavingList, prepareList } from '../store/opportunity-list';
 import { dueCounts, followedUp, readTriage, readTriageOf, restoreTriage, writeTriage, type FieldChange } from '../store/triage';
 import { actionById, actionChanges, latestAction, logAction, markUndone } from '../store/triage-actions';
@@ -61,9 +73,50 @@ function check(action: TriageAction, today: string): void {
 }
 
 /**
+ * The addresses a contact names, as the opportunity holds them (any case
+ * given), per opportunity: an address it does not have is refused, naming its
+ * addresses (an opportunity among several keeps those of the named it has, and
+ * is refused only when it has none of them).
+ */
+function namedAddresses(cache: Cache, brandId: string, ids: readonly string[], named: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  const contacts = contactsOf(cache.readable, brandId, ids);
+  const asked = [...new Set(named.map(addressIdentity))];
+  const unknown = new Set(asked);
+  for (const id of ids) {
+    const valid = new Map((contacts.get(id) ?? []).filter((c) => c.valid).map((c) => [c.identity, c.email]));
+    const used = asked.flatMap((a) => (valid.has(a) ? [valid.get(a)!] : []));
+    for (const a of asked) if (valid.has(a)) unknown.delete(a);
+    if (used.length === 0 || (ids.length === 1 && used.length < asked.length)) {
+      const which = named.filter((a) => !valid.has(addressIdentity(a)));
+      throw new WorkbenchError(
+        'invalid-input',
+        `Nothing was changed: ${which.join(', ')} ${which.length === 1 ? 'is not an address' : 'are not addresses'} of ${ids.length === 1 ? 'this opportunity' : `opportunity ${id}`}. Its addresses: ${[...valid.values()].join(', ') || 'none'}.`,
+        { field: 'addresses' },
+      );
+    }
+    out.set(id, used);
+  }
+  if (unknown.size) {
+    throw new WorkbenchError('invalid-input', `Nothing was changed: ${[...unknown].join(', ')} is not an address of any of these opportunities.`, {
+      field: 'addresses',
+    });
+  }
+  return out;
+}
+
+/**
  * Carry out an action on these opportunities, all or nothing: refused, naming
- * them, when any is not in the cache. Marked contacted without addresses or a
- * subject: the draft's pre-selected addresses and its filled subject.
+ * them, when any is not in the cache. Marked contacted names the addresses
+ * written to (as the opportunity holds them) or, without them, keeps those
+ * recorded before (marking again does not replace them), else records the
+ * ones the pitch pre-selects (shared/mail-links.ts defaultRecipients: its
+ * personal addresses; catch-alls only when that is all; never one on the
+ * do-not-contact list; none left: written to nobody) and its filled subject
+ * (a subject recorded before is kept the same way).
+ * A contact date set another way (the stage set to Contacted by hand) records
+ * the pre-selected addresses too, when none are recorded: follow-ups and
+ * "already pitched" read who was written to.
  */
 export function applyAction(cache: Cache, brandId: string, ids: readonly string[], action: TriageAction, ctx: ActionContext): Applied {
   check(action, ctx.today);
@@ -71,33 +124,76 @@ export function applyAction(cache: Cache, brandId: string, ids: readonly string[
   const missing = missingIds(cache.readable, brandId, unique);
   if (missing.length === 1 && unique.length === 1) throw new WorkbenchError('not-found', NOT_IN_CACHE);
   if (missing.length) throw new WorkbenchError('not-found', missingMessage(missing, unique.length), { field: 'ids' });
-  // What was sent, when not said: worked out per opportunity before the write (reads only).
-  const sent =
-    action.do === 'contacted' && (action.addresses === undefined || action.subject === undefined)
-      ? new Map(unique.map((id) => [id, sentDefaults(cache, ctx.senderName, brandId, id)]))
-      : null;
+  const contacted = action.do === 'contacted' ? action : null;
+  const named = contacted?.addresses?.length ? namedAddresses(cache, brandId, unique, contacted.addresses) : null;
+  // What was sent, when not said nor recorded before (marking again keeps what was recorded): worked out per
+  // opportunity before the write (reads only).
+  const before = contacted && (named === null || contacted.subject === undefined) ? readTriageOf(cache.readable, brandId, unique) : null;
+  const sent = new Map(
+    [...(before ?? [])]
+      .filter(([, t]) => (named === null && t.contacted_addresses === null) || (contacted?.subject === undefined && t.contacted_subject === null))
+      .map(([id]) => [id, sentDefaults(cache, ctx.senderName, brandId, id)]),
+  );
+  return applyEach(
+    cache,
+    brandId,
+    unique,
+    (id, now) => {
+      if (!contacted) return action;
+      // (Changed by another process since it was read: the pre-selected addresses, and no subject.)
+      const s = sent.get(id);
+      const addresses = named?.get(id) ?? now.contacted_addresses ?? s?.addresses ?? preselectedAddresses(cache.writable.connection, brandId, id);
+      const subject = contacted.subject !== undefined ? contacted.subject : (now.contacted_subject ?? s?.subject ?? null);
+      return { ...contacted, addresses, subject };
+    },
+    { kind: action.do, label: actionLabel(action), pitched: touchesPitched(action) },
+    ctx,
+  );
+}
+
+/**
+ * One logged action over these opportunities (all in the cache), each with
+ * the action `actionOf` gives it from its triage now (read in the write
+ * transaction): the stage rules applied (triagePatchOf), what changed logged
+ * field by field for an undo, and the words for it. `also`: a write that
+ * belongs to the same transaction (an export confirmed sent).
+ */
+export function applyEach(
+  cache: Cache,
+  brandId: string,
+  ids: readonly string[],
+  actionOf: (id: string, current: TriageFields) => TriageAction,
+  meta: { kind: TriageActionKind; label: string; pitched: boolean; also?: () => void },
+  ctx: ActionContext,
+): Applied {
   const db = cache.writable;
-  const label = actionLabel(action);
   // A triage write leaves a search's matches as they were, and only a contact date can change which addresses were pitched.
   return db.derived.triageWrite(
     () =>
       db.transaction(() => {
         const at = ctx.now ?? new Date().toISOString();
-        const current = readTriageOf(db, brandId, unique);
+        const current = readTriageOf(db, brandId, ids);
         const changes = new Map<string, FieldChange[]>();
-        for (const id of unique) {
-          const s = sent?.get(id);
-          const a: TriageAction =
-            s && action.do === 'contacted' ? { ...action, addresses: action.addresses ?? s.addresses, subject: action.subject ?? s.subject } : action;
-          const c = writeTriage(db, brandId, id, triagePatchOf(a, current.get(id)!, ctx.today), at);
+        for (const id of ids) {
+          const now = current.get(id)!;
+          let patch = triagePatchOf(actionOf(id, now), now, ctx.today);
+          // A contact date set without saying who was written to, and none recorded yet: the pre-selected addresses.
+          if (patch.contacted_at && patch.contacted_addresses === undefined && now.contacted_addresses === null)
+            patch = { ...patch, contacted_addresses: preselectedAddresses(db.connection, brandId, id) };
+          const c = writeTriage(db, brandId, id, patch, at);
           if (c.length) changes.set(id, c);
         }
-        const actionId = changes.size ? logAction(db, { at, brandId, kind: action.do, label, changes }) : null;
+        meta.also?.();
+        const actionId = changes.size ? logAction(db, { at, brandId, kind: meta.kind, label: meta.label, changes }) : null;
         const message =
-          unique.length === 1 ? (changes.size ? `${label}.` : `Nothing to change: ${label.toLowerCase()} already.`) : `${label}: ${plural(changes.size)}.`;
+          ids.length === 1
+            ? changes.size
+              ? `${meta.label}.`
+              : `Nothing to change: ${meta.label.toLowerCase()} already.`
+            : `${meta.label}: ${plural(changes.size)}.`;
         return { actionId, changed: [...changes.keys()], message };
       }),
-    { pitched: touchesPitched(action) },
+    { pitched: meta.pitched },
   );
 }
 

@@ -6,6 +6,7 @@ import type { FieldTable } from '../../../shared/opportunity-fields';
 import { faces, type ReadableDB, type WritableDB } from './database';
 import { closeDatabase, openDatabase, type DB, type OpenOptions } from './db';
 import { checkIntegrityOffThread, type CheckedIntegrity } from './integrity';
+import { writeTransaction } from './lock-wait';
 import { BrandStore } from './brands';
 import { CitationStore } from './citations';
 import { DoNotContactStore } from './do-not-contact';
@@ -51,7 +52,7 @@ export class Cache {
     readonly path: string,
     fields?: FieldTable,
   ) {
-    ({ readable: this.readable, writable: this.writable } = faces(db, fields));
+    ({ readable: this.readable, writable: this.writable } = faces(db, fields, path));
     this.brands = new BrandStore(db);
     this.opportunities = new OpportunityWriter(this.writable);
     this.exports = new ExportLog(db);
@@ -80,7 +81,8 @@ export class Cache {
    * otherwise fail at its first write instead of waiting its turn.
    */
   tx<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    // Another program's lock: said (onLockWait) and waited for, then named in the error (lock-wait.ts).
+    return writeTransaction(this.db, this.path, fn);
   }
 
   /**

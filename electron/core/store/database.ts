@@ -9,6 +9,7 @@ import type { Statement } from 'better-sqlite3';
 import { OPPORTUNITY_FIELDS, type FieldTable } from '../../../shared/opportunity-fields';
 import type { DB } from './db';
 import { DerivedTables } from './derived-tables';
+import { writeTransaction } from './lock-wait';
 import type { Sql } from './sql';
 import { Statements } from './statements';
 
@@ -43,6 +44,7 @@ class CacheConnection implements WritableDB {
   constructor(
     readonly connection: DB,
     readonly fields: FieldTable,
+    private readonly path: string,
   ) {
     this.statements = new Statements(connection);
     this.derived = new DerivedTables(connection);
@@ -67,7 +69,8 @@ class CacheConnection implements WritableDB {
     return this.statements.run(q);
   }
   transaction<T>(fn: () => T): T {
-    return this.connection.inTransaction ? fn() : this.connection.transaction(fn).immediate();
+    // Another program's lock: said (onLockWait) and waited for, then named in the error (lock-wait.ts).
+    return this.connection.inTransaction ? fn() : writeTransaction(this.connection, this.path, fn);
   }
   prepareOnce(q: Sql): Statement<unknown[], unknown> {
     return this.statements.prepareOnce(q);
@@ -103,8 +106,8 @@ class ReadOnly implements ReadableDB {
   }
 }
 
-/** The two faces of one connection. */
-export function faces(db: DB, fields: FieldTable = OPPORTUNITY_FIELDS): { readable: ReadableDB; writable: WritableDB } {
-  const c = new CacheConnection(db, fields);
+/** The two faces of one connection (`path`: the cache file, named when another program holds its lock). */
+export function faces(db: DB, fields: FieldTable = OPPORTUNITY_FIELDS, path: string = db.name): { readable: ReadableDB; writable: WritableDB } {
+  const c = new CacheConnection(db, fields, path);
   return { readable: new ReadOnly(c), writable: c };
 }

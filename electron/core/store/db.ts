@@ -4,6 +4,7 @@
 // PRAGMA user_version. A cache that cannot open says why, as one of the kinds
 // the app's start-up dialog acts on.
 import Database from 'better-sqlite3';
+import type { StartProgress } from '../../../shared/core-link';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { MIGRATIONS, LATEST_VERSION } from './migrations';
@@ -12,22 +13,47 @@ import { acquireMarker, holdMarker, openMarkerFile, releaseMarker, releaseMarker
 export { openMarkerPath } from './open-marker';
 export { CacheError, classifyOpenError, type CacheFailureKind } from './cache-error';
 import { CacheError, classifyOpenError } from './cache-error';
+import { refuseForeignDatabase } from './cache-signature';
+import { setLockWait, type LockWaitOptions } from './lock-wait';
 
 export type DB = Database.Database;
 
-export interface OpenOptions {
+/** A step of opening the cache that can take long (seconds to minutes on a large cache), said as it starts (shared/core-link.ts). */
+export type OpenProgress = StartProgress;
+
+export interface OpenOptions extends LockWaitOptions {
   /** Folder for backups taken before migrations; default: `backups/` beside the file. */
   backupDir?: string;
   /** How many backups to keep. Default 5. */
   keepBackups?: number;
   readonly?: boolean;
+  /**
+   * better-sqlite3's own option: the .node file to load instead of the one beside the package.
+   * The app never sets it; tests hand it a module that cannot load (an installation that is damaged).
+   */
+  nativeBinding?: string;
+  /**
+   * Told as each long step starts (the integrity check after a crash, the backup before an upgrade,
+   * each migration, the compaction): the app's main process waits for the cache while these come.
+   * Each step runs on this thread and says nothing until it ends, so the message is given a turn of
+   * the event loop to leave the process before the step begins.
+   */
+  onProgress?(progress: OpenProgress): void;
 }
 
-function configure(db: DB): void {
+/** Tell `progress`, then let it leave this process (a port's message waits for the event loop) before a blocking step. */
+async function announce(opts: OpenOptions, progress: OpenProgress): Promise<void> {
+  if (!opts.onProgress) return;
+  opts.onProgress(progress);
+  await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+function configure(db: DB, opts: LockWaitOptions): void {
+  // How long a write waits for another program's lock (30 s by default), before the first write (the switch to WAL).
+  setLockWait(db, { lockWaitMs: opts.lockWaitMs, onLockWait: opts.onLockWait });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
   // A 100,000-opportunity cache with its indexes and full-text index is a few
   // hundred MB; the default 2 MB page cache turns every list query and sync
   // page into reads from the OS. 64 MB keeps the hot pages in this process.
@@ -85,6 +111,8 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
   if (!fresh) {
     const version = headerSchemaVersion(path);
     if (version !== null && version > LATEST_VERSION) throw newerError(path, version);
+    // Another program's database is refused before anything is written to it or beside it.
+    refuseForeignDatabase(path, LATEST_VERSION, opts.nativeBinding);
   }
   const readonly = opts.readonly ?? false;
   const unclean = path === ':memory:' ? [] : uncleanMarkers(path);
@@ -93,7 +121,7 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
   try {
     // Before the first write (the switch to WAL, a migration), so a crash from here on is seen by the next open.
     if (path !== ':memory:' && !readonly) marker = acquireMarker(path);
-    db = new Database(path, { readonly });
+    db = new Database(path, { readonly, ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}) });
   } catch (e) {
     if (marker) releaseMarker(marker, null);
     throw classifyOpenError(e, path) ?? new CacheError('io-error', `The cache file ${path} could not be opened: ${(e as Error).message}`, path);
@@ -106,11 +134,12 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
       db.pragma(`page_size = ${PAGE_SIZE}`);
       db.pragma('auto_vacuum = INCREMENTAL');
     }
-    configure(db);
+    configure(db, opts);
     // The version first: a newer app's file (its latest version may be in the WAL) is never called damaged.
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > LATEST_VERSION) throw newerError(path, current);
     if (!fresh && unclean.length > 0) {
+      await announce(opts, { step: 'checking', message: 'Checking the cache after the app last stopped without closing it…' });
       const check = quickCheck(db);
       if (!check.ok) {
         throw new CacheError(
@@ -125,12 +154,22 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
     // Checked (or a fresh file, which has nothing to check): the crashed sessions' markers have done their job.
     if (!readonly) for (const m of unclean) if (m !== marker) rmSync(m, { force: true });
     if (current < LATEST_VERSION) {
-      if (!fresh && current > 0 && !readonly) await backupBeforeMigration(db, path, current, opts);
+      if (!fresh && current > 0 && !readonly) {
+        await announce(opts, { step: 'backing-up', message: `Backing up the cache before upgrading it from version ${current}…` });
+        await backupBeforeMigration(db, path, current, opts);
+      }
       // Pages freed by removed or shrunk records go back to the disk (PRAGMA incremental_vacuum after a sync):
       // a new file took the setting before its first write (above); an older one takes it with the VACUUM below.
-      migrate(db, current);
+      const steps = MIGRATIONS.filter((m) => m.version > current);
+      for (const [i, m] of steps.entries()) {
+        if (!fresh) await announce(opts, { step: 'migrating', message: `Upgrading the cache to version ${m.version} (step ${i + 1} of ${steps.length})…` });
+        migrate(db, i === 0 ? current : steps[i - 1]!.version, m.version);
+      }
       // Version 4 compresses every record: compact the file once, so the space comes back now.
-      if (current > 0 && current < 4 && !readonly) compactOnce(db);
+      if (current > 0 && current < 4 && !readonly) {
+        await announce(opts, { step: 'compacting', message: 'Compacting the upgraded cache…' });
+        compactOnce(db);
+      }
     }
     return db;
   } catch (e) {
@@ -222,10 +261,10 @@ function compactOnce(db: DB): void {
   }
 }
 
-/** Run every migration after `from`, each in its own transaction with its version. */
-export function migrate(db: DB, from: number): void {
+/** Run every migration after `from` (up to `to`, default the latest), each in its own transaction with its version. */
+export function migrate(db: DB, from: number, to = LATEST_VERSION): void {
   for (const m of MIGRATIONS) {
-    if (m.version <= from) continue;
+    if (m.version <= from || m.version > to) continue;
     db.transaction(() => {
       db.exec(m.sql);
       m.up?.(db);
@@ -250,6 +289,11 @@ async function backupBeforeMigration(db: DB, path: string, version: number, opts
   return target;
 }
 
+/** Throws CacheError('not-app-cache') when the file at `path` is another program's SQLite database (nothing in it changed). */
+export function refuseIfNotAppCache(path: string): void {
+  refuseForeignDatabase(path, LATEST_VERSION);
+}
+
 /**
  * Move a cache file aside (with its WAL, shared-memory and journal files) so a
  * fresh one can be made: renamed in the same folder, never deleted, so the
@@ -257,6 +301,7 @@ async function backupBeforeMigration(db: DB, path: string, version: number, opts
  * "Start over" and by `workbench cache reset`.
  */
 export function moveAside(path: string): string {
+  refuseIfNotAppCache(path);
   const others = otherOpeners(path);
   if (others.length > 0) {
     throw new CacheError(

@@ -8,29 +8,15 @@ import type { Contact } from '../../../shared/contacts';
 import type { ContactWarning, DetailContact, OpportunityDetail } from '../../../shared/model';
 import type { ReadableDB } from './database';
 import { brandKey } from './brand-keys';
+import { toContact, type StoredContact } from './contacted-addresses';
 import { isBlocked } from './do-not-contact';
 import { itemsOf, rowFlags, type BrandReady } from './list-items';
+import { contactedAddress } from './opportunity-filter';
 import { unpackRecord } from './record-codec';
 import { sql } from './sql';
 import { readTriage } from './triage';
 
-interface ContactRow {
-  raw: string;
-  email: string;
-  identity: string;
-  domain: string;
-  catch_all: number;
-  valid: number;
-}
-
-const toContact = (c: ContactRow): Contact => ({
-  raw: c.raw,
-  email: c.email,
-  identity: c.identity,
-  domain: c.domain,
-  catchAll: c.catch_all === 1,
-  valid: c.valid === 1,
-});
+type ContactRow = StoredContact;
 
 export function readOpportunity(db: ReadableDB, ready: BrandReady, id: string): OpportunityDetail | null {
   const it = itemsOf(db.fields);
@@ -90,7 +76,8 @@ export function storedCount(db: ReadableDB, brandId: string): number {
 
 /**
  * Contacts made since `since` (YYYY-MM-DD) of the same people (these
- * addresses) or the same outlet (the opportunity's domain), in other
+ * addresses, where they were among those written to) or the same outlet (the
+ * opportunity's domain, through an address written to there), in other
  * opportunities of the brand, newest first: what is said before a pitch goes.
  */
 export function earlierContacts(db: ReadableDB, brandId: string, id: string, addresses: readonly string[], since: string): ContactWarning[] {
@@ -101,12 +88,14 @@ export function earlierContacts(db: ReadableDB, brandId: string, id: string, add
         FROM contacts c2 JOIN opportunities o2 ON o2.rowid = c2.opportunity_rowid
         JOIN triage t2 ON t2.brand_id = ${brandId} AND t2.opportunity_id = o2.id
         WHERE c2.brand_key = ${bk} AND c2.identity IN (SELECT value FROM json_each(${JSON.stringify(addresses.map((a) => a.trim().toLowerCase()))}))
-          AND o2.id != ${id} AND t2.contacted_at >= ${since}
+          AND o2.id != ${id} AND t2.contacted_at >= ${since} AND ${contactedAddress(sql`t2`, sql`c2`, sql`o2`)}
         UNION ALL
+        -- An outlet was pitched at only through its addresses: an opportunity there whose contact wrote to one of its addresses.
         SELECT o2.domain AS what, 'outlet' AS kind, o2.id AS opportunity_id, o2.title, t2.contacted_at
         FROM opportunities o JOIN opportunities o2 ON o2.brand_key = o.brand_key AND o2.removed_on_server IN (0, 1) AND o2.domain = o.domain COLLATE NOCASE AND o2.id != o.id
         JOIN triage t2 ON t2.brand_id = ${brandId} AND t2.opportunity_id = o2.id
         WHERE o.brand_key = ${bk} AND o.id = ${id} AND o.domain != '' AND t2.contacted_at >= ${since}
+          AND EXISTS (SELECT 1 FROM contacts c3 WHERE c3.opportunity_rowid = o2.rowid AND c3.valid = 1 AND ${contactedAddress(sql`t2`, sql`c3`, sql`o2`)})
       ) ORDER BY contacted_at DESC, kind LIMIT 20`,
   );
   return rows.map((r) => ({

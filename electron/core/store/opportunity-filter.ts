@@ -75,11 +75,25 @@ export function keysetAfter(sort: ListSort, a: After): { rest: Sql | null; empti
   return { rest, empties: s.nullable ? sql`${s.key} IS NULL` : null };
 }
 
+/**
+ * Was the contact `c` of the opportunity `o` written to, by the user's triage
+ * `t` of it? Only a contact counts, never an export (until the user confirms
+ * it was sent, which makes it a contact): its address is among the addresses
+ * recorded as used. A contact marked before the addresses were recorded, and
+ * not yet given them (a record file from an older version), counts its
+ * addresses other than catch-alls, or its catch-alls when that is all it has.
+ * `t`, `c` and `o` are the aliases of the query that asks.
+ */
+export const contactedAddress = (t: Sql, c: Sql, o: Sql): Sql =>
+  sql`(${t}.contacted_at IS NOT NULL AND CASE WHEN ${t}.contacted_addresses IS NOT NULL
+    THEN ${c}.identity IN (SELECT lower(value) FROM json_each(${t}.contacted_addresses))
+    ELSE ${c}.catch_all = 0 OR ${o}.catch_all_count >= ${o}.contact_count END)`;
+
 /** The latest date an address of the opportunity at `rowid` was pitched, or null (reads `temp.pitched`, see derived-tables.ts). */
 export const pitchedAt = (rowid: Sql): Sql =>
   sql`(SELECT NULLIF(max(p.at), '') FROM contacts c JOIN temp.pitched p ON p.identity = c.identity WHERE c.opportunity_rowid = ${rowid} AND c.valid = 1)`;
 
-/** Was this contact (`c`) pitched before, in any opportunity of the brand? (reads `temp.pitched`) */
+/** Was this contact (`c`) written to before, in any opportunity of the brand? (reads `temp.pitched`) */
 export const contactPitched = sql`EXISTS (SELECT 1 FROM temp.pitched p WHERE p.identity = c.identity)`;
 
 /** A contact (`c`) on the do-not-contact list. */

@@ -39,7 +39,7 @@ const TABLES: TableSpec[] = [
     name: 'triage',
     key: ['brand_id', 'opportunity_id'],
     // Every column any version had (a file from before a version lacks its columns: they are left out).
-    // (status: the local status before version 7, carried onto the stage when the salvaged record is read.)
+    // (status: the local status before version 8, carried onto the stage when the salvaged record is read.)
     columns: ['brand_id', 'opportunity_id', ...TRIAGE_FIELDS.flatMap((f) => [f.name, f.changedAt]), 'status', 'status_changed_at', 'updated_at'],
   },
   { name: 'do_not_contact', key: ['kind', 'value'], columns: ['kind', 'value', 'note', 'added_at'] },

@@ -27,11 +27,15 @@ const columnList = sqlJoin(
   sql`, `,
 );
 
-/** A field's value as stored: a flag as 0/1, a list as JSON text (an empty one as null), a note '' when empty. */
+/**
+ * A field's value as stored: a flag as 0/1, a list as JSON text (null: none
+ * known; an empty list is a fact, written to nobody: every address was on the
+ * do-not-contact list), a note '' when empty.
+ */
 export function toStored(field: string, v: unknown): Stored {
   const kind = triageField(field).kind;
   if (kind === 'flag') return v ? 1 : 0;
-  if (kind === 'list') return Array.isArray(v) && v.length > 0 ? JSON.stringify(v) : null;
+  if (kind === 'list') return Array.isArray(v) ? JSON.stringify(v) : null;
   if (kind === 'note') return (v as string | null | undefined) ?? '';
   return (v as string | null | undefined) ?? null;
 }

@@ -15,6 +15,7 @@ import {
 } from '../../../shared/user-record';
 export type { MergeConflict, MergeReport } from '../../../shared/user-record';
 import type { WritableDB } from './database';
+import { normalisedEntries } from './do-not-contact';
 import { allDrafts, clearDrafts, clearSnippets, listSnippets, putDraft, putSnippet, readDraft, readSnippet } from './drafts';
 import type { ExportLog } from './exports-log';
 import { allHistory, clearHistory, historyOrder, insertHistory } from './history';
@@ -130,7 +131,8 @@ export class UserRecordStore {
     const theirs = new Map(record.history.map((h, i) => [eventKey(h.brand_id, h.opportunity_id, h.kind, h.at), i]));
     const apply = () => {
       for (const incoming of record.triage) this.mergeTriage(incoming, report, theirs);
-      for (const d of record.do_not_contact) {
+      // Each entry in the normal form every way in gives it (a mixed-case entry would be listed but never honoured).
+      for (const d of normalisedEntries(record.do_not_contact)) {
         const had = this.db.get(sql`SELECT 1 FROM do_not_contact WHERE kind = ${d.kind} AND value = ${d.value}`);
         if (had) report.do_not_contact.unchanged++;
         else {
@@ -274,7 +276,7 @@ export class UserRecordStore {
       clearSnippets(this.db);
       this.db.run(sql`DELETE FROM do_not_contact`);
       for (const t of record.triage) putTriageRecord(this.db, t);
-      for (const d of record.do_not_contact) {
+      for (const d of normalisedEntries(record.do_not_contact)) {
         this.db.run(sql`INSERT OR IGNORE INTO do_not_contact (kind, value, note, added_at) VALUES (${d.kind}, ${d.value}, ${d.note}, ${d.added_at})`);
       }
       for (const e of record.exports) this.exports.insert(e);

@@ -9,7 +9,7 @@
 // are dropped (lib/latest.ts and a session per opened draft); every failed call
 // says why in a toast.
 import type { ComposeResult, ContactWarning, DraftView, MixChoice, MixWarning } from '../../../shared/model';
-import type { MailVia } from '../../../shared/mail-links';
+import { VIA_NAMES, type MailVia } from '../../../shared/mail-links';
 import { copyPitch } from '../../../shared/outreach';
 import { pitchLengthHint, spamHints, subjectHint } from '../../../shared/pitch-hints';
 import { call } from '../lib/api.svelte';
@@ -26,8 +26,6 @@ export type Recipient = DraftView['recipients'][number];
 
 /** Typing pauses this long before the draft is saved. */
 export const SAVE_AFTER_MS = 400;
-
-const VIA_NAMES: Record<MailVia, string> = { default: 'your mail app', gmail: 'Gmail', outlook: 'Outlook' };
 
 export class PitchStore {
   #brandId = $state<string | null>(null);

@@ -164,6 +164,27 @@ describe("sending through the user's own mail", () => {
     a.tmp.cleanup();
   });
 
+  it('Outlook.com for personal accounts opens its own compose link; key C without addresses records the pre-selected person, not the catch-all', async () => {
+    const a = await app();
+    const { id, person, catchAll } = await personAndCatchAll(a);
+    const r = await a.call<ComposeResult>('mail:compose', {
+      brandId: a.brand,
+      id,
+      kind: 'pitch',
+      via: 'outlook-personal',
+      to: [person, catchAll],
+      mix: 'together',
+    });
+    expect(r).toMatchObject({ opened: true, via: 'outlook-personal', inLink: { to: [person, catchAll] } });
+    const url = new URL(a.platform.opened.at(-1)!);
+    expect(url.origin + url.pathname).toBe('https://outlook.live.com/mail/0/deeplink/compose');
+    expect(url.searchParams.get('to')).toBe(`${person},${catchAll}`);
+    await a.call('triage:apply', { brandId: a.brand, ids: [id], action: { do: 'contacted', addresses: [] } });
+    expect(triageRecord(a.s.cache.readable, a.brand, id)!.contacted_addresses).toEqual([person]);
+    await a.s.close();
+    a.tmp.cleanup();
+  });
+
   it('a body too long for a link: the mail app opens with the subject, and the body is on the clipboard', async () => {
     const a = await app();
     const { id, person } = await personAndCatchAll(a);
@@ -211,10 +232,12 @@ describe('the pipeline as the days go by', () => {
     const out = join(a.tmp.dir, 'followups.csv');
     a.platform.saveAs = out;
     const file = (await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: 'followups.csv' })).file;
-    a.s.startExport({ brandId: a.brand, preset: 'followups' }, file.handle);
+    a.s.startExport({ brandId: a.brand, preset: 'followups', unfilled: 'keep' }, file.handle);
     await a.platform.waitFor('export:done');
     const rows = parse(readFileSync(out, 'utf8'), { columns: true }) as Record<string, string>[];
-    expect(rows.map((r) => r.opportunity_id)).toEqual([z.id]);
+    // One row per address written to (key C recorded the pre-selected ones), all of this one opportunity.
+    expect([...new Set(rows.map((r) => r.opportunity_id))]).toEqual([z.id]);
+    expect(rows.map((r) => r.email)).toEqual(triageRecord(a.s.cache.readable, a.brand, z.id)!.contacted_addresses);
     expect(rows[0]!.subject).toMatch(/^Re: /);
     expect(rows[0]!.body).toMatch(/Sam Lee$/);
 

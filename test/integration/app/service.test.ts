@@ -87,14 +87,14 @@ describe('jobs', () => {
 
     // export job: file written, progress and done events, path for "Show in folder"
     const out = join(tmp.dir, 'out.csv');
-    const preview = await s.previewExport({ brandId: brand, preset: 'contacts', excludeCatchAll: true });
+    const preview = await s.previewExport({ brandId: brand, preset: 'contacts', excludeCatchAll: true, unfilled: 'keep' });
     expect(preview.rows).toBeGreaterThan(50);
     // The save dialog's path stays here: the renderer holds a handle and the file's name.
     platform.saveAs = out;
     const chosen = (await s.chooseExportFile('out.csv')).file!;
     expect(chosen.name).toBe('out.csv');
     expect(JSON.stringify(chosen)).not.toContain(tmp.dir);
-    const ex = s.startExport({ brandId: brand, preset: 'contacts', excludeCatchAll: true }, chosen.handle);
+    const ex = s.startExport({ brandId: brand, preset: 'contacts', excludeCatchAll: true, unfilled: 'keep' }, chosen.handle);
     const fin = await platform.waitFor('export:done');
     expect(fin.jobId).toBe(ex.jobId);
     expect(fin.result!.rows).toBe(preview.rows);

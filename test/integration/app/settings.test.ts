@@ -14,8 +14,19 @@ import type { Transport } from '../../../electron/core/seams';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';
 
-/** The pipeline's settings as they start (shared/pipeline.ts's defaults, a 90-day contact window, no sender name yet). */
-const PIPELINE_SETTINGS = { followUpAfterDays: 3, noReplyAfterDays: 7, contactWindowDays: 90, senderName: '' };
+/**
+ * The pipeline's settings as they start (shared/pipeline.ts's defaults, a 90-day contact window, no sender name yet),
+ * and the desktop's: updates and follow-up reminders on, spelling by the system's own dictionaries (no download).
+ */
+const PIPELINE_SETTINGS = {
+  followUpAfterDays: 3,
+  noReplyAfterDays: 7,
+  contactWindowDays: 90,
+  senderName: '',
+  checkForUpdates: true,
+  followUpReminders: true,
+  spellcheck: 'system',
+};
 
 const DEFAULT = 'https://api.trakkr.ai';
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -215,6 +226,20 @@ describe('settings.json edited by hand', () => {
     expect(new SettingsFile(path).get().baseUrl).toBe('http://localhost:8787');
     writeFileSync(path, '{ not json');
     expect(new SettingsFile(path).get()).toEqual({ ...PIPELINE_SETTINGS, baseUrl: DEFAULT, syncOnLaunch: true, requestsPerMinute: 60 });
+  });
+});
+
+describe("the desktop's settings: updates, follow-up reminders, spelling", () => {
+  it('a settings.json from before them gets the defaults; a bad value falls back alone; a change is kept on disk', () => {
+    const tmp = tempDir();
+    cleanups.push(tmp.cleanup);
+    const path = join(tmp.dir, 'settings.json');
+    writeFileSync(path, JSON.stringify({ baseUrl: DEFAULT, syncOnLaunch: false, requestsPerMinute: 60, spellcheck: 'hunspell-from-anywhere' }));
+    const f = new SettingsFile(path);
+    expect(f.get()).toMatchObject({ checkForUpdates: true, followUpReminders: true, spellcheck: 'system', syncOnLaunch: false });
+    f.set({ checkForUpdates: false, followUpReminders: false, spellcheck: 'download' });
+    expect(new SettingsFile(path).get()).toMatchObject({ checkForUpdates: false, followUpReminders: false, spellcheck: 'download' });
+    expect(() => f.set({ spellcheck: 'always' as never })).toThrow();
   });
 });
 

@@ -134,10 +134,14 @@ describe('undo', () => {
 
   it('marked contacted, undone: the date, the addresses, the subject and the stage all go back', async () => {
     const a = await app();
-    const id = a.ids[2]!;
+    // An opportunity with an address (the addresses named must be its own).
+    const details = await Promise.all(a.ids.slice(2).map((id) => a.call('opportunities:get', { brandId: a.brandId, id })));
+    const d = details.find((x) => x?.contacts.some((c) => c.valid))!;
+    const id = d.item.id;
+    const address = d.contacts.find((c) => c.valid)!.email;
     await a.call('triage:apply', { brandId: a.brandId, ids: [id], action: { do: 'stage', stage: 'Drafted' } });
-    await a.call('triage:apply', { brandId: a.brandId, ids: [id], action: { do: 'contacted', addresses: ['ana@x.example'], subject: 'An idea' } });
-    expect(a.triage(id)).toMatchObject({ stage: 'Contacted', contacted_at: TODAY, contacted_addresses: ['ana@x.example'], contacted_subject: 'An idea' });
+    await a.call('triage:apply', { brandId: a.brandId, ids: [id], action: { do: 'contacted', addresses: [address], subject: 'An idea' } });
+    expect(a.triage(id)).toMatchObject({ stage: 'Contacted', contacted_at: TODAY, contacted_addresses: [address], contacted_subject: 'An idea' });
     await a.call('triage:undo', {});
     expect(a.triage(id)).toMatchObject({ stage: 'Drafted', contacted_at: null, contacted_addresses: null, contacted_subject: null });
   });
@@ -177,7 +181,8 @@ describe('marked contacted keeps what went out', () => {
     await a.call('triage:apply', { brandId: a.brandId, ids: [id], action: { do: 'contacted' } });
     expect(a.triage(id)).toMatchObject({
       contacted_at: TODAY,
-      contacted_addresses: selected.length ? selected : null,
+      // None pre-selected: its catch-alls when that is all it has, else nobody (every address on the do-not-contact list).
+      contacted_addresses: selected.length ? selected : pitch.recipients.filter((r) => r.catchAll && !r.blocked).map((r) => r.email),
       contacted_subject: pitch.filled.subject,
     });
     // The draft changes after sending: the follow-up still replies to what was sent.

@@ -144,10 +144,10 @@ setInterval(() => {}, 1000);`,
         holder.once('exit', (code) => reject(new Error(`the holder exited (${code})`)));
       });
       const t0 = Date.now();
-      const err = await openDatabase(path).catch((e: unknown) => e);
+      // The lock wait (30 s by default; the CLI's --lock-wait) given as 5 s: it waits that long for a short write to finish, and no longer.
+      const err = await openDatabase(path, { lockWaitMs: 5000 }).catch((e: unknown) => e);
       const waited = Date.now() - t0;
       expect(err).toMatchObject({ kind: 'cache-locked', message: expect.stringContaining('in use by another program') });
-      // busy_timeout is 5 s: it waits that long for a short write to finish, and no longer.
       expect(waited).toBeLessThan(12_000);
     } finally {
       holder.kill('SIGKILL');

@@ -79,7 +79,7 @@ describe('migrations', () => {
       expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
       expect(db.prepare('SELECT note, starred FROM triage').get()).toEqual({ note: 'my note', starred: 1 });
       // Version 5: an opportunity marked contacted before it is at that stage (from 5 on, the stage is the user's).
-      // Version 7: the status Done is carried onto the stage Won where it was the later word: before version 3
+      // Version 8: the status Done is carried onto the stage Won where it was the later word: before version 3
       // both were dated at the row's last write (a tie: the stage stays); in versions 3 and 4 the stage
       // migration 5 gave it has no date of its own (the status wins); from 5 on there was no stage.
       const stage = from < 3 ? 'Contacted' : 'Won';
@@ -99,9 +99,9 @@ describe('migrations', () => {
     }
   });
 
-  it('version 7 carries every local status onto the stage, from every earlier version, by the rule older record files are read with', async () => {
+  it('version 8 carries every local status onto the stage, from every earlier version, by the rule older record files are read with', async () => {
     const times = [null, '2026-11-01T10:00:00.000Z', '2026-11-02T10:00:00.000Z'];
-    for (let from = 1; from < 7; from++) {
+    for (let from = 1; from < 8; from++) {
       const path = join(tmp.dir, `status-from-v${from}.db`);
       const old = new Database(path);
       for (const m of MIGRATIONS.filter((m) => m.version <= from)) {
@@ -215,7 +215,7 @@ describe('migrations', () => {
     expect(packed.t).toBe('blob');
     expect(packed.n).toBeLessThan(JSON.stringify(records[0]).length / 2);
     expect(count(cache, { brandId: B, search: 'espresso', includeArchived: true })).toBe(150);
-    // The version-3 status Done is the stage Won from version 7 on (migration 7 carries it over).
+    // The version-3 status Done is the stage Won from version 8 on (migration 8 carries it over).
     expect(list(cache, { brandId: B, stage: 'Won', starred: true }).map((o) => o.id)).toEqual([records[7]!._id]);
     // The mirror follows the triage from here on, both ways.
     setTriage(cache, B, records[8]!._id, { stage: 'Not a fit' });

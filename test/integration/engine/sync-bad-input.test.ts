@@ -96,7 +96,7 @@ describe('a sync that meets bad input leaves the filled cache as it was', () => 
       expect(r.pagesFetched).toBe(2);
       expect(r.brand.pages).toBeLessThan(OPPORTUNITIES / 100);
       expect(r.brand.removed).toBe(0);
-      expect(r.brand.failures).toEqual([{ phase: 'opportunities', message: expect.stringMatching(message) }]);
+      expect(r.brand.failures).toEqual([{ phase: 'opportunities', kind: 'bad-response', message: expect.stringMatching(message) }]);
       expect(state()).toEqual(before);
     } finally {
       sim.clearFaults();
@@ -109,7 +109,11 @@ describe('a sync that meets bad input leaves the filled cache as it was', () => 
       const r = await sync();
       expect(r.brand.removed).toBe(0);
       expect(r.brand.failures).toEqual([
-        { phase: 'scores', message: expect.stringMatching(/^The service's answer to get-scores was not in the documented shape \(data: .+\)\.$/) },
+        {
+          phase: 'scores',
+          kind: 'bad-response',
+          message: expect.stringMatching(/^The service's answer to get-scores was not in the documented shape \(data: .+\)\.$/),
+        },
       ]);
       expect(state()).toEqual(before);
     } finally {

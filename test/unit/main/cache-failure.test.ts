@@ -5,7 +5,18 @@ import { cacheFailureDialog, type CacheFailureKind } from '../../../electron/mai
 import type { CacheFailureKind as StoreKind } from '../../../electron/core/store/db';
 
 const PATH = '/home/u/.config/Outreach Workbench/workbench.db';
-const ALL: CacheFailureKind[] = ['cache-damaged', 'io-error', 'cache-newer', 'cache-locked', 'disk-full', 'permission', 'internal'];
+const ALL: CacheFailureKind[] = [
+  'cache-damaged',
+  'io-error',
+  'cache-newer',
+  'cache-locked',
+  'disk-full',
+  'read-only',
+  'permission',
+  'installation-damaged',
+  'not-app-cache',
+  'internal',
+];
 const dialogFor = (kind: CacheFailureKind, message = 'why it failed') => cacheFailureDialog({ kind, message, path: PATH });
 const actions = (kind: CacheFailureKind) => dialogFor(kind).buttons.map((b) => b.action);
 
@@ -15,9 +26,12 @@ describe('the choices', () => {
     expect(actions('io-error')).toEqual(['start-over', 'open-folder', 'quit']);
   });
 
-  it.each(['cache-newer', 'cache-locked', 'disk-full', 'permission', 'internal'] as const)('never offers start over when %s', (kind) => {
-    expect(actions(kind)).toEqual(['open-folder', 'quit']);
-  });
+  it.each(['cache-newer', 'cache-locked', 'disk-full', 'read-only', 'permission', 'installation-damaged', 'not-app-cache', 'internal'] as const)(
+    'never offers start over when %s',
+    (kind) => {
+      expect(actions(kind)).toEqual(['open-folder', 'quit']);
+    },
+  );
 
   it.each(ALL)('%s: Quit is the default and the cancel choice, and every choice is labelled', (kind) => {
     const d = dialogFor(kind);
@@ -37,6 +51,8 @@ describe('the choices', () => {
       'disk-full': true,
       'read-only': true,
       permission: true,
+      'installation-damaged': true,
+      'not-app-cache': true,
     };
     for (const kind of Object.keys(fromStore) as StoreKind[]) expect(dialogFor(kind).message.length).toBeGreaterThan(10);
   });
@@ -50,6 +66,8 @@ describe('the words', () => {
     ['cache-locked', /in use by another program/],
     ['disk-full', /disk is full/],
     ['permission', /cannot write to its data folder/],
+    ['read-only', /read-only/],
+    ['installation-damaged', /installation is damaged/],
     ['internal', /could not open its cache/],
   ] as const)('%s says so in the headline: %s', (kind, headline) => {
     expect(dialogFor(kind).message).toMatch(headline);

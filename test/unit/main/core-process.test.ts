@@ -57,6 +57,15 @@ describe('the core process through Electron-shaped fakes', () => {
     expect(await link.shutdown(3_000)).toBe('closed');
   });
 
+  it("asks Electron to route the core's logins (a proxy's 407) to main's app 'login' event", async () => {
+    const { api, up } = electronLike();
+    const proc = forkCore(api as never, corePath, init(), {});
+    const link = new CoreLink(proc, { host, onEvent: () => {} });
+    await link.ready();
+    expect(up.calls[0]!.options).toMatchObject({ respondToAuthRequestsFromMainProcess: true, serviceName: 'Outreach Workbench core' });
+    await link.shutdown(3_000);
+  });
+
   it('the core starts its port: without start() nothing would arrive', async () => {
     let childPort: FakeMessagePortMain | undefined;
     const up = fakeUtilityProcess((child) => {

@@ -11,6 +11,7 @@ import type { HostHandlers } from '../../../shared/core-link';
 import { CoreSupervisor, type CoreFailure, type CoreProcessHandle, type FromCore, type ToCore } from '../../../shared/core-link';
 import {
   CORE_READY_TIMEOUT_MS,
+  CORE_STEP_TIMEOUT_MS,
   devServerUrl,
   FAILED_START_SHUTDOWN_MS,
   QUIT_SHUTDOWN_MS,
@@ -88,8 +89,9 @@ function setup(opts: Setup = {}) {
   const app = new FakeRunningApp({ appData, isPackaged: opts.isPackaged ?? true });
   const dialog = new FakeDialog();
   const protocol = new FakeProtocol();
-  const logged: { level: 'warn' | 'error'; message: string; err?: unknown }[] = [];
+  const logged: { level: 'info' | 'warn' | 'error'; message: string; err?: unknown }[] = [];
   const log = {
+    info: (message: string) => void logged.push({ level: 'info', message }),
     warn: (message: string, err?: unknown) => void logged.push({ level: 'warn', message, err }),
     error: (message: string, err?: unknown) => void logged.push({ level: 'error', message, err }),
   };
@@ -391,6 +393,26 @@ describe('the cache cannot open', () => {
     expect(t.app.exits).toEqual([]);
   });
 
+  it('the installation is damaged (the database module cannot load): no start over, the cache left alone, the reason logged, exit(1)', async () => {
+    const damaged: CoreFailure = {
+      kind: 'installation-damaged',
+      message:
+        "Outreach Workbench's installation is damaged: its database module (better-sqlite3, /opt/wb/resources/app.asar.unpacked/node_modules/better-sqlite3/build/Release/better_sqlite3.node (built for ABI 115)) could not load in Electron 45.4.1, which loads native modules of ABI 150.",
+      path: '/data/workbench.db',
+    };
+    const t = setup({ openings: [damaged] });
+    t.dialog.press = (o) => o.defaultId; // Enter
+    const life = runLifecycle(t.deps);
+    await pass(FAILED_START_SHUTDOWN_MS);
+    await expect(life.started).resolves.toBe(false);
+    const box = t.dialog.messageBoxes[0]!;
+    expect(box.message).toBe('Outreach Workbench’s installation is damaged.');
+    expect(box.buttons).toEqual(['Open the data folder', 'Quit']);
+    expect(t.cores.map((c) => c.startOver)).toEqual([false]); // never a second core moving the cache aside
+    expect(t.app.exits).toEqual([1]);
+    expect(t.logged).toContainEqual({ level: 'error', message: `the cache could not open (installation-damaged): ${damaged.message}`, err: undefined });
+  });
+
   it('Start over fails again: said so, exit(1), no window', async () => {
     const t = setup({ openings: [corrupt, corrupt] });
     t.dialog.pressButton(/^Start over/);
@@ -502,6 +524,133 @@ describe('quitting', () => {
     await expect(life.started).resolves.toBe(false);
     expect(t.cores).toEqual([]);
     expect(t.windows).toEqual([]);
+  });
+});
+
+describe('a long upgrade of the cache at start-up', () => {
+  const migrating = (version: number): FromCore => ({
+    type: 'progress',
+    progress: { step: 'migrating', message: `Upgrading the cache to version ${version}…` },
+  });
+
+  it('the core says it is migrating: main waits past 30 s, as long as each step ends within its own limit, then opens the window', async () => {
+    const t = setup({ openings: ['silent'] });
+    const life = runLifecycle(t.deps);
+    await pass(CORE_READY_TIMEOUT_MS - 1_000);
+    const proc = t.cores[0]!.proc;
+    proc.send(migrating(4)); // a step begins: the limit is now the step's
+    await pass(CORE_STEP_TIMEOUT_MS - 1_000);
+    proc.send(migrating(5));
+    await pass(CORE_STEP_TIMEOUT_MS - 1_000);
+    expect(t.app.exits).toEqual([]);
+    expect(t.dialog.errorBoxes).toEqual([]);
+    proc.send({ type: 'ready' });
+    await expect(life.started).resolves.toBe(true);
+    expect(t.windows).toHaveLength(1);
+    expect(t.logged.filter((l) => l.level === 'info').map((l) => l.message)).toEqual([
+      'opening the cache: Upgrading the cache to version 4…',
+      'opening the cache: Upgrading the cache to version 5…',
+    ]);
+  });
+
+  it('a step that never ends fails start-up after its own limit, naming the step', async () => {
+    const t = setup({ openings: ['silent'], closeAfterMs: null });
+    const life = runLifecycle(t.deps);
+    await pass(1_000);
+    t.cores[0]!.proc.send(migrating(4));
+    await pass(CORE_STEP_TIMEOUT_MS - 1);
+    expect(t.app.exits).toEqual([]);
+    await pass(1 + FAILED_START_SHUTDOWN_MS);
+    await expect(life.started).resolves.toBe(false);
+    expect(t.app.exits).toEqual([1]);
+    expect(t.dialog.errorBoxes[0]!.content).toContain('did not finish a step of opening the cache within 15 minutes (Upgrading the cache to version 4…)');
+  });
+});
+
+describe('quitting into an update', () => {
+  it('after the core closed cleanly, whoever takes over the quit (the update installing) gets it; its own quit then goes through', async () => {
+    const outcomes: string[] = [];
+    const t = setup({ deps: { afterQuitClose: (how) => (outcomes.push(how), true) } });
+    const life = runLifecycle(t.deps);
+    await life.started;
+    t.app.quit();
+    await pass(200);
+    expect(outcomes).toEqual(['closed']);
+    expect(t.app.exits).toEqual([]); // not exit(0): the installer quits the app itself
+    t.app.quit(); // electron-updater's quitAndInstall calls app.quit()
+    expect(t.app.calls.filter((c) => c === 'quit:proceeds')).toHaveLength(1);
+  });
+
+  it('a core that had to be stopped is reported as killed; declining the hand-over exits(0) as usual', async () => {
+    const outcomes: string[] = [];
+    const t = setup({ closeAfterMs: null, deps: { afterQuitClose: (how) => (outcomes.push(how), false) } });
+    const life = runLifecycle(t.deps);
+    await life.started;
+    t.app.quit();
+    await pass(QUIT_SHUTDOWN_MS);
+    expect(outcomes).toEqual(['killed']);
+    expect(t.app.exits).toEqual([0]);
+  });
+});
+
+describe('macOS: the app stays in the Dock with no window', () => {
+  it('closing the last window does not quit; activate opens the window again, on the same core, without a second launch sync', async () => {
+    const t = setup({ deps: { stayWithoutWindows: true } });
+    const life = runLifecycle(t.deps);
+    await life.started;
+    t.windows[0]!.finishLoad();
+    t.app.activate(true); // a window is there: nothing to do
+    expect(t.windows).toHaveLength(1);
+    t.windows[0]!.destroyed = true;
+    t.app.allWindowsClosed();
+    expect(t.app.calls).not.toContain('quit');
+    t.app.activate();
+    expect(t.windows).toHaveLength(2);
+    expect(life.window()).toBe(t.windows[1]);
+    t.windows[1]!.finishLoad();
+    expect(t.cores).toHaveLength(1);
+    expect(t.cores[0]!.proc.posted.filter((m) => m.type === 'launch')).toHaveLength(1);
+  });
+
+  it('a reminder clicked with the window closed opens it again, and shows the Due view once its page is ready', async () => {
+    const t = setup({ deps: { stayWithoutWindows: true } });
+    const life = runLifecycle(t.deps);
+    await life.started;
+    t.windows[0]!.finishLoad();
+    t.windows[0]!.destroyed = true;
+    t.app.allWindowsClosed();
+    const shown: FakeBrowserWindow[] = [];
+    expect(life.showWindow((w) => void shown.push(w))).toBe(true);
+    expect(t.windows).toHaveLength(2);
+    expect(shown).toEqual([]); // not before its page can receive the event
+    t.windows[1]!.finishLoad();
+    expect(shown).toEqual([t.windows[1]]);
+    expect(t.cores[0]!.proc.posted.filter((m) => m.type === 'launch')).toHaveLength(1);
+  });
+
+  it('with the window open, it is brought forward (restored if minimised) and shown at once', async () => {
+    const t = setup();
+    const life = runLifecycle(t.deps);
+    expect(life.showWindow()).toBe(false); // before the cache is open: nothing to show
+    await life.started;
+    const w = t.windows[0]!;
+    w.minimized = true;
+    const shown: FakeBrowserWindow[] = [];
+    expect(life.showWindow((x) => void shown.push(x))).toBe(true);
+    expect(w).toMatchObject({ minimized: false, focused: 1 });
+    expect(shown).toEqual([w]);
+    expect(t.windows).toHaveLength(1);
+    t.app.quit();
+    w.destroyed = true;
+    expect(life.showWindow()).toBe(false); // quitting: no window opened again
+    expect(t.windows).toHaveLength(1);
+  });
+
+  it('elsewhere, closing the last window quits', async () => {
+    const t = setup();
+    await runLifecycle(t.deps).started;
+    t.app.allWindowsClosed();
+    expect(t.app.calls).toContain('quit');
   });
 });
 

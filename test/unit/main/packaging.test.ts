@@ -12,6 +12,7 @@ interface Context {
   builder: Record<string, any>;
   pkg: Record<string, any>;
   nodeModules: string;
+  root: string;
 }
 type Check = (ctx: Context) => string[];
 interface VerifyPackage {
@@ -29,14 +30,30 @@ interface VerifyPackage {
   checkFuses: Check;
   checkNativeUnpacked: Check;
   checkFilesAndMain: Check;
+  checkDebDepends: Check;
+  checkArtifactNames: Check;
+  checkAuthor: Check;
+  checkIcons: Check;
+  checkMac: Check;
+  checkPublish: Check;
+  checkLinuxAndRebuild: Check;
+  checkAppId: Check;
   matchesGlob(path: string, glob: string): boolean;
   selectedBy(path: string, patterns: unknown): boolean;
   buildInto(root: string, outDir: string): void;
   loadContext(root: string, outDir: string): Context;
 }
 
+type ReleaseChecks = Pick<
+  VerifyPackage,
+  'checkDebDepends' | 'checkArtifactNames' | 'checkAuthor' | 'checkIcons' | 'checkMac' | 'checkPublish' | 'checkLinuxAndRebuild'
+>;
+
 // An .mjs module has no type declarations: import it by URL and state the shape used here.
-const verify = (await import(pathToFileURL(resolve('build/scripts/verify-package.mjs')).href)) as VerifyPackage;
+const verify = {
+  ...((await import(pathToFileURL(resolve('build/scripts/verify-package.mjs')).href)) as Omit<VerifyPackage, keyof ReleaseChecks>),
+  ...((await import(pathToFileURL(resolve('build/scripts/verify-release.mjs')).href)) as ReleaseChecks),
+} as VerifyPackage;
 const builderYaml = readFileSync('electron-builder.yml', 'utf8');
 const builder = parse(builderYaml) as Record<string, any>;
 
@@ -86,11 +103,19 @@ describe('electron-builder.yml', () => {
     expect(verify.EXPECTED_FUSES).toEqual(documented);
   });
 
-  it('packs an asar with better-sqlite3 and keytar unpacked from it', () => {
-    expect(builder.asar).toBe(true);
-    expect(builder.asarUnpack).toEqual(expect.arrayContaining(['**/node_modules/better-sqlite3/**', '**/node_modules/keytar/**']));
+  it('packs an asar with better-sqlite3 and keytar unpacked from it: their .node files, not their sources', () => {
+    expect(builder.asar).toEqual({ smartUnpack: false }); // on, and unpacking only what asarUnpack names
+    expect(builder.asarUnpack).toEqual(['**/*.node']);
     for (const file of ['node_modules/better-sqlite3/build/Release/better_sqlite3.node', 'node_modules/keytar/build/Release/keytar.node']) {
       expect(verify.selectedBy(file, builder.asarUnpack)).toBe(true);
+    }
+    for (const file of [
+      'node_modules/better-sqlite3/deps/sqlite3/sqlite3.c',
+      'node_modules/better-sqlite3/src/better_sqlite3.cpp',
+      'node_modules/keytar/src/main.cc',
+    ]) {
+      expect(verify.selectedBy(file, builder.asarUnpack), file).toBe(false);
+      expect(verify.selectedBy(file, builder.files), file).toBe(false);
     }
   });
 
@@ -108,12 +133,16 @@ describe('electron-builder.yml', () => {
     expect(verify.selectedBy('out/renderer/assets/index-abc.js.map', builder.files)).toBe(false);
   });
 
-  it('targets AppImage and deb, a hardened dmg with the project entitlements, and nsis', () => {
-    expect(builder.linux.target).toEqual(expect.arrayContaining(['AppImage', 'deb']));
-    expect(builder.win.target).toBe('nsis');
+  it('targets deb (first) and AppImage, a hardened dmg and zip for both Mac architectures with the project entitlements, and nsis', () => {
+    expect(builder.linux.target).toEqual(['deb', 'AppImage']);
+    expect(builder.win.target).toEqual([{ target: 'nsis', arch: ['x64'] }]);
     expect(builder.mac).toMatchObject({
-      target: 'dmg',
+      target: [
+        { target: 'dmg', arch: ['x64', 'arm64'] },
+        { target: 'zip', arch: ['x64', 'arm64'] },
+      ],
       hardenedRuntime: true,
+      notarize: true,
       entitlements: 'build/entitlements.mac.plist',
       entitlementsInherit: 'build/entitlements.mac.plist',
     });
@@ -155,6 +184,8 @@ describe('the glob matcher the checks use', () => {
 // electron/main does): every check passes on it, and each breakage below fails exactly the check meant to catch it.
 const GOOD_MAIN = `import { app, BrowserWindow, protocol, utilityProcess } from "electron";
 import { join } from "node:path";
+const APP_ID = "ai.trakkr.outreach-workbench";
+if (process.platform === "win32") app.setAppUserModelId(APP_ID);
 const here = import.meta.dirname;
 const APP_SCHEME = "app";
 const APP_ENTRY_URL = "app://renderer/index.html";
@@ -201,6 +232,18 @@ const GOOD_HTML = `<!doctype html>
 </html>
 `;
 
+/** A PNG whose header says size x size (all the icon check reads). */
+function tinyPng(size: number): Buffer {
+  const head = Buffer.alloc(24);
+  head.writeUInt32BE(0x89504e47, 0);
+  head.writeUInt32BE(0x0d0a1a0a, 4);
+  head.writeUInt32BE(13, 8);
+  head.write('IHDR', 12, 'latin1');
+  head.writeUInt32BE(size, 16);
+  head.writeUInt32BE(size, 20);
+  return head;
+}
+
 /** Writes a file under dir, creating its folders. */
 function put(dir: string, rel: string, text: string): void {
   mkdirSync(dirname(join(dir, rel)), { recursive: true });
@@ -234,7 +277,20 @@ function goodProject(): string {
   put(dir, 'out/renderer/assets/index-abc.js', 'document.title = "ok";\n');
   put(dir, 'out/renderer/assets/index-abc.css', 'body { margin: 0 }\n');
   put(dir, 'electron-builder.yml', builderYaml);
-  put(dir, 'package.json', JSON.stringify({ main: './out/main/index.js', dependencies: { 'better-sqlite3': '^12', keytar: '^7', zod: '^4' } }));
+  put(
+    dir,
+    'package.json',
+    JSON.stringify({
+      name: 'outreach-workbench',
+      version: '1.2.3',
+      author: { name: 'Outreach Workbench', email: 'team@example.org' },
+      main: './out/main/index.js',
+      dependencies: { 'better-sqlite3': '^12', keytar: '^7', zod: '^4' },
+    }),
+  );
+  // The icon and the entitlements, named relative to the project by electron-builder.yml.
+  mkdirSync(join(dir, 'build'), { recursive: true });
+  for (const f of ['build/icon.png', 'build/entitlements.mac.plist']) writeFileSync(join(dir, f), readFileSync(f));
   // Shaped like the real ones: node-gyp builds build/Release/<target_name>.node.
   put(
     dir,
@@ -442,6 +498,107 @@ describe('the package checks can fail', () => {
       /never reads WORKBENCH_LOG_DIR/,
     ],
     ['files leaves out the build', (d) => editYaml(d, (doc) => doc.set('files', ['package.json'])), verify.checkFilesAndMain, /leaves out part of the build/],
+    [
+      // What shipped before: a depends list replaces electron-builder's own, so the .deb declared only libsecret.
+      'deb.depends lists only libsecret-1-0',
+      (d) => editYaml(d, (doc) => doc.set('deb', { depends: ['libsecret-1-0'] })),
+      verify.checkDebDepends,
+      /would not depend on libgtk-3-0, libnotify4, libnss3, .*xdg-utils.*keep its defaults/,
+    ],
+    [
+      'an artifact name made from the product name (a space)',
+      (d) => editYaml(d, (doc) => doc.set('artifactName', '${productName}-${version}.${ext}')),
+      verify.checkArtifactNames,
+      /makes a file name with a space/,
+    ],
+    ['no artifact name at all', (d) => editYaml(d, (doc) => doc.delete('artifactName')), verify.checkArtifactNames, /artifactName is not set/],
+    [
+      'an executable name with a space',
+      (d) => editYaml(d, (doc) => doc.set('executableName', 'Outreach Workbench')),
+      verify.checkArtifactNames,
+      /executableName "Outreach Workbench"/,
+    ],
+    [
+      'an author without an e-mail',
+      (d) => edit(d, 'package.json', (t) => t.replace(',"email":"team@example.org"', '')),
+      verify.checkAuthor,
+      /author has no usable e-mail/,
+    ],
+    [
+      'a maintainer without an e-mail',
+      (d) => editYaml(d, (doc) => doc.setIn(['linux', 'maintainer'], 'Outreach Workbench')),
+      verify.checkAuthor,
+      /linux\.maintainer "Outreach Workbench" is not "Name <e-mail>"/,
+    ],
+    [
+      'a 512 px icon',
+      (d) => writeFileSync(join(d, 'build/icon.png'), tinyPng(512)),
+      verify.checkIcons,
+      /512x512; macOS needs a square icon of at least 1024 px/,
+    ],
+    [
+      'a Mac build for Intel only',
+      (d) =>
+        editYaml(d, (doc) =>
+          doc.setIn(
+            ['mac', 'target'],
+            [
+              { target: 'dmg', arch: ['x64'] },
+              { target: 'zip', arch: ['x64'] },
+            ],
+          ),
+        ),
+      verify.checkMac,
+      /mac dmg is built for x64: build x64 and arm64/,
+    ],
+    [
+      'no Mac zip (the updater installs from it)',
+      (d) => editYaml(d, (doc) => doc.setIn(['mac', 'target'], [{ target: 'dmg', arch: ['universal'] }])),
+      verify.checkMac,
+      /mac\.target has no zip/,
+    ],
+    ['not notarized', (d) => editYaml(d, (doc) => doc.setIn(['mac', 'notarize'], false)), verify.checkMac, /mac\.notarize is not true/],
+    [
+      'entitlements that switch library validation off',
+      (d) =>
+        edit(d, 'build/entitlements.mac.plist', (t) => t.replace('</dict>', '<key>com.apple.security.cs.disable-library-validation</key>\n<true/>\n</dict>')),
+      verify.checkMac,
+      /grants com\.apple\.security\.cs\.disable-library-validation/,
+    ],
+    [
+      'a native module left unsigned',
+      (d) => editYaml(d, (doc) => doc.setIn(['mac', 'signIgnore'], ['keytar\\.node$'])),
+      verify.checkMac,
+      /leaves a native module unsigned/,
+    ],
+    ['no update provider', (d) => editYaml(d, (doc) => doc.delete('publish')), verify.checkPublish, /publish is not set/],
+    [
+      'a generic feed over http',
+      (d) => editYaml(d, (doc) => doc.set('publish', { provider: 'generic', url: 'http://updates.example.org/' })),
+      verify.checkPublish,
+      /needs an https:\/\/ url/,
+    ],
+    [
+      'the AppImage first on Linux',
+      (d) => editYaml(d, (doc) => doc.setIn(['linux', 'target'], ['AppImage', 'deb'])),
+      verify.checkLinuxAndRebuild,
+      /starts with "AppImage"/,
+    ],
+    [
+      'main sets another app id than the installer',
+      (d) => edit(d, 'out/main/index.js', (t) => t.replace('"ai.trakkr.outreach-workbench"', '"com.example.other"')),
+      verify.checkAppId,
+      /main never names the appId "ai\.trakkr\.outreach-workbench"/,
+    ],
+    ["electron-builder's own rebuild on", (d) => editYaml(d, (doc) => doc.set('npmRebuild', true)), verify.checkLinuxAndRebuild, /npmRebuild is not false/],
+    [
+      // What shipped before: one rebuild for this Mac's CPU, copied into both the x64 and the arm64 app.
+      'no rebuild for each CPU before it is packed (no beforePack hook)',
+      (d) => editYaml(d, (doc) => doc.delete('beforePack')),
+      verify.checkLinuxAndRebuild,
+      /beforePack is null, not \.\/build\/scripts\/before-pack\.mjs: each CPU's app \(macOS x64 and arm64\) would get the native modules of whatever node_modules holds/,
+    ],
+    ['CPUs packed side by side', (d) => editYaml(d, (doc) => doc.set('concurrency', { jobs: 2 })), verify.checkLinuxAndRebuild, /concurrency\.jobs is 2/],
     [
       "package.json's main is not a built file",
       (d) => edit(d, 'package.json', (t) => t.replace('./out/main/index.js', './out/main/main.js')),

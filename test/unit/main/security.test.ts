@@ -9,6 +9,7 @@ import {
   hardenWindow,
   isAppUrl,
   isTrustedSender,
+  mainWindowOptions,
   menuTemplate,
   secureWebPreferences,
 } from '../../../electron/main/security';
@@ -35,6 +36,22 @@ describe('web preferences', () => {
   it('loads the preload it is given and nothing else', () => {
     expect(p.preload).toBe('/app/out/preload/index.cjs');
     expect(p).not.toHaveProperty('enableBlinkFeatures');
+  });
+  it('developer tools off unless asked for (main asks only when not packaged), not only hidden from the menu', () => {
+    expect(p.devTools).toBe(false);
+    expect(secureWebPreferences('/p', { devTools: true }).devTools).toBe(true);
+  });
+  it('the app window main opens: developer tools off in the packaged app, on only in a run from the repository', () => {
+    const packaged = mainWindowOptions({ preload: '/app/out/preload/index.cjs', demo: false, isPackaged: true });
+    expect(packaged.webPreferences).toEqual(secureWebPreferences('/app/out/preload/index.cjs', { devTools: false, spellcheck: true }));
+    expect(packaged.webPreferences?.devTools).toBe(false);
+    expect(mainWindowOptions({ preload: '/p', demo: false, isPackaged: false }).webPreferences?.devTools).toBe(true);
+    expect(packaged).toMatchObject({ title: 'Outreach Workbench', show: false });
+    expect(mainWindowOptions({ preload: '/p', demo: true, isPackaged: true }).title).toBe('Outreach Workbench (demo)');
+  });
+  it('spelling is checked only when the plan says so (no dictionary fetched otherwise)', () => {
+    expect(p.spellcheck).toBe(false);
+    expect(secureWebPreferences('/p', { spellcheck: true }).spellcheck).toBe(true);
   });
 });
 
@@ -199,6 +216,24 @@ describe('menu', () => {
       fileMenu(menuTemplate({ dev: false, mac, appName: 'Outreach Workbench', send: () => {} })).map((i) => i.label ?? i.role ?? i.type);
     expect(labels(false)).toEqual(['Export your record…', 'Import a record…', 'separator', 'Restore from backup…', 'separator', 'quit']);
     expect(labels(true)).toEqual(['Export your record…', 'Import a record…', 'separator', 'Restore from backup…', 'separator', 'close']);
+  });
+
+  it('Help › Report a problem… runs the report; without one to run it is shown disabled', () => {
+    const help = (t: Item[]) => t.find((m) => m.label === 'Help')!.submenu as Item[];
+    let reports = 0;
+    const item = help(menuTemplate({ dev: false, mac: false, appName: 'Outreach Workbench', reportProblem: () => void reports++ }))[0]!;
+    expect(item.label).toBe('Report a problem…');
+    click(item);
+    expect(reports).toBe(1);
+    expect(help(menuTemplate({ dev: false, mac: false, appName: 'Outreach Workbench' }))[0]!.enabled).toBe(false);
+  });
+
+  it("macOS: the app menu (About, Services, Hide, Quit) first, and the Window menu's Bring All to Front", () => {
+    const t = menuTemplate({ dev: false, mac: true, appName: 'Outreach Workbench' });
+    expect(t[0]!.label).toBe('Outreach Workbench');
+    expect((t[0]!.submenu as Item[]).map((i) => i.role).filter(Boolean)).toEqual(['about', 'services', 'hide', 'hideOthers', 'unhide', 'quit']);
+    expect((t.find((m) => m.label === 'Window')!.submenu as Item[]).map((i) => i.role ?? i.type)).toEqual(['minimize', 'zoom', 'separator', 'front']);
+    expect(menuTemplate({ dev: false, mac: false, appName: 'Outreach Workbench' })[0]!.label).toBe('File');
   });
 
   it('without a window to send to, the record items are shown but disabled, and clicking them does nothing', () => {

@@ -1,8 +1,19 @@
 // Checks before the app starts: the switches the packaged app refuses, and
 // demo mode's own user-data folder (hence its own single-instance lock).
 import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { demoUserDataDir, forbiddenSwitch } from '../../../electron/main/startup-checks';
+import {
+  demoUserDataDir,
+  forbiddenSwitch,
+  keychainServiceFor,
+  profileUserDataDir,
+  refusalWords,
+  unsandboxedAppImage,
+} from '../../../electron/main/startup-checks';
 
 const EXE = '/opt/Outreach Workbench/outreach-workbench';
 
@@ -96,5 +107,82 @@ describe("demo mode's own user-data folder", () => {
   it('refuses a relative app-data folder (app.setPath needs an absolute one), and an empty product name still gets a name', () => {
     expect(() => demoUserDataDir('relative/dir', 'Outreach Workbench')).toThrow(/absolute/);
     expect(demoUserDataDir('/home/u/.config', '  ')).toBe(join('/home/u/.config', 'Outreach Workbench Demo'));
+  });
+});
+
+describe('an AppImage without its sandbox, and what refusing it says', () => {
+  const APPIMAGE = { APPIMAGE: '/home/u/Outreach Workbench.AppImage' };
+  it.each(['--no-sandbox', '--disable-setuid-sandbox', '--disable-namespace-sandbox', '--no-zygote-sandbox', '--disable-gpu-sandbox', '--No_Sandbox'])(
+    'an AppImage on Linux with %s is refused',
+    (arg) => {
+      expect(unsandboxedAppImage([EXE, arg], APPIMAGE, 'linux')).toBe(arg.toLowerCase().replace('_', '-'));
+    },
+  );
+
+  it('not an AppImage, or not Linux, or with its sandbox: not this refusal', () => {
+    expect(unsandboxedAppImage([EXE, '--no-sandbox'], {}, 'linux')).toBeNull();
+    expect(unsandboxedAppImage([EXE, '--no-sandbox'], APPIMAGE, 'darwin')).toBeNull();
+    expect(unsandboxedAppImage([EXE, '--demo'], APPIMAGE, 'linux')).toBeNull();
+  });
+
+  it('it is told to install the .deb; any other refusal, to start without the option', () => {
+    const appImage = refusalWords('--no-sandbox', { APPIMAGE: '/home/u/Outreach.AppImage' });
+    expect(appImage.title).toBe('Outreach Workbench needs its .deb package on this system');
+    expect(appImage.message).toMatch(
+      /This copy of Outreach Workbench is an AppImage.*Ubuntu 24\.04 and later.*Install the \.deb package of the same version instead/,
+    );
+    expect(refusalWords('--inspect', { APPIMAGE: '/x' }).message).toMatch(/would let other programs inspect or control it/);
+  });
+});
+
+describe('profiles', () => {
+  it('the installed app, its demo, a run from the repository and its demo each have a folder and the first two share no keychain entry with the others', () => {
+    const base = '/home/u/.config';
+    expect(profileUserDataDir(base, 'Outreach Workbench', { demo: false, dev: false })).toBe(join(base, 'Outreach Workbench'));
+    expect(profileUserDataDir(base, 'Outreach Workbench', { demo: true, dev: false })).toBe(join(base, 'Outreach Workbench Demo'));
+    expect(profileUserDataDir(base, 'Outreach Workbench', { demo: false, dev: true })).toBe(join(base, 'Outreach Workbench Dev'));
+    expect(profileUserDataDir(base, 'Outreach Workbench', { demo: true, dev: true })).toBe(join(base, 'Outreach Workbench Dev Demo'));
+    expect(keychainServiceFor('Outreach Workbench', { dev: false })).toBe('Outreach Workbench');
+    expect(keychainServiceFor('Outreach Workbench', { dev: true })).toBe('Outreach Workbench Dev');
+  });
+});
+
+describe("electron-builder's AppImage launcher (its AppRun, run for real)", () => {
+  // The launcher puts the AppImage's own folder first on PATH: a stand-in `unshare` there plays a system
+  // with or without unprivileged user namespaces, and a stand-in app prints the arguments it was given.
+  const { generateAppRunScript } = createRequire(import.meta.url)('app-builder-lib/out/targets/appimage/appImageUtil.js') as {
+    generateAppRunScript(c: Record<string, string>): string;
+  };
+  function launch(namespaces: boolean): string[] {
+    const dir = mkdtempSync(join(tmpdir(), 'appdir-'));
+    try {
+      writeFileSync(
+        join(dir, 'AppRun'),
+        generateAppRunScript({ ExecutableName: 'outreach-workbench', ProductName: 'Outreach Workbench', ProductFilename: 'Outreach Workbench' }),
+        { mode: 0o755 },
+      );
+      writeFileSync(join(dir, 'unshare'), `#!/bin/sh\nexit ${namespaces ? 0 : 1}\n`, { mode: 0o755 });
+      writeFileSync(join(dir, 'outreach-workbench'), '#!/bin/sh\nfor a in "$@"; do echo "$a"; done\n', { mode: 0o755 });
+      const r = spawnSync('bash', [join(dir, 'AppRun'), '--demo'], { env: { ...process.env, APPDIR: dir }, encoding: 'utf8' });
+      expect(r.status).toBe(0);
+      return r.stdout.split('\n').filter(Boolean);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it.runIf(process.platform === 'linux')(
+    'where namespaces are forbidden (Ubuntu 24.04+) it adds --no-sandbox, and the app refuses that with the .deb words',
+    () => {
+      const argv = launch(false);
+      expect(argv).toEqual(['--no-sandbox', '--demo']);
+      expect(unsandboxedAppImage([EXE, ...argv], { APPIMAGE: '/home/u/x.AppImage' }, 'linux')).toBe('--no-sandbox');
+    },
+  );
+
+  it.runIf(process.platform === 'linux')('where they are allowed it adds nothing, and the app starts', () => {
+    const argv = launch(true);
+    expect(argv).toEqual(['--demo']);
+    expect(unsandboxedAppImage([EXE, ...argv], { APPIMAGE: '/home/u/x.AppImage' }, 'linux')).toBeNull();
   });
 });

@@ -101,7 +101,49 @@ describe('start-up order', () => {
   });
 });
 
+describe('a run from the repository (npm run dev, npm start: not packaged)', () => {
+  it('has its own user-data folder (so its own cache, log and lock) and keychain entry, set before the log and the lock', () => {
+    const app = new FakeApp({ appData: appData(), isPackaged: false });
+    const started = startUp(app, options(app, []).opts);
+    const devDir = join(app.getPath('appData'), 'Outreach Workbench Dev');
+    expect(started).toMatchObject({ dev: true, demo: false, userDataDir: devDir, keychainService: 'Outreach Workbench Dev', log: { dir: devDir } });
+    before(app.calls, 'setPath:userData', 'openLog');
+    before(app.calls, 'setPath:userData', 'requestSingleInstanceLock');
+  });
+
+  it('runs while the installed app holds its lock, and never waits on it; its demo has a folder of its own too', () => {
+    const dir = appData();
+    const locks = new Set<string>();
+    const installed = new FakeApp({ appData: dir, locks, isPackaged: true });
+    expect(startUp(installed, options(installed, []).opts)).toMatchObject({ dev: false, keychainService: 'Outreach Workbench' });
+    const dev = new FakeApp({ appData: dir, locks, isPackaged: false });
+    expect(startUp(dev, options(dev, []).opts)).not.toBeNull();
+    const devDemo = new FakeApp({ appData: dir, locks, isPackaged: false });
+    expect(startUp(devDemo, options(devDemo, ['--demo']).opts)?.userDataDir).toBe(join(dir, 'Outreach Workbench Dev Demo'));
+    expect([...locks].sort()).toEqual([join(dir, 'Outreach Workbench'), join(dir, 'Outreach Workbench Dev'), join(dir, 'Outreach Workbench Dev Demo')]);
+  });
+});
+
 describe('switches the packaged app refuses, at start-up', () => {
+  it("the AppImage's launcher added --no-sandbox (AppArmor forbids its sandbox): refused, the exit waiting for the dialog after 'ready'", async () => {
+    const app = new FakeApp({ appData: appData(), isPackaged: true });
+    const { opts, refused } = options(app, ['--no-sandbox'], { APPIMAGE: '/home/u/Outreach.AppImage' });
+    let shown!: () => void;
+    opts.refuse = (name) => {
+      app.calls.push('refuse');
+      refused.push(name);
+      return new Promise<void>((r) => (shown = r));
+    };
+    expect(startUp(app, opts)).toBeNull();
+    expect(refused).toEqual(['--no-sandbox']);
+    expect(app.calls).not.toContain('exit:1'); // the dialog is still open
+    expect(app.calls).not.toContain('requestSingleInstanceLock');
+    shown();
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(app.calls.at(-1)).toBe('exit:1');
+  });
+
   it.each([['--remote-debugging-port=9222'], ['--inspect'], ['--js-flags=--allow-natives-syntax']])(
     'packaged, %s: logged, refused in a dialog, exit(1), no lock taken',
     (arg) => {

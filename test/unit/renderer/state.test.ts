@@ -302,7 +302,7 @@ describe('AppStore and OpportunitiesStore', () => {
   it('export: the latest preview wins, the file is written, and the job lets go of its events', async () => {
     const brandId = app.brandId!;
     const job = new ExportJob(app, opps);
-    const contacts = { brandId, preset: 'contacts' as const, excludeCatchAll: true, markExported: false };
+    const contacts = { brandId, preset: 'contacts' as const, excludeCatchAll: true, markExported: false, unfilled: 'keep' as const };
     const byOpportunity = { brandId, preset: 'opportunities' as const, markExported: false };
     const expected = await direct('export:preview', contacts);
     expect((await direct('export:preview', byOpportunity)).rows).not.toBe(expected.rows);

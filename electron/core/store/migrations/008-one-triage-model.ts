@@ -1,4 +1,4 @@
-// Version 7: the pipeline stage is the one local triage, and every triage
+// Version 8: the pipeline stage is the one local triage, and every triage
 // action can be undone.
 //
 // The local status (New, In Progress, Done, Archived, set beside the stage)
@@ -18,7 +18,7 @@
 // Also: the subject sent when marked contacted (the follow-up replies to it),
 // and the log of triage actions that an undo reads (not part of the record
 // file: what one window did, to take back).
-export const version = 7;
+export const version = 8;
 
 /** The stage the opportunity is at now ('New' for none), and the status that stage implied. */
 const STAGE_NOW = `COALESCE(stage, 'New')`;
