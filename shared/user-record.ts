@@ -35,7 +35,9 @@ export const RECORD_FORMAT = 'outreach-workbench-record';
  * addresses mailed), drafts and snippets; a version-1 file reads with them
  * empty. 3: the stage is the one local triage (no local status: an older
  * file's status is carried onto the stage, see stageOfLegacyStatus in
- * shared/pipeline.ts), and the subject sent when marked contacted.
+ * shared/pipeline.ts), the subject sent when marked contacted, and each
+ * export's addresses carried and when it was confirmed sent (so a restored
+ * backup can still be confirmed, and says what was).
  */
 export const RECORD_VERSION = 3;
 
@@ -139,6 +141,13 @@ export const exportRecordSchema = z.object({
   rows: z.number().int().nonnegative(),
   opportunities: z.number().int().nonnegative(),
   marked_exported: z.number().int().nonnegative(),
+  /** The addresses it carried, per opportunity id (what "I sent these" marks contacted); none in a file before version 3. */
+  carried: z
+    .array(z.tuple([id, z.array(z.string().max(320)).max(10_000)]))
+    .max(1_000_000)
+    .nullish(),
+  /** When the user said it was sent (then its addresses were contacted); none in a file before version 3. */
+  sent_at: isoOrNull.optional(),
 });
 export type ExportRecord = z.output<typeof exportRecordSchema>;
 

@@ -19,6 +19,7 @@ import { tempDir } from '../support/tmp';
 import { BRAND, cacheWith } from '../support/export-cache';
 import { act, detail, list, setTriageMany, triageOf } from '../support/store';
 import { earlierContacts } from '../../electron/core/store/opportunity-detail';
+import { parseRecordFile } from '../../shared/user-record';
 
 const tmp = tempDir();
 const B = BRAND;
@@ -111,6 +112,23 @@ describe('already pitched counts addresses written to', () => {
       ['person', 'press@wired.com', 'c'],
     ]);
     clear(['c']);
+  });
+
+  it('the record file carries what an export carried and when it was confirmed sent: restored from a backup, it can still be confirmed, once', async () => {
+    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', out: join(tmp.dir, 'kept.csv'), unfilled: 'keep', filter: { ids: ['e'] } });
+    // A restore, as from a backup: the record read whole (the file's text, as written), parsed by the file's schema, put in place.
+    const restore = () => {
+      const parsed = parseRecordFile(cache.record.readJson('t').json);
+      if (!parsed.ok) throw new Error(parsed.reason);
+      cache.record.replace(parsed.record);
+    };
+    restore();
+    expect(cache.exports.sent(r.exportId)).toMatchObject({ carried: [['e', ['blocked@verge.example', 'ok@verge.example']]], sent_at: null });
+    expect(confirmExportSent(cache, r.exportId, '2026-11-05', '2026-11-05T10:00:00.000Z')).toMatchObject({ updated: 1, addresses: 2, alreadySent: null });
+    restore();
+    expect(confirmExportSent(cache, r.exportId, '2026-11-06')).toMatchObject({ updated: 0, alreadySent: '2026-11-05' });
+    expect(contactedOf('e')).toEqual(['blocked@verge.example', 'ok@verge.example']);
+    clear(['e']);
   });
 
   it('an outlet counts as pitched at only through its addresses: a contact that wrote to none of them does not warn', () => {

@@ -91,7 +91,8 @@ async function sent(ctx: Ctx, id: string | undefined): Promise<void> {
 
 async function log(ctx: Ctx, asJson: boolean): Promise<void> {
   await withCache(ctx, (cache) => {
-    const list = cache.exports.list(20).map((e) => ({ ...e, sent_at: cache.exports.sent(e.id)?.sent_at ?? null }));
+    // Each export's addresses carried stay out of the log (`export sent` marks them); whether it was sent is in it.
+    const list = cache.exports.list(20).map(({ carried: _carried, ...e }) => ({ ...e, sent_at: e.sent_at ?? null }));
     if (asJson) return ctx.io.out(JSON.stringify(list) + '\n');
     ctx.io.out(
       list.length

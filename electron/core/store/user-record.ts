@@ -74,7 +74,8 @@ export class UserRecordStore {
         part(sql`SELECT COALESCE(json_group_array(json_object('kind', kind, 'value', value, 'note', note, 'added_at', added_at)), '[]') AS j, count(*) AS n
           FROM (SELECT * FROM do_not_contact ORDER BY kind, value)`);
       const e = part(sql`SELECT COALESCE(json_group_array(json_object('id', id, 'at', at, 'brand_id', brand_id, 'preset', preset, 'file_name', file_name,
-            'rows', rows, 'opportunities', opportunities, 'marked_exported', marked_exported)), '[]') AS j, count(*) AS n FROM (SELECT * FROM exports ORDER BY at)`);
+            'rows', rows, 'opportunities', opportunities, 'marked_exported', marked_exported, 'carried', json(carried), 'sent_at', sent_at)), '[]') AS j,
+            count(*) AS n FROM (SELECT * FROM exports ORDER BY at)`);
       const h =
         part(sql`SELECT COALESCE(json_group_array(json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'at', at, 'kind', kind, 'detail', detail)), '[]') AS j,
             count(*) AS n FROM (SELECT * FROM history ORDER BY id)`);
