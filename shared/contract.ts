@@ -1,82 +1,33 @@
 // The app contract (renderer <-> main), declared once: each method's name
 // (`domain:verb`) with its argument schema and its result schema side by side,
-// and each event with its payload. Every type is inferred from this one
-// declaration: the core's handler map (a missing or misspelt handler fails to
-// compile), the preload's window.workbench and the renderer's calls. The core
-// parses every argument with these schemas. Results are not parsed at run time:
-// their schemas carry the types (shared/model.ts's large types ride in `shaped`).
+// and each event with its payload. The domains the core implements in a file
+// each declare their slice in shared/contract/ (opportunities, triage: the
+// user's record, drafts); this index holds the rest and assembles them all.
+// Every type is inferred from this one declaration: the core's handler map (a
+// missing or misspelt handler fails to compile), the preload's
+// window.workbench and the renderer's calls. The core parses every argument
+// with these schemas. Results are not parsed at run time: their schemas carry
+// the types (shared/model.ts's large types ride in `shaped`).
 import { z } from 'zod';
-import { CITATION_MODES, DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES } from './domain';
-import { STAGES } from './pipeline';
+import { CITATION_MODES } from './domain';
 import { EXPORT_FORMATS, EXPORT_PRESETS, MAIL_TEXT_CHOICES, UNFILLED_CHOICES } from './export-presets';
-import { MAIL_VIA } from './mail-links';
 import { MERGE_FIELDS } from './merge-fields';
 import { checkApiBaseUrl } from './api-origin';
 import { ERROR_KINDS, type ErrorKind } from './errors';
-import { brandIdSchema, dateSchema } from './rules';
-import type {
-  CachedBrand,
-  ComposeResult,
-  ContactWarning,
-  DoNotContactEntry,
-  DraftView,
-  ExportCheck,
-  ExportResult,
-  ListItem,
-  OpportunityDetail,
-  ScoreRow,
-  SyncEvent,
-  SyncSummary,
-} from './model';
-import { LIST_SORTS } from './model';
-import type { BackupInfo, DncCsvPreview, HistoryEntry, ImportPreview, OutletHistoryEntry, RecordCounts, SnippetRecord } from './user-record';
+import { dateSchema } from './rules';
+import type { CachedBrand, ExportCheck, ExportResult, ScoreRow, SyncEvent, SyncSummary } from './model';
+import type { BackupInfo, DncCsvPreview, ImportPreview, RecordCounts } from './user-record';
+import { draftsContract } from './contract/drafts';
+import { listFilterSchema, opportunitiesContract } from './contract/opportunities';
+import { brandId, int, none, one, shaped, text } from './contract/parts';
+import { triageContract } from './contract/triage';
 
 export { METHOD_NAMES, EVENT_NAMES, channelOf, eventChannelOf } from './contract-names';
+export type { TriageResult } from './contract/triage';
 
-/** A result whose type is declared elsewhere (shared/model.ts): a type carrier, unchecked at run time. */
-const shaped = <T>() => z.custom<T>();
-
-const brandId = brandIdSchema;
-const oppId = z.string().min(1).max(200);
-const draftKind = z.enum(['pitch', 'followup']);
-const text = (max: number) => z.string().max(max);
-const int = () => z.number().int();
 const jobStarted = z.object({ jobId: z.string() });
 
 // ---- arguments ------------------------------------------------------------
-
-const listFilterSchema = z.strictObject({
-  brandId,
-  type: z.enum(OPPORTUNITY_TYPES).optional(),
-  status: z.enum(STATUSES).optional(),
-  difficulty: z.enum(DIFFICULTIES).optional(),
-  domain: text(200).optional(),
-  includeArchived: z.boolean().optional(),
-  includeRemoved: z.boolean().optional(),
-  onlyRemoved: z.boolean().optional(),
-  hasContacts: z.boolean().optional(),
-  catchAll: z.enum(['only', 'exclude']).optional(),
-  starred: z.boolean().optional(),
-  search: text(500).optional(),
-  alreadyPitched: z.boolean().optional(),
-  ids: z.array(oppId).max(100_000).optional(),
-  stage: z.enum(STAGES).optional(),
-  view: z.enum(['due', 'snoozed']).optional(),
-  sort: z.enum(LIST_SORTS).optional(),
-});
-
-const triagePatchSchema = z.strictObject({
-  status: z.enum(STATUSES).nullable().optional(),
-  note: text(100_000).optional(),
-  starred: z.boolean().optional(),
-  contacted_at: dateSchema('contacted_at').nullable().optional(),
-  exported_at: dateSchema('exported_at').nullable().optional(),
-  stage: z.enum(STAGES).nullable().optional(),
-  stage_reason: text(500).nullable().optional(),
-  snoozed_until: dateSchema('snoozed_until').nullable().optional(),
-  followed_up_at: dateSchema('followed_up_at').nullable().optional(),
-  contacted_addresses: z.array(text(320)).max(50).nullable().optional(),
-});
 
 const exportOptionsSchema = z.strictObject({
   brandId,
@@ -185,12 +136,6 @@ const appStateSchema = z.object({
   recovery: z.object({ message: z.string(), at: z.string() }).nullable(),
 });
 
-const tally = z.record(z.string(), z.number());
-const chipCountsSchema = z.object({ status: tally, type: tally, difficulty: tally, stage: tally, total: int() });
-/** Where a page of the list starts: after the row with this sort value and rowid (the core made it; the renderer only hands it back). */
-const pageCursorSchema = z.strictObject({ value: z.union([z.string().max(2000), z.number(), z.null()]), rowid: z.number().int() });
-const detail = shaped<OpportunityDetail>().nullable();
-
 /** A failure a handler reports: plain data that crosses the bridge, its kind from the app's one vocabulary (shared/errors.ts). */
 const contractErrorSchema = z.object({
   kind: z.enum(Object.keys(ERROR_KINDS) as [ErrorKind, ...ErrorKind[]]),
@@ -200,53 +145,12 @@ const contractErrorSchema = z.object({
 
 // ---- the declaration -------------------------------------------------------
 
-const none = z.tuple([]);
-const one = <T extends z.ZodType>(t: T) => z.tuple([t]);
-
 export const contract = {
+  ...opportunitiesContract,
+  ...triageContract,
+  ...draftsContract,
   'app:info': { args: none, result: appInfoSchema },
   'app:state': { args: none, result: appStateSchema },
-  'brands:list': { args: none, result: z.array(shaped<CachedBrand>()) },
-  'opportunities:list': {
-    // A page after a row (`after`: what the previous page's `next` said; scrolling), else at an offset (a jump).
-    args: one(
-      z.strictObject({
-        filter: listFilterSchema,
-        offset: z.number().int().min(0),
-        limit: z.number().int().min(1).max(1000),
-        after: pageCursorSchema.optional(),
-      }),
-    ),
-    /** capped: the search matched at least `total` rows and counting stopped there. next: where the page after this one starts (null at the end). */
-    result: z.object({ items: z.array(shaped<ListItem>()), total: int(), capped: z.boolean(), next: pageCursorSchema.nullable() }),
-  },
-  // What the list pane needs when a filter, the search or the brand changes, in one round trip: the first page, its total and the chip counts.
-  'opportunities:view': {
-    // counts: false while a search is being typed (the list paints first; the chips follow, showing a placeholder meanwhile).
-    args: one(z.strictObject({ filter: listFilterSchema, limit: z.number().int().min(1).max(1000), counts: z.boolean().optional() })),
-    result: z.object({
-      items: z.array(shaped<ListItem>()),
-      total: int(),
-      capped: z.boolean(),
-      next: pageCursorSchema.nullable(),
-      counts: chipCountsSchema.nullable(),
-    }),
-  },
-  'opportunities:counts': { args: one(listFilterSchema), result: chipCountsSchema },
-  'opportunities:get': { args: one(z.strictObject({ brandId, id: oppId })), result: detail },
-  'triage:set': { args: one(z.strictObject({ brandId, id: oppId, patch: triagePatchSchema })), result: detail },
-  // All or nothing: refused when any of the ids is not in the cache.
-  'triage:bulk': {
-    args: one(z.strictObject({ brandId, ids: z.array(oppId).min(1).max(100_000), patch: triagePatchSchema })),
-    result: z.object({ updated: int() }),
-  },
-  'dnc:list': { args: none, result: z.array(shaped<DoNotContactEntry>()) },
-  'dnc:add': { args: one(z.strictObject({ value: text(320).min(1), note: text(1000).optional() })), result: shaped<DoNotContactEntry>() },
-  'dnc:remove': { args: one(z.strictObject({ value: text(320).min(1) })), result: z.object({ removed: z.boolean() }) },
-  'history:get': {
-    args: one(z.strictObject({ brandId, id: oppId })),
-    result: z.object({ entries: z.array(shaped<HistoryEntry>()), sameOutlet: z.array(shaped<OutletHistoryEntry>()) }),
-  },
   // Files for the user's record and the do-not-contact list come from main's dialogs, as handles.
   'files:choose': {
     args: one(z.strictObject({ purpose: z.enum(['record-export', 'record-import', 'dnc-import', 'dnc-export']) })),
@@ -265,36 +169,6 @@ export const contract = {
   'dnc:import-preview': { args: one(z.strictObject({ file: z.uuid(), column: text(200).optional() })), result: shaped<DncCsvPreview>() },
   'dnc:import': { args: one(z.strictObject({ file: z.uuid(), column: text(200).optional() })), result: shaped<DncCsvPreview>() },
   'dnc:export': { args: one(z.strictObject({ file: z.uuid() })), result: z.object({ entries: int() }) },
-  // The outreach pipeline: drafts with merge fields, sending through the user's own mail, stages, snooze, follow-ups.
-  'drafts:get': { args: one(z.strictObject({ brandId, id: oppId, kind: draftKind, to: text(320).optional() })), result: shaped<DraftView>() },
-  'drafts:save': { args: one(z.strictObject({ brandId, id: oppId, kind: draftKind, subject: text(2000), body: text(200_000) })), result: shaped<DraftView>() },
-  'drafts:reset': { args: one(z.strictObject({ brandId, id: oppId, kind: draftKind })), result: shaped<DraftView>() },
-  'snippets:list': { args: none, result: z.array(shaped<SnippetRecord>()) },
-  'snippets:save': {
-    args: one(
-      z.strictObject({ id: z.string().max(100).optional(), kind: z.enum(['opening', 'signoff', 'other']), name: text(200).min(1), text: text(20_000) }),
-    ),
-    result: shaped<SnippetRecord>(),
-  },
-  'snippets:remove': { args: one(z.strictObject({ id: z.string().max(100) })), result: z.object({ removed: z.boolean() }) },
-  'pipeline:stage': {
-    args: one(z.strictObject({ brandId, ids: z.array(oppId).min(1).max(100_000), stage: z.enum(STAGES), reason: text(500).nullable().optional() })),
-    result: z.object({ updated: int() }),
-  },
-  'pipeline:snooze': {
-    args: one(z.strictObject({ brandId, ids: z.array(oppId).min(1).max(100_000), until: dateSchema('until').nullable() })),
-    result: z.object({ updated: int() }),
-  },
-  'pipeline:contacted': { args: one(z.strictObject({ brandId, id: oppId, addresses: z.array(text(320)).max(50) })), result: detail },
-  'pipeline:followed-up': { args: one(z.strictObject({ brandId, id: oppId })), result: detail },
-  'pipeline:due': { args: none, result: z.object({ byBrand: z.record(z.string(), z.number()), total: int() }) },
-  'pipeline:warnings': { args: one(z.strictObject({ brandId, id: oppId, addresses: z.array(text(320)).max(50) })), result: z.array(shaped<ContactWarning>()) },
-  'mail:compose': {
-    args: one(z.strictObject({ brandId, id: oppId, kind: draftKind, via: z.enum(MAIL_VIA), to: z.array(text(320)).min(1).max(50) })),
-    result: shaped<ComposeResult>(),
-  },
-  // Group by publication: how many of the filtered list each outlet (domain) has.
-  'opportunities:domains': { args: one(listFilterSchema), result: z.record(z.string(), z.number()) },
   'sync:start': { args: one(z.strictObject({ brandIds: z.array(brandId).max(1000).optional() })), result: jobStarted },
   'sync:cancel': { args: one(z.strictObject({ jobId: z.string().max(100) })), result: z.object({ cancelled: z.boolean() }) },
   'export:preview': { args: one(exportOptionsSchema), result: shaped<ExportCheck>() },

@@ -26,8 +26,8 @@ const TITLES: Record<MailVia, string> = { default: 'The mail app', gmail: 'Gmail
 
 export interface ComposeLink {
   url: string;
-  /** What the link carries: the addresses (the first ones, in order), and whether the subject and the body are in it. */
-  inLink: { to: string[]; subject: boolean; body: boolean };
+  /** What the link carries: the addresses (the first ones, in order; To's before Bcc's), and whether the subject and the body are in it. */
+  inLink: { to: string[]; bcc: string[]; subject: boolean; body: boolean };
   /** What did not fit, put together to paste (the caller copies it): null when everything is in the link. Only the body: the body alone. */
   clipboard: string | null;
   /** The body did not fit in the link (it is on the clipboard). */
@@ -63,86 +63,109 @@ const WEB_BASE: Record<Exclude<MailVia, 'default'>, { url: string; subject: stri
   'outlook-personal': { url: 'https://outlook.live.com/mail/0/deeplink/compose?to=', subject: 'subject' },
 };
 
-/** The link for these parts (a part that is null or empty is not in it). */
-function build(via: MailVia, to: readonly string[], subject: string | null, body: string | null): string {
+/** The link for these parts (a part that is null or empty is not in it; `bcc`: addresses in Bcc). */
+function build(via: MailVia, to: readonly string[], bcc: readonly string[], subject: string | null, body: string | null): string {
   if (via === 'default') {
-    const fields = [...(subject ? [`subject=${mailtoEncode(subject)}`] : []), ...(body ? [`body=${mailtoEncode(body)}`] : [])];
+    const fields = [
+      ...(bcc.length ? [`bcc=${mailtoAddress(bcc)}`] : []),
+      ...(subject ? [`subject=${mailtoEncode(subject)}`] : []),
+      ...(body ? [`body=${mailtoEncode(body)}`] : []),
+    ];
     return `mailto:${mailtoAddress(to)}${fields.length ? `?${fields.join('&')}` : ''}`;
   }
   const base = WEB_BASE[via];
-  return `${base.url}${addressList(to)}${subject ? `&${base.subject}=${enc(subject)}` : ''}${body ? `&body=${enc(body)}` : ''}`;
+  return `${base.url}${addressList(to)}${bcc.length ? `&bcc=${addressList(bcc)}` : ''}${subject ? `&${base.subject}=${enc(subject)}` : ''}${body ? `&body=${enc(body)}` : ''}`;
 }
 
 const fits = (via: MailVia, url: string) => url.length <= MAX_URL_LENGTH && (via === 'default' ? checkMailto(url).ok : checkExternalUrl(url).ok);
 
-/** The most addresses, from the first, that fit with this subject (0 when not even one does). */
-function mostThatFit(via: MailVia, to: readonly string[], subject: string | null): number {
+/** The first `n` addresses of To then Bcc (To's come first: the Bcc ones are left out before them). */
+const firstAddresses = (to: readonly string[], bcc: readonly string[], n: number) => ({
+  to: to.slice(0, Math.min(n, to.length)),
+  bcc: bcc.slice(0, Math.max(0, n - to.length)),
+});
+
+/** The most addresses, To's first, that fit with this subject (0 when not even one does). */
+function mostThatFit(via: MailVia, to: readonly string[], bcc: readonly string[], subject: string | null): number {
   let n = 0;
-  while (n < to.length && fits(via, build(via, to.slice(0, n + 1), subject, null))) n++;
+  while (n < to.length + bcc.length) {
+    const next = firstAddresses(to, bcc, n + 1);
+    if (!fits(via, build(via, next.to, next.bcc, subject, null))) break;
+    n++;
+  }
   return n;
 }
 
 const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 const listed = (parts: string[]) => (parts.length <= 1 ? (parts[0] ?? '') : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`);
 
-/** The link that opens the pitch in `via`, ready for main's checked path, and what did not fit. */
-export function composeLink(via: MailVia, m: { to: readonly string[]; subject: string; body: string }): ComposeLink {
+/**
+ * The link that opens the pitch in `via`, ready for main's checked path, and
+ * what did not fit. `bcc`: addresses that go in Bcc (a person in To, shared
+ * inboxes in Bcc); past the limit they are left out before any of To.
+ */
+export function composeLink(via: MailVia, m: { to: readonly string[]; subject: string; body: string; bcc?: readonly string[] }): ComposeLink {
   const to = m.to.map((a) => wellFormed(a.trim())).filter(Boolean);
+  const bcc = (m.bcc ?? []).map((a) => wellFormed(a.trim())).filter(Boolean);
   const subject = wellFormed(m.subject);
   const body = wellFormed(m.body);
   const name = VIA_NAMES[via];
   if (to.length === 0) throw invalidInput('Choose at least one address to send to.');
-  const full = build(via, to, subject, body);
+  const full = build(via, to, bcc, subject, body);
   if (fits(via, full)) {
     return {
       url: full,
-      inLink: { to, subject: !!subject, body: !!body },
+      inLink: { to, bcc, subject: !!subject, body: !!body },
       clipboard: null,
       bodyLeftOut: false,
       message: via === 'default' ? 'Opening your mail app.' : `Opening ${name} in your browser.`,
     };
   }
-  // Leave out the body first, then addresses (whole), then the subject: the link keeps what fits, in that order of need.
-  let kept = to.length;
+  // Leave out the body first, then addresses (whole; Bcc's before To's), then the subject: the link keeps what fits, in that order of need.
+  const total = to.length + bcc.length;
+  let kept = total;
   let subjectIn = !!subject;
-  if (!fits(via, build(via, to, subject, null))) {
-    kept = subject ? mostThatFit(via, to, subject) : 0;
+  if (!fits(via, build(via, to, bcc, subject, null))) {
+    kept = subject ? mostThatFit(via, to, bcc, subject) : 0;
     if (kept === 0) {
       subjectIn = false;
-      kept = mostThatFit(via, to, null);
+      kept = mostThatFit(via, to, bcc, null);
     }
   }
   if (kept === 0) throw invalidInput(`The ${name} link cannot hold even one of these addresses.`);
-  const url = build(via, to.slice(0, kept), subjectIn ? subject : null, null);
-  const others = to.slice(kept);
+  const inLink = firstAddresses(to, bcc, kept);
+  const url = build(via, inLink.to, inLink.bcc, subjectIn ? subject : null, null);
+  const others = to.slice(inLink.to.length);
+  const otherBcc = bcc.slice(inLink.bcc.length);
   const copied = [
     ...(others.length ? [`To (add ${others.length === 1 ? 'this address' : 'these addresses'} too): ${others.join(', ')}`] : []),
+    ...(otherBcc.length ? [`Bcc (add ${otherBcc.length === 1 ? 'this address' : 'these addresses'} too): ${otherBcc.join(', ')}`] : []),
     ...(subject && !subjectIn ? [`Subject: ${subject}`] : []),
   ];
   const clipboard = copied.length ? [...copied, ...(body ? ['', body] : [])].join('\n') : body;
+  const leftOut = others.length + otherBcc.length;
   const opensWith = [
-    others.length
-      ? `${kept} of the ${to.length} addresses`
-      : to.length === 1
-        ? 'the address'
-        : to.length === 2
-          ? 'both addresses'
-          : `all ${to.length} addresses`,
+    leftOut ? `${kept} of the ${total} addresses` : total === 1 ? 'the address' : total === 2 ? 'both addresses' : `all ${total} addresses`,
     ...(subjectIn ? ['the subject'] : []),
   ];
   const onClipboard = [
     ...(others.length ? [`the other ${count(others.length, 'address', 'addresses')} (paste ${others.length === 1 ? 'it' : 'them'} into To)`] : []),
+    ...(otherBcc.length
+      ? [
+          `${others.length ? '' : 'the other '}${count(otherBcc.length, 'Bcc address', 'Bcc addresses')} (paste ${otherBcc.length === 1 ? 'it' : 'them'} into Bcc)`,
+        ]
+      : []),
     ...(subject && !subjectIn ? ['the subject'] : []),
     ...(body ? ['the body'] : []),
   ];
   const why = `The pitch is too long for a ${via === 'default' ? 'mail' : name} link (${full.length.toLocaleString('en-US')} characters; the limit is ${MAX_URL_LENGTH.toLocaleString('en-US')}).`;
   const copiedWords =
-    onClipboard.length === 1 && body && !others.length && subjectIn
+    onClipboard.length === 1 && body && !leftOut && subjectIn
       ? 'the body has been copied, so paste it in.'
-      : `copied to the clipboard: ${listed(onClipboard)}, so paste ${onClipboard.length === 1 && !others.length ? 'it' : 'them'} in.`;
+      : `copied to the clipboard: ${listed(onClipboard)}, so paste ${onClipboard.length === 1 && !leftOut ? 'it' : 'them'} in.`;
   return {
     url,
-    inLink: { to: to.slice(0, kept), subject: subjectIn, body: false },
+    inLink: { ...inLink, subject: subjectIn, body: false },
     clipboard: clipboard || null,
     bodyLeftOut: !!body,
     message: `${why} ${TITLES[via]} opens with ${listed(opensWith)}; ${copiedWords}`,

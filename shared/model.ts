@@ -8,21 +8,24 @@ import type { Opportunity } from './api/schemas';
 import type { Contact } from './contacts';
 import type { Difficulty, OpportunityType, Status } from './domain';
 import type { ListedFields } from './opportunity-fields';
+import type { ListedTriage, TriageFields } from './triage-fields';
+import type { PitchHints } from './pitch-hints';
 
 export type { Status };
 
-export const LIST_SORTS = ['priority', 'fit', 'last_seen', 'title', 'domain'] as const;
+/** The list's orders; `relevance` ("Best match") while searching (without a search it is the priority order). */
+export const LIST_SORTS = ['priority', 'fit', 'last_seen', 'title', 'domain', 'relevance'] as const;
 export type ListSort = (typeof LIST_SORTS)[number];
 
 export interface ListFilter {
   brandId: string;
   type?: OpportunityType;
-  /** Effective status: the local one if set, else the server's. */
+  /** Trakkr's own status (the service's data: the user's triage is the stage). */
   status?: Status;
   difficulty?: Difficulty;
   /** Substring of the domain, any case. */
   domain?: string;
-  /** Also show archived (server flag or local status Archived). */
+  /** Also show archived ones: archived by Trakkr, and those the user found Not a fit (the Not a fit stage filter shows these anyway). */
   includeArchived?: boolean;
   /** Also show records the server no longer returns. */
   includeRemoved?: boolean;
@@ -34,56 +37,48 @@ export interface ListFilter {
   starred?: boolean;
   /** Full-text search (title, domain, topics, pitch, gap analysis, angle, author, contacts). */
   search?: string;
-  /** true: only opportunities with an address contacted or exported before; false: only those without. */
+  /** true: only opportunities with an address pitched before; false: only those without. */
   alreadyPitched?: boolean;
   /** Only these opportunities (a selection). */
   ids?: string[];
   /** The local outreach stage (New: none set). */
   stage?: Stage;
-  /** The pipeline's views: follow-ups due today; the snoozed ones. By default snoozed ones are left out until their date. */
+  /** The pipeline's views: follow-ups due today (with an address left to write to); the snoozed ones. By default snoozed ones are left out until their date. */
   view?: 'due' | 'snoozed';
   sort?: ListSort;
 }
 
 /**
  * One row of the list: the stored fields the field table shows in the list
- * (../shared/opportunity-fields.ts), then the user's triage and two flags.
+ * (../shared/opportunity-fields.ts; Trakkr's status is `server_status`), the
+ * user's triage the triage table shows in rows (triage-fields.ts), a few
+ * flags, and the value the list is sorted by.
  */
 export type ListItem = Flat<
-  ListedFields & {
-    /** Effective status: the local one if set, else the server's (`server_status`). */
-    status: string | null;
-    removed_on_server: boolean;
-    starred: boolean;
-    note: string;
-    contacted_at: string | null;
-    exported_at: string | null;
-    /** Latest date any of its addresses was contacted or exported, in any opportunity of the brand. */
-    pitched_at: string | null;
-    /** Addresses of it on the do-not-contact list. */
-    do_not_contact_count: number;
-    /** The local outreach stage; null: New. */
-    stage: Stage | null;
-    /** Snoozed until this date (YYYY-MM-DD); past it, it is back with a marker. */
-    snoozed_until: string | null;
-    followed_up_at: string | null;
-  }
+  ListedFields &
+    ListedTriage & {
+      removed_on_server: boolean;
+      /** Latest date any of its addresses was pitched, in any opportunity of the brand. */
+      pitched_at: string | null;
+      /** Addresses of it on the do-not-contact list. */
+      do_not_contact_count: number;
+      /** What the list is sorted by, for this row: the score, date, title or domain, or the search rank (Best match: 1 is the best). */
+      sort_value: string | number | null;
+    }
 >;
 type Flat<T> = { [K in keyof T]: T[K] };
 
-export interface Triage {
-  status: Status | null;
-  note: string;
-  starred: boolean;
-  contacted_at: string | null;
-  exported_at: string | null;
-  updated_at: string | null;
-}
+/** The user's triage of one opportunity, every field (the table in triage-fields.ts), and when it last changed. */
+export type Triage = Flat<TriageFields & { updated_at: string | null }>;
+
+/** One address of an opportunity, as the detail shows it: on the do-not-contact list or not (copy and send leave those out). */
+export type DetailContact = Contact & { blocked: boolean };
 
 export interface OpportunityDetail {
   item: ListItem;
-  record: Opportunity & Record<string, unknown>;
-  contacts: Contact[];
+  /** The opportunity as Trakkr sent it, every field (the raw JSON; fields the spec does not list too). */
+  raw: Opportunity & Record<string, unknown>;
+  contacts: DetailContact[];
   triage: Triage;
 }
 
@@ -92,6 +87,7 @@ export interface CachedBrand {
   name: string;
   removed_on_server: boolean;
   last_synced_at: string | null;
+  /** How many the list shows with no filter (the same count as its total): not archived, not Not a fit, not snoozed, still on Trakkr. */
   opportunities: number;
 }
 
@@ -110,30 +106,24 @@ export interface ScoreRow {
   presence: number | null;
 }
 
-export interface TriagePatch {
-  /** null clears the local status (the server's shows again). */
-  status?: Status | null;
-  note?: string;
-  starred?: boolean;
-  contacted_at?: string | null;
-  exported_at?: string | null;
-  /** The local outreach stage (shared/pipeline.ts); null: New. */
-  stage?: Stage | null;
-  /** Why it is not a fit (with stage Not a fit). */
-  stage_reason?: string | null;
-  /** Out of the default list until this date (YYYY-MM-DD); null: not snoozed. */
-  snoozed_until?: string | null;
-  followed_up_at?: string | null;
-  /** The addresses the pitch was sent to. */
-  contacted_addresses?: string[] | null;
-}
-
 export type SyncPhase = 'brands' | 'opportunities' | 'scores' | 'citations';
 
 export type SyncEvent =
   | { type: 'brands'; brands: { id: string; name: string }[] }
   | { type: 'brand-start'; brandId: string; name: string; resumed: boolean }
-  | { type: 'progress'; brandId: string; phase: SyncPhase; pages: number; items: number }
+  | {
+      type: 'progress';
+      brandId: string;
+      phase: SyncPhase;
+      /** Pages and rows so far in this phase (rows already readable: each page is written as it arrives). */
+      pages: number;
+      items: number;
+      /** Rows a second since the phase started (null until a page has come). */
+      rate?: number | null;
+      /** The rows expected in all when known (the brand's last complete sync), else null; with it the seconds left at this rate. */
+      total?: number | null;
+      secondsLeft?: number | null;
+    }
   | { type: 'wait'; brandId: string | null; reason: WaitInfo['reason']; seconds: number; capped: boolean; message: string }
   | { type: 'warning'; brandId: string; message: string }
   /** Another process is syncing this brand; this sync waits for it. */
@@ -261,6 +251,8 @@ export interface DraftView {
   unfilled: { token: string; field: string | null; part: 'subject' | 'body' }[];
   /** Who it may go to: every valid address; catch-alls never pre-selected; one on the do-not-contact list (`blocked`) never selected, and refused when sending. */
   recipients: { email: string; catchAll: boolean; role: boolean; selected: boolean; blocked: boolean }[];
+  /** The hints on the filled text, as it would go out (not the template with its merge fields). */
+  hints: PitchHints;
 }
 
 /** An earlier contact of the same person or outlet within the contact window. */
@@ -275,14 +267,40 @@ export interface ContactWarning {
   message: string;
 }
 
+/** How a pitch to a person and to shared inboxes (a catch-all, a role address such as tips@) goes out. */
+export type MixChoice = 'each' | 'bcc' | 'together';
+
+/** A person and shared inboxes in one To: line: said before anything opens, with the ways to send it. */
+export interface MixWarning {
+  /** The personal addresses. */
+  people: string[];
+  /** The catch-all and role addresses. */
+  shared: string[];
+  message: string;
+  /** One message each (each filled for its address); the shared inboxes in Bcc; or all in To: anyway. */
+  offers: MixChoice[];
+}
+
 export interface ComposeResult {
+  /** False when nothing opened: a person and shared inboxes were chosen together and no way was picked yet (see `mix`). */
   opened: boolean;
   via: MailVia;
   to: string[];
+  /** The addresses in Bcc (the choice `bcc`). */
+  bcc: string[];
+  /** Messages opened (several with the choice `each`). */
+  messages: number;
+  /** The subject that went out (filled): marking it contacted keeps it, and the follow-up replies to it. */
+  subject: string;
+  /** A person and shared inboxes in one To: line, with the ways to send it; null when not mixed (or a way was chosen). */
+  mix: MixWarning | null;
   /** The body was too long for a link: it was copied to the clipboard to paste. */
   bodyCopied: boolean;
-  /** What the link carried (the first addresses, the subject?); whatever else was copied to the clipboard, as `message` says. */
-  inLink: { to: string[]; subject: boolean; body: boolean };
+  /**
+   * What the links carried (the first addresses in To and Bcc, and whether every link has the subject and the body);
+   * whatever else was copied to the clipboard, as `message` says. Nothing when nothing opened.
+   */
+  inLink: { to: string[]; bcc: string[]; subject: boolean; body: boolean };
   message: string;
   unfilled: DraftView['unfilled'];
   warnings: ContactWarning[];

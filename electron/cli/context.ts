@@ -13,7 +13,7 @@ import { SettingsFile } from '../core/app/settings';
 import { Cache } from '../core/store/cache';
 import { awaitWriteLock, DEFAULT_LOCK_WAIT_MS } from '../core/store/lock-wait';
 import { removeStalePartials } from '../core/files/atomic-write';
-import { localToday, pipelineDays } from '../core/store/opportunities';
+import { localToday, pipelineDays } from '../core/store/opportunity-list';
 import { defaultCachePath } from '../core/paths';
 import { KeychainSecretStore } from '../core/secrets';
 import type { SecretStore } from '../core/seams';
@@ -139,7 +139,7 @@ export async function withCache<T>(ctx: Ctx, fn: (c: Cache) => Promise<T> | T, o
   const cache = await Cache.open(ctx.dbPath, { lockWaitMs: ctx.lockWaitMs, onLockWait: (m) => ctx.io.err(m + '\n') });
   // Follow-ups are due after the user's days, as in the app (its Due view, its follow-ups export).
   const { followUpAfterDays } = settingsFor(ctx);
-  cache.opportunities.days = () => pipelineDays(localToday(), followUpAfterDays);
+  cache.days = () => pipelineDays(localToday(), followUpAfterDays);
   const writes = opts.writes ?? opts.changesRecord ?? false;
   if (writes) writeSections.open++;
   try {

@@ -26,13 +26,37 @@ import * as cache from './commands/cache';
 import * as record from './commands/record';
 import * as backup from './commands/backup';
 import * as history from './commands/history';
+import * as stage from './commands/stage';
+import * as snooze from './commands/snooze';
+import * as contacted from './commands/contacted';
+import * as replied from './commands/replied';
+import * as undo from './commands/undo';
 
 export type { Io } from './context';
 export { UsageError } from './options';
 export { EXIT_CODES, EXIT_INTERRUPTED, exitCodeOf } from './exit-codes';
 
 /** Every command, in the order `--help` lists them. */
-const COMMANDS: Record<string, Command> = { brands, sync, list, triage, history, scores, citations, export: exportCmd, dnc, record, backup, key, cache };
+const COMMANDS: Record<string, Command> = {
+  brands,
+  sync,
+  list,
+  stage,
+  contacted,
+  replied,
+  snooze,
+  undo,
+  triage,
+  history,
+  scores,
+  citations,
+  export: exportCmd,
+  dnc,
+  record,
+  backup,
+  key,
+  cache,
+};
 
 const HELP = `workbench: Outreach Workbench on the command line
 

@@ -199,6 +199,29 @@ async function syncOpportunities(cache: Cache, client: TrakkrClient, brandId: st
     run = cache.runs.start(brandId, 'opportunities', ctx.now());
   }
   let runId = run.id;
+  // What the window shows while it fills: pages and rows so far, the rate, and (when the brand was synced
+  // whole before, so its size is known) the total and the time left. Each page is written as it arrives,
+  // so its rows are readable at once.
+  const expected = cache.runs.lastComplete(brandId)?.items ?? null;
+  const startedAt = Date.now();
+  const startItems = s.items;
+  const progress = (): SyncEvent => {
+    // (At least a millisecond: a page from a fast local server can arrive within the same one.)
+    const seconds = Math.max(0.001, (Date.now() - startedAt) / 1000);
+    const rate = s.items > startItems ? (s.items - startItems) / seconds : null;
+    const total = expected !== null && expected > 0 ? Math.max(expected, s.items) : null;
+    const secondsLeft = total !== null && rate ? Math.max(0, Math.round((total - s.items) / rate)) : null;
+    return {
+      type: 'progress',
+      brandId,
+      phase: 'opportunities',
+      pages: s.pages,
+      items: s.items,
+      rate: rate === null ? null : Math.round(rate),
+      total,
+      secondsLeft,
+    };
+  };
 
   const pass = async (from: string | undefined): Promise<void> => {
     for await (const page of client.outreachPages({ brand: brandId, archived: true, limit: ctx.pageSize ?? 500, cursor: from }, ctx.signal)) {
@@ -218,7 +241,7 @@ async function syncOpportunities(cache: Cache, client: TrakkrClient, brandId: st
       s.items += page.items.length;
       s.warnings += page.warnings.length + r.warnings.length;
       for (const w of new Set([...page.warnings, ...r.warnings])) ctx.emit({ type: 'warning', brandId, message: w });
-      ctx.emit({ type: 'progress', brandId, phase: 'opportunities', pages: s.pages, items: s.items });
+      ctx.emit(progress());
     }
   };
 

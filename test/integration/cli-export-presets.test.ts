@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync, readdirSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Cache } from '../../electron/core/store/cache';
-import { localToday } from '../../electron/core/store/opportunities';
+import { localToday } from '../../electron/core/store/opportunity-list';
+import { setTriageMany, triageOf } from '../support/store';
 import { EXPORT_PRESETS, PRESETS } from '../../shared/export-presets';
 import { pythonCsv } from '../support/readers';
 import { runCli } from '../support/cli-run';
@@ -111,12 +112,12 @@ describe('workbench export by preset', () => {
     expect(sent.out).toMatch(/batch\.csv: 3 addresses of 2 opportunities marked contacted today\./);
     expect((await cli(['export', 'sent', id])).out).toMatch(/was confirmed sent on \d{4}-\d{2}-\d{2}; nothing changed/);
     const cache = await Cache.open(db);
-    expect(cache.triage.get(B, 'o1')).toMatchObject({
+    expect(triageOf(cache, B, 'o1')).toMatchObject({
       contacted_at: localToday(),
       contacted_addresses: ['ana@wired.com', 'press@wired.com'],
       stage: 'Contacted',
     });
-    cache.triage.setMany(B, ['o1', 'o2'], { contacted_at: null, contacted_addresses: null, stage: null, status: null });
+    setTriageMany(cache, B, ['o1', 'o2'], { contacted_at: null, contacted_addresses: null, contacted_subject: null, stage: null });
     cache.close();
     expect((await cli(['export', 'sent', 'no-such-export'])).code).toBe(2);
   });
@@ -131,8 +132,8 @@ describe('workbench triage --contacted', () => {
     const named = await cli(['triage', '--brand', B, '--id', 'o2', '--contacted', '2026-11-20', '--to', 'BEN@kim.example']);
     expect(named.code, named.err).toBe(0);
     const cache = await Cache.open(db);
-    expect(cache.triage.get(B, 'o1')!.contacted_addresses).toEqual(['ana@wired.com']);
-    expect(cache.triage.get(B, 'o2')).toMatchObject({ contacted_at: '2026-11-20', contacted_addresses: ['ben@kim.example'] });
+    expect(triageOf(cache, B, 'o1').contacted_addresses).toEqual(['ana@wired.com']);
+    expect(triageOf(cache, B, 'o2')).toMatchObject({ contacted_at: '2026-11-20', contacted_addresses: ['ben@kim.example'] });
     cache.close();
     expect((await cli(['triage', '--brand', B, '--id', 'o2', '--contacted', '--to', 'nobody@x.example'])).code).toBe(2);
     expect(existsSync(db)).toBe(true);

@@ -9,12 +9,14 @@ import { parse } from 'csv-parse/sync';
 import ExcelJS from 'exceljs';
 import { AppService } from '../../electron/core/app/service';
 import { Cache } from '../../electron/core/store/cache';
-import { localToday } from '../../electron/core/store/opportunities';
+import { localToday } from '../../electron/core/store/opportunity-list';
+import { caller } from '../support/call';
 import { startSimulator, type Simulator } from '../../electron/simulator/server';
 import { addDays } from '../../shared/calendar';
 import { FakeKeychain, FakePlatform } from '../support/fake-platform';
 import { runCli } from '../support/cli-run';
 import { tempDir } from '../support/tmp';
+import { setTriage } from '../support/store';
 
 let sim: Simulator;
 const tmp = tempDir();
@@ -42,7 +44,7 @@ beforeAll(async () => {
   const ids = (JSON.parse((await cli(['list', '--brand', brand, '--json'])).out) as { id: string }[]).map((o) => o.id);
   contacted = [2, 5, 10].map((daysAgo, i) => ({ id: ids[i]!, daysAgo }));
   const cache = await Cache.open(db);
-  for (const c of contacted) cache.triage.set(brand, c.id, { stage: 'Contacted', contacted_at: addDays(localToday(), -c.daysAgo) });
+  for (const c of contacted) setTriage(cache, brand, c.id, { stage: 'Contacted', contacted_at: addDays(localToday(), -c.daysAgo) });
   cache.close();
 });
 afterAll(async () => {
@@ -73,12 +75,9 @@ describe("workbench export --preset followups uses the app's settings", () => {
     });
     try {
       expect(s.getSettings()).toMatchObject({ followUpAfterDays: 7, senderName: 'Dana Reyes' });
-      expect(
-        s
-          .list({ brandId: brand, view: 'due' }, 0, 100)
-          .items.map((i) => i.id)
-          .sort(),
-      ).toEqual([...dueIds].sort());
+      expect((await caller(s)('opportunities:list', { filter: { brandId: brand, view: 'due' }, offset: 0, limit: 100 })).items.map((i) => i.id).sort()).toEqual(
+        [...dueIds].sort(),
+      );
     } finally {
       await s.close();
     }

@@ -11,6 +11,7 @@ import { pythonCsv } from '../support/readers';
 import { tempDir } from '../support/tmp';
 import { BRAND, cacheWith } from '../support/export-cache';
 import { existsSync, readdirSync } from 'node:fs';
+import { act, list, setTriage } from '../support/store';
 
 const tmp = tempDir();
 const B = BRAND;
@@ -137,13 +138,16 @@ describe('rows with merge fields not filled', () => {
 describe('the follow-ups: one row per person written to', () => {
   it('one row per address recorded, never a list in a cell, never an empty address; the first name and the body agree', async () => {
     // Contacted 10 days ago, to the person and the press desk; the follow-up is due.
-    cache.triage.set(B, 'p1', { stage: 'Contacted', contacted_at: '2026-10-20', contacted_addresses: ['ana@wired.com', 'PRESS@wired.com'] });
+    setTriage(cache, B, 'p1', { stage: 'Contacted', contacted_at: '2026-10-20', contacted_addresses: ['ana@wired.com', 'PRESS@wired.com'] });
     // Marked contacted without naming an address: the one the pitch pre-selects is recorded.
-    cache.triage.set(B, 'p3', { stage: 'Contacted', contacted_at: '2026-10-20' });
-    // Written to an address now on the do-not-contact list: nobody is left to follow up.
-    cache.triage.set(B, 'p4', { stage: 'Contacted', contacted_at: '2026-10-20' });
+    act(cache, B, ['p3'], { do: 'contacted', on: '2026-10-20' }, '2026-11-01');
+    // Written to an address now on the do-not-contact list, and no other: not due at all (the Due view leaves it out).
+    act(cache, B, ['p4'], { do: 'contacted', on: '2026-10-20' }, '2026-11-01');
     cache.doNotContact.add('blocked.example');
-    cache.opportunities.days = () => ({ today: '2026-11-01', dueOnOrBefore: '2026-10-29' });
+    // Written to an address the opportunity no longer lists (a sync replaced it): due, but nobody written to is left to follow up.
+    setTriage(cache, B, 'p2', { stage: 'Contacted', contacted_at: '2026-10-20', contacted_addresses: ['old.desk@verge.example'] });
+    cache.days = () => ({ today: '2026-11-01', dueOnOrBefore: '2026-10-29' });
+    expect(list(cache, { brandId: B, view: 'due' }).map((o) => o.id)).toEqual(['p1', 'p2', 'p3']);
     const out = join(tmp.dir, 'due.csv');
     const r = await exportCsv(cache, { brandId: B, preset: 'followups', out, unfilled: 'keep', senderName: 'Sam Reed' });
     const rows = rowsOf(out);

@@ -17,6 +17,7 @@ import { EXPORT_PRESETS, PRESETS, type ExportPreset } from '../../shared/export-
 import { openpyxlRead, pythonCsv, sofficeConvert, SOFFICE, xlsxPart, type XlsxRead } from '../support/readers';
 import { tempDir } from '../support/tmp';
 import { BRAND, cacheWith } from '../support/export-cache';
+import { setTriage } from '../support/store';
 
 const tmp = tempDir();
 const B = BRAND;
@@ -326,7 +327,7 @@ describe('.xlsx, read by openpyxl: text as written, dates as dates, nothing that
   }
 
   it('opportunities: every field of the JSON, the dates (last_seen_date too) as date cells, the whole numbers as numbers', async () => {
-    cache.triage.set(B, 'r1', { note: '  two leading spaces\n', contacted_at: '2026-11-03' });
+    setTriage(cache, B, 'r1', { note: '  two leading spaces\n', contacted_at: '2026-11-03' });
     const { out } = await exported('opportunities.xlsx', { preset: 'opportunities', format: 'xlsx' });
     const book = workbook(out);
     const head = book.rows[0]!.map(text);
@@ -348,7 +349,7 @@ describe('.xlsx, read by openpyxl: text as written, dates as dates, nothing that
     }
     expect(text(row('r1')[head.indexOf('note')])).toBe('  two leading spaces\n');
     expect(row('r1')[head.indexOf('contacted_at')]!).toMatchObject({ t: 'd', v: '2026-11-03T00:00:00' });
-    cache.triage.set(B, 'r1', { note: '', contacted_at: null });
+    setTriage(cache, B, 'r1', { note: '', contacted_at: null });
   });
 });
 

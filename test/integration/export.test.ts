@@ -10,6 +10,8 @@ import fc from 'fast-check';
 import { Cache } from '../../electron/core/store/cache';
 import { CONTACT_COLUMNS, OPPORTUNITY_COLUMNS, cell, exportCsv, previewExport, splitName } from '../../electron/core/export/csv-export';
 import { tempDir } from '../support/tmp';
+import { act, detail, list, setTriage, setTriageMany, triageOf } from '../support/store';
+import { resetDraft, saveDraft } from '../../electron/core/store/drafts';
 import { confirmExportSent } from '../../electron/core/export/confirm-sent';
 
 const tmp = tempDir();
@@ -188,27 +190,28 @@ describe('contacts preset', () => {
 
 describe('opportunities preset', () => {
   it('one row per opportunity with every scalar field, addresses joined, and the local triage', async () => {
-    cache.triage.set(B, 'o3', { status: 'In Progress', note: 'call first', contacted_at: '2026-10-30' });
+    setTriage(cache, B, 'o3', { stage: 'Drafted', note: 'call first', contacted_at: '2026-10-30' });
     const out = join(tmp.dir, 'opps.csv');
     await exportCsv(cache, { brandId: B, preset: 'opportunities', out });
     const rows = readCsv(out);
     expect(Object.keys(rows[0]!)).toEqual([...OPPORTUNITY_COLUMNS]);
     expect(rows.map((x) => x._id)).toEqual(['o1', 'o2', 'o3', 'o4', 'o5']);
     expect(rows[0]).toMatchObject({ emails: 'ana@wired.com', catch_all_emails: 'tips@wired.com', server_status: 'New', status: 'New', archived: 'false' });
-    expect(rows[2]).toMatchObject({ status: 'In Progress', server_status: 'New', note: 'call first', contacted_at: '2026-10-30' });
+    // The user's triage is the stage; Trakkr's status stays the service's.
+    expect(rows[2]).toMatchObject({ stage: 'Drafted', status: 'New', server_status: 'New', note: 'call first', contacted_at: '2026-10-30' });
     expect(rows[3]).toMatchObject({ emails: '', title: 'Blocked domain' });
-    cache.triage.set(B, 'o3', { status: null, contacted_at: null, note: '' });
+    setTriage(cache, B, 'o3', { stage: null, contacted_at: null, note: '' });
   });
 });
 
 describe('never pitching the same person twice', () => {
   it('already pitched shows on every opportunity sharing an address written to; skip-contacted leaves those out; an export counts once confirmed sent', async () => {
-    expect(cache.opportunities.list({ brandId: B }).every((o) => o.pitched_at === null)).toBe(true);
-    cache.triage.set(B, 'o1', { contacted_at: '2026-11-05' });
+    expect(list(cache, { brandId: B }).every((o) => o.pitched_at === null)).toBe(true);
+    act(cache, B, ['o1'], { do: 'contacted', on: '2026-11-05' }, '2026-11-05');
     // Marked contacted without naming the addresses: the pre-selected one is recorded (the person, not the catch-all tips@).
-    expect(cache.triage.get(B, 'o1')!.contacted_addresses).toEqual(['ana@wired.com']);
-    const o2 = cache.opportunities.get(B, 'o2')!;
-    expect(cache.opportunities.list({ brandId: B, alreadyPitched: true }).map((o) => [o.id, o.pitched_at])).toEqual([
+    expect(triageOf(cache, B, 'o1').contacted_addresses).toEqual(['ana@wired.com']);
+    const o2 = detail(cache, B, 'o2')!;
+    expect(list(cache, { brandId: B, alreadyPitched: true }).map((o) => [o.id, o.pitched_at])).toEqual([
       ['o1', '2026-11-05'],
       ['o2', '2026-11-05'],
     ]);
@@ -230,25 +233,26 @@ describe('never pitching the same person twice', () => {
     });
     expect(r.markedExported).toBe(3);
     expect(r.carried).toBe(3);
-    expect(cache.opportunities.get(B, 'o3')!.triage.exported_at).toBe('2026-11-06T09:00:00.000Z');
+    expect(detail(cache, B, 'o3')!.triage.exported_at).toBe('2026-11-06T09:00:00.000Z');
     // Exported is not contacted: the next export still carries them, and nothing shows as pitched because of it...
     const again = join(tmp.dir, 'again.csv');
     expect((await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out: again, skipContacted: true })).rows).toBe(3);
-    expect(cache.opportunities.get(B, 'o3')!.item.pitched_at).toBeNull();
+    expect(detail(cache, B, 'o3')!.item.pitched_at).toBeNull();
     // ...until the person says the export was sent: its addresses are then contacted.
     expect(confirmExportSent(cache, r.exportId, '2026-11-07')).toMatchObject({ updated: 3, addresses: 3, alreadySent: null });
-    expect(cache.triage.get(B, 'o3')).toMatchObject({ contacted_at: '2026-11-07', contacted_addresses: ['editor@theverge.com'], stage: 'Contacted' });
+    expect(triageOf(cache, B, 'o3')).toMatchObject({ contacted_at: '2026-11-07', contacted_addresses: ['editor@theverge.com'], stage: 'Contacted' });
     expect(confirmExportSent(cache, r.exportId, '2026-11-08')).toMatchObject({ updated: 0, alreadySent: expect.any(String) });
     const r2 = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out: again, skipContacted: true });
     expect(r2.rows).toBe(0);
     expect(readFileSync(again, 'utf8')).toBe(CONTACT_COLUMNS.join(',') + '\r\n');
     expect(r2.warnings).toContain('Nothing to export under these filters.');
-    cache.triage.setMany(B, ['o1', 'o2', 'o3'], { contacted_at: null, exported_at: null, contacted_addresses: null, stage: null, status: null });
+    setTriageMany(cache, B, ['o1', 'o2', 'o3'], { contacted_at: null, exported_at: null, contacted_addresses: null, contacted_subject: null, stage: null });
   });
 
   it('flags, by name, every token the editor flags as unfilled, in any spelling (a draft for a catch-all inbox)', async () => {
     const body = "Hi {First_Name}, {firstName} {{ First Name }}: about [Journalist's Name] and [Article 2 Title]. {brand}";
-    cache.drafts.save(B, 'o3', 'pitch', { subject: 'For {publication}', body }, null);
+    const save = (text: { subject: string; body: string }) => cache.writable.transaction(() => saveDraft(cache.writable, B, 'o3', 'pitch', text, null));
+    save({ subject: 'For {publication}', body });
     try {
       const check = await previewExport(cache, { brandId: B, preset: 'contacts' });
       // The editor's own reading of the same text, filled for the same inbox: what stays is what the export must name.
@@ -257,21 +261,21 @@ describe('never pitching the same person twice', () => {
       expect(check.warnings.join(' ')).toContain("[Journalist's Name]");
       expect(check.warnings.join(' ')).not.toContain('more');
       // More distinct ones than the warning names: it says how many it left out.
-      cache.drafts.save(B, 'o3', 'pitch', { subject: '{a1} {a2} {a3} {a4}', body: '{a5} {a6} {a7} {a8} {a9} {a10} {a11}' }, null);
+      save({ subject: '{a1} {a2} {a3} {a4}', body: '{a5} {a6} {a7} {a8} {a9} {a10} {a11}' });
       const many = await previewExport(cache, { brandId: B, preset: 'contacts' });
       expect(many.unfilled).toHaveLength(8);
       expect(many.warnings).toContain(
         '1 row with a merge field or placeholder not filled in the pitch: {a1}, {a2}, {a3}, {a4}, {a5}, {a6}, {a7}, {a8}, and 3 more',
       );
     } finally {
-      cache.drafts.reset(B, 'o3', 'pitch');
+      cache.writable.transaction(() => resetDraft(cache.writable, B, 'o3', 'pitch'));
     }
   });
 
   it('the do-not-contact list: addresses and domains (with subdomains), flagged in the list', async () => {
-    expect(cache.opportunities.get(B, 'o4')!.item.do_not_contact_count).toBe(2);
+    expect(detail(cache, B, 'o4')!.item.do_not_contact_count).toBe(2);
     cache.doNotContact.add('BOB@evil.example');
-    expect(cache.opportunities.get(B, 'o2')!.item.do_not_contact_count).toBe(1);
+    expect(detail(cache, B, 'o2')!.item.do_not_contact_count).toBe(1);
     expect((await previewExport(cache, { brandId: B, preset: 'contacts' })).rows).toBe(3);
     expect(cache.doNotContact.remove('bob@evil.example')).toBe(true);
     expect(cache.doNotContact.list().map((d) => [d.kind, d.value])).toEqual([['domain', 'blocked.org']]);

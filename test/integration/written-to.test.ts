@@ -3,19 +3,23 @@
 // export records what it carried but counts only once the person says it was
 // sent; "already pitched" in the list, its filter, the export's skip and the
 // warning before mailing count an address only when it was written to, and
-// an outlet only through its addresses. Caches from before: migration 7 gives
+// an outlet only through its addresses. Caches from before: migration 7 gave
 // their contacts the pre-selected addresses and normalises the do-not-contact
 // list and the stored addresses.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { type Cache } from '../../electron/core/store/cache';
+import { Cache } from '../../electron/core/store/cache';
 import { openDatabase } from '../../electron/core/store/db';
-import { MIGRATIONS } from '../../electron/core/store/migrations';
+import { LATEST_VERSION, MIGRATIONS } from '../../electron/core/store/migrations';
+import { triageRecord } from '../../electron/core/store/triage';
 import { exportCsv } from '../../electron/core/export/csv-export';
 import { confirmExportSent } from '../../electron/core/export/confirm-sent';
 import { tempDir } from '../support/tmp';
 import { BRAND, cacheWith } from '../support/export-cache';
+import { act, detail, list, setTriageMany, triageOf } from '../support/store';
+import { earlierContacts } from '../../electron/core/store/opportunity-detail';
+import { parseRecordFile } from '../../shared/user-record';
 
 const tmp = tempDir();
 const B = BRAND;
@@ -38,21 +42,24 @@ afterAll(() => {
   tmp.cleanup();
 });
 
-const contactedOf = (id: string) => cache.triage.get(B, id)?.contacted_addresses ?? null;
-const clear = (ids: string[]) => cache.triage.setMany(B, ids, { contacted_at: null, contacted_addresses: null, exported_at: null, stage: null, status: null });
+const contactedOf = (id: string) => triageOf(cache, B, id).contacted_addresses;
+const clear = (ids: string[]) =>
+  setTriageMany(cache, B, ids, { contacted_at: null, contacted_addresses: null, contacted_subject: null, exported_at: null, stage: null });
+/** Marked contacted on a day without naming the addresses, through the owner of the user's record. */
+const contacted = (ids: string[], on: string) => act(cache, B, ids, { do: 'contacted', on }, on);
 
 describe('contact marked without naming the addresses: the pre-selected ones are recorded', () => {
   it('the person, not the role address or the catch-all; role addresses when there is no person; catch-alls only when that is all; never do-not-contact', () => {
     cache.doNotContact.add('Blocked@Verge.example');
-    cache.triage.setMany(B, ['a', 'b', 'c', 'd', 'e'], { contacted_at: '2026-11-02' });
+    contacted(['a', 'b', 'c', 'd', 'e'], '2026-11-02');
     expect(contactedOf('a')).toEqual(['ana@wired.com']);
     expect(contactedOf('b')).toEqual(['tips@wired.com']);
     expect(contactedOf('c')).toEqual(['press@wired.com', 'news@wired.com']);
     expect(contactedOf('d')).toEqual(['desk@verge.example', 'night@verge.example']);
     expect(contactedOf('e')).toEqual(['ok@verge.example']);
     // Named addresses are kept as named; marking again does not replace them.
-    cache.triage.set(B, 'a', { contacted_addresses: ['press@wired.com'] });
-    cache.triage.set(B, 'a', { contacted_at: '2026-11-03' });
+    act(cache, B, ['a'], { do: 'contacted', on: '2026-11-02', addresses: ['press@wired.com'] }, '2026-11-02');
+    contacted(['a'], '2026-11-03');
     expect(contactedOf('a')).toEqual(['press@wired.com']);
     clear(['a', 'b', 'c', 'd', 'e']);
     cache.doNotContact.remove('blocked@verge.example');
@@ -61,15 +68,14 @@ describe('contact marked without naming the addresses: the pre-selected ones are
 
 describe('already pitched counts addresses written to', () => {
   it('an opportunity shares "pitched" only through an address that was written to; the filter and the export skip agree', async () => {
-    cache.triage.set(B, 'a', { contacted_at: '2026-11-02' }); // to ana@ (pre-selected)
+    contacted(['a'], '2026-11-02'); // to ana@ (pre-selected)
     const pitched = () =>
-      cache.opportunities
-        .list({ brandId: B })
+      list(cache, { brandId: B })
         .filter((o) => o.pitched_at)
         .map((o) => o.id);
     // f shares ana@ (in another case); b shares only the catch-all tips@ and c only press@, neither written to.
     expect(pitched()).toEqual(['a', 'f']);
-    expect(cache.opportunities.list({ brandId: B, alreadyPitched: false }).map((o) => o.id)).toEqual(['b', 'c', 'd', 'e']);
+    expect(list(cache, { brandId: B, alreadyPitched: false }).map((o) => o.id)).toEqual(['b', 'c', 'd', 'e']);
     const out = join(tmp.dir, 'skip.csv');
     const r = await exportCsv(cache, { brandId: B, preset: 'contacts', out, skipContacted: true, unfilled: 'keep' });
     expect(r.check.rows).toBe(7); // one row per address, every one but ana@ (in a and in f)
@@ -88,19 +94,19 @@ describe('already pitched counts addresses written to', () => {
       filter: { ids: ['c'] },
     });
     expect(r.carried).toBe(2);
-    expect(cache.opportunities.get(B, 'c')!.triage.exported_at).not.toBeNull();
-    expect(cache.opportunities.list({ brandId: B }).every((o) => o.pitched_at === null)).toBe(true);
-    expect(cache.opportunities.earlierContacts(B, 'a', ['press@wired.com'], '2026-01-01')).toEqual([]);
+    expect(detail(cache, B, 'c')!.triage.exported_at).not.toBeNull();
+    expect(list(cache, { brandId: B }).every((o) => o.pitched_at === null)).toBe(true);
+    expect(earlierContacts(cache.readable, B, 'a', ['press@wired.com'], '2026-01-01')).toEqual([]);
     const sent = confirmExportSent(cache, r.exportId, '2026-11-05');
     expect(sent).toMatchObject({ updated: 1, addresses: 2, alreadySent: null });
-    expect(cache.triage.get(B, 'c')).toMatchObject({
+    expect(triageOf(cache, B, 'c')).toMatchObject({
       contacted_at: '2026-11-05',
       contacted_addresses: ['press@wired.com', 'news@wired.com'],
       stage: 'Contacted',
     });
     // a shares press@: pitched now, and mailing it warns of the person (press@) and of the outlet.
-    expect(cache.opportunities.get(B, 'a')!.item.pitched_at).toBe('2026-11-05');
-    const warned = cache.opportunities.earlierContacts(B, 'a', ['press@wired.com'], '2026-01-01');
+    expect(detail(cache, B, 'a')!.item.pitched_at).toBe('2026-11-05');
+    const warned = earlierContacts(cache.readable, B, 'a', ['press@wired.com'], '2026-01-01');
     expect(warned.map((w) => [w.kind, w.what, w.opportunity_id])).toEqual([
       ['outlet', 'wired.com', 'c'],
       ['person', 'press@wired.com', 'c'],
@@ -108,31 +114,54 @@ describe('already pitched counts addresses written to', () => {
     clear(['c']);
   });
 
+  it('the record file carries what an export carried and when it was confirmed sent: restored from a backup, it can still be confirmed, once', async () => {
+    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', out: join(tmp.dir, 'kept.csv'), unfilled: 'keep', filter: { ids: ['e'] } });
+    // A restore, as from a backup: the record read whole (the file's text, as written), parsed by the file's schema, put in place.
+    const restore = () => {
+      const parsed = parseRecordFile(cache.record.readJson('t').json);
+      if (!parsed.ok) throw new Error(parsed.reason);
+      cache.record.replace(parsed.record);
+    };
+    restore();
+    expect(cache.exports.sent(r.exportId)).toMatchObject({ carried: [['e', ['blocked@verge.example', 'ok@verge.example']]], sent_at: null });
+    expect(confirmExportSent(cache, r.exportId, '2026-11-05', '2026-11-05T10:00:00.000Z')).toMatchObject({ updated: 1, addresses: 2, alreadySent: null });
+    restore();
+    expect(confirmExportSent(cache, r.exportId, '2026-11-06')).toMatchObject({ updated: 0, alreadySent: '2026-11-05' });
+    expect(contactedOf('e')).toEqual(['blocked@verge.example', 'ok@verge.example']);
+    clear(['e']);
+  });
+
   it('an outlet counts as pitched at only through its addresses: a contact that wrote to none of them does not warn', () => {
     // d's only addresses are catch-alls: recorded when that is all it has. e, at the same outlet, is warned of it.
-    cache.triage.set(B, 'd', { contacted_at: '2026-11-02' });
-    expect(cache.opportunities.earlierContacts(B, 'e', ['ok@verge.example'], '2026-01-01').map((w) => w.kind)).toEqual(['outlet']);
+    contacted(['d'], '2026-11-02');
+    expect(earlierContacts(cache.readable, B, 'e', ['ok@verge.example'], '2026-01-01').map((w) => w.kind)).toEqual(['outlet']);
     // Written to no address of d (all now on the do-not-contact list when marked): nothing was sent there, no warning.
     clear(['d']);
     cache.doNotContact.add('verge.example');
-    cache.triage.set(B, 'd', { contacted_at: '2026-11-02' });
+    contacted(['d'], '2026-11-02');
     expect(contactedOf('d')).toEqual([]);
-    expect(cache.opportunities.earlierContacts(B, 'e', ['ok@verge.example'], '2026-01-01')).toEqual([]);
+    expect(earlierContacts(cache.readable, B, 'e', ['ok@verge.example'], '2026-01-01')).toEqual([]);
     cache.doNotContact.remove('verge.example');
     clear(['d']);
   });
 });
 
-describe('a cache from before (version 6), migrated', () => {
+/** A cache file as version 6 left it, with the brand's key: still open, for the test's rows. */
+function version6(path: string): Database.Database {
+  const old = new Database(path);
+  for (const m of MIGRATIONS.filter((m) => m.version <= 6)) {
+    old.exec(m.sql);
+    m.up?.(old);
+    old.pragma(`user_version = ${m.version}`);
+  }
+  old.prepare('INSERT INTO brand_keys (key, id) VALUES (1, ?)').run(B);
+  return old;
+}
+
+describe('a cache from before (version 6), migrated (7, then 8)', () => {
   it('contacts marked without addresses get the pre-selected ones; the do-not-contact list and stored addresses are normalised', async () => {
     const path = join(tmp.dir, 'v6.db');
-    const old = new Database(path);
-    for (const m of MIGRATIONS.filter((m) => m.version <= 6)) {
-      old.exec(m.sql);
-      m.up?.(old);
-      old.pragma(`user_version = ${m.version}`);
-    }
-    old.prepare('INSERT INTO brand_keys (key, id) VALUES (1, ?)').run(B);
+    const old = version6(path);
     old
       .prepare(
         "INSERT INTO opportunities (rowid, brand_key, id, title, domain, raw_hash, first_synced_at, changed_at) VALUES (1, 1, 'x', 'X', 'wired.com', 'h', 'now', 'now')",
@@ -163,5 +192,65 @@ describe('a cache from before (version 6), migrated', () => {
     expect(db.prepare('SELECT value FROM do_not_contact ORDER BY value').pluck().all()).toEqual(['ben@kim.example', 'tips@other.example']);
     expect(db.prepare('SELECT carried, sent_at FROM exports').all()).toEqual([]);
     db.close();
+  });
+
+  it('versions 7 and 8 compose: the pre-selected addresses are recorded first, then the local status is carried onto the stage, and both are read', async () => {
+    const path = join(tmp.dir, 'v6-status.db');
+    const old = version6(path);
+    const opp = old.prepare(
+      "INSERT INTO opportunities (rowid, brand_key, id, title, domain, raw_hash, first_synced_at, changed_at) VALUES (?, 1, ?, ?, 'wired.com', 'h', 'now', 'now')",
+    );
+    const contact = old.prepare(
+      "INSERT INTO contacts (opportunity_rowid, position, brand_key, raw, email, identity, domain, catch_all, valid) VALUES (?, ?, 1, ?, ?, ?, 'wired.com', ?, 1)",
+    );
+    const record = old.prepare("INSERT INTO opportunity_records (rowid, packed) VALUES (?, jsonb('{}'))");
+    for (const [rowid, id] of [
+      [1, 'x'],
+      [2, 'y'],
+    ] as const) {
+      opp.run(rowid, id, id.toUpperCase());
+      record.run(rowid);
+      contact.run(rowid, 0, 'Ana@WIRED.com', 'Ana@WIRED.com', 'ana@wired.com', 0);
+      contact.run(rowid, 1, 'tips@wired.com CATCH', 'tips@wired.com', 'tips@wired.com', 1);
+    }
+    // x: contacted (no addresses recorded) at the stage Contacted, then the local status Done, the later word.
+    // y: contacted, then archived by the local status: Not a fit, and still written to.
+    const triage = old.prepare(
+      `INSERT INTO triage (brand_id, opportunity_id, contacted_at, contacted_changed_at, stage, stage_changed_at, status, status_changed_at, updated_at)
+        VALUES (?, ?, '2026-10-01', '2026-10-01T09:00:00Z', 'Contacted', '2026-10-01T09:00:00Z', ?, '2026-10-05T09:00:00Z', 'now')`,
+    );
+    triage.run(B, 'x', 'Done');
+    triage.run(B, 'y', 'Archived');
+    old.close();
+    const c = await Cache.open(path, { backupDir: join(tmp.dir, 'v6-status-backups') });
+    try {
+      expect(c.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
+      // 7: who was written to (the person, not the catch-all), at the contact's time; 8: the stage the status stood for.
+      for (const [id, stage, reason] of [
+        ['x', 'Won', null],
+        ['y', 'Not a fit', 'Archived'],
+      ] as const) {
+        expect(triageOf(c, B, id)).toMatchObject({ contacted_addresses: ['Ana@wired.com'], contacted_at: '2026-10-01', stage, stage_reason: reason });
+        expect(triageRecord(c.readable, B, id)!.contacted_addresses_changed_at).toBe('2026-10-01T09:00:00Z');
+      }
+      expect((c.db.prepare('PRAGMA table_info(triage)').all() as { name: string }[]).map((x) => x.name)).not.toContain('status');
+      expect(
+        c.db
+          .prepare("SELECT opportunity_id, detail FROM history WHERE kind = 'stage' ORDER BY opportunity_id")
+          .all()
+          .map((h) => Object.values(h as object)),
+      ).toEqual([
+        ['x', 'Won (your earlier status Done, carried over)'],
+        ['y', 'Not a fit (your earlier status Archived, carried over)'],
+      ]);
+      // Both read: x shows as pitched through ana@ (the address recorded), and nothing through the catch-all.
+      expect(list(c, { brandId: B, alreadyPitched: true, includeArchived: true }).map((o) => [o.id, o.pitched_at])).toEqual([
+        ['x', '2026-10-01'],
+        ['y', '2026-10-01'],
+      ]);
+      expect(earlierContacts(c.readable, B, 'x', ['tips@wired.com'], '2026-01-01')).toEqual([expect.objectContaining({ kind: 'outlet', opportunity_id: 'y' })]);
+    } finally {
+      c.close();
+    }
   });
 });

@@ -11,7 +11,8 @@ import { MERGE_FIELDS, type MergeDefaults, type MergeField } from '../../../shar
 import { SettingsFile } from '../../core/app/settings';
 import { confirmExportSent, ExportNotFound } from '../../core/export/confirm-sent';
 import { DELIMITERS, exportCsv, previewExport, UnfilledChoiceNeeded } from '../../core/export/csv-export';
-import { localToday } from '../../core/store/opportunities';
+import { storedCount } from '../../core/store/opportunity-detail';
+import { localToday } from '../../core/store/opportunity-list';
 import { settingsFor, withCache, type Ctx } from '../context';
 import { LIST_OPTIONS, listFilter } from '../list-filter';
 import { plain, table } from '../output';
@@ -90,7 +91,8 @@ async function sent(ctx: Ctx, id: string | undefined): Promise<void> {
 
 async function log(ctx: Ctx, asJson: boolean): Promise<void> {
   await withCache(ctx, (cache) => {
-    const list = cache.exports.list(20).map((e) => ({ ...e, sent_at: cache.exports.sent(e.id)?.sent_at ?? null }));
+    // Each export's addresses carried stay out of the log (`export sent` marks them); whether it was sent is in it.
+    const list = cache.exports.list(20).map(({ carried: _carried, ...e }) => ({ ...e, sent_at: e.sent_at ?? null }));
     if (asJson) return ctx.io.out(JSON.stringify(list) + '\n');
     ctx.io.out(
       list.length
@@ -154,7 +156,7 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
   await withCache(
     ctx,
     async (cache) => {
-      if (cache.opportunities.count({ brandId, includeArchived: true, includeRemoved: true }) === 0) {
+      if (storedCount(cache.readable, brandId) === 0) {
         throw new UsageError('The cache holds no opportunities for this brand yet. Run `workbench sync` first.');
       }
       try {

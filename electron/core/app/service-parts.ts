@@ -5,19 +5,18 @@
 import { join } from 'node:path';
 import type { Transport } from '../seams';
 import type { OpenProgress } from '../store/db';
-import { localToday } from '../store/opportunities';
+import { localToday, pipelineDays } from '../store/opportunity-list';
+import type { DomainDeps } from './domain-deps';
 import { CacheKeeper } from './cache-keeper';
 import { Connection } from './connection';
 import { ExportJobs } from './export-jobs';
 import { FileChoices } from './file-choices';
 import type { Keychain } from './keys';
-import { Lifecycle } from './lifecycle';
+import { AppLifecycle } from './lifecycle';
 import type { Platform } from './platform';
-import { Pipeline } from './pipeline';
 import { RecordKeeping } from './record-keeping';
 import { SettingsFile } from './settings';
 import { SyncJobs } from './sync-jobs';
-import { Triage } from './triage';
 
 export interface AppServiceOptions {
   userDataDir: string;
@@ -37,6 +36,8 @@ export interface AppServiceOptions {
   startOver?: boolean;
   /** How long after launch the background integrity check starts. Default 5 s. */
   integrityCheckDelayMs?: number;
+  /** How often, while the app stays open, the no-reply rule runs again. Default an hour. */
+  noReplyEveryMs?: number;
   log?(level: 'warn' | 'error', message: string): void;
   /** Told as each long step of opening the cache starts (a migration, say): main waits while these come. */
   onOpenProgress?(progress: OpenProgress): void;
@@ -50,9 +51,9 @@ export interface ServiceParts {
   files: FileChoices;
   record: RecordKeeping;
   exports: ExportJobs;
-  pipeline: Pipeline;
-  triage: Triage;
-  life: Lifecycle;
+  /** What the domains behind the contract (opportunities, triage, drafts) are given. */
+  domain: DomainDeps;
+  life: AppLifecycle;
   /** Today on the user's calendar (YYYY-MM-DD); a test fixes it. */
   today(): string;
 }
@@ -60,7 +61,13 @@ export interface ServiceParts {
 export function buildParts(opts: AppServiceOptions): ServiceParts {
   const { platform } = opts;
   const today = () => opts.today?.() ?? localToday();
-  const keeper = new CacheKeeper({ appVersion: opts.appVersion, backups: () => record.backups, log: opts.log, onOpenProgress: opts.onOpenProgress });
+  const keeper = new CacheKeeper({
+    appVersion: opts.appVersion,
+    backups: () => record.backups,
+    days: () => pipelineDays(today(), settings.get().followUpAfterDays),
+    log: opts.log,
+    onOpenProgress: opts.onOpenProgress,
+  });
   const cache = () => keeper.cache;
   const settings = new SettingsFile(join(opts.userDataDir, 'settings.json'));
   const connection: Connection = new Connection({ platform, settings, fetch: opts.fetch, cache, demoUrl: () => life.demo?.url ?? null });
@@ -80,8 +87,7 @@ export function buildParts(opts: AppServiceOptions): ServiceParts {
     onError: (e) => opts.log?.('warn', `a backup of the user's record failed: ${e instanceof Error ? e.message : String(e)}`),
   });
   const exports = new ExportJobs({ platform, cache, files, onDone: () => record.changed(), senderName: () => settings.get().senderName, today });
-  const pipeline = new Pipeline({ cache, platform, settings: () => settings.get(), today, changed: () => record.changed() });
-  const triage = new Triage(cache);
-  const life: Lifecycle = new Lifecycle({ ...opts, keeper, settings, connection, sync, exports, record, pipeline, today });
-  return { keeper, settings, connection, sync, files, record, exports, pipeline, triage, life, today };
+  const domain: DomainDeps = { cache, platform, settings: () => settings.get(), today, changed: () => record.changed() };
+  const life: AppLifecycle = new AppLifecycle({ ...opts, keeper, settings, connection, sync, exports, record, today });
+  return { keeper, settings, connection, sync, files, record, exports, domain, life, today };
 }

@@ -4,11 +4,14 @@
 // date (kept when there is one already), the addresses used (added to any
 // recorded before) and the stage moved on (New or Drafted to Contacted), as a
 // contact marked by hand. A follow-ups export marks the follow-up sent
-// instead. Confirming the same export twice changes nothing.
-import { WorkbenchError } from '../../../shared/errors';
+// instead. It is one triage action through the owner of the user's record
+// (app/triage.ts), so it can be undone like any other. Confirming the same
+// export twice changes nothing.
 import { addressIdentity } from '../../../shared/contacts';
-import { STAGE_TO_STATUS, stageAfter, type Stage } from '../../../shared/pipeline';
+import { WorkbenchError } from '../../../shared/errors';
+import { applyEach } from '../app/triage';
 import type { Cache } from '../store/cache';
+import { missingIds } from '../store/opportunity-detail';
 
 export interface ConfirmedSent {
   /** Opportunities whose triage changed. */
@@ -35,33 +38,35 @@ export function confirmExportSent(cache: Cache, id: string, today: string, now =
   if (!e) throw new ExportNotFound(id === 'latest' ? 'No export has been made yet.' : `No export ${id} is known on this computer.`);
   const base = { fileName: e.file_name, preset: e.preset };
   if (e.sent_at) return { ...base, updated: 0, addresses: 0, alreadySent: e.sent_at.slice(0, 10) };
-  let updated = 0;
-  let addresses = 0;
-  cache.tx(() => {
-    for (const [opportunityId, emails] of e.carried) {
-      if (!cache.opportunities.exists(e.brand_id, opportunityId)) continue;
-      const t = cache.triage.get(e.brand_id, opportunityId);
-      const stage = (t?.stage ?? 'New') as Stage;
-      if (e.preset === 'followups') {
-        const next = stageAfter('followed-up', stage);
-        cache.triage.set(e.brand_id, opportunityId, { followed_up_at: today, stage: next, status: STAGE_TO_STATUS[next] }, now);
-      } else {
-        const next = stageAfter('mailed', stage);
-        const before = t?.contacted_addresses ?? [];
-        const known = new Set(before.map(addressIdentity));
-        const used = [...before, ...emails.filter((a) => !known.has(addressIdentity(a)))];
-        cache.triage.set(
-          e.brand_id,
-          opportunityId,
-          { contacted_addresses: used, stage: next === 'New' ? null : next, status: STAGE_TO_STATUS[next], snoozed_until: null },
-          now,
-          { contacted_at: today },
-        );
-      }
-      updated++;
-      addresses += emails.length;
-    }
-    cache.exports.markSent(e.id, now);
-  });
-  return { ...base, updated, addresses, alreadySent: null };
+  // The opportunities still in the cache (one reset or removed since is passed over).
+  const gone = new Set(
+    missingIds(
+      cache.readable,
+      e.brand_id,
+      e.carried.map(([oid]) => oid),
+    ),
+  );
+  const carried = new Map(e.carried.filter(([oid]) => !gone.has(oid)));
+  const followUps = e.preset === 'followups';
+  const applied = applyEach(
+    cache,
+    e.brand_id,
+    [...carried.keys()],
+    (oid, t) => {
+      if (followUps) return { do: 'followed-up', on: today };
+      const before = t.contacted_addresses ?? [];
+      const known = new Set(before.map(addressIdentity));
+      const used = [...before, ...carried.get(oid)!.filter((a) => !known.has(addressIdentity(a)))];
+      return { do: 'contacted', on: t.contacted_at ?? today, addresses: used, subject: t.contacted_subject };
+    },
+    {
+      kind: followUps ? 'followed-up' : 'contacted',
+      label: `Marked ${followUps ? 'followed up' : 'contacted'} (sent from ${e.file_name})`,
+      pitched: true,
+      also: () => cache.exports.markSent(e.id, now),
+    },
+    { today, senderName: '', now },
+  );
+  const addresses = [...carried.values()].reduce((n, a) => n + a.length, 0);
+  return { ...base, updated: applied.changed.length, addresses, alreadySent: null };
 }

@@ -178,7 +178,8 @@ export function followUpRows(opportunity: OpportunityRow, brand: string, fill: F
   const sentTo = recorded
     ? [...new Set(recorded.map(addressIdentity))].flatMap((id) => (allowed.has(id) ? [allowed.get(id)!] : []))
     : defaultRecipients([...emails, ...catchAlls.map((e) => `${e} CATCH`)].map(parseContact));
-  const text = opportunity.pipeline.followup_draft ?? defaultFollowUp(pitchOf(record));
+  // The follow-up replies to the subject the pitch went out with ("Re: " + it), so it threads in their inbox.
+  const text = opportunity.pipeline.followup_draft ?? defaultFollowUp(pitchOf(record), opportunity.pipeline.contacted_subject);
   return sentTo.map((email) => {
     const catchAll = catchAlls.includes(email);
     const contact = { email, catchAll };

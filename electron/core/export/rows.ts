@@ -12,7 +12,7 @@ import type { MergeDefaults } from '../../../shared/merge-fields';
 import type { Pitch } from '../../../shared/opportunity-fields';
 import type { Cache } from '../store/cache';
 import type { ContactRowOptions } from '../store/export-rows';
-import type { ListFilter } from '../store/opportunities';
+import type { ListFilter } from '../../../shared/model';
 import { cutForSpreadsheet, cutToBytes, SPREADSHEET_CELL_MAX } from './cell-limits';
 import { note, tally, tokensMet } from './check';
 import { startsLikeFormula } from './guard';

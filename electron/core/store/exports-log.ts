@@ -1,15 +1,20 @@
 // The exports the user made: when, which brand and preset, how many rows, and
 // the file's name (never its folder: the record may travel to a colleague);
-// and, kept on this computer, which addresses it carried and when the user
-// said it was sent (an export is not a contact until then).
+// which addresses it carried and when the user said it was sent (an export is
+// not a contact until then). The record file carries all of it.
 import { randomUUID } from 'node:crypto';
 import type { ExportRecord } from '../../../shared/user-record';
 import type { DB } from './db';
 import { sql } from './sql';
 import { Statements } from './statements';
 
-/** The columns the record file carries (not the addresses carried, nor when it was confirmed sent: those stay on this computer). */
-const RECORD_COLUMNS = sql`id, at, brand_id, preset, file_name, rows, opportunities, marked_exported`;
+/** The columns the record file carries. */
+const RECORD_COLUMNS = sql`id, at, brand_id, preset, file_name, rows, opportunities, marked_exported, carried, sent_at`;
+
+type StoredExport = Omit<ExportRecord, 'carried'> & { carried: string | null };
+
+/** A row as the record holds it: the addresses carried as a list. */
+const toRecord = (r: StoredExport): ExportRecord => ({ ...r, carried: r.carried ? (JSON.parse(r.carried) as [string, string[]][]) : null });
 
 export class ExportLog {
   private readonly statements: Statements;
@@ -19,11 +24,10 @@ export class ExportLog {
   }
 
   /** A new export; `carried`: the addresses it wrote, per opportunity id (what "I sent it" marks contacted). */
-  add(e: Omit<ExportRecord, 'id'> & { id?: string; carried?: ReadonlyMap<string, readonly string[]> }): ExportRecord {
+  add(e: Omit<ExportRecord, 'id' | 'carried'> & { id?: string; carried?: ReadonlyMap<string, readonly string[]> }): ExportRecord {
     const { carried, ...rest } = e;
-    const rec: ExportRecord = { ...rest, id: e.id ?? randomUUID() };
+    const rec: ExportRecord = { ...rest, id: e.id ?? randomUUID(), carried: carried?.size ? [...carried].map(([o, a]) => [o, [...a]]) : null };
     this.insert(rec);
-    if (carried?.size) this.statements.run(sql`UPDATE exports SET carried = ${JSON.stringify([...carried])} WHERE id = ${rec.id}`);
     return rec;
   }
 
@@ -42,19 +46,20 @@ export class ExportLog {
 
   /** Insert as is; an export already known (same id) is kept once. Returns 1 when new. */
   insert(e: ExportRecord): number {
+    const carried = e.carried?.length ? JSON.stringify(e.carried) : null;
     return this.statements.run(
-      sql`INSERT OR IGNORE INTO exports (id, at, brand_id, preset, file_name, rows, opportunities, marked_exported)
-        VALUES (${e.id}, ${e.at}, ${e.brand_id}, ${e.preset}, ${e.file_name}, ${e.rows}, ${e.opportunities}, ${e.marked_exported})`,
+      sql`INSERT OR IGNORE INTO exports (id, at, brand_id, preset, file_name, rows, opportunities, marked_exported, carried, sent_at)
+        VALUES (${e.id}, ${e.at}, ${e.brand_id}, ${e.preset}, ${e.file_name}, ${e.rows}, ${e.opportunities}, ${e.marked_exported}, ${carried}, ${e.sent_at ?? null})`,
     ).changes;
   }
 
   /** Newest first. */
   list(limit = 1000): ExportRecord[] {
-    return this.statements.all<ExportRecord>(sql`SELECT ${RECORD_COLUMNS} FROM exports ORDER BY at DESC LIMIT ${limit}`);
+    return this.statements.all<StoredExport>(sql`SELECT ${RECORD_COLUMNS} FROM exports ORDER BY at DESC LIMIT ${limit}`).map(toRecord);
   }
 
   all(): ExportRecord[] {
-    return this.statements.all<ExportRecord>(sql`SELECT ${RECORD_COLUMNS} FROM exports ORDER BY at`);
+    return this.statements.all<StoredExport>(sql`SELECT ${RECORD_COLUMNS} FROM exports ORDER BY at`).map(toRecord);
   }
 
   clear(): void {

@@ -12,6 +12,7 @@ import { Cache } from '../../../electron/core/store/cache';
 import { openDatabase } from '../../../electron/core/store/db';
 import { runCli } from '../../support/cli-run';
 import { tempDir } from '../../support/tmp';
+import { count } from '../../support/store';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -73,7 +74,7 @@ describe('what still opens', () => {
     new Database(join(dir, 'blank.db')).close();
     for (const f of ['zero.db', 'blank.db']) {
       const c = await Cache.open(join(dir, f));
-      expect(c.opportunities.count({ brandId: 'a'.repeat(32) })).toBe(0);
+      expect(count(c, { brandId: 'a'.repeat(32) })).toBe(0);
       c.close();
     }
   });

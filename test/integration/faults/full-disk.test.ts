@@ -19,6 +19,7 @@ import { Cache } from '../../../electron/core/store/cache';
 import type { OpenOptions } from '../../../electron/core/store/db';
 import { runCli } from '../../support/cli-run';
 import { tempDir } from '../../support/tmp';
+import { list, setTriage } from '../../support/store';
 import { withHealth } from '../../support/cache-health';
 
 let sim: Simulator;
@@ -42,9 +43,9 @@ async function cacheWithNotes(name: string): Promise<{ db: string; notes: Map<st
   expect((await runCli(['sync', '--no-scores', '--no-citations'], { url: sim.url, db })).code).toBe(0);
   const cache = await Cache.open(db);
   const notes = new Map<string, string>();
-  for (const o of cache.opportunities.list({ brandId: brand }, { limit: NOTES })) notes.set(o.id, `note for ${o.title.slice(0, 20)}`);
+  for (const o of list(cache, { brandId: brand }, { limit: NOTES })) notes.set(o.id, `note for ${o.title.slice(0, 20)}`);
   cache.tx(() => {
-    for (const [id, note] of notes) cache.triage.set(brand, id, { note });
+    for (const [id, note] of notes) setTriage(cache, brand, id, { note });
   });
   cache.close();
   return { db, notes };
@@ -135,9 +136,9 @@ describe.skipIf(refused !== null)(`on a real 320 KB disk (tmpfs)${refused ? ` â€
   it('a record export larger than the disk: exit 5, disk full for the file, nothing under its name, no part left', async () => {
     const { db } = await cacheWithNotes('big-record');
     const cache = await Cache.open(db);
-    const ids = cache.opportunities.list({ brandId: brand }, { limit: 60 }).map((o) => o.id);
+    const ids = list(cache, { brandId: brand }, { limit: 60 }).map((o) => o.id);
     cache.tx(() => {
-      for (const id of ids) cache.triage.set(brand, id, { note: `${id} `.repeat(300) });
+      for (const id of ids) setTriage(cache, brand, id, { note: `${id} `.repeat(300) });
     });
     cache.close();
     const out = join(MOUNT, 'record.json');

@@ -15,6 +15,7 @@ import { Cache } from '../../../electron/core/store/cache';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { runCli } from '../../support/cli-run';
 import { tempDir } from '../../support/tmp';
+import { triageOf } from '../../support/store';
 
 const tmp = tempDir();
 let sim: Simulator;
@@ -79,7 +80,7 @@ function cliLive(args: string[], onErr: (text: string) => void) {
 const noteOf = async () => {
   const c = await Cache.open(db);
   try {
-    return c.triage.get(brand, id)?.note ?? null;
+    return triageOf(c, brand, id).note || null;
   } finally {
     c.close();
   }

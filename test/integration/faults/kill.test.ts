@@ -21,6 +21,7 @@ import { Cache } from '../../../electron/core/store/cache';
 import { runCli } from '../../support/cli-run';
 import { workbench } from '../../support/workbench-process';
 import { tempDir } from '../../support/tmp';
+import { list, setTriage } from '../../support/store';
 import { withHealth } from '../../support/cache-health';
 
 const SEED = 20261124;
@@ -56,7 +57,7 @@ function random(seed: number): () => number {
 async function setNotes(db: string, notes: Map<string, string>) {
   const c = await Cache.open(db);
   c.tx(() => {
-    for (const [id, note] of notes) c.triage.set(brand, id, { note });
+    for (const [id, note] of notes) setTriage(c, brand, id, { note });
   });
   c.close();
 }
@@ -66,7 +67,7 @@ beforeAll(async () => {
   brand = sim.brands[0]!.id;
   expect((await runCli(['sync', '--no-scores', '--no-citations'], { url: sim.url, db: pristineDb })).code).toBe(0);
   const c = await Cache.open(pristineDb);
-  const ids = c.opportunities.list({ brandId: brand }, { limit: NOTED + 1 }).map((o) => o.id);
+  const ids = list(c, { brandId: brand }, { limit: NOTED + 1 }).map((o) => o.id);
   unnoted = ids.pop()!;
   c.tx(() => {
     for (let i = 0; i < 200; i++) c.doNotContact.add(`old${i}@outlet.example`);

@@ -14,6 +14,7 @@ import { Cache } from '../../../electron/core/store/cache';
 import { runCli } from '../../support/cli-run';
 import { workbench } from '../../support/workbench-process';
 import { tempDir } from '../../support/tmp';
+import { list, setTriage } from '../../support/store';
 import { withHealth } from '../../support/cache-health';
 
 const tmp = tempDir();
@@ -31,9 +32,9 @@ beforeAll(async () => {
   const first = await runCli(['sync', '--no-scores', '--no-citations'], { url: sim.url, db: pristine });
   expect(first.code, first.err).toBe(0);
   const c = await Cache.open(pristine);
-  for (const o of c.opportunities.list({ brandId: brand }, { limit: 600 })) notes.set(o.id, `called ${o.domain}`);
+  for (const o of list(c, { brandId: brand }, { limit: 600 })) notes.set(o.id, `called ${o.domain}`);
   c.tx(() => {
-    for (const [id, note] of notes) c.triage.set(brand, id, { note });
+    for (const [id, note] of notes) setTriage(c, brand, id, { note });
   });
   c.db.exec('DELETE FROM opportunities WHERE rowid NOT IN (SELECT rowid FROM opportunities ORDER BY rowid LIMIT 600)');
   c.close();

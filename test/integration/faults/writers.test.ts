@@ -18,6 +18,7 @@ import { SettingsFile } from '../../../electron/core/app/settings';
 import { runCli } from '../../support/cli-run';
 import { withFaults, type Faults } from '../../support/faulty-files';
 import { tempDir } from '../../support/tmp';
+import { list, setTriage } from '../../support/store';
 
 let sim: Simulator;
 const tmp = tempDir();
@@ -35,9 +36,9 @@ beforeAll(async () => {
   brand = sim.brands[0]!.id;
   expect((await cli(['sync', '--no-scores', '--no-citations'])).code).toBe(0);
   const cache = await Cache.open(db);
-  const ids = cache.opportunities.list({ brandId: brand }, { limit: NOTES }).map((o) => o.id);
+  const ids = list(cache, { brandId: brand }, { limit: NOTES }).map((o) => o.id);
   cache.tx(() => {
-    for (const [i, id] of ids.entries()) cache.triage.set(brand, id, { note: `Called the desk, try again on the ${i + 1}th`, status: 'In Progress' });
+    for (const [i, id] of ids.entries()) setTriage(cache, brand, id, { note: `Called the desk, try again on the ${i + 1}th`, stage: 'Drafted' });
     for (let i = 0; i < DNC; i++) cache.doNotContact.add(`person${i}@outlet${i % 7}.example`, 'asked not to be contacted');
   });
   cache.close();

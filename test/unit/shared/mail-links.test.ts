@@ -15,7 +15,7 @@ describe('composeLink', () => {
       url: mailtoLink(pitch.to, pitch.subject, pitch.body).url,
       bodyLeftOut: false,
       message: 'Opening your mail app.',
-      inLink: { to: pitch.to, subject: true, body: true },
+      inLink: { to: pitch.to, bcc: [], subject: true, body: true },
       clipboard: null,
     });
     expect(r.url).toBe(
@@ -30,7 +30,7 @@ describe('composeLink', () => {
       url: 'https://mail.google.com/mail/?view=cm&fs=1&to=maya.okafor@wired.com,a%2Bb@wired.com&su=Cold%20brew%20data%20%26%20a%20quote%3F&body=Hi%20Maya%2C%0A%0AIt%27s%20100%25%20%28really%29%20worth%20it%21%0ASam',
       bodyLeftOut: false,
       message: 'Opening Gmail in your browser.',
-      inLink: { to: pitch.to, subject: true, body: true },
+      inLink: { to: pitch.to, bcc: [], subject: true, body: true },
       clipboard: null,
     });
     const u = new URL(r.url);
@@ -212,11 +212,36 @@ describe('links that never lie', () => {
     }
   });
 
+  it('shared inboxes in Bcc: in every link, read back by Python; past the limit they are left out (whole) before any To address, copied under Bcc, and said', () => {
+    const bcc = ['press@wired.com', 'tips@wired.com'];
+    for (const via of MAIL_VIA) {
+      const short = composeLink(via, { to: ['ana@wired.com'], bcc, subject: 'Cold brew', body: 'Hi' });
+      expect(short.inLink).toEqual({ to: ['ana@wired.com'], bcc, subject: true, body: true });
+      const [p] = pythonParseLinks([short.url]);
+      expect(via === 'default' ? p!.path : p!.query.to![0]).toBe('ana@wired.com');
+      expect(p!.query.bcc).toEqual([bcc.join(',')]);
+      // Many shared inboxes and a long body: the person stays in To; the Bcc addresses that do not fit go to the clipboard.
+      const shared = [...many, ...many].map((a, i) => a.replace('journalist.', `desk${i}.`));
+      const long = composeLink(via, { to: ['ana@wired.com'], bcc: shared, subject: 'Cold brew', body });
+      expect(long.url.length).toBeLessThanOrEqual(MAX_URL_LENGTH);
+      expect(long.inLink.to).toEqual(['ana@wired.com']);
+      const k = long.inLink.bcc.length;
+      expect(k).toBeGreaterThan(0);
+      expect(k).toBeLessThan(shared.length);
+      expect(long.inLink.bcc).toEqual(shared.slice(0, k));
+      const [q] = pythonParseLinks([long.url]);
+      expect(q!.query.bcc![0]!.split(',')).toEqual(shared.slice(0, k));
+      expect(long.clipboard).toBe(`Bcc (add these addresses too): ${shared.slice(k).join(', ')}\n\n${body}`);
+      expect(long.message).toContain(`opens with ${1 + k} of the ${1 + shared.length} addresses and the subject`);
+      expect(long.message).toContain(`the other ${shared.length - k} Bcc addresses (paste them into Bcc) and the body`);
+    }
+  });
+
   it('a subject too long for any link is never dropped silently: it goes to the clipboard, and the message says so', () => {
     const subject = 'S'.repeat(3000);
     for (const via of MAIL_VIA) {
       const r = composeLink(via, { to: ['ana@wired.com'], subject, body: 'Hi' });
-      expect(r.inLink).toEqual({ to: ['ana@wired.com'], subject: false, body: false });
+      expect(r.inLink).toEqual({ to: ['ana@wired.com'], bcc: [], subject: false, body: false });
       expect(r.clipboard).toBe(`Subject: ${subject}\n\nHi`);
       expect(r.message).toContain('copied to the clipboard: the subject and the body');
       expect(r.url).not.toMatch(/[?&](su|subject)=/);

@@ -7,6 +7,7 @@ import * as m004 from './004-fast-and-small';
 import * as m005 from './005-pipeline';
 import * as m006 from './006-pitched-covering';
 import * as m007 from './007-who-was-written-to';
+import * as m008 from './008-one-triage-model';
 
 export interface Migration {
   version: number;
@@ -15,6 +16,6 @@ export interface Migration {
   up?: (db: Database.Database) => void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
