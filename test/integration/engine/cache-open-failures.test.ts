@@ -46,11 +46,14 @@ async function realCache(path: string): Promise<void> {
   db.close();
 }
 
+/** The tables a newer app's cache keeps from the first version (without them a file is another program's, whatever its version). */
+const KEPT_TABLES = ['brands', 'brand_keys', 'opportunities', 'triage', 'sync_runs'].map((t) => `CREATE TABLE ${t} (x);`).join(' ');
+
 describe('written by a newer version: newer, and left untouched', () => {
   it('user_version above this app: refused before anything in the file changes', async () => {
     const path = join(freshDir(), 'workbench.db');
     const d = new Database(path);
-    d.exec('CREATE TABLE t (x)');
+    d.exec(`${KEPT_TABLES} CREATE TABLE t (x)`);
     d.pragma(`user_version = ${LATEST_VERSION + 7}`);
     d.close();
     const before = readFileSync(path);
@@ -66,7 +69,7 @@ describe('written by a newer version: newer, and left untouched', () => {
   it('a schema this SQLite cannot parse (a newer app may use newer syntax) is newer, not damaged', async () => {
     const path = join(freshDir(), 'workbench.db');
     const d = new Database(path);
-    d.exec('CREATE TABLE future (aa, b)');
+    d.exec(`${KEPT_TABLES} CREATE TABLE future (aa, b)`);
     d.pragma(`user_version = ${LATEST_VERSION + 1}`);
     d.close();
     // Same length, so the record stays well-formed: only the SQL is new to this SQLite.
@@ -82,7 +85,7 @@ describe('written by a newer version: newer, and left untouched', () => {
     const writer = new Database(join(dir, 'live.db'));
     writer.pragma('journal_mode = WAL');
     writer.pragma('wal_autocheckpoint = 0');
-    writer.exec('CREATE TABLE t (x)');
+    writer.exec(`${KEPT_TABLES} CREATE TABLE t (x)`);
     writer.pragma(`user_version = ${LATEST_VERSION + 3}`);
     // A copy taken while the writer is open: the version is only in the WAL.
     copyFileSync(join(dir, 'live.db'), join(dir, 'workbench.db'));
