@@ -203,6 +203,8 @@ async function syncOpportunities(cache: Cache, client: TrakkrClient, brandId: st
   const pass = async (from: string | undefined): Promise<void> => {
     for await (const page of client.outreachPages({ brand: brandId, archived: true, limit: ctx.pageSize ?? 500, cursor: from }, ctx.signal)) {
       const next = page.pagination.has_more ? page.pagination.next_cursor : null;
+      // Another program writing: waited for here without blocking (the app answers calls meanwhile), then the page in one transaction.
+      await cache.awaitWriteLock(ctx.signal);
       const r = cache.tx(() => {
         const res = cache.opportunities.upsertPage(brandId, page.items, runId, ctx.now());
         cache.runs.progress(runId, {
@@ -266,6 +268,7 @@ async function syncCitations(cache: Cache, client: TrakkrClient, brandId: string
   try {
     for await (const page of client.citationsPages({ brand: brandId, mode, limit: 500 }, ctx.signal)) {
       if (pages === 0) snapshot = { updated_at: page.updatedAt, summary: page.summary };
+      await cache.awaitWriteLock(ctx.signal);
       cache.tx(() => {
         cache.citations.upsertPage(brandId, mode, page.items, run.id, position);
         cache.runs.progress(run.id, { cursor: page.pagination.next_cursor, items: page.items.length, added: 0, changed: 0, warnings: page.warnings.length });

@@ -60,7 +60,13 @@ export interface ServiceParts {
 export function buildParts(opts: AppServiceOptions): ServiceParts {
   const { platform } = opts;
   const today = () => opts.today?.() ?? localToday();
-  const keeper = new CacheKeeper({ appVersion: opts.appVersion, backups: () => record.backups, log: opts.log, onOpenProgress: opts.onOpenProgress });
+  const keeper = new CacheKeeper({
+    appVersion: opts.appVersion,
+    backups: () => record.backups,
+    log: opts.log,
+    onOpenProgress: opts.onOpenProgress,
+    onLockWait: (message) => platform.emit('cache:waiting', { message }),
+  });
   const cache = () => keeper.cache;
   const settings = new SettingsFile(join(opts.userDataDir, 'settings.json'));
   const connection: Connection = new Connection({ platform, settings, fetch: opts.fetch, cache, demoUrl: () => life.demo?.url ?? null });

@@ -217,10 +217,14 @@ export function untilReadable<T>(attempt: () => T, path: string, opts: LockWaitO
   });
 }
 
-/** SQLite's failure of the cache's file (full, read-only, damaged, locked) in the app's words; anything else (a bug, the app's own errors) as it is. */
-function named(e: unknown, db: DB, path: string, waitedMs: number): unknown {
+/**
+ * SQLite's failure of the cache's file (full, read-only, damaged, locked past
+ * the wait) in the app's words naming the file (cache-error.ts); anything else
+ * (a bug, the app's own errors) as it is.
+ */
+export function namedCacheFailure(e: unknown, db: DB, path: string): unknown {
   if (!String((e as { code?: unknown } | null)?.code ?? '').startsWith('SQLITE_')) return e;
-  return cacheWriteError(e, path, () => describeLockHolders(path, db), waitedMs) ?? e;
+  return cacheWriteError(e, path, () => describeLockHolders(path, db), blockingMs(db)) ?? e;
 }
 
 /**
@@ -262,7 +266,7 @@ export function writeTransaction<T>(db: DB, path: string, fn: () => T): T {
       throw e;
     }
   } catch (e) {
-    throw named(e, db, path, blocking);
+    throw namedCacheFailure(e, db, path);
   }
 }
 

@@ -10,11 +10,11 @@ import Database from 'better-sqlite3';
 import { CacheError, classifyOpenError, headerSchemaVersion, moveAside, openDatabase } from '../../../electron/core/store/db';
 import { Cache } from '../../../electron/core/store/cache';
 import { LATEST_VERSION } from '../../../electron/core/store/migrations';
-import { CoreLink, type HostHandlers } from '../../../shared/core-link';
+import { CoreLink } from '../../../shared/core-link';
 import { forkNodeCore } from '../../host/core-process';
 import { AppService } from '../../../electron/core/app/service';
 import { DEMO_KEY, startSimulator } from '../../../electron/simulator/server';
-import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
+import { FakeKeychain, FakePlatform, quietHost } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';
 
 const tmp = tempDir();
@@ -287,15 +287,8 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
   it('a damaged cache, through the core process: rebuilt at once, the old file kept aside, and the window told what was recovered', async () => {
     const dir = freshDir();
     writeFileSync(join(dir, 'workbench.db'), Buffer.alloc(8192, 7));
-    const host: HostHandlers = {
-      'clipboard:write': () => null,
-      'shell:open-external': () => null,
-      'shell:show-item-in-folder': () => null,
-      'dialog:save-file': () => null,
-      'dialog:open-file': () => null,
-    };
     const init = { userDataDir: dir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: false };
-    const core = new CoreLink(forkNodeCore(init), { host, onEvent: () => {} });
+    const core = new CoreLink(forkNodeCore(init), { host: quietHost, onEvent: () => {} });
     expect(await core.ready()).toBeNull();
     const state = (await core.call('app:state', [])) as { ok: true; value: { recovery: { message: string } | null } };
     expect(state.value.recovery?.message).toMatch(
@@ -376,15 +369,8 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
     old.triage.set(brand, 'opp-1', { status: 'Done', note: 'Pitched Ana on Tuesday' });
     old.doNotContact.add('press@outlet.example');
     old.close();
-    const host: HostHandlers = {
-      'clipboard:write': () => null,
-      'shell:open-external': () => null,
-      'shell:show-item-in-folder': () => null,
-      'dialog:save-file': () => null,
-      'dialog:open-file': () => null,
-    };
     const init = { userDataDir: dir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: false, startOver: true };
-    const core = new CoreLink(forkNodeCore(init), { host, onEvent: () => {} });
+    const core = new CoreLink(forkNodeCore(init), { host: quietHost, onEvent: () => {} });
     expect(await core.ready()).toBeNull();
     expect(await core.call('dnc:list', [])).toMatchObject({ ok: true, value: [{ value: 'press@outlet.example' }] });
     await core.shutdown(3_000);
