@@ -136,7 +136,7 @@ export async function withCache<T>(ctx: Ctx, fn: (c: Cache) => Promise<T> | T, o
   backupsFor(ctx, () => {
     throw new Error('the clean-up does not read the cache');
   }).sweep();
-  const cache = await Cache.open(ctx.dbPath, { lockWaitMs: ctx.lockWaitMs, onLockWait: (m) => ctx.io.err(m + '\n') });
+  const cache = await Cache.open(ctx.dbPath, { lockWaitMs: ctx.lockWaitMs, onLockWait: (m) => ctx.io.err(m + '\n'), signal: ctx.signal });
   // Follow-ups are due after the user's days, as in the app (its Due view, its follow-ups export).
   const { followUpAfterDays } = settingsFor(ctx);
   cache.opportunities.days = () => pipelineDays(localToday(), followUpAfterDays);
@@ -146,7 +146,8 @@ export async function withCache<T>(ctx: Ctx, fn: (c: Cache) => Promise<T> | T, o
     // A command that writes waits its turn (saying for whom) before it starts, rather than failing halfway.
     if (writes) await awaitWriteLock(cache.db, cache.path, { signal: ctx.signal });
     const result = await fn(cache);
-    if (opts.changesRecord)
+    // A stop asked for meanwhile: the command's work is done; the backup can wait for the next command.
+    if (opts.changesRecord && !ctx.signal?.aborted)
       await backupsFor(ctx, () => cache)
         .backupIfDue()
         .catch((e: unknown) => ctx.io.err(`note: the backup of your record could not be written: ${(e as Error).message}\n`));

@@ -76,4 +76,6 @@ const code = await run(process.argv.slice(2), {
   env: process.env,
   signal: stop.signal,
 });
-process.exitCode = code;
+// Stopped by the user: 130, as shells report an interrupted command, also when the stop was heard only once the work was done.
+if (stop.signal.aborted && code === 0) process.stderr.write('Stopped: the stop came once the work above was done, and it is kept.\n');
+process.exitCode = stop.signal.aborted && code === 0 ? EXIT_INTERRUPTED : code;

@@ -8,6 +8,7 @@
 import { join, dirname } from 'node:path';
 import { EXPORT_PRESETS, MAIL_TEXT_CHOICES, PRESETS, UNFILLED_CHOICES } from '../../../shared/export-presets';
 import { MERGE_FIELDS, type MergeDefaults, type MergeField } from '../../../shared/merge-fields';
+import { WorkbenchError } from '../../../shared/errors';
 import { SettingsFile } from '../../core/app/settings';
 import { confirmExportSent, ExportNotFound } from '../../core/export/confirm-sent';
 import { DELIMITERS, exportCsv, previewExport, UnfilledChoiceNeeded } from '../../core/export/csv-export';
@@ -164,7 +165,10 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
           for (const w of c.warnings) ctx.io.err(`warning: ${w}\n`);
           return;
         }
-        const r = await exportCsv(cache, { ...opts, out: values.out! });
+        const r = await exportCsv(cache, { ...opts, out: values.out!, signal: ctx.signal }).catch((e: unknown) => {
+          // Ctrl-C: the export stops at its next row, and no file (nor any part of one) is left.
+          throw ctx.signal?.aborted ? new WorkbenchError('cancelled', `Export stopped: nothing was written to ${values.out}.`) : e;
+        });
         for (const w of r.warnings) ctx.io.err(`warning: ${w}\n`);
         ctx.io.out(`Exported ${rows(r.rows)} to ${r.files.join(', ')}${r.markedExported ? `; ${r.markedExported} opportunities marked exported` : ''}.\n`);
         if (r.carried) ctx.io.out(`Once they are sent: \`workbench export sent ${r.exportId}\` marks these ${r.carried} addresses contacted.\n`);

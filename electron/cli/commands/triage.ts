@@ -7,6 +7,7 @@
 // do-not-contact list). --contacted alone means today.
 import { STATUSES, type Status } from '../../../shared/domain';
 import { STAGE_TO_STATUS, stageAfter, type Stage } from '../../../shared/pipeline';
+import { stoppedBefore } from '../../core/app/record';
 import { localToday } from '../../core/store/opportunities';
 import { checkDate } from '../../../shared/rules';
 import { withCache, type Ctx } from '../context';
@@ -74,6 +75,7 @@ export async function run(ctx: Ctx, args: string[]): Promise<void> {
       // Contacted: the stage moves on (forward only), its status with it unless --status says otherwise, and a snooze ends.
       const stage = contacted ? stageAfter('mailed', (cache.triage.get(brandId, values.id!)?.stage ?? null) as Stage | null) : undefined;
       const to = values.to === undefined ? undefined : addressesOf(cache.opportunities.get(brandId, values.id!)!.contacts, values.to);
+      if (ctx.signal?.aborted) throw stoppedBefore('saving the change');
       cache.triage.set(brandId, values.id!, {
         ...(stage ? { stage: stage === 'New' ? null : stage, status: STAGE_TO_STATUS[stage], snoozed_until: null } : {}),
         ...(to ? { contacted_addresses: to } : {}),

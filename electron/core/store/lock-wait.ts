@@ -12,6 +12,7 @@ import type Database from 'better-sqlite3';
 import { cacheWriteError, lockedError, openLockedError } from './cache-error';
 import { otherOpeners } from './open-marker';
 import { systemClock } from '../seams';
+import { WorkbenchError } from '../../../shared/errors';
 
 type DB = Database.Database;
 
@@ -191,7 +192,12 @@ export async function untilFree<T>(attempt: () => T, o: UntilFreeOptions): Promi
   o.onLockWait?.((o.message ?? ((w, ms) => waitingMessage(o.path, w, ms)))(who, o.waitMs));
   const started = Date.now();
   while (Date.now() - started < o.waitMs) {
-    await systemClock.sleep(Math.min(o.pollMs ?? 200, Math.max(1, o.waitMs - (Date.now() - started))), o.signal);
+    try {
+      await systemClock.sleep(Math.min(o.pollMs ?? 200, Math.max(1, o.waitMs - (Date.now() - started))), o.signal);
+    } catch (e) {
+      if (!o.signal?.aborted) throw e;
+      throw new WorkbenchError('cancelled', `Stopped while waiting for ${who ?? 'another program'} to let go of the cache (${o.path}): nothing was changed.`);
+    }
     const next = tryOnce();
     if (next.ok) return next.value;
   }

@@ -6,7 +6,6 @@
 // process, its event leaving while the core waits), then goes through once
 // that program lets go; past the wait, the holder is named.
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { AppService } from '../../../electron/core/app/service';
 import { createHandlers, dispatch } from '../../../electron/core/app/handlers';
@@ -16,6 +15,7 @@ import { CoreLink } from '../../../shared/core-link';
 import type { EventName } from '../../../shared/contract';
 import { forkNodeCore } from '../../host/core-process';
 import { FakeKeychain, FakePlatform, quietHost } from '../../support/fake-platform';
+import { holdLock } from '../../support/lock-holder';
 import { tempDir } from '../../support/tmp';
 
 const tmp = tempDir();
@@ -79,23 +79,7 @@ describe('a write the window asks for, on a cache that cannot take it', () => {
   });
 });
 
-/** Another program holding the cache's write lock (test/support/lock-holder-child.ts) until told to let go. */
-async function holder(db: string): Promise<{ proc: ChildProcessWithoutNullStreams; release: () => Promise<void> }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'test/support/lock-holder-child.ts', db], { stdio: ['pipe', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    proc.stdout.on('data', (c: Buffer) => c.toString().includes('holding') && resolve());
-    proc.once('exit', (code) => reject(new Error(`the holder exited (${code})`)));
-  });
-  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
-  proc.stdin.on('error', () => {});
-  return {
-    proc,
-    release: async () => {
-      if (proc.exitCode === null) proc.stdin.write('release\n');
-      await exited;
-    },
-  };
-}
+const holder = (db: string) => holdLock(db);
 
 describe('another program holding the cache while the window writes (the core in its own process)', () => {
   it('the window is told whom the write waits for while it waits; once that program lets go, the write goes through', async () => {

@@ -199,3 +199,26 @@ describe('the key echoed back by the service', () => {
     }
   });
 });
+
+describe('the service’s words in a failure, on a terminal', () => {
+  const HOSTILE = 'Brand \u001b[2J\u001b[31mnot found\u001b[0m \u202eelbat\u202c \u0007 ok';
+  it.each([
+    ['sync', () => ['sync', '--no-scores', '--no-citations']],
+    ['brands', () => ['brands']],
+  ])('`workbench %s`: escape sequences and bidirectional controls in its error text never reach the terminal raw', async (_, args) => {
+    const service = await hostile((url) =>
+      url.pathname === (args()[0] === 'brands' ? '/get-brands' : '/get-outreach')
+        ? { status: 400, body: JSON.stringify({ error: 'INVALID_PARAMETER', message: HOSTILE, timestamp: new Date().toISOString() }) }
+        : 'pass',
+    );
+    try {
+      const r = await runCli(args(), { url: service.url, db });
+      expect(r.code).toBe(4);
+      expect(r.err).toContain('Brand  [2J [31mnot found [0m  elbat    ok');
+      // eslint-disable-next-line no-control-regex -- the point: no control character but the line breaks
+      expect(r.err).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    } finally {
+      await service.close();
+    }
+  });
+});
