@@ -127,8 +127,6 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
   const unfilled = oneOf(UNFILLED_CHOICES, values.unfilled, '--unfilled');
   const mailText = oneOf(MAIL_TEXT_CHOICES, values['mail-text'], '--mail-text');
   if (values.default?.length && unfilled !== 'default') throw new UsageError('--default goes with --unfilled default.');
-  // The sender's name, given once, is kept in the app's settings (beside the cache) for every export and draft after.
-  if (values['sender-name'] !== undefined) new SettingsFile(join(dirname(ctx.dbPath), 'settings.json')).set({ senderName: values['sender-name'].trim() });
   const { brandId: _b, ...filter } = listFilter(values, brandId);
   const opts = {
     brandId,
@@ -150,11 +148,13 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
     maxRows,
     split: values.split,
     raw: values.raw,
-    senderName: settingsFor(ctx).senderName || undefined,
+    senderName: (values['sender-name']?.trim() ?? settingsFor(ctx).senderName) || undefined,
   };
   await withCache(
     ctx,
     async (cache) => {
+      // The sender's name, given once, is kept in the app's settings (beside the cache, once it is known to be one) for every export and draft after.
+      if (values['sender-name'] !== undefined) new SettingsFile(join(dirname(ctx.dbPath), 'settings.json')).set({ senderName: values['sender-name'].trim() });
       if (cache.opportunities.count({ brandId, includeArchived: true, includeRemoved: true }) === 0) {
         throw new UsageError('The cache holds no opportunities for this brand yet. Run `workbench sync` first.');
       }

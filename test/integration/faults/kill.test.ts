@@ -239,7 +239,7 @@ describe.each(COMMANDS)('kill -9 during `workbench $name`', (cmd) => {
       // A minute later, the command again: it completes, and the killed one's leftovers go.
       const old = new Date(Date.now() - 5 * 60_000);
       for (const folder of [dir, backupsOf(dir)])
-        if (existsSync(folder)) for (const f of readdirSync(folder)) if (/\.partial-\d+$/.test(f)) utimesSync(join(folder, f), old, old);
+        if (existsSync(folder)) for (const f of readdirSync(folder)) if (/\.partial-\d+(-[0-9a-f]{8})?$/.test(f)) utimesSync(join(folder, f), old, old);
       const again = await runCli(cmd.args(dir), { url: sim.url, db });
       expect(again.code, `${where}: run again: ${again.err}`).toBe(0);
       expect(inspect(db).integrity).toBe('ok');
