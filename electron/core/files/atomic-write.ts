@@ -187,10 +187,11 @@ export class FileStream extends Writable {
 /**
  * A temporary file of this app, with the pid of its writer: `<name>.partial-<pid>-<8 hex>`, or
  * `<name>.partial-<pid>` (the shape before) for a kind of file this app writes (an export, the
- * record, a backup, the backup before an upgrade). Nothing else in a folder is touched: another
- * program's `notes.json.tmp-123` stays.
+ * record, a backup, the backup before an upgrade). The backup before an upgrade is written by
+ * SQLite, whose rollback journal beside it (`…-journal`) a kill leaves too. Nothing else in a
+ * folder is touched: another program's `notes.json.tmp-123` stays.
  */
-const PARTIAL = /^(.+)\.partial-(\d+)-[0-9a-f]{8}$/;
+const PARTIAL = /^(.+)\.partial-(\d+)-[0-9a-f]{8}(?:-journal)?$/;
 const OLDER_PARTIAL = /^(.+\.(?:csv|tsv|xlsx|json|gz|bak))\.partial-(\d+)$/i;
 /** The settings' temporary file of an older version, removed only where the settings sweep their own folder. */
 const OLD_SETTINGS_TMP = /^(settings\.json)\.tmp-(\d+)$/;
