@@ -49,11 +49,16 @@ async function dataFolder(name: string) {
     // Being written right now by another process: a record whose description follows in a moment.
     [join(backups, 'record-2026-11-23T10-00-00-000Z.json.gz')]: 'young',
     [join(backups, 'workbench.db.v3.2026-11-01T00-00-00-000Z.bak')]: 'kept',
+    // Another program's temporary files, two days old (past the age at which the pid is no longer asked): not this app's.
+    [join(dir, `notes.json.tmp-${gone}`)]: 'theirs',
+    [join(dir, `notes.txt.partial-${gone}`)]: 'theirs',
+    [join(backups, `settings.json.tmp-${gone}`)]: 'theirs',
   };
   const old = new Date(Date.now() - 10 * 60_000);
+  const days = new Date(Date.now() - 2 * 24 * 3_600_000);
   for (const [path, what] of Object.entries(files)) {
     writeFileSync(path, what);
-    if (what !== 'young') utimesSync(path, old, old);
+    if (what !== 'young') utimesSync(path, what === 'theirs' ? days : old, what === 'theirs' ? days : old);
   }
   const expected = (folder: string) =>
     Object.entries(files)
