@@ -73,6 +73,7 @@ export const EVENT_NAMES = [
   'key:status',
   'app:command',
   'cache:recovered',
+  'cache:waiting',
   'core:status',
   'app:show',
 ] as const satisfies readonly EventName[];

@@ -238,6 +238,8 @@ export const events = {
   'app:command': z.object({ command: z.enum(['restore-backup', 'export-record', 'import-record']) }),
   /** The cache was found damaged while open and rebuilt with the user's record carried over. */
   'cache:recovered': z.object({ message: z.string() }),
+  /** A write (or the open) waits for another program that holds the cache: whom it waits for, and how long at most. */
+  'cache:waiting': z.object({ message: z.string() }),
   /** The core process stopped: restarted once, or down for good. */
   'core:status': z.object({ state: z.enum(['restarted', 'failed']), message: z.string() }),
   /** Main asks the window to show a view (the follow-up reminder's notification was clicked: the Due view). */

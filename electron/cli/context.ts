@@ -131,12 +131,11 @@ export const writeSections = { open: 0 };
  * follows when one is due (at most one an hour), as the app does.
  */
 export async function withCache<T>(ctx: Ctx, fn: (c: Cache) => Promise<T> | T, opts: { changesRecord?: boolean; writes?: boolean } = {}): Promise<T> {
-  // What killed commands left: temporary parts beside the cache and in the backups folder (this app's files only, by name and age).
+  const cache = await Cache.open(ctx.dbPath, { lockWaitMs: ctx.lockWaitMs, onLockWait: (m) => ctx.io.err(m + '\n'), signal: ctx.signal });
+  // Once the file is known to be this app's cache: what killed commands left beside it and in the backups folder goes
+  // (this app's files only, by name and age; a backup's record without its description gets it back when it reads whole).
   removeStalePartials(dirname(ctx.dbPath));
-  backupsFor(ctx, () => {
-    throw new Error('the clean-up does not read the cache');
-  }).sweep();
-  const cache = await Cache.open(ctx.dbPath, { lockWaitMs: ctx.lockWaitMs, onLockWait: (m) => ctx.io.err(m + '\n') });
+  backupsFor(ctx, () => cache).sweep();
   // Follow-ups are due after the user's days, as in the app (its Due view, its follow-ups export).
   const { followUpAfterDays } = settingsFor(ctx);
   cache.days = () => pipelineDays(localToday(), followUpAfterDays);
@@ -146,7 +145,8 @@ export async function withCache<T>(ctx: Ctx, fn: (c: Cache) => Promise<T> | T, o
     // A command that writes waits its turn (saying for whom) before it starts, rather than failing halfway.
     if (writes) await awaitWriteLock(cache.db, cache.path, { signal: ctx.signal });
     const result = await fn(cache);
-    if (opts.changesRecord)
+    // A stop asked for meanwhile: the command's work is done; the backup can wait for the next command.
+    if (opts.changesRecord && !ctx.signal?.aborted)
       await backupsFor(ctx, () => cache)
         .backupIfDue()
         .catch((e: unknown) => ctx.io.err(`note: the backup of your record could not be written: ${(e as Error).message}\n`));

@@ -12,8 +12,11 @@ import { run } from './main';
 
 const stop = new AbortController();
 let stops = 0;
+/** The command has returned: a stop heard now only decides the exit code (below). */
+let finished = false;
 function onSignal(signal: NodeJS.Signals): void {
   stops++;
+  if (finished) return void stop.abort(new WorkbenchError('cancelled', 'Stopped.'));
   if (stops > 1 || writeSections.open === 0) {
     if (stops > 1) process.stderr.write('Stopped at once.\n');
     process.exit(EXIT_INTERRUPTED);
@@ -76,4 +79,10 @@ const code = await run(process.argv.slice(2), {
   env: process.env,
   signal: stop.signal,
 });
-process.exitCode = code;
+finished = true;
+// A stop that came during the command's last synchronous work (its commit) is heard at the next turn of the event loop
+// (a signal is read in the loop's poll phase: two hops of setImmediate pass one whole turn).
+await new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
+// Stopped by the user: 130, as shells report an interrupted command, also when the stop was heard only once the work was done.
+if (stop.signal.aborted && code === 0) process.stderr.write('Stopped: the stop came once the work above was done, and it is kept.\n');
+process.exitCode = stop.signal.aborted && code === 0 ? EXIT_INTERRUPTED : code;

@@ -12,6 +12,7 @@ import { asFileError } from '../core/files/file-error';
 import { cacheWriteError } from '../core/store/cache-error';
 import { describeLockHolders } from '../core/store/lock-wait';
 import { createContext, type Command, type Io } from './context';
+import { plainLines } from './output';
 import { UsageError } from './options';
 import * as brands from './commands/brands';
 import * as sync from './commands/sync';
@@ -126,7 +127,8 @@ export function named(e: unknown, cache: CacheAt | null): unknown {
 
 /** Say what went wrong in one or two plain lines (the key redacted) and pick the exit code from its kind. */
 function report(raw: unknown, io: Io, debug: boolean, cache: CacheAt | null): number {
-  const say = (msg: string) => io.err(redactKeys(msg).trimEnd() + '\n');
+  // The service's words may be quoted in a failure: no escape sequence or bidirectional control reaches the terminal raw.
+  const say = (msg: string) => io.err(plainLines(redactKeys(msg)).trimEnd() + '\n');
   if (debug && raw instanceof Error && raw.stack) say(raw.stack);
   const e = named(raw, cache);
   if (e instanceof WorkbenchError && e.kind !== 'internal') {

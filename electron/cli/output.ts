@@ -22,3 +22,6 @@ export const clip = (s: string, n: number) => (s.length > n ? s.slice(0, n - 1) 
 /** Text from the API on a terminal: no control characters and no bidirectional controls (each becomes a space). */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 export const plain = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, ' ');
+
+/** A message of several lines (a failure, which may quote the service's text) on a terminal: each line made plain, its line breaks kept. */
+export const plainLines = (s: string) => s.split('\n').map(plain).join('\n');

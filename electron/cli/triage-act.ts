@@ -13,6 +13,7 @@ import { readTriage } from '../core/store/triage';
 import { settingsFor, withCache, type Ctx } from './context';
 import { clip, json, plain } from './output';
 import { brandOf, UsageError } from './options';
+import { stoppedBefore } from '../core/app/record';
 
 /** The flags that say which opportunities: the brand, and one --id or more. */
 export const TARGET_OPTIONS = { brand: { type: 'string' }, id: { type: 'string', multiple: true } } as const;
@@ -91,6 +92,8 @@ export async function act(ctx: Ctx, brandId: string, ids: readonly string[], act
       const list = (Array.isArray(actions) ? actions : [actions]) as readonly TriageAction[];
       const unique = [...new Set(ids)];
       const answers = [];
+      // Ctrl-C heard before the write begins: exit 130, nothing changed.
+      if (ctx.signal?.aborted) throw stoppedBefore('saving the change');
       for (const action of list) {
         // Today on this computer's calendar, in the user's time zone.
         const done = applyAction(cache, brandId, unique, action, { today: localToday(), senderName });

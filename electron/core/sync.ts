@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { CITATION_MODES, type CitationMode } from '../../shared/domain';
 import { addDays } from '../../shared/calendar';
 import { ApiError, isCancellation } from './api/errors';
+import { pageBudget, type PageBudget } from './api/cursors';
 import { errorGroup, WorkbenchError, type ErrorKind } from '../../shared/errors';
 import { redactKeys } from '../../shared/rules';
 import { cacheWriteError } from './store/cache-error';
@@ -82,6 +83,8 @@ export async function runSync(cache: Cache, client: TrakkrClient, opts: SyncOpti
 interface BrandCtx extends Omit<SyncOptions, 'now'> {
   now: () => string;
   emit: (e: SyncEvent) => void;
+  /** The pages and time this brand's sync has used, over all its passes (api/cursors.ts bounds them). */
+  budget?: PageBudget;
 }
 
 async function syncBrand(cache: Cache, client: TrakkrClient, brand: { id: string; name: string }, ctx: BrandCtx): Promise<BrandSummary> {
@@ -104,7 +107,7 @@ async function syncBrand(cache: Cache, client: TrakkrClient, brand: { id: string
     return s;
   }
   try {
-    return await syncHeldBrand(cache, client, brand, s, ctx);
+    return await syncHeldBrand(cache, client, brand, s, { ...ctx, budget: pageBudget() });
   } finally {
     lock.release();
   }
@@ -224,8 +227,10 @@ async function syncOpportunities(cache: Cache, client: TrakkrClient, brandId: st
   };
 
   const pass = async (from: string | undefined): Promise<void> => {
-    for await (const page of client.outreachPages({ brand: brandId, archived: true, limit: ctx.pageSize ?? 500, cursor: from }, ctx.signal)) {
+    for await (const page of client.outreachPages({ brand: brandId, archived: true, limit: ctx.pageSize ?? 500, cursor: from }, ctx.signal, ctx.budget)) {
       const next = page.pagination.has_more ? page.pagination.next_cursor : null;
+      // Another program writing: waited for here without blocking (the app answers calls meanwhile), then the page in one transaction.
+      await cache.awaitWriteLock(ctx.signal);
       const r = cache.tx(() => {
         const res = cache.opportunities.upsertPage(brandId, page.items, runId, ctx.now());
         cache.runs.progress(runId, {
@@ -287,8 +292,9 @@ async function syncCitations(cache: Cache, client: TrakkrClient, brandId: string
   let pages = 0;
   let snapshot: { updated_at?: string; summary?: unknown } = {};
   try {
-    for await (const page of client.citationsPages({ brand: brandId, mode, limit: 500 }, ctx.signal)) {
+    for await (const page of client.citationsPages({ brand: brandId, mode, limit: 500 }, ctx.signal, ctx.budget)) {
       if (pages === 0) snapshot = { updated_at: page.updatedAt, summary: page.summary };
+      await cache.awaitWriteLock(ctx.signal);
       cache.tx(() => {
         cache.citations.upsertPage(brandId, mode, page.items, run.id, position);
         cache.runs.progress(run.id, { cursor: page.pagination.next_cursor, items: page.items.length, added: 0, changed: 0, warnings: page.warnings.length });

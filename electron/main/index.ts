@@ -26,7 +26,7 @@ import {
   utilityProcess,
 } from 'electron';
 import electronUpdater from 'electron-updater';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { arch, release } from 'node:os';
 import { join } from 'node:path';
 import type { Settings } from '../../shared/contract';
@@ -40,7 +40,7 @@ import { hostHandlers } from './host-ops';
 import { registerIpc } from './ipc';
 import { devServerUrl, runLifecycle, type Lifecycle } from './lifecycle';
 import { createLog, installCrashLogging, type Log } from './log';
-import { countCrashDumps, CRASH_REPORTER_OPTIONS, gatherReport, reportFileName, zipEntries } from './problem-report';
+import { countCrashDumps, CRASH_REPORTER_OPTIONS, gatherReport, reportFileName, saveReport, zipEntries } from './problem-report';
 import { liveWindow, windowDialogs } from './parent-window';
 import { askInWindow, proxyLoginHandler, type QuestionWindow } from './proxy-login';
 import { contentSecurityPolicy, hardenSession, hardenWindow, isTrustedSender, mainWindowOptions, menuTemplate } from './security';
@@ -207,7 +207,7 @@ function run({ demo, log, keychainService }: Started<Log>): void {
       now,
     });
     try {
-      writeFileSync(r.filePath, zipEntries(entries, now));
+      saveReport(r.filePath, zipEntries(entries, now));
     } catch (e) {
       dialog.showErrorBox('The report could not be saved', `${r.filePath}: ${e instanceof Error ? e.message : String(e)}. Choose another folder.`);
       return;

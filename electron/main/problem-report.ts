@@ -4,7 +4,8 @@
 // choose and can attach to an e-mail. The API key is redacted from everything in it: from the logs
 // line by line with the log's own redaction, and from the dumps' bytes in place (same length, so a
 // dump stays readable) should a key have been in memory when a process crashed.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { crc32, deflateRawSync } from 'node:zlib';
 import { API_KEY_ANYWHERE } from '../../shared/rules';
@@ -145,6 +146,30 @@ export function zipEntries(entries: readonly ReportEntry[], when: Date): Buffer 
 }
 
 /** The file name the save dialog suggests: no spaces, the date, so several reports sort. */
+/** The calls saveReport makes (a test hands in a disk that fills up). */
+export interface ReportFs {
+  writeFileSync(path: string, data: Buffer, opts: { flush: boolean }): void;
+  renameSync(from: string, to: string): void;
+  rmSync(path: string, opts: { force: boolean }): void;
+}
+
+/**
+ * Save the report whole or not at all: written beside its name under a
+ * temporary one, flushed, then renamed (main does not load the core's writer,
+ * which lives in another room). On a full disk nothing is left under the name
+ * the person chose, nor beside it; the error is thrown for the dialog to say.
+ */
+export function saveReport(path: string, zip: Buffer, fs: ReportFs = { writeFileSync, renameSync, rmSync }): void {
+  const part = `${path}.partial-${process.pid}-${randomBytes(4).toString('hex')}`;
+  try {
+    fs.writeFileSync(part, zip, { flush: true });
+    fs.renameSync(part, path);
+  } catch (e) {
+    fs.rmSync(part, { force: true });
+    throw e;
+  }
+}
+
 export function reportFileName(now: Date): string {
   return `outreach-workbench-report-${now.toISOString().slice(0, 19).replace(/[:T]/g, '-')}.zip`;
 }

@@ -1,5 +1,6 @@
 // A Platform that records what the app asked for instead of doing it.
 import type { EventName, EventPayloads } from '../../shared/contract';
+import type { HostHandlers } from '../../shared/core-link';
 import type { Platform } from '../../electron/core/app/platform';
 import type { Keychain } from '../../electron/core/app/keys';
 import type { KeychainState } from '../../electron/core/secrets';
@@ -62,3 +63,12 @@ export class FakeKeychain implements Keychain {
     this.value = null;
   }
 }
+
+/** Main's side effects answered with nothing (no clipboard, no dialogs): for a core process whose test asks none of them. */
+export const quietHost: HostHandlers = {
+  'clipboard:write': () => null,
+  'shell:open-external': () => null,
+  'shell:show-item-in-folder': () => null,
+  'dialog:save-file': () => null,
+  'dialog:open-file': () => null,
+};

@@ -11,8 +11,8 @@ export interface WorkbenchProcess {
   done: Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }>;
 }
 
-export function workbench(args: string[], where: { url: string; db: string; env?: NodeJS.ProcessEnv }): WorkbenchProcess {
-  const proc = spawn(process.execPath, ['electron/cli/bin.mjs', ...args], {
+export function workbench(args: string[], where: { url: string; db: string; env?: NodeJS.ProcessEnv; nodeArgs?: string[] }): WorkbenchProcess {
+  const proc = spawn(process.execPath, [...(where.nodeArgs ?? []), 'electron/cli/bin.mjs', ...args], {
     env: { ...process.env, TRAKKR_BASE_URL: where.url, TRAKKR_API_KEY: DEMO_KEY, WORKBENCH_DB: where.db, WORKBENCH_RATE: '0', ...where.env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

@@ -10,7 +10,8 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
   parse(args, {});
   const client = await clientFor(ctx);
   const { brands } = await client.brands();
-  await withCache(ctx, (c) => c.brands.replaceAll(brands, new Date().toISOString()));
+  // It writes: another program's lock is waited for without blocking, so a Ctrl-C is heard meanwhile.
+  await withCache(ctx, (c) => c.brands.replaceAll(brands, new Date().toISOString()), { writes: true });
   if (asJson) ctx.io.out(json(brands.map((b) => ({ id: b.id, name: b.name }))));
   else ctx.io.out(brands.length ? table([['ID', 'NAME'], ...brands.map((b) => [b.id, plain(b.name)])]) : 'This key reaches no brands.\n');
 }

@@ -1,7 +1,7 @@
 // `workbench dnc`: the do-not-contact list (addresses and domains), honoured by
 // every export.
 import type { DncCsvPreview } from '../../../shared/user-record';
-import { exportDncCsv, importDncCsv, previewDncCsv } from '../../core/app/record';
+import { exportDncCsv, importDncCsv, previewDncCsv, stoppedBefore } from '../../core/app/record';
 import { WorkbenchError } from '../../../shared/errors';
 import { withCache, type Ctx } from '../context';
 import { plain, table } from '../output';
@@ -31,6 +31,7 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
       try {
         if (sub === 'import' && rest.length === 1) {
           const dry = values['dry-run'] === true;
+          if (!dry && ctx.signal?.aborted) throw stoppedBefore('the import');
           const p = dry ? previewDncCsv(cache, rest[0]!, values.column) : importDncCsv(cache, rest[0]!, values.column);
           ctx.io.out(asJson ? JSON.stringify(p) + '\n' : describe(p, dry));
         } else if (sub === 'export') {

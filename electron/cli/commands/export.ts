@@ -8,6 +8,7 @@
 import { join, dirname } from 'node:path';
 import { EXPORT_PRESETS, MAIL_TEXT_CHOICES, PRESETS, UNFILLED_CHOICES } from '../../../shared/export-presets';
 import { MERGE_FIELDS, type MergeDefaults, type MergeField } from '../../../shared/merge-fields';
+import { WorkbenchError } from '../../../shared/errors';
 import { SettingsFile } from '../../core/app/settings';
 import { confirmExportSent, ExportNotFound } from '../../core/export/confirm-sent';
 import { DELIMITERS, exportCsv, previewExport, UnfilledChoiceNeeded } from '../../core/export/csv-export';
@@ -128,8 +129,6 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
   const unfilled = oneOf(UNFILLED_CHOICES, values.unfilled, '--unfilled');
   const mailText = oneOf(MAIL_TEXT_CHOICES, values['mail-text'], '--mail-text');
   if (values.default?.length && unfilled !== 'default') throw new UsageError('--default goes with --unfilled default.');
-  // The sender's name, given once, is kept in the app's settings (beside the cache) for every export and draft after.
-  if (values['sender-name'] !== undefined) new SettingsFile(join(dirname(ctx.dbPath), 'settings.json')).set({ senderName: values['sender-name'].trim() });
   const { brandId: _b, ...filter } = listFilter(values, brandId);
   const opts = {
     brandId,
@@ -151,11 +150,13 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
     maxRows,
     split: values.split,
     raw: values.raw,
-    senderName: settingsFor(ctx).senderName || undefined,
+    senderName: (values['sender-name']?.trim() ?? settingsFor(ctx).senderName) || undefined,
   };
   await withCache(
     ctx,
     async (cache) => {
+      // The sender's name, given once, is kept in the app's settings (beside the cache, once it is known to be one) for every export and draft after.
+      if (values['sender-name'] !== undefined) new SettingsFile(join(dirname(ctx.dbPath), 'settings.json')).set({ senderName: values['sender-name'].trim() });
       if (storedCount(cache.readable, brandId) === 0) {
         throw new UsageError('The cache holds no opportunities for this brand yet. Run `workbench sync` first.');
       }
@@ -166,7 +167,10 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
           for (const w of c.warnings) ctx.io.err(`warning: ${w}\n`);
           return;
         }
-        const r = await exportCsv(cache, { ...opts, out: values.out! });
+        const r = await exportCsv(cache, { ...opts, out: values.out!, signal: ctx.signal }).catch((e: unknown) => {
+          // Ctrl-C: the export stops at its next row, and no file (nor any part of one) is left.
+          throw ctx.signal?.aborted ? new WorkbenchError('cancelled', `Export stopped: nothing was written to ${values.out}.`) : e;
+        });
         for (const w of r.warnings) ctx.io.err(`warning: ${w}\n`);
         ctx.io.out(`Exported ${rows(r.rows)} to ${r.files.join(', ')}${r.markedExported ? `; ${r.markedExported} opportunities marked exported` : ''}.\n`);
         if (r.carried) ctx.io.out(`Once they are sent: \`workbench export sent ${r.exportId}\` marks these ${r.carried} addresses contacted.\n`);

@@ -54,6 +54,7 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<nu
                 cache,
                 backupsFor(ctx, () => cache),
                 file,
+                ctx.signal,
               ),
         { changesRecord: !dry },
       );

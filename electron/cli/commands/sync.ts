@@ -70,7 +70,7 @@ export async function run(ctx: Ctx, args: string[]): Promise<number> {
       `${plain(b.name)}: ${b.items.toLocaleString('en-US')} opportunities checked; ${b.added} added, ${b.changed} changed, ${b.removed} removed` +
         `${b.warnings ? `, ${b.warnings} warning${b.warnings === 1 ? '' : 's'} (fields of the wrong type were dropped)` : ''}${b.resumed ? ' (resumed)' : ''}\n`,
     );
-    for (const f of b.failures) io.err(`  ${f.phase} failed: ${f.message}\n`);
+    for (const f of b.failures) io.err(`  ${f.phase} failed: ${plain(f.message)}\n`);
   }
   if (summary.cancelled)
     throw new WorkbenchError('cancelled', 'Sync stopped. Every page written so far is kept; the next `workbench sync` resumes where this one stopped.');

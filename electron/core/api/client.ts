@@ -2,7 +2,10 @@
 // inputs checked before any request, resilient to 429s, 5xx, dropped
 // connections and bad bodies, paced under the plan's rate, and incapable of
 // letting the key leave in a message. Answers are taken only from the origin
-// asked: a redirect to another address is an error, never data. The request
+// asked, and no request is sent anywhere else: a redirect is never followed
+// (not even the query string or a POST body goes on to another address; the
+// same origin's redirect is not followed either, as Electron's net.fetch can
+// not be asked to follow some and not others), it is an error, never data. The request
 // loop lives here; its parts are inputs.ts, pacing.ts, retry.ts, parse.ts and
 // cursors.ts.
 import { DEFAULT_BASE_URL, type CitationMode } from '../../../shared/domain';
@@ -11,7 +14,7 @@ import { checkApiBaseUrl } from '../../../shared/api-origin';
 import type { WaitInfo } from '../../../shared/model';
 import { systemClock, type Clock, type SecretStore, type Transport } from '../seams';
 import { ApiError, cancelledError, toApiError, type ApiFailure } from './errors';
-import { followCursors, type CursorLimits } from './cursors';
+import { followCursors, type CursorLimits, type PageBudget } from './cursors';
 import { redactSecret } from '../../../shared/rules';
 import { citationsQuery, outreachQuery, requestUrl, scoresInput, type Query } from './inputs';
 import { Pacer, sleepOrCancel } from './pacing';
@@ -134,6 +137,8 @@ export class TrakkrClient {
     try {
       const res = await this.fetchImpl(url, {
         method,
+        // Not followed: Node's fetch hands the redirect back as it is; Electron's net.fetch cancels it ("Redirect was cancelled").
+        redirect: 'manual',
         signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
         headers: {
           Authorization: `Bearer ${key}`,
@@ -150,6 +155,8 @@ export class TrakkrClient {
       return { ok: true, status: res.status, headers: res.headers, text: await res.text() };
     } catch (e) {
       if (signal?.aborted) throw cancelledError();
+      // Electron's net.fetch with redirect 'manual': the redirect is refused before anything goes on to its address.
+      if (e instanceof Error && /Redirect was cancelled/i.test(e.message)) return { ok: false, failure: redirected(url, null, null) };
       return { ok: false, failure: networkFailure(e, url.host, timeout.aborted ? this.timeoutMs : undefined) };
     }
   }
@@ -171,10 +178,10 @@ export class TrakkrClient {
     return { ...outreachFrom(json), cursor: q.cursor };
   }
 
-  /** Every page of get-outreach from `q.cursor` (or the first) to the end. */
-  outreachPages(q: OutreachQuery, signal?: AbortSignal): AsyncGenerator<Page<Opportunity>> {
+  /** Every page of get-outreach from `q.cursor` (or the first) to the end; `budget` is the brand's sync's, shared by its passes (cursors.ts). */
+  outreachPages(q: OutreachQuery, signal?: AbortSignal, budget?: PageBudget): AsyncGenerator<Page<Opportunity>> {
     outreachQuery(q); // refuse bad input before the first request
-    return followCursors((cursor) => this.outreachPage({ ...q, cursor }, signal), q.cursor, this.opts.pageLimits);
+    return followCursors((cursor) => this.outreachPage({ ...q, cursor }, signal), q.cursor, this.opts.pageLimits, budget);
   }
 
   static citationsQuery(q: CitationsQuery): Query {
@@ -188,9 +195,9 @@ export class TrakkrClient {
     return { ...citationsFrom(json, mode), cursor: q.cursor, mode };
   }
 
-  citationsPages(q: CitationsQuery, signal?: AbortSignal): AsyncGenerator<CitationsPage> {
+  citationsPages(q: CitationsQuery, signal?: AbortSignal, budget?: PageBudget): AsyncGenerator<CitationsPage> {
     citationsQuery(q);
-    return followCursors((cursor) => this.citationsPage({ ...q, cursor }, signal), q.cursor, this.opts.pageLimits);
+    return followCursors((cursor) => this.citationsPage({ ...q, cursor }, signal), q.cursor, this.opts.pageLimits, budget);
   }
 
   /** get-scores; POST with a JSON body when a breakdown is asked for (how GET encodes it is not documented). */
@@ -205,34 +212,37 @@ export class TrakkrClient {
   }
 }
 
+const urlOf = (text: string | null | undefined, base: URL): URL | null => {
+  try {
+    return text ? new URL(text, base) : null;
+  } catch {
+    return null;
+  }
+};
+
+/** A redirect, not followed: a failure naming where it pointed when that is known. Not retried: the address itself sends the request away. */
+function redirected(asked: URL, status: number | null, to: URL | null): ApiFailure {
+  const advice = 'The answer was not used. Check the API address (Settings, or --base-url); if it is right, the service is at fault.';
+  return {
+    kind: 'bad-response',
+    final: true,
+    ...(status ? { status } : {}),
+    message:
+      to && to.origin !== asked.origin
+        ? `The service at ${asked.origin} sent the request on to another address (${to.origin}). ${advice}`
+        : `The service at ${asked.origin} answered with a redirect (${status ?? 'cancelled'}) instead of data. ${advice}`,
+  };
+}
+
 /**
- * A response that did not come from the origin asked (fetch followed a
- * redirect elsewhere, without the key), or a redirect left unfollowed: a
- * failure, never data. A redirect within the same origin is followed as fetch
- * does. Not retried: the address itself sends the request away.
+ * A response that is a redirect (not followed: see the top of this file), or
+ * that did not come from the origin asked (a transport that followed one
+ * anyway): a failure, never data.
  */
 function answeredFrom(asked: URL, res: Response): ApiFailure | null {
-  const status = res.status;
-  let from: URL | null = null;
-  try {
-    from = res.url ? new URL(res.url) : null;
-  } catch {
-    from = null;
-  }
-  const advice = 'The answer was not used. Check the API address (Settings, or --base-url); if it is right, the service is at fault.';
-  if (from && from.origin !== asked.origin)
-    return {
-      kind: 'bad-response',
-      final: true,
-      status,
-      message: `The service at ${asked.origin} sent the request on to another address (${from.origin}). ${advice}`,
-    };
-  if ((status >= 300 && status < 400) || res.type === 'opaqueredirect')
-    return {
-      kind: 'bad-response',
-      final: true,
-      status,
-      message: `The service at ${asked.origin} answered with a redirect (${status || 'opaque'}) instead of data. ${advice}`,
-    };
+  const from = urlOf(res.url, asked);
+  if (from && from.origin !== asked.origin) return redirected(asked, res.status, from);
+  if ((res.status >= 300 && res.status < 400) || res.type === 'opaqueredirect')
+    return redirected(asked, res.status || null, urlOf(res.headers.get('location'), asked));
   return null;
 }

@@ -2,7 +2,13 @@
 // works on this one. A service that would keep a sync going forever is
 // stopped with a plain error: a cursor handed back twice, pages that keep
 // promising more while empty, the same page again under a new cursor, and
-// more pages (or more time) than any real brand needs.
+// more pages (or more time) than any real brand needs. The pages and the time
+// are counted for a brand's whole sync (a PageBudget shared by its passes:
+// its opportunities, again from the first page when a saved cursor expired,
+// each mode of its citations), not for each pass, so a service cannot spend
+// the bound again on every pass. Not for a whole sync of many brands: an
+// agency's forty brands read forty brands' pages, and the bound is one that
+// no real brand reaches.
 import { createHash } from 'node:crypto';
 import type { Pagination } from '../../../shared/api/schemas';
 import { ApiError } from './errors';
@@ -10,15 +16,27 @@ import { ApiError } from './errors';
 export interface CursorLimits {
   /** Empty pages in a row that still say more follows, before it stops. Default 3. */
   maxEmptyPages?: number;
-  /** Pages in one pass; far more than any brand has (100,000 opportunities are 200 pages of 500). Default 2,000. */
+  /** Pages in a brand's sync; far more than any brand has (100,000 opportunities are 200 pages of 500). Default 2,000. */
   maxPages?: number;
-  /** Time for one pass. Default 6 hours (2,000 pages at the slowest plan's pace take under two). */
+  /** Time for a brand's sync. Default 6 hours (2,000 pages at the slowest plan's pace take under two). */
   maxMs?: number;
   /** The clock (tests). */
   now?: () => number;
 }
 
 export const DEFAULT_CURSOR_LIMITS = { maxEmptyPages: 3, maxPages: 2_000, maxMs: 6 * 3_600_000 } as const;
+
+/** The pages and the time a brand's sync has used so far, over all its passes. */
+export interface PageBudget {
+  pages: number;
+  /** When its first pass began (ms). */
+  began: number;
+}
+
+/** A fresh budget, for one brand's sync. */
+export function pageBudget(now: () => number = Date.now): PageBudget {
+  return { pages: 0, began: now() };
+}
 
 const again = 'Try the sync again later; if it keeps happening, the service is at fault.';
 
@@ -44,10 +62,10 @@ export async function* followCursors<P extends { pagination: Pagination; items?:
   fetchPage: (cursor: string | undefined) => Promise<P>,
   start: string | undefined,
   limits: CursorLimits = {},
+  budget: PageBudget = pageBudget(limits.now),
 ): AsyncGenerator<P> {
   const { maxEmptyPages, maxPages, maxMs } = { ...DEFAULT_CURSOR_LIMITS, ...limits };
   const now = limits.now ?? Date.now;
-  const began = now();
   const seen = new Set<string>();
   const contents = new Set<string>();
   let pages = 0;
@@ -59,6 +77,7 @@ export async function* followCursors<P extends { pagination: Pagination; items?:
       const page: P = await pending;
       pending = null;
       pages++;
+      budget.pages++;
       const next = page.pagination.next_cursor;
       const more = page.pagination.has_more && next !== null && next !== '';
       const items = page.items ?? null;
@@ -77,10 +96,10 @@ export async function* followCursors<P extends { pagination: Pagination; items?:
         if (seen.has(next)) stop = 'The service handed back a page cursor it had already given; stopped to avoid fetching the same pages forever.';
         else if (emptyInARow >= maxEmptyPages)
           stop = `The service sent ${emptyInARow} empty pages in a row while saying more would follow; stopped so as not to fetch forever.`;
-        else if (pages >= maxPages)
-          stop = `The service kept sending pages past ${maxPages.toLocaleString('en-US')}, more than any brand has; stopped so as not to fetch forever.`;
-        else if (now() - began >= maxMs)
-          stop = `The service kept sending pages for more than ${Math.round(maxMs / 3_600_000)} hours; stopped so as not to fetch forever.`;
+        else if (budget.pages >= maxPages)
+          stop = `The service kept sending pages past ${maxPages.toLocaleString('en-US')} in this brand's sync, more than any brand has; stopped so as not to fetch forever.`;
+        else if (now() - budget.began >= maxMs)
+          stop = `The service kept sending pages for more than ${Math.round(maxMs / 3_600_000)} hours in this brand's sync; stopped so as not to fetch forever.`;
         if (stop) {
           yield page;
           throw new ApiError('bad-response', `${stop} ${again}`);

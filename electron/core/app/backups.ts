@@ -8,14 +8,16 @@
 // A backup is written by the app's one writer (files/atomic-write.ts): the
 // record first, then its description; if either fails, neither is left, so a
 // file under a backup's name is always whole. What a killed or failed backup
-// of an older version left (a record without its description, a temporary
-// part) is removed at the next start (sweep).
+// left is dealt with at the next start (sweep): a temporary part goes; a
+// record without its description (a kill between the two, or a person who
+// copied only the .gz files) gets its description back when it reads whole,
+// and goes only when it does not (an older version's cut-short file).
 import { WorkbenchError } from '../../../shared/errors';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
-import type { BackupInfo, BackupReason, RecordFile } from '../../../shared/user-record';
+import { gunzipSync, gzip } from 'node:zlib';
+import { parseRecordFile, recordCounts, type BackupInfo, type BackupReason, type RecordFile } from '../../../shared/user-record';
 export type { BackupInfo, BackupReason } from '../../../shared/user-record';
 import type { Cache } from '../store/cache';
 import { readRecordFile } from './record-files';
@@ -149,10 +151,11 @@ export class Backups {
   }
 
   /**
-   * At start: remove what killed or failed backups left in the folder (only
-   * this app's files, by name and age): temporary parts whose writer is gone,
-   * a record without its description and a description without its record.
-   * Returns the names removed; never throws.
+   * At start: what killed or failed backups left in the folder (only this
+   * app's files, by name and age): temporary parts whose writer is gone go, a
+   * description without its record goes, and a record without its description
+   * gets one rebuilt from it when it reads whole, else goes. Returns the names
+   * removed; never throws.
    */
   sweep(): string[] {
     const removed = removeStalePartials(this.o.dir, this.now().getTime());
@@ -173,8 +176,9 @@ export class Backups {
     for (const name of names) {
       const meta = META.exec(name);
       const orphan = ID.test(name) ? !have.has(`${name}.meta.json`) : meta ? !have.has(meta[1]!) : false;
-      // A backup in progress has its record for a moment before its description: only old orphans go.
+      // A backup in progress has its record for a moment before its description: only old orphans are looked at.
       if (!orphan || !old(name)) continue;
+      if (ID.test(name) && this.describeAgain(name)) continue;
       try {
         rmSync(join(this.o.dir, name), { force: true });
         removed.push(name);
@@ -183,6 +187,31 @@ export class Backups {
       }
     }
     return removed;
+  }
+
+  /**
+   * Write the description of a backup's record that has none, from the record
+   * itself; false when the record does not read whole (then it is not a backup).
+   * Why it was taken is not known: it is listed as an automatic one.
+   */
+  private describeAgain(id: string): boolean {
+    let packed: Buffer;
+    let record: RecordFile;
+    try {
+      packed = readFileSync(join(this.o.dir, id));
+      const read = parseRecordFile(gunzipSync(packed).toString('utf8'));
+      if (!read.ok) return false;
+      record = read.record;
+    } catch {
+      return false;
+    }
+    const meta: Meta = { created_at: record.created_at, reason: 'hourly', counts: recordCounts(record), bytes: packed.length, fingerprint: '' };
+    try {
+      writeFileAtomic(join(this.o.dir, `${id}.meta.json`), JSON.stringify(meta) + '\n', { what: 'The backup of your record' });
+    } catch {
+      // A disk that cannot take the description now: the record stays, and the next start tries again.
+    }
+    return true;
   }
 
   /** Backups older than the keep period go; the newest always stays. */

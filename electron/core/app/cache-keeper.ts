@@ -18,7 +18,18 @@ export interface CacheKeeperDeps {
   log?(level: 'warn' | 'error', message: string): void;
   /** Each long step of opening the cache, as it starts (db.ts OpenOptions.onProgress). */
   onOpenProgress?(progress: OpenProgress): void;
+  /** Another program holds the cache and a write (or the open) waits for it: the words to show in the window, once a wait. */
+  onLockWait?(message: string): void;
 }
+
+/**
+ * How the app waits for another program's lock on the cache: opening it and
+ * each sync page wait up to 30 s without blocking the core (calls are answered
+ * meanwhile); a write the user asked for (a note, a stage) blocks the core's
+ * thread for 5 s at most, then says who holds the cache. Each wait is told to
+ * the window (onLockWait), which shows it.
+ */
+export const APP_LOCK_WAIT = { lockWaitMs: 30_000, blockingWaitMs: 5_000 } as const;
 
 export class CacheKeeper {
   private current!: Cache;
@@ -60,12 +71,16 @@ export class CacheKeeper {
     this.recoveredAtOpen = false;
     try {
       if (startOver && existsSync(path)) await this.recover(path);
-      else this.cache = await Cache.open(path, { onProgress: this.deps.onOpenProgress });
+      else this.cache = await Cache.open(path, this.openOptions());
     } catch (e) {
       // A damaged cache: kept aside, a fresh one built, the user's record carried over (and said so).
       if (!(e instanceof CacheError) || e.kind !== 'cache-damaged') throw e;
       await this.recover(path);
     }
+  }
+
+  private openOptions() {
+    return { ...APP_LOCK_WAIT, onProgress: this.deps.onOpenProgress, onLockWait: this.deps.onLockWait };
   }
 
   private async recover(path: string, atOpen = true): Promise<void> {
@@ -111,7 +126,7 @@ export class CacheKeeper {
     try {
       await this.recover(path, false);
     } catch (e) {
-      this.cache = await Cache.open(path);
+      this.cache = await Cache.open(path, this.openOptions());
       const message = `The cache file is damaged and could not be repaired now (${e instanceof Error ? e.message : String(e)}). Nothing was changed; restart the app to try again.`;
       this.deps.log?.('error', message);
       return { message, repaired: false };

@@ -8,6 +8,7 @@ import type { CoreFailure, CoreInit, Endpoint, FromCore, HostOp, HostOps, ToCore
 import { redactKeys } from '../../../shared/rules';
 import type { Transport } from '../seams';
 import { CacheError } from '../store/db';
+import { withCacheCare } from './cache-calls';
 import { createHandlers, dispatch } from './handlers';
 import type { Keychain } from './keys';
 import type { Platform } from './platform';
@@ -132,7 +133,9 @@ export async function serveCore(link: Endpoint<ToCore, FromCore>, init: CoreInit
     for (const m of early.splice(0)) void handle(m);
     return;
   }
-  handlers = createHandlers(service);
+  // Calls that write wait for another program's lock without blocking the core; the cache's failures are named (cache-calls.ts).
+  const open = service;
+  handlers = withCacheCare(createHandlers(service), () => open.cache);
   link.post({ type: 'ready' });
   for (const m of early.splice(0)) void handle(m);
 }

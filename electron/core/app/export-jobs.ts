@@ -12,6 +12,7 @@ import { asFileError } from '../files/file-error';
 import { exportCsv, previewExport, type ExportOptions } from '../export/csv-export';
 import { confirmExportSent, ExportNotFound } from '../export/confirm-sent';
 import type { Cache } from '../store/cache';
+import { namedCacheFailure } from '../store/lock-wait';
 import type { FileChoices } from './file-choices';
 import type { Platform } from './platform';
 
@@ -79,7 +80,8 @@ export class ExportJobs {
       })
       .catch((e: unknown) => {
         // The user's cancel says so; a stop at quit is the engine closing; a file system failure names the file and what to do.
-        const failed = asFileError(e, path, 'The export');
+        const cache = this.deps.cache();
+        const failed = asFileError(namedCacheFailure(e, cache.db, cache.path), path, 'The export');
         const error: ContractError =
           job.cancelled && controller.signal.aborted
             ? { kind: 'cancelled', message: 'Export cancelled: no file was written.' }

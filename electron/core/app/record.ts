@@ -41,12 +41,22 @@ export async function previewImport(cache: Cache, path: string): Promise<ImportP
   return preview(cache.record.merge(record, { dryRun: true }), file);
 }
 
-/** Merge the file into the user's record, after a backup of what is there now. */
-export async function importRecord(cache: Cache, backups: Backups | null, path: string): Promise<ImportPreview> {
+/**
+ * Merge the file into the user's record, after a backup of what is there now.
+ * A stop asked for (`signal`, the CLI's Ctrl-C) before the merge leaves the
+ * record as it was; the merge itself is one transaction.
+ */
+export async function importRecord(cache: Cache, backups: Backups | null, path: string, signal?: AbortSignal): Promise<ImportPreview> {
   const { record, file } = await readForImport(path);
   const dry = cache.record.merge(record, { dryRun: true });
   if (!dry.nothingChanged) await backups?.backupNow('before-import', { force: true });
+  if (signal?.aborted) throw stoppedBefore('the import');
   return preview(cache.record.merge(record), file);
+}
+
+/** A stop the user asked for, heard before a change began: nothing of it was made. */
+export function stoppedBefore(what: string): WorkbenchError {
+  return new WorkbenchError('cancelled', `Stopped before ${what}: nothing was changed.`);
 }
 
 // ---- the do-not-contact list as CSV ----------------------------------------------

@@ -67,6 +67,7 @@ export function buildParts(opts: AppServiceOptions): ServiceParts {
     days: () => pipelineDays(today(), settings.get().followUpAfterDays),
     log: opts.log,
     onOpenProgress: opts.onOpenProgress,
+    onLockWait: (message) => platform.emit('cache:waiting', { message }),
   });
   const cache = () => keeper.cache;
   const settings = new SettingsFile(join(opts.userDataDir, 'settings.json'));

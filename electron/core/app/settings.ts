@@ -16,7 +16,7 @@
 // user confirms it in Settings.
 import { WorkbenchError } from '../../../shared/errors';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { basename, dirname } from 'node:path';
 import { checkApiBaseUrl, DEFAULT_API_ORIGIN, isLoopbackHost } from '../../../shared/api-origin';
 import { settingsSchema, type Settings, type SettingsPatch } from '../../../shared/contract';
 import { DEFAULT_BASE_URL } from '../../../shared/domain';
@@ -64,8 +64,8 @@ export class SettingsFile {
   private readWarning: string | null = null;
 
   constructor(private readonly path: string) {
-    // At start: temporary settings files of a process killed while saving them go.
-    removeStalePartials(dirname(path));
+    // At start: temporary settings files of a process killed while saving them go (only the settings' own: nothing else in the folder).
+    removeStalePartials(dirname(path), Date.now(), { of: basename(path) });
     this.current = this.read();
   }
 

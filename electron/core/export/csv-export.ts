@@ -17,7 +17,8 @@ import { accessSync, constants, rmSync, statSync } from 'node:fs';
 import { asFileError } from '../files/file-error';
 import { commitPartial, partialName, removeStalePartials } from '../files/atomic-write';
 import { basename, dirname, extname, join } from 'node:path';
-import { invalidInput } from '../../../shared/errors';
+import { invalidInput, WorkbenchError } from '../../../shared/errors';
+import { fileOps } from '../files/file-ops';
 import type { ExportCheck, ExportResult } from '../../../shared/model';
 import { PRESETS, type ExportFormat } from '../../../shared/export-presets';
 import type { Cache } from '../store/cache';
@@ -99,6 +100,42 @@ export async function previewExport(cache: Cache, o: Omit<ExportOptions, 'out'> 
 function partName(out: string, k: number): string {
   const ext = extname(out) || '.csv';
   return join(dirname(out), `${basename(out, extname(out))}-${k}${ext}`);
+}
+
+/** A name the export may take: free, or a file it may replace (not a folder, not held open by a program that forbids it). */
+function checkReplaceable(path: string): void {
+  const ops = fileOps();
+  let fd: number;
+  try {
+    fd = ops.openSync(path, 'r+');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw asFileError(e, path, 'The export');
+  }
+  ops.closeSync(fd);
+}
+
+/**
+ * The finished parts take their names: every name checked first (a folder in
+ * the way, a file another program holds), so a split export is not left half
+ * renamed by what could be seen before; a rename that still fails says which
+ * parts are this export's and which still hold what they held before.
+ */
+function commitParts(temps: string[], finals: string[]): void {
+  finals.forEach(checkReplaceable);
+  finals.forEach((final, i) => {
+    try {
+      commitPartial(temps[i]!, final, 'The export');
+    } catch (e) {
+      if (i === 0 || !(e instanceof WorkbenchError)) throw e;
+      const names = (list: string[]) => list.map((f) => basename(f)).join(', ');
+      throw new WorkbenchError(
+        e.kind,
+        `${e.message} Written by this export: ${names(finals.slice(0, i))}; not written (as they were before): ${names(finals.slice(i))}. Export again to have every part from one export.`,
+        { cause: e },
+      );
+    }
+  });
 }
 
 export async function exportCsv(cache: Cache, o: ExportOptions): Promise<ExportResult> {
@@ -185,11 +222,8 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
     await close();
     if (o.signal?.aborted) throw cancelled();
     // Only now, with every part complete, do the files take the user's names.
-    const finals = written.slice();
-    if (o.split && finals.length === 1) {
-      commitPartial(temps[0]!, o.out, 'The export');
-      written[0] = o.out;
-    } else finals.forEach((f, i) => commitPartial(temps[i]!, f, 'The export'));
+    if (o.split && written.length === 1) written[0] = o.out;
+    commitParts(temps, written);
   } catch (e) {
     // The open part's file is closed before the temporary parts are removed, so none is left behind.
     await (current as { writer: CsvWriter | XlsxWriter } | null)?.writer.abandon();

@@ -1,6 +1,7 @@
 // The one way a user's file is written (an export, the record, the
 // do-not-contact list, a backup, the settings): into a temporary file in the
-// same folder (`<name>.partial-<pid>`), every byte of it (a write that stops
+// same folder (`<name>.partial-<pid>-<random>`, one of its own for every
+// write, so two writes of one file in one process never share it), every byte of it (a write that stops
 // short is carried on until all is written), flushed to the disk, then
 // renamed over the real name and the folder flushed too, so the new name
 // survives a power cut. On any error the temporary file is removed and the
@@ -8,22 +9,23 @@
 // reported written unless it is whole under its name.
 //
 // Temporary files of a process that was killed are left behind; they are
-// recognised by name (one of the kinds of file this app writes, with the
-// suffix and the pid of a process no longer running) and age, and removed the
-// next time the app or a `workbench` command writes into that folder.
+// recognised by name (that suffix with the pid of a process no longer
+// running) and age, and removed the next time the app or a `workbench`
+// command writes into that folder.
+import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { basename, dirname, join } from 'node:path';
 import { asFileError } from './file-error';
 import { fileOps } from './file-ops';
 
-/** The temporary name a file is written under before it takes its real name. */
+/** A temporary name a file is written under before it takes its real name: a new one at every call. */
 export function partialName(path: string, pid = process.pid): string {
-  return `${path}.partial-${pid}`;
+  return `${path}.partial-${pid}-${randomBytes(4).toString('hex')}`;
 }
 
 /** The real name behind a temporary one (the name itself when it is not one). */
 export function finalName(path: string): string {
-  return path.replace(/\.partial-\d+$/, '');
+  return path.replace(/\.partial-\d+(?:-[0-9a-f]{8})?$/, '');
 }
 
 /** Write every byte of `bytes` to `fd`, carrying on after short writes. */
@@ -182,8 +184,17 @@ export class FileStream extends Writable {
   }
 }
 
-/** A temporary file of this app: a kind of file it writes, with the suffix and the pid of its writer (`settings.json.tmp-<pid>` was the settings' older name). */
-const PARTIAL = /^.+\.(?:csv|tsv|txt|xlsx|json|gz)\.(?:partial|tmp)-(\d+)$/i;
+/**
+ * A temporary file of this app, with the pid of its writer: `<name>.partial-<pid>-<8 hex>`, or
+ * `<name>.partial-<pid>` (the shape before) for a kind of file this app writes (an export, the
+ * record, a backup, the backup before an upgrade). The backup before an upgrade is written by
+ * SQLite, whose rollback journal beside it (`…-journal`) a kill leaves too. Nothing else in a
+ * folder is touched: another program's `notes.json.tmp-123` stays.
+ */
+const PARTIAL = /^(.+)\.partial-(\d+)-[0-9a-f]{8}(?:-journal)?$/;
+const OLDER_PARTIAL = /^(.+\.(?:csv|tsv|xlsx|json|gz|bak))\.partial-(\d+)$/i;
+/** The settings' temporary file of an older version, removed only where the settings sweep their own folder. */
+const OLD_SETTINGS_TMP = /^(settings\.json)\.tmp-(\d+)$/;
 /** A killed writer's file stops changing at once; this long without a change, and its process gone, it is left over. */
 export const STALE_PARTIAL_MS = 60_000;
 /** Older than this it is left over whatever its pid says (the pid may since belong to another process). */
@@ -201,11 +212,12 @@ function processAlive(pid: number): boolean {
 
 /**
  * Remove the temporary files in `dir` that killed writers of this app left
- * behind (see PARTIAL and the ages above); returns their names. Never
- * throws: a folder that cannot be read or a file that cannot be removed is
- * left for the next time.
+ * behind (see PARTIAL and the ages above); returns their names. With `of`,
+ * only those of that file (the settings sweep their own: `settings.json`'s,
+ * and its older `.tmp-<pid>` ones). Never throws: a folder that cannot be
+ * read or a file that cannot be removed is left for the next time.
  */
-export function removeStalePartials(dir: string, now = Date.now()): string[] {
+export function removeStalePartials(dir: string, now = Date.now(), opts: { of?: string } = {}): string[] {
   const ops = fileOps();
   let names: string[];
   try {
@@ -215,12 +227,12 @@ export function removeStalePartials(dir: string, now = Date.now()): string[] {
   }
   const removed: string[] = [];
   for (const name of names) {
-    const m = PARTIAL.exec(name);
-    if (!m) continue;
+    const m = PARTIAL.exec(name) ?? OLDER_PARTIAL.exec(name) ?? (opts.of === 'settings.json' ? OLD_SETTINGS_TMP.exec(name) : null);
+    if (!m || (opts.of !== undefined && m[1] !== opts.of)) continue;
     const path = join(dir, name);
     try {
       const age = now - ops.mtimeMs(path);
-      const stale = age > ABANDONED_MS || (age > STALE_PARTIAL_MS && !processAlive(Number(m[1])));
+      const stale = age > ABANDONED_MS || (age > STALE_PARTIAL_MS && !processAlive(Number(m[2])));
       if (!stale) continue;
       ops.rmSync(path);
       removed.push(basename(path));

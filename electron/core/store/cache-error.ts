@@ -155,10 +155,32 @@ export function classifyOpenError(e: unknown, path: string): CacheError | null {
 /** A cache another program is writing to, past the wait allowed; `who` names it when this computer can tell. */
 export function lockedError(path: string, who: string | null, waitedMs: number): CacheError {
   const holder = who ?? 'another program (another Outreach Workbench, a `workbench` command, or a database tool)';
+  const waited =
+    waitedMs > 0 ? `this waited ${Math.max(1, Math.round(waitedMs / 1000))} s for it and gave up` : 'this was told not to wait for it (a lock wait of 0 s)';
   return new CacheError(
     'cache-locked',
-    `The cache file ${path} is being written by ${holder}; this waited ${Math.round(waitedMs / 1000)} s for it and gave up. Nothing was changed. ` +
+    `The cache file ${path} is being written by ${holder}; ${waited}. Nothing was changed. ` +
       'Let it finish (or close it) and try again; `--lock-wait SECONDS` waits longer.',
+    path,
+  );
+}
+
+/** A cache another program holds so that it cannot even be read (an exclusive lock), past the wait allowed, met while opening it. */
+export function openLockedError(path: string, who: string | null, waitedMs: number): CacheError {
+  const holder = who ? ` (${who})` : ' (another Outreach Workbench, a `workbench` command still running, or a database tool)';
+  const waited = waitedMs > 0 ? `this waited ${Math.max(1, Math.round(waitedMs / 1000))} s for it and gave up` : 'this was told not to wait for it';
+  return new CacheError(
+    'cache-locked',
+    `The cache file ${path} is in use by another program${holder}, which holds it so that it cannot be read; ${waited}. Nothing was changed. Close that program and try again.`,
+    path,
+  );
+}
+
+/** The file holds this app's tables with a schema version above the newest it knows. */
+export function newerError(path: string, version: number, latest: number): CacheError {
+  return new CacheError(
+    'cache-newer',
+    `The cache file ${path} was written by a newer version of Outreach Workbench (schema ${version}; this version knows up to ${latest}). Update the app, or use another cache file.`,
     path,
   );
 }

@@ -6,7 +6,7 @@ import type { FieldTable } from '../../../shared/opportunity-fields';
 import { faces, type ReadableDB, type WritableDB } from './database';
 import { closeDatabase, openDatabase, type DB, type OpenOptions } from './db';
 import { checkIntegrityOffThread, type CheckedIntegrity } from './integrity';
-import { writeTransaction } from './lock-wait';
+import { awaitWriteLock, writeTransaction } from './lock-wait';
 import { BrandStore } from './brands';
 import { CitationStore } from './citations';
 import { DoNotContactStore } from './do-not-contact';
@@ -83,6 +83,16 @@ export class Cache {
   tx<T>(fn: () => T): T {
     // Another program's lock: said (onLockWait) and waited for, then named in the error (lock-wait.ts).
     return writeTransaction(this.db, this.path, fn);
+  }
+
+  /**
+   * Wait, without blocking this thread, until no other program holds the
+   * write lock (said once through onLockWait), up to the lock wait; then a
+   * cache-locked error naming it. Before a write in a long job (each sync
+   * page), so the app answers calls while it waits.
+   */
+  awaitWriteLock(signal?: AbortSignal): Promise<void> {
+    return awaitWriteLock(this.db, this.path, { signal });
   }
 
   /**

@@ -12,9 +12,10 @@ import { unpackRecord } from './record-codec';
 import { acquireMarker, holdMarker, openMarkerFile, releaseMarker, releaseMarkerOf, otherOpeners, uncleanMarkers } from './open-marker';
 export { openMarkerPath } from './open-marker';
 export { CacheError, classifyOpenError, type CacheFailureKind } from './cache-error';
-import { CacheError, classifyOpenError } from './cache-error';
-import { refuseForeignDatabase } from './cache-signature';
-import { setLockWait, type LockWaitOptions } from './lock-wait';
+import { CacheError, classifyOpenError, newerError as newerThan } from './cache-error';
+import { judgeSchema, refuseForeignDatabase, refuseForeignDatabaseNow, schemaOn } from './cache-signature';
+import { commitPartial, partialName, removeStalePartials } from '../files/atomic-write';
+import { setLockWait, untilReadable, type LockWaitOptions } from './lock-wait';
 
 export type DB = Database.Database;
 
@@ -39,6 +40,8 @@ export interface OpenOptions extends LockWaitOptions {
    * the event loop to leave the process before the step begins.
    */
   onProgress?(progress: OpenProgress): void;
+  /** Stops a wait for another program's lock while opening (the user's Ctrl-C), with its reason. */
+  signal?: AbortSignal;
 }
 
 /** Tell `progress`, then let it leave this process (a port's message waits for the event loop) before a blocking step. */
@@ -50,7 +53,7 @@ async function announce(opts: OpenOptions, progress: OpenProgress): Promise<void
 
 function configure(db: DB, opts: LockWaitOptions): void {
   // How long a write waits for another program's lock (30 s by default), before the first write (the switch to WAL).
-  setLockWait(db, { lockWaitMs: opts.lockWaitMs, onLockWait: opts.onLockWait });
+  setLockWait(db, { lockWaitMs: opts.lockWaitMs, blockingWaitMs: opts.blockingWaitMs, onLockWait: opts.onLockWait });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
@@ -62,13 +65,7 @@ function configure(db: DB, opts: LockWaitOptions): void {
   db.function('record_json', { deterministic: true }, (packed: unknown) => (packed instanceof Uint8Array ? unpackRecord(packed) : null));
 }
 
-function newerError(path: string, version: number): CacheError {
-  return new CacheError(
-    'cache-newer',
-    `The cache file ${path} was written by a newer version of Outreach Workbench (schema ${version}; this version knows up to ${LATEST_VERSION}). Update the app, or use another cache file.`,
-    path,
-  );
-}
+const newerError = (path: string, version: number): CacheError => newerThan(path, version, LATEST_VERSION);
 
 /**
  * The schema version in a SQLite file's header (user_version, bytes 60-63),
@@ -108,12 +105,8 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
     throw classifyOpenError(e, path) ?? e;
   }
   const fresh = path === ':memory:' || !existsSync(path);
-  if (!fresh) {
-    const version = headerSchemaVersion(path);
-    if (version !== null && version > LATEST_VERSION) throw newerError(path, version);
-    // Another program's database is refused before anything is written to it or beside it.
-    refuseForeignDatabase(path, LATEST_VERSION, opts.nativeBinding);
-  }
+  // Another program's database (or a newer app's cache) is refused before anything is written to it or beside it.
+  if (!fresh) await refuseForeignDatabase(path, LATEST_VERSION, opts);
   const readonly = opts.readonly ?? false;
   const unclean = path === ':memory:' ? [] : uncleanMarkers(path);
   let marker: string | null = null;
@@ -121,13 +114,17 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
   try {
     // Before the first write (the switch to WAL, a migration), so a crash from here on is seen by the next open.
     if (path !== ':memory:' && !readonly) marker = acquireMarker(path);
-    db = new Database(path, { readonly, ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}) });
+    // No busy timeout until configure() sets the lock wait: the schema's check below waits without blocking.
+    db = new Database(path, { readonly, timeout: 0, ...(opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {}) });
   } catch (e) {
     if (marker) releaseMarker(marker, null);
     throw classifyOpenError(e, path) ?? new CacheError('io-error', `The cache file ${path} could not be opened: ${(e as Error).message}`, path);
   }
   if (marker) holdMarker(marker, db);
   try {
+    // The schema again, as this connection sees it (a WAL's frames included), before any pragma or write:
+    // what the look could not tell is refused here (fail closed), and a file held so that it cannot be read is waited for.
+    if (!fresh) await checkOpenedSchema(db, path, opts);
     // A new file: 8 KB pages (a compressed record is about 1.1 KB; 4 KB pages leave a fifth of each empty), set before anything is written.
     // Incremental auto-vacuum, too, must be set before the first write (WAL's switch in configure() is one).
     if (fresh && !readonly && path !== ':memory:') {
@@ -279,8 +276,17 @@ async function backupBeforeMigration(db: DB, path: string, version: number, opts
   mkdirSync(dir, { recursive: true });
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const target = join(dir, `${basename(path)}.v${version}.${stamp}.bak`);
-  // The online backup API: a consistent copy even of an open WAL database.
-  await db.backup(target);
+  // Under a temporary name until whole (a Ctrl-C or a kill during a long upgrade leaves no cut-short copy under a backup's name).
+  removeStalePartials(dir);
+  const part = partialName(target);
+  try {
+    // The online backup API: a consistent copy even of an open WAL database.
+    await db.backup(part);
+  } catch (e) {
+    rmSync(part, { force: true });
+    throw e;
+  }
+  commitPartial(part, target, 'The backup of the cache before its upgrade');
   const keep = opts.keepBackups ?? 5;
   const mine = readdirSync(dir)
     .filter((f) => f.startsWith(basename(path) + '.v') && f.endsWith('.bak'))
@@ -289,9 +295,15 @@ async function backupBeforeMigration(db: DB, path: string, version: number, opts
   return target;
 }
 
-/** Throws CacheError('not-app-cache') when the file at `path` is another program's SQLite database (nothing in it changed). */
+/** Throws CacheError('not-app-cache') when the file at `path` is seen to be another program's SQLite database (nothing in it changed). */
 export function refuseIfNotAppCache(path: string): void {
-  refuseForeignDatabase(path, LATEST_VERSION);
+  refuseForeignDatabaseNow(path, LATEST_VERSION);
+}
+
+/** The opened file's schema, read on its own connection and judged as the look does; another program's lock on it waited for. */
+async function checkOpenedSchema(db: DB, path: string, opts: OpenOptions): Promise<void> {
+  const schema = await untilReadable(() => schemaOn(db), path, opts, db);
+  judgeSchema(path, schema, LATEST_VERSION);
 }
 
 /**

@@ -9,18 +9,28 @@ import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename } from 'node:path';
 import type Database from 'better-sqlite3';
-import { lockedError } from './cache-error';
+import { cacheWriteError, lockedError, openLockedError } from './cache-error';
 import { otherOpeners } from './open-marker';
+import { systemClock } from '../seams';
+import { WorkbenchError } from '../../../shared/errors';
 
 type DB = Database.Database;
 
 /** How long a write waits for another program's lock before it gives up. */
 export const DEFAULT_LOCK_WAIT_MS = 30_000;
+/** The longest wait SQLite's busy timeout can hold (a 32-bit count of milliseconds): about 24 days. */
+export const MAX_LOCK_WAIT_MS = 2 ** 31 - 1;
 
 export interface LockWaitOptions {
-  /** How long a write waits for another program's lock. Default 30 s. */
+  /** How long a write waits for another program's lock. Default 30 s; at most MAX_LOCK_WAIT_MS. */
   lockWaitMs?: number;
-  /** Told, once per wait, that a write is waiting and for whom (the CLI prints it; the app may show it). */
+  /**
+   * The longest of that wait spent blocking this thread (SQLite's busy timeout, inside a synchronous
+   * write): the app's core answers no call meanwhile, so it blocks for a few seconds at most, and
+   * waits without blocking where it can (awaitWriteLock, before each sync page). Default: the whole wait.
+   */
+  blockingWaitMs?: number;
+  /** Told, once per wait, that a write is waiting and for whom (the CLI prints it; the app shows it in the window). */
   onLockWait?: (message: string) => void;
 }
 
@@ -30,11 +40,22 @@ const settings = new WeakMap<DB, LockWaitOptions>();
 export function setLockWait(db: DB, opts: LockWaitOptions): void {
   const merged = { ...settings.get(db), ...opts };
   settings.set(db, merged);
-  db.pragma(`busy_timeout = ${waitMs(db)}`);
+  db.pragma(`busy_timeout = ${blockingMs(db)}`);
+}
+
+/** A wait in whole milliseconds SQLite can hold: not negative, not past MAX_LOCK_WAIT_MS. */
+export function lockWaitWithin(ms: number | undefined): number {
+  const n = Math.trunc(ms ?? DEFAULT_LOCK_WAIT_MS);
+  return Number.isFinite(n) ? Math.min(MAX_LOCK_WAIT_MS, Math.max(0, n)) : DEFAULT_LOCK_WAIT_MS;
 }
 
 function waitMs(db: DB): number {
-  return Math.max(0, Math.trunc(settings.get(db)?.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS));
+  return lockWaitWithin(settings.get(db)?.lockWaitMs);
+}
+
+function blockingMs(db: DB): number {
+  const blocking = settings.get(db)?.blockingWaitMs;
+  return Math.min(waitMs(db), blocking === undefined ? MAX_LOCK_WAIT_MS : lockWaitWithin(blocking));
 }
 
 export function isBusy(e: unknown): boolean {
@@ -127,73 +148,153 @@ export function describeLockHolders(path: string, db?: DB): string | null {
 }
 
 function waitingMessage(path: string, who: string | null, ms: number): string {
-  return `Waiting for ${who ?? 'another program'}, which is writing to the cache (${path}); up to ${Math.round(ms / 1000)} s…`;
+  return `Waiting for ${who ?? 'another program'}, which is writing to the cache (${path}); up to ${Math.max(1, Math.round(ms / 1000))} s…`;
+}
+
+export interface UntilFreeOptions {
+  /** The cache, to name who holds it. */
+  path: string;
+  /** This process's connection, which reads the sync locks' holders. */
+  db?: DB;
+  /** How long to wait in all. 0: not at all (and nothing said). */
+  waitMs: number;
+  onLockWait?: (message: string) => void;
+  /** The words while waiting; default: "Waiting for X, which is writing to the cache (P); up to N s…". */
+  message?: (who: string | null, ms: number) => string;
+  /** The failure past the wait; default: lockedError. */
+  locked?: (who: string | null, ms: number) => Error;
+  /** Stops the wait with its reason (the user's Ctrl-C). */
+  signal?: AbortSignal;
+  pollMs?: number;
+}
+
+/**
+ * Run `attempt` (which throws SQLite's busy error while another program holds
+ * what it needs) until it gets through: at once, then, having said once whom
+ * it waits for, again every `pollMs` without blocking this thread (so a call,
+ * a progress line or a Ctrl-C is heard meanwhile), for up to `waitMs`; then
+ * fail naming the holder. Other failures pass through.
+ */
+export async function untilFree<T>(attempt: () => T, o: UntilFreeOptions): Promise<T> {
+  const tryOnce = (): { ok: true; value: T } | { ok: false } => {
+    try {
+      return { ok: true, value: attempt() };
+    } catch (e) {
+      if (isBusy(e)) return { ok: false };
+      throw e;
+    }
+  };
+  const first = tryOnce();
+  if (first.ok) return first.value;
+  const who = describeLockHolders(o.path, o.db);
+  const locked = o.locked ?? ((w, ms) => lockedError(o.path, w, ms));
+  if (o.waitMs <= 0) throw locked(who, 0);
+  o.onLockWait?.((o.message ?? ((w, ms) => waitingMessage(o.path, w, ms)))(who, o.waitMs));
+  const started = Date.now();
+  while (Date.now() - started < o.waitMs) {
+    try {
+      await systemClock.sleep(Math.min(o.pollMs ?? 200, Math.max(1, o.waitMs - (Date.now() - started))), o.signal);
+    } catch (e) {
+      if (!o.signal?.aborted) throw e;
+      throw new WorkbenchError('cancelled', `Stopped while waiting for ${who ?? 'another program'} to let go of the cache (${o.path}): nothing was changed.`);
+    }
+    const next = tryOnce();
+    if (next.ok) return next.value;
+  }
+  throw locked(describeLockHolders(o.path, o.db) ?? who, o.waitMs);
+}
+
+/**
+ * untilFree for opening the cache (its look, its schema's check): while
+ * another program holds the file so that it cannot even be read (an exclusive
+ * lock), said and waited for up to the lock wait, then cache-locked in the
+ * open's words.
+ */
+export function untilReadable<T>(attempt: () => T, path: string, opts: LockWaitOptions & { signal?: AbortSignal }, db?: DB): Promise<T> {
+  return untilFree(attempt, {
+    path,
+    db,
+    waitMs: lockWaitWithin(opts.lockWaitMs),
+    onLockWait: opts.onLockWait,
+    signal: opts.signal,
+    message: (who, ms) =>
+      `Waiting for ${who ?? 'another program'}, which holds the cache (${path}) so that it cannot be read; up to ${Math.max(1, Math.round(ms / 1000))} s…`,
+    locked: (who, ms) => openLockedError(path, who, ms),
+  });
+}
+
+/**
+ * SQLite's failure of the cache's file (full, read-only, damaged, locked past
+ * the wait) in the app's words naming the file (cache-error.ts); anything else
+ * (a bug, the app's own errors) as it is.
+ */
+export function namedCacheFailure(e: unknown, db: DB, path: string): unknown {
+  if (!String((e as { code?: unknown } | null)?.code ?? '').startsWith('SQLITE_')) return e;
+  return cacheWriteError(e, path, () => describeLockHolders(path, db), blockingMs(db)) ?? e;
 }
 
 /**
  * Run `fn` in one write transaction (BEGIN IMMEDIATE). When another program
  * holds the write lock, say who (onLockWait) and wait for it up to the lock
- * wait, then fail with a cache-locked error naming it. `fn` runs once: a
- * failure inside it is not retried.
+ * wait (blocking this thread for at most blockingWaitMs of it), then fail with
+ * a cache-locked error naming it. `fn` runs once: a failure inside it is not
+ * retried. A failure of the cache's file (a full disk, a read-only cache) is
+ * thrown in the app's words naming the file (cache-error.ts), for the window
+ * and the CLI alike.
  */
 export function writeTransaction<T>(db: DB, path: string, fn: () => T): T {
-  if (db.inTransaction) return db.transaction(fn).immediate();
-  const total = waitMs(db);
-  let began = false;
-  const run = () =>
-    db
-      .transaction(() => {
-        began = true;
-        return fn();
-      })
-      .immediate();
+  const blocking = blockingMs(db);
   try {
-    db.pragma('busy_timeout = 0');
-    return run();
+    if (db.inTransaction) return db.transaction(fn).immediate();
+    let began = false;
+    const run = () =>
+      db
+        .transaction(() => {
+          began = true;
+          return fn();
+        })
+        .immediate();
+    try {
+      db.pragma('busy_timeout = 0');
+      return run();
+    } catch (e) {
+      if (began || !isBusy(e)) throw e;
+    } finally {
+      db.pragma(`busy_timeout = ${blocking}`);
+    }
+    const who = describeLockHolders(path, db);
+    if (blocking <= 0) throw lockedError(path, who, 0);
+    settings.get(db)?.onLockWait?.(waitingMessage(path, who, blocking));
+    try {
+      return run();
+    } catch (e) {
+      if (!began && isBusy(e)) throw lockedError(path, describeLockHolders(path, db) ?? who, blocking);
+      throw e;
+    }
   } catch (e) {
-    if (began || !isBusy(e)) throw e;
-  } finally {
-    db.pragma(`busy_timeout = ${total}`);
-  }
-  const who = describeLockHolders(path, db);
-  settings.get(db)?.onLockWait?.(waitingMessage(path, who, total));
-  try {
-    return run();
-  } catch (e) {
-    if (!began && isBusy(e)) throw lockedError(path, describeLockHolders(path, db) ?? who, total);
-    throw e;
+    throw namedCacheFailure(e, db, path);
   }
 }
 
 /**
- * Before a command's writes: wait, without blocking this thread, until no
- * other program holds the cache's write lock (saying who, once), for up to
- * the lock wait; then fail naming it. The writes that follow still wait
- * SQLite's busy timeout for the moment between.
+ * Before a command's writes (a CLI command's, each page of a sync): wait,
+ * without blocking this thread, until no other program holds the cache's write
+ * lock (saying who, once), for up to the lock wait; then fail naming it. The
+ * writes that follow still wait SQLite's busy timeout for the moment between.
  */
 export async function awaitWriteLock(db: DB, path: string, opts: { signal?: AbortSignal; pollMs?: number } = {}): Promise<void> {
-  const total = waitMs(db);
-  const tryLock = (): boolean => {
-    try {
-      db.pragma('busy_timeout = 0');
-      db.exec('BEGIN IMMEDIATE');
-      db.exec('ROLLBACK');
-      return true;
-    } catch (e) {
-      if (isBusy(e)) return false;
-      throw e;
-    } finally {
-      db.pragma(`busy_timeout = ${total}`);
-    }
-  };
-  if (db.inTransaction || tryLock()) return;
-  const who = describeLockHolders(path, db);
-  settings.get(db)?.onLockWait?.(waitingMessage(path, who, total));
-  const started = Date.now();
-  while (Date.now() - started < total) {
-    await new Promise((r) => setTimeout(r, opts.pollMs ?? 200));
-    if (opts.signal?.aborted) throw opts.signal.reason;
-    if (tryLock()) return;
-  }
-  throw lockedError(path, describeLockHolders(path, db) ?? who, total);
+  if (db.inTransaction) return;
+  const blocking = blockingMs(db);
+  await untilFree(
+    () => {
+      try {
+        db.pragma('busy_timeout = 0');
+        db.exec('BEGIN IMMEDIATE');
+        db.exec('ROLLBACK');
+      } finally {
+        db.pragma(`busy_timeout = ${blocking}`);
+      }
+    },
+    { path, db, waitMs: waitMs(db), onLockWait: settings.get(db)?.onLockWait, signal: opts.signal, pollMs: opts.pollMs },
+  );
 }

@@ -155,6 +155,7 @@ export class AppStore {
         this.#refreshState().catch(this.fail('The app state could not be read'));
         this.#dataVersion++;
       }),
+      on('cache:waiting', ({ message }) => this.toast(message)),
       on('core:status', ({ state, message }) => {
         this.#progress = null;
         this.#countdown(0);

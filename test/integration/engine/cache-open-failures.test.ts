@@ -10,11 +10,11 @@ import Database from 'better-sqlite3';
 import { CacheError, classifyOpenError, headerSchemaVersion, moveAside, openDatabase } from '../../../electron/core/store/db';
 import { Cache } from '../../../electron/core/store/cache';
 import { LATEST_VERSION } from '../../../electron/core/store/migrations';
-import { CoreLink, type HostHandlers } from '../../../shared/core-link';
+import { CoreLink } from '../../../shared/core-link';
 import { forkNodeCore } from '../../host/core-process';
 import { AppService } from '../../../electron/core/app/service';
 import { DEMO_KEY, startSimulator } from '../../../electron/simulator/server';
-import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
+import { FakeKeychain, FakePlatform, quietHost } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';
 import { count, detail, list, setTriage } from '../../support/store';
 import { caller } from '../../support/call';
@@ -49,11 +49,14 @@ async function realCache(path: string): Promise<void> {
   db.close();
 }
 
+/** The tables a newer app's cache keeps from the first version (without them a file is another program's, whatever its version). */
+const KEPT_TABLES = ['brands', 'brand_keys', 'opportunities', 'triage', 'sync_runs'].map((t) => `CREATE TABLE ${t} (x);`).join(' ');
+
 describe('written by a newer version: newer, and left untouched', () => {
   it('user_version above this app: refused before anything in the file changes', async () => {
     const path = join(freshDir(), 'workbench.db');
     const d = new Database(path);
-    d.exec('CREATE TABLE t (x)');
+    d.exec(`${KEPT_TABLES} CREATE TABLE t (x)`);
     d.pragma(`user_version = ${LATEST_VERSION + 7}`);
     d.close();
     const before = readFileSync(path);
@@ -69,7 +72,7 @@ describe('written by a newer version: newer, and left untouched', () => {
   it('a schema this SQLite cannot parse (a newer app may use newer syntax) is newer, not damaged', async () => {
     const path = join(freshDir(), 'workbench.db');
     const d = new Database(path);
-    d.exec('CREATE TABLE future (aa, b)');
+    d.exec(`${KEPT_TABLES} CREATE TABLE future (aa, b)`);
     d.pragma(`user_version = ${LATEST_VERSION + 1}`);
     d.close();
     // Same length, so the record stays well-formed: only the SQL is new to this SQLite.
@@ -85,7 +88,7 @@ describe('written by a newer version: newer, and left untouched', () => {
     const writer = new Database(join(dir, 'live.db'));
     writer.pragma('journal_mode = WAL');
     writer.pragma('wal_autocheckpoint = 0');
-    writer.exec('CREATE TABLE t (x)');
+    writer.exec(`${KEPT_TABLES} CREATE TABLE t (x)`);
     writer.pragma(`user_version = ${LATEST_VERSION + 3}`);
     // A copy taken while the writer is open: the version is only in the WAL.
     copyFileSync(join(dir, 'live.db'), join(dir, 'workbench.db'));
@@ -287,15 +290,8 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
   it('a damaged cache, through the core process: rebuilt at once, the old file kept aside, and the window told what was recovered', async () => {
     const dir = freshDir();
     writeFileSync(join(dir, 'workbench.db'), Buffer.alloc(8192, 7));
-    const host: HostHandlers = {
-      'clipboard:write': () => null,
-      'shell:open-external': () => null,
-      'shell:show-item-in-folder': () => null,
-      'dialog:save-file': () => null,
-      'dialog:open-file': () => null,
-    };
     const init = { userDataDir: dir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: false };
-    const core = new CoreLink(forkNodeCore(init), { host, onEvent: () => {} });
+    const core = new CoreLink(forkNodeCore(init), { host: quietHost, onEvent: () => {} });
     expect(await core.ready()).toBeNull();
     const state = (await core.call('app:state', [])) as { ok: true; value: { recovery: { message: string } | null } };
     expect(state.value.recovery?.message).toMatch(
@@ -376,15 +372,8 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
     setTriage(old, brand, 'opp-1', { stage: 'Won', note: 'Pitched Ana on Tuesday' });
     old.doNotContact.add('press@outlet.example');
     old.close();
-    const host: HostHandlers = {
-      'clipboard:write': () => null,
-      'shell:open-external': () => null,
-      'shell:show-item-in-folder': () => null,
-      'dialog:save-file': () => null,
-      'dialog:open-file': () => null,
-    };
     const init = { userDataDir: dir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: false, startOver: true };
-    const core = new CoreLink(forkNodeCore(init), { host, onEvent: () => {} });
+    const core = new CoreLink(forkNodeCore(init), { host: quietHost, onEvent: () => {} });
     expect(await core.ready()).toBeNull();
     expect(await core.call('dnc:list', [])).toMatchObject({ ok: true, value: [{ value: 'press@outlet.example' }] });
     await core.shutdown(3_000);

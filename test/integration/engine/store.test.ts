@@ -255,6 +255,8 @@ describe('migrations', () => {
   it('refuses a database from a newer app with a clear message', async () => {
     const path = join(tmp.dir, 'newer.db');
     const db = new Database(path);
+    // A newer app's cache keeps the tables of the first version (without them it is another program's file).
+    for (const t of ['brands', 'brand_keys', 'opportunities', 'triage', 'sync_runs']) db.exec(`CREATE TABLE ${t} (x)`);
     db.pragma(`user_version = ${LATEST_VERSION + 1}`);
     db.close();
     await expect(openDatabase(path)).rejects.toMatchObject({ kind: 'cache-newer', message: expect.stringContaining('newer version of Outreach Workbench') });

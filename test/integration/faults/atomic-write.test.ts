@@ -88,11 +88,12 @@ describe('FileStream (exports)', () => {
     const final = join(dir, 'export.csv');
     const chunks = [bytes(70_000), bytes(3), bytes(300_000)];
     await withFaults({ shortWrites: 4096 }, async () => {
-      const file = new FileStream(partialName(final), 'The export');
+      const part = partialName(final);
+      const file = new FileStream(part, 'The export');
       for (const c of chunks) if (!file.write(c)) await new Promise((r) => file.once('drain', r));
       await new Promise<void>((resolve, reject) => file.end((e?: Error | null) => (e ? reject(e) : resolve())));
       expect(file.bytesWritten).toBe(370_003);
-      commitPartial(partialName(final), final, 'The export');
+      commitPartial(part, final, 'The export');
     });
     expect(readFileSync(final).equals(Buffer.concat(chunks))).toBe(true);
     expect(readdirSync(dir)).toEqual(['export.csv']);
@@ -125,29 +126,61 @@ describe('the clean-up of what killed writers left', () => {
     const gone = deadPid();
     const now = Date.now();
     const files = {
-      killedExport: `contacts.csv.partial-${gone}`,
+      killedExport: `contacts.csv.partial-${gone}-0a1b2c3d`,
+      killedExportAnyName: `list for Ana.txt.partial-${gone}-99aa00ff`,
       killedWorkbook: `list.xlsx.partial-${gone}`,
       killedRecord: `my-record.json.partial-${gone}`,
-      killedBackup: `record-2026-01-01T00-00-00-000Z.json.gz.partial-${gone}`,
+      killedBackup: `record-2026-01-01T00-00-00-000Z.json.gz.partial-${gone}-12345678`,
+      killedUpgradeBackup: `workbench.db.v3.2026-01-01T00-00-00-000Z.bak.partial-${gone}-abcdef01`,
       oldSettings: `settings.json.tmp-${gone}`,
-      justKilled: `other.csv.partial-${gone}`,
-      stillWriting: `mine.csv.partial-${process.pid}`,
+      justKilled: `other.csv.partial-${gone}-0a1b2c3d`,
+      stillWriting: `mine.csv.partial-${process.pid}-0a1b2c3d`,
       notOurs: `photo.jpg.partial-${gone}`,
+      anotherProgramsTmp: `notes.json.tmp-${gone}`,
+      anotherProgramsText: `notes.txt.partial-${gone}`,
       userFile: 'contacts.csv',
     };
     for (const name of Object.values(files)) writeFileSync(join(dir, name), 'x');
     const age = (name: string, ms: number) => utimesSync(join(dir, name), new Date(now - ms), new Date(now - ms));
-    for (const k of ['killedExport', 'killedWorkbook', 'killedRecord', 'killedBackup', 'oldSettings', 'notOurs', 'userFile', 'stillWriting'] as const)
-      age(files[k], 5 * 60_000);
+    for (const k of Object.keys(files) as (keyof typeof files)[]) if (k !== 'justKilled') age(files[k], 5 * 60_000);
     age(files.justKilled, 10_000);
     const removed = removeStalePartials(dir, now);
-    expect(removed.sort()).toEqual([files.killedBackup, files.killedExport, files.killedRecord, files.killedWorkbook, files.oldSettings].sort());
-    expect(readdirSync(dir).sort()).toEqual([files.justKilled, files.notOurs, files.stillWriting, files.userFile].sort());
+    expect(removed.sort()).toEqual(
+      [files.killedBackup, files.killedExport, files.killedExportAnyName, files.killedRecord, files.killedWorkbook, files.killedUpgradeBackup].sort(),
+    );
+    expect(readdirSync(dir).sort()).toEqual(
+      [files.justKilled, files.notOurs, files.oldSettings, files.anotherProgramsTmp, files.anotherProgramsText, files.stillWriting, files.userFile].sort(),
+    );
+    // The settings sweep their own: only settings.json's temporary files, its older `.tmp-<pid>` ones too.
+    expect(removeStalePartials(dir, now, { of: 'settings.json' })).toEqual([files.oldSettings]);
+    expect(readdirSync(dir)).toContain(files.anotherProgramsTmp);
+  });
+
+  it('each write has a temporary name of its own: two writes of one file at once in one process never share one', async () => {
+    const dir = folder();
+    const final = join(dir, 'record.json');
+    const names = new Set(Array.from({ length: 50 }, () => partialName(final)));
+    expect(names.size).toBe(50);
+    for (const n of names) expect(n.startsWith(`${final}.partial-${process.pid}-`)).toBe(true);
+    // Two streams to the same file, interleaved: each whole, the last to take the name wins, nothing left.
+    const a = partialName(final);
+    const b = partialName(final);
+    const one = new FileStream(a, 'Your record');
+    const two = new FileStream(b, 'Your record');
+    for (let i = 0; i < 100; i++) {
+      one.write(Buffer.from(`a${i}\n`));
+      two.write(Buffer.from(`b${i}\n`));
+    }
+    await Promise.all([one, two].map((f) => new Promise<void>((resolve, reject) => f.end((e?: Error | null) => (e ? reject(e) : resolve())))));
+    commitPartial(a, final, 'Your record');
+    commitPartial(b, final, 'Your record');
+    expect(readFileSync(final, 'utf8')).toBe(Array.from({ length: 100 }, (_, i) => `b${i}\n`).join(''));
+    expect(readdirSync(dir)).toEqual(['record.json']);
   });
 
   it('removes any of them after a day, whatever its pid says (the pid may belong to another process by now)', () => {
     const dir = folder();
-    const name = `contacts.csv.partial-${process.pid}`;
+    const name = `contacts.csv.partial-${process.pid}-0a1b2c3d`;
     writeFileSync(join(dir, name), 'x');
     const now = Date.now();
     utimesSync(join(dir, name), new Date(now - 25 * 3_600_000), new Date(now - 25 * 3_600_000));

@@ -7,13 +7,13 @@
 // half saved. The same from the app's side (Cache.tx, which every sync page
 // uses): said through onLockWait, then named in the error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { join } from 'node:path';
 import { run, type Io } from '../../../electron/cli/main';
 import { MemorySecretStore } from '../../../electron/core/seams';
 import { Cache } from '../../../electron/core/store/cache';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { runCli } from '../../support/cli-run';
+import { holdLock } from '../../support/lock-holder';
 import { tempDir } from '../../support/tmp';
 import { triageOf } from '../../support/store';
 
@@ -34,29 +34,7 @@ afterAll(async () => {
   tmp.cleanup();
 });
 
-/** The holder in its own process (node itself, so its pid is the one holding the file). */
-async function holder(holdMs?: number): Promise<{ proc: ChildProcessWithoutNullStreams; release: () => Promise<void> }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', 'test/support/lock-holder-child.ts', db, ...(holdMs ? [String(holdMs)] : [])], {
-    stdio: ['pipe', 'pipe', 'pipe'],
-  });
-  let out = '';
-  await new Promise<void>((resolve, reject) => {
-    proc.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-      if (out.includes('holding')) resolve();
-    });
-    proc.once('exit', (code) => reject(new Error(`the holder exited (${code})`)));
-  });
-  const exited = new Promise<void>((r) => proc.once('exit', () => r()));
-  proc.stdin.on('error', () => {}); // it may have let go by itself already
-  return {
-    proc,
-    release: async () => {
-      if (proc.exitCode === null) proc.stdin.write('release\n');
-      await exited;
-    },
-  };
-}
+const holder = (holdMs?: number) => holdLock(db, holdMs);
 
 /** The CLI in this process with live output: `onErr` hears each line of stderr as it is written. */
 function cliLive(args: string[], onErr: (text: string) => void) {

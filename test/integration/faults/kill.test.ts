@@ -1,21 +1,28 @@
-// kill -9 at random moments of every command that writes, on a seeded
-// schedule (the same moments on every run of the suite): the real
-// `workbench` command in its own process, killed without a chance to clean
-// up. The moments are spread over the part of the command that writes, as
-// measured once here on an unkilled run: from the first temporary part of its
-// file to the file under its name for a command that writes a file, from
-// "Syncing" to the end for a sync, the whole run otherwise. After each kill:
-// the cache passes PRAGMA integrity_check; the user's notes are as they were
-// before the command or as the command leaves them, never between (an import
-// or a restore is all or nothing); a file the command writes is absent or
-// whole, and never reported written unless whole. Then the command run again
-// completes, and what the killed one left behind (its temporary parts, once a
-// minute old) is gone.
+// kill -9 in the part of every command that writes, on a seeded schedule:
+// the real `workbench` command in its own process, killed without a chance to
+// clean up, at a moment chosen among its own writes. The process counts its
+// writes (test/support/stop-at-write.mjs, loaded only here): every write to a
+// file or to SQLite, and the commits among them (a SQL COMMIT, a file renamed
+// into place). An unkilled run counts them; each trial then draws the n-th
+// write (or commit) from the seed and the process kills itself just before
+// it, so every kill lands in a write, and the trial asserts it was killed
+// (SIGKILL seen), drawing again within what a run did should one end sooner.
+// WORKBENCH_KILL_SEED sets the seed; a failure names it and the moment.
+// After each kill: the cache passes PRAGMA integrity_check; the user's notes
+// are as they were before the command or as the command leaves them, never
+// between (an import or a restore is all or nothing); a file the command
+// writes is absent or whole, and never reported written unless whole. Then the
+// command run again completes, and what the killed one left behind (its
+// temporary parts, once a minute old) is gone. Also: a kill during the backup
+// taken before an upgrade leaves no cut-short copy under a backup's name; and
+// a Ctrl-C heard only after a command's commit exits 130 with the work kept.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, readdirSync, readFileSync, utimesSync, watch, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
+import Database from 'better-sqlite3';
+import { migrate } from '../../../electron/core/store/db';
 import { startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { Cache } from '../../../electron/core/store/cache';
 import { runCli } from '../../support/cli-run';
@@ -24,8 +31,12 @@ import { tempDir } from '../../support/tmp';
 import { list, setTriage } from '../../support/store';
 import { withHealth } from '../../support/cache-health';
 
-const SEED = 20261124;
-const TRIALS = 3;
+/** The schedule's seed: WORKBENCH_KILL_SEED=N repeats a failure's moments (its message names the seed). */
+const SEED = Number(process.env.WORKBENCH_KILL_SEED ?? 20261124);
+/** What each trial kills before: any write, or a commit (a transaction's COMMIT, a file renamed into place). */
+const TRIALS = ['write', 'commit', 'write'] as const;
+/** The hook that counts a process's writes and kills it at the chosen one. */
+const COUNTED = ['--import', './test/support/stop-at-write.mjs'];
 const tmp = tempDir();
 let sim: Simulator;
 let brand: string;
@@ -88,9 +99,8 @@ beforeAll(async () => {
   await setNotes(colleague, notesC);
   expect((await runCli(['record', 'export', '--out', recordFile], { url: sim.url, db: colleague })).code).toBe(0);
   writeFileSync(dncCsv, 'Name,Email\n' + Array.from({ length: 20_000 }, (_, i) => `Person ${i},person${i}@crm${i % 50}.example`).join('\n') + '\n');
-  // The sync has work to do: changes at the service, served slowly enough to be killed in the middle.
+  // The sync has work to do: changes at the service, pages of them to write.
   sim.mutate({ brand, added: 1500, changed: 500, removed: 0 });
-  sim.addFaults({ kind: 'latency', ms: 60, path: '/get-outreach', count: 100_000 });
 });
 afterAll(async () => {
   await sim.close();
@@ -127,30 +137,31 @@ function backupsWhole(dir: string) {
 
 interface Command {
   name: string;
-  /** Where the part that writes starts: a temporary part appearing in this folder (of the run's folder), or a line printed. */
-  starts?: { partIn: (dir: string) => string } | { printed: RegExp };
   args: (dir: string) => string[];
   /** What it prints when it says its file is written. */
   reports?: RegExp;
   /** The file it writes, checked whole when present. */
   file?: (dir: string) => string;
-  whole?: (path: string) => void;
+  /** Asserts the file whole; `where` names the trial in a failure. */
+  whole?: (path: string, where?: string) => void;
   /** The notes may be one of these after it. */
   notes: (n: Map<string, string>) => void;
 }
 
 const COMMANDS: Command[] = [
-  { name: 'sync', args: () => ['sync', '--no-scores', '--no-citations'], starts: { printed: /Syncing / }, notes: noteSets(notesA) },
+  { name: 'sync', args: () => ['sync', '--no-scores', '--no-citations'], notes: noteSets(notesA) },
   {
     name: 'export',
     args: (dir) => ['export', '--brand', brand, '--preset', 'contacts', '--unfilled', 'keep', '--out', join(dir, 'contacts.csv')],
     reports: /Exported [\d,]+ rows/,
-    starts: { partIn: (dir) => dir },
     file: (dir) => join(dir, 'contacts.csv'),
-    whole: (path) => {
+    whole: (path, where) => {
       const rows = csvRows(path);
-      expect(rows.every((r) => r.length === rows[0]!.length)).toBe(true);
-      if (exportRows) expect(rows.length).toBe(exportRows);
+      expect(
+        rows.every((r) => r.length === rows[0]!.length),
+        where,
+      ).toBe(true);
+      if (exportRows) expect(rows.length, where).toBe(exportRows);
       exportRows = rows.length;
     },
     notes: noteSets(notesA),
@@ -159,9 +170,8 @@ const COMMANDS: Command[] = [
     name: 'record export',
     args: (dir) => ['record', 'export', '--out', join(dir, 'record.json')],
     reports: /Wrote your record/,
-    starts: { partIn: (dir) => dir },
     file: (dir) => join(dir, 'record.json'),
-    whole: (path) => expect((JSON.parse(readFileSync(path, 'utf8')) as { triage: unknown[] }).triage.length).toBe(NOTED),
+    whole: (path, where) => expect((JSON.parse(readFileSync(path, 'utf8')) as { triage: unknown[] }).triage.length, where).toBe(NOTED),
     notes: noteSets(notesA),
   },
   { name: 'record import', args: () => ['record', 'import', recordFile], notes: noteSets(notesA, notesC) },
@@ -170,81 +180,83 @@ const COMMANDS: Command[] = [
     name: 'dnc export',
     args: (dir) => ['dnc', 'export', '--out', join(dir, 'dnc.csv')],
     reports: /Wrote \d+ entries/,
-    starts: { partIn: (dir) => dir },
     file: (dir) => join(dir, 'dnc.csv'),
-    whole: (path) => expect(csvRows(path)).toHaveLength(201),
+    whole: (path, where) => expect(csvRows(path), where).toHaveLength(201),
     notes: noteSets(notesA),
   },
-  { name: 'backup now', args: () => ['backup', 'now'], starts: { partIn: backupsOf }, reports: /Backed up your record/, notes: noteSets(notesA) },
-  { name: 'backup restore', args: () => ['backup', 'restore', 'latest', '--yes'], starts: { partIn: backupsOf }, notes: noteSets(notesA, notesB) },
+  { name: 'backup now', args: () => ['backup', 'now'], reports: /Backed up your record/, notes: noteSets(notesA) },
+  { name: 'backup restore', args: () => ['backup', 'restore', 'latest', '--yes'], notes: noteSets(notesA, notesB) },
   { name: 'triage', args: () => ['triage', '--brand', brand, '--id', unnoted, '--note', 'T', '--status', 'Done'], notes: noteSets(notesA) },
 ];
 
+type Counts = Record<'write' | 'commit' | 'sql-commit' | 'backup', number>;
+
 /**
- * The command in its own process, with `onStart` called when its writing part
- * starts (see Command.starts; at once when it has none) and the time from
- * then to its end.
+ * The command in its own process with its writes counted; `stopAt` (kind:n[:signal]) has it signal
+ * itself just before that write. `counts` are those of a run that ended by itself (null when killed);
+ * `stoppedAt` names the write the signal was sent before (null when the run never reached it).
  */
-async function runWatched(cmd: Command, dir: string, onStart: (kill: () => void) => void) {
-  const db = join(dir, 'workbench.db');
-  const w = workbench(cmd.args(dir), { url: sim.url, db });
-  const kill = () => w.proc.kill('SIGKILL');
-  let started = 0;
-  const start = () => {
-    if (started) return;
-    started = Date.now();
-    onStart(kill);
-  };
-  const s = cmd.starts;
-  const watcher = s && 'partIn' in s && existsSync(s.partIn(dir)) ? watch(s.partIn(dir), (_, name) => String(name).includes('.partial-') && start()) : null;
-  if (s && 'printed' in s) void w.printed(s.printed).then(start, () => {});
-  if (!s) start();
+async function counted(args: string[], dir: string, stopAt?: string) {
+  const countsFile = `${dir}.counts.json`;
+  writeFileSync(countsFile, JSON.stringify({ counts: null, stoppedAt: null }));
+  const w = workbench(args, {
+    url: sim.url,
+    db: join(dir, 'workbench.db'),
+    nodeArgs: COUNTED,
+    env: { WORKBENCH_TEST_WRITE_COUNTS: countsFile, WORKBENCH_TEST_STOP_AT: stopAt ?? '' },
+  });
   const r = await w.done;
-  watcher?.close();
-  return { ...r, started: started > 0, ms: started ? Date.now() - started : 0 };
+  return { ...r, ...(JSON.parse(readFileSync(countsFile, 'utf8')) as { counts: Counts | null; stoppedAt: string | null }) };
 }
 
 describe.each(COMMANDS)('kill -9 during `workbench $name`', (cmd) => {
-  it(`${TRIALS} kills at seeded moments: integrity ok, notes whole, files whole or absent; then it runs to the end`, async () => {
+  it(`${TRIALS.length} kills at seeded writes: killed each time; integrity ok, notes whole, files whole or absent; then it runs to the end`, async () => {
     // Each command its own schedule: the same moments whichever commands run.
     const schedule = random(SEED + COMMANDS.indexOf(cmd));
-    // The writing part's length, once, unkilled: the kills are spread over it.
+    // Its writes, counted once on an unkilled run: the kills are drawn among them.
     const ref = join(tmp.dir, `${cmd.name.replace(/\W/g, '-')}-ref`);
     cpSync(pristine, ref, { recursive: true });
-    const whole = await runWatched(cmd, ref, () => {});
+    const whole = await counted(cmd.args(ref), ref);
     expect(whole.code, whole.err).toBe(0);
-    expect(whole.started, 'its writing part was seen to start').toBe(true);
-    const length = Math.max(1, whole.ms);
     if (cmd.file) cmd.whole!(cmd.file(ref));
 
-    for (let trial = 1; trial <= TRIALS; trial++) {
-      const dir = join(tmp.dir, `${cmd.name.replace(/\W/g, '-')}-${trial}`);
-      cpSync(pristine, dir, { recursive: true });
+    for (const [t, kind] of TRIALS.entries()) {
+      const dir = join(tmp.dir, `${cmd.name.replace(/\W/g, '-')}-${t + 1}`);
       const db = join(dir, 'workbench.db');
-      const at = Math.floor(length * schedule());
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const r = await runWatched(cmd, dir, (kill) => (timer = setTimeout(kill, at)));
-      clearTimeout(timer);
-      const where = `trial ${trial}, killed ${at} ms into ${length} ms of writing (${r.signal ?? `exit ${r.code}`})`;
+      let of = whole.counts![kind];
+      expect(of, `${kind}s in an unkilled run`).toBeGreaterThan(0);
+      let at = 0;
+      let r: Awaited<ReturnType<typeof counted>> | null = null;
+      // A run that ends before the drawn write made fewer: draw again among the writes it made.
+      for (let draw = 0; draw < 3 && r?.signal !== 'SIGKILL'; draw++) {
+        if (r?.counts) of = r.counts[kind];
+        at = 1 + Math.floor(schedule() * of);
+        cpSync(pristine, dir, { recursive: true });
+        r = await counted(cmd.args(dir), dir, `${kind}:${at}`);
+      }
+      const where = `WORKBENCH_KILL_SEED=${SEED}, trial ${t + 1}: kill -9 just before ${kind} ${at} of ${of} (${r!.stoppedAt ?? 'not reached'})`;
+      // The kill landed where it was drawn: the process reached that write, sent itself SIGKILL there, and died of it.
+      expect(r!.stoppedAt, `${where}: the drawn write was reached (exit ${r!.code}; ${r!.err})`).toMatch(new RegExp(`^${kind} ${at}: `));
+      expect(r!.signal, `${where}: it was killed (exit ${r!.code}; ${r!.err})`).toBe('SIGKILL');
 
       const after = inspect(db);
       expect(after.integrity, where).toBe('ok');
       cmd.notes(after.notes);
       if (cmd.file) {
         const path = cmd.file(dir);
-        if (cmd.reports && cmd.reports.test(r.out)) expect(existsSync(path), `${where}: reported written`).toBe(true);
-        if (existsSync(path)) cmd.whole!(path);
+        if (cmd.reports && cmd.reports.test(r!.out)) expect(existsSync(path), `${where}: reported written`).toBe(true);
+        if (existsSync(path)) cmd.whole!(path, `${where}: ${path} left whole`);
       }
       if (existsSync(backupsOf(dir))) backupsWhole(dir);
 
       // A minute later, the command again: it completes, and the killed one's leftovers go.
       const old = new Date(Date.now() - 5 * 60_000);
       for (const folder of [dir, backupsOf(dir)])
-        if (existsSync(folder)) for (const f of readdirSync(folder)) if (/\.partial-\d+$/.test(f)) utimesSync(join(folder, f), old, old);
+        if (existsSync(folder)) for (const f of readdirSync(folder)) if (f.includes('.partial-')) utimesSync(join(folder, f), old, old);
       const again = await runCli(cmd.args(dir), { url: sim.url, db });
       expect(again.code, `${where}: run again: ${again.err}`).toBe(0);
       expect(inspect(db).integrity).toBe('ok');
-      if (cmd.file) cmd.whole!(cmd.file(dir));
+      if (cmd.file) cmd.whole!(cmd.file(dir), `${where}: run again`);
       for (const folder of [dir, backupsOf(dir)])
         if (existsSync(folder))
           expect(
@@ -253,4 +265,74 @@ describe.each(COMMANDS)('kill -9 during `workbench $name`', (cmd) => {
           ).toEqual([]);
     }
   }, 120_000);
+});
+
+describe('kill -9 during the backup taken before an upgrade of the cache', () => {
+  it('leaves no cut-short copy under a backup’s name; the next start upgrades, backs up whole, and sweeps the part', async () => {
+    // A cache of version 3 with 12 MB in it: its backup takes many steps.
+    const dir = join(tmp.dir, 'upgrade');
+    mkdirSync(join(dir, 'backups'), { recursive: true });
+    const db = join(dir, 'workbench.db');
+    const old = new Database(db);
+    migrate(old, 0, 3);
+    old.exec('CREATE TABLE filler (b BLOB)');
+    const fill = old.prepare('INSERT INTO filler VALUES (?)');
+    old.transaction(() => {
+      for (let i = 0; i < 3000; i++) fill.run(Buffer.alloc(4000, i % 251));
+    })();
+    old.close();
+    const pristineUpgrade = `${dir}-pristine`;
+    cpSync(dir, pristineUpgrade, { recursive: true });
+    const args = ['list', '--brand', 'a'.repeat(32)];
+    const ref = `${dir}-ref`;
+    cpSync(pristineUpgrade, ref, { recursive: true });
+    const steps = (await counted(args, ref)).counts!.backup;
+    expect(steps).toBeGreaterThan(3);
+    const at = 2 + Math.floor(random(SEED - 1)() * (steps - 2));
+    const r = await counted(args, dir, `backup:${at}`);
+    const where = `WORKBENCH_KILL_SEED=${SEED}: kill -9 at step ${at} of ${steps} of the backup (${r.stoppedAt ?? 'not reached'})`;
+    expect(r.stoppedAt, where).toMatch(/^backup \d+: a step of the copy to workbench\.db\.v3\..+\.bak\.partial-\d+-[0-9a-f]{8}$/);
+    expect(r.signal, where).toBe('SIGKILL');
+    const left = readdirSync(join(dir, 'backups'));
+    expect(
+      left.filter((f) => f.endsWith('.bak')),
+      where,
+    ).toEqual([]);
+    expect(
+      left.filter((f) => /\.bak\.partial-\d+-[0-9a-f]{8}$/.test(f)),
+      where,
+    ).toHaveLength(1);
+    // The next start, a minute on: upgraded, its backup whole (version 3, every row), the killed one's part gone.
+    for (const f of left) utimesSync(join(dir, 'backups', f), new Date(Date.now() - 5 * 60_000), new Date(Date.now() - 5 * 60_000));
+    const again = await runCli(args, { url: sim.url, db });
+    expect(again.code, again.err).toBe(0);
+    const backups = readdirSync(join(dir, 'backups'));
+    expect(
+      backups.filter((f) => f.includes('.partial-')),
+      backups.join(' '),
+    ).toEqual([]);
+    const bak = backups.filter((f) => f.endsWith('.bak'));
+    expect(bak).toHaveLength(1);
+    const copy = new Database(join(dir, 'backups', bak[0]!), { readonly: true });
+    try {
+      expect(copy.pragma('user_version', { simple: true })).toBe(3);
+      expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(copy.prepare('SELECT count(*) AS n FROM filler').get()).toEqual({ n: 3000 });
+    } finally {
+      copy.close();
+    }
+  }, 60_000);
+});
+
+describe('Ctrl-C heard only after the command’s commit', () => {
+  it('the work is kept, said so, and the exit is 130', async () => {
+    const dir = join(tmp.dir, 'late-stop');
+    cpSync(pristine, dir, { recursive: true });
+    const r = await counted(['triage', '--brand', brand, '--id', unnoted, '--note', 'saved before the stop'], dir, 'sql-commit:1:SIGINT');
+    expect(r.stoppedAt, 'the stop was sent just before the commit').toBe('sql-commit 1: SQL COMMIT');
+    expect(r.code, `${r.out}\n${r.err}\n${JSON.stringify(r.counts)}`).toBe(130);
+    expect(r.out).toContain('Note edited');
+    expect(r.err).toContain('Stopped: the stop came once the work above was done, and it is kept.');
+    expect(inspect(join(dir, 'workbench.db')).notes.get(unnoted)).toBe('saved before the stop');
+  });
 });

@@ -124,7 +124,7 @@ const leftovers = (dir: string, except: string) => readdirSync(dir).filter((f) =
 describe.each(WRITERS)('$name', (w) => {
   const dir = join(tmp.dir, w.file.replace(/\W/g, '-'));
   const out = join(dir, w.file);
-  const only: Faults = { path: new RegExp(`${w.file.replace('.', '\\.')}\\.partial-\\d+$`) };
+  const only: Faults = { path: new RegExp(`${w.file.replace('.', '\\.')}\\.partial-\\d+-[0-9a-f]{8}$`) };
 
   it('written whole on a healthy disk (the reference), and large enough to fail midway below', async () => {
     mkdirSync(dir, { recursive: true });
@@ -164,7 +164,7 @@ describe.each(WRITERS)('$name', (w) => {
 
   it('a read-only disk: exit 5, read-only, naming the folder; nothing created', async () => {
     const fresh = join(dir, `new-${w.file}`);
-    const r = await withFaults({ path: /\.partial-\d+$/, failOpen: 'EROFS' }, () => cli(w.args(fresh)));
+    const r = await withFaults({ path: /\.partial-\d+-[0-9a-f]{8}$/, failOpen: 'EROFS' }, () => cli(w.args(fresh)));
     expect(r.code).toBe(5);
     expect(r.err).toContain(`${w.what} could not be written to ${fresh} (EROFS). The disk or folder (${dir}) is read-only: choose a writable folder.`);
     expect(existsSync(fresh)).toBe(false);
@@ -190,8 +190,8 @@ describe('a backup of the record (`workbench backup now`)', () => {
   });
 
   it.each([
-    ['the record', /record-[^/]*\.json\.gz\.partial-\d+$/],
-    ['its description', /\.meta\.json\.partial-\d+$/],
+    ['the record', /record-[^/]*\.json\.gz\.partial-\d+-[0-9a-f]{8}$/],
+    ['its description', /\.meta\.json\.partial-\d+-[0-9a-f]{8}$/],
   ])('a disk that fills up while writing %s: exit 5, named; no file is left under a backup’s name and the list is as it was', async (_, path) => {
     const before = names();
     const listedBefore = await listed();
@@ -228,5 +228,37 @@ describe('the settings (settings.json, written by the app)', () => {
     await withFaults({ path: /settings\.json/, shortWrites: 3 }, () => settings.set({ senderName: 'Bo' }));
     expect(new SettingsFile(path).get().senderName).toBe('Bo');
     expect(readdirSync(dir)).toEqual(['settings.json']);
+  });
+});
+
+describe('an export split into parts (`--max-rows N --split`)', () => {
+  const split = (out: string) => ['export', '--brand', brand, '--preset', 'contacts', '--unfilled', 'keep', '--out', out, '--max-rows', '100', '--split'];
+  const parts = (dir: string) => readdirSync(dir).filter((f) => /^batch-\d+\.csv$/.test(f));
+
+  it('a part’s name taken by a folder: nothing renamed (the earlier parts as they were), exit 5 naming it, no temporary part left', async () => {
+    const dir = join(tmp.dir, 'split-blocked');
+    mkdirSync(join(dir, 'batch-2.csv'), { recursive: true });
+    writeFileSync(join(dir, 'batch-1.csv'), 'the previous part 1\n');
+    const r = await cli(split(join(dir, 'batch.csv')));
+    expect(r.code, r.err).toBe(5);
+    expect(r.out).not.toMatch(/Exported/);
+    expect(r.err).toContain(`The export could not be written to ${join(dir, 'batch-2.csv')} (EISDIR).`);
+    expect(readFileSync(join(dir, 'batch-1.csv'), 'utf8')).toBe('the previous part 1\n');
+    expect(readdirSync(dir).sort()).toEqual(['batch-1.csv', 'batch-2.csv']);
+  });
+
+  it('a rename that fails after the first part took its name: the message says which parts are this export’s and which are not', async () => {
+    const dir = join(tmp.dir, 'split-half');
+    mkdirSync(dir);
+    const r = await withFaults({ path: /batch-2\.csv$/, failRename: 'EIO' }, () => cli(split(join(dir, 'batch.csv'))));
+    expect(r.code).toBe(5);
+    const written = parts(dir);
+    expect(written).toEqual(['batch-1.csv']);
+    const all = readdirSync(dir).length;
+    expect(all).toBe(1); // no temporary part left
+    expect(r.err).toContain(`The export could not be written to ${join(dir, 'batch-2.csv')} (EIO).`);
+    expect(r.err).toMatch(
+      /Written by this export: batch-1\.csv; not written \(as they were before\): batch-2\.csv, batch-3\.csv(, batch-\d+\.csv)*\. Export again/,
+    );
   });
 });

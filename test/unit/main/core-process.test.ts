@@ -141,6 +141,8 @@ describe('the core process through Electron-shaped fakes', () => {
     // A cache written by a newer version (a damaged one is rebuilt instead: see the recovery tests).
     const { default: Database } = await import('better-sqlite3');
     const newer = new Database(`${bad.userDataDir}/workbench.db`);
+    // A newer app's cache keeps the first version's tables (without them it is another program's file).
+    for (const t of ['brands', 'brand_keys', 'opportunities', 'triage', 'sync_runs']) newer.exec(`CREATE TABLE ${t} (x)`);
     newer.pragma('user_version = 999');
     newer.close();
     const link = new CoreLink(forkCore(api as never, corePath, bad, {}), { host, onEvent: () => {} });

@@ -3,9 +3,18 @@
 // unzip and Python's zipfile), and crash dumps that are never uploaded.
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CRASH_REPORTER_OPTIONS, countCrashDumps, gatherReport, redactBytes, reportFileName, zipEntries } from '../../../electron/main/problem-report';
+import {
+  CRASH_REPORTER_OPTIONS,
+  countCrashDumps,
+  gatherReport,
+  redactBytes,
+  reportFileName,
+  saveReport,
+  zipEntries,
+  type ReportFs,
+} from '../../../electron/main/problem-report';
 import { tempDir } from '../../support/tmp';
 
 const tmp = tempDir();
@@ -134,5 +143,36 @@ describe('crash dumps', () => {
   it('are counted for the dialog', () => {
     const { src } = sources();
     expect(countCrashDumps(src.crashDumpsDir)).toBe(1);
+  });
+});
+
+describe('saving the report where the person chose', () => {
+  it('whole under its name (read back by unzip), nothing beside it', () => {
+    const dir = join(tmp.dir, 'save-whole');
+    mkdirSync(dir);
+    const path = join(dir, reportFileName(NOW));
+    const zip = zipEntries([{ name: 'versions.txt', data: Buffer.from('Outreach Workbench 1.4.2\n') }], NOW);
+    saveReport(path, zip);
+    expect(readFileSync(path).equals(zip)).toBe(true);
+    expect(readdirSync(dir)).toEqual([reportFileName(NOW)]);
+  });
+
+  it('a disk that fills up halfway: the error comes back, the file there before is as it was, and no part is left', () => {
+    const dir = join(tmp.dir, 'save-full');
+    mkdirSync(dir);
+    const path = join(dir, 'report.zip');
+    writeFileSync(path, 'the report saved last week');
+    // Node's fs, but the disk takes half the bytes and then is full.
+    const fullDisk: ReportFs = {
+      writeFileSync: (p, data) => {
+        writeFileSync(p, data.subarray(0, data.length / 2));
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      },
+      renameSync,
+      rmSync,
+    };
+    expect(() => saveReport(path, Buffer.alloc(10_000, 1), fullDisk)).toThrow(/ENOSPC/);
+    expect(readFileSync(path, 'utf8')).toBe('the report saved last week');
+    expect(readdirSync(dir)).toEqual(['report.zip']);
   });
 });

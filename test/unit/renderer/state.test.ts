@@ -344,7 +344,7 @@ describe('AppStore and OpportunitiesStore', () => {
     await other.load();
     await other.load();
     expect(other.loaded).toBe(true);
-    expect(listenerCount()).toBe(before + 6);
+    expect(listenerCount()).toBe(before + 7);
     other.dispose();
     expect(listenerCount()).toBe(before);
   });
@@ -636,6 +636,16 @@ describe('AppStore: the recovery notice', () => {
     expect(app.recovery).toBeNull();
     await app.load();
     expect(app.recovery).toBeNull();
+    app.dispose();
+  });
+});
+
+describe('AppStore: a write waiting for another program', () => {
+  it('the core’s word that a write waits (whom for, how long at most) is shown', async () => {
+    const app = new AppStore();
+    await app.load();
+    platform.emit('cache:waiting', { message: 'Waiting for sqlite3 (process 4242), which is writing to the cache (/d/workbench.db); up to 30 s…' });
+    expect(app.toasts.at(-1)?.text).toBe('Waiting for sqlite3 (process 4242), which is writing to the cache (/d/workbench.db); up to 30 s…');
     app.dispose();
   });
 });

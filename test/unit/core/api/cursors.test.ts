@@ -1,6 +1,6 @@
 // Following cursors alone: every page to the end, the next fetched early, a repeated cursor an error.
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CURSOR_LIMITS, followCursors } from '../../../../electron/core/api/cursors';
+import { DEFAULT_CURSOR_LIMITS, followCursors, pageBudget } from '../../../../electron/core/api/cursors';
 import { ApiError } from '../../../../electron/core/api/errors';
 
 type P = { n: number; pagination: { limit: number; has_more: boolean; next_cursor: string | null } };
@@ -124,6 +124,36 @@ describe('followCursors: a service that would keep a sync going forever', () => 
     const { got, error } = await drain(followCursors(s.fetchPage, undefined, { maxMs: 4 * 3_600_000, now: () => now }));
     expect(error).toMatchObject({ kind: 'bad-response', message: expect.stringContaining('for more than 4 hours') });
     expect(got.length).toBeLessThanOrEqual(5);
+  });
+
+  it('the bounds hold for a brand’s whole sync: passes that share its budget stop at the bound together, not each at its own', async () => {
+    const budget = pageBudget();
+    // A first pass of 15 pages ends as it should.
+    let i = 0;
+    const fifteen = async (): Promise<Q> => {
+      i++;
+      return { items: [{ id: `a${i}` }], pagination: { limit: 2, has_more: i < 15, next_cursor: i < 15 ? `a${i}` : null } };
+    };
+    expect((await drain(followCursors(fifteen, undefined, { maxPages: 25 }, budget))).error).toBeNull();
+    expect(budget.pages).toBe(15);
+    // The next pass (another mode, or the first page again) has ten pages left, not another 25.
+    const s = endless((n) => [{ id: `b${n}` }]);
+    const { got, error } = await drain(followCursors(s.fetchPage, undefined, { maxPages: 25 }, budget));
+    expect(error).toMatchObject({ kind: 'bad-response', message: expect.stringContaining("kept sending pages past 25 in this brand's sync") });
+    expect(got).toHaveLength(10);
+    expect(s.asked()).toBe(10);
+  });
+
+  it('and the time: a pass that starts five hours into a brand’s sync of six has one hour left', async () => {
+    let now = 5 * 3_600_000;
+    const budget = { pages: 0, began: 0 };
+    const s = endless((n) => {
+      now += 20 * 60_000; // twenty minutes a page
+      return [{ id: `r${n}` }];
+    });
+    const { got, error } = await drain(followCursors(s.fetchPage, undefined, { maxMs: 6 * 3_600_000, now: () => now }, budget));
+    expect(error).toMatchObject({ kind: 'bad-response', message: expect.stringContaining("for more than 6 hours in this brand's sync") });
+    expect(got).toHaveLength(3);
   });
 
   it('the default bounds: 3 empty pages, 2,000 pages, 6 hours', () => {
