@@ -26,6 +26,8 @@ import type {
   SyncSummary,
 } from './model';
 import { LIST_SORTS } from './model';
+import type { Evidence } from './evidence';
+import type { ResultsReport } from './results';
 import type { BackupInfo, DncCsvPreview, HistoryEntry, ImportPreview, OutletHistoryEntry, RecordCounts, SnippetRecord } from './user-record';
 
 export { METHOD_NAMES, EVENT_NAMES, channelOf, eventChannelOf } from './contract-names';
@@ -121,6 +123,8 @@ export const settingsSchema = z.strictObject({
    * dictionaries from Google's servers (Windows, Linux), 'off' checks nothing.
    */
   spellcheck: z.enum(['system', 'download', 'off']),
+  /** Mark a pitched opportunity Won by itself when a sync finds evidence of it (a citation at its outlet after the pitch). Off: only the user marks Won. */
+  autoMarkWon: z.boolean(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 /** settings:set: any settings, and `confirmOrigin` (the new API origin the user saw and accepted) when the API origin changes. */
@@ -185,6 +189,11 @@ const contractErrorSchema = z.object({
   message: z.string(),
   field: z.string().optional(),
 });
+
+/** What marking Won changed, for its undo: the stage, its reason and the local status before. */
+const wonBeforeSchema = z.strictObject({ stage: z.enum(STAGES).nullable(), reason: text(500).nullable(), status: z.enum(STATUSES).nullable() });
+export type WonBefore = z.output<typeof wonBeforeSchema>;
+const period = { from: dateSchema('from'), to: dateSchema('to') };
 
 // ---- the declaration -------------------------------------------------------
 
@@ -324,6 +333,27 @@ export const contract = {
       summary: z.unknown(),
       fetchedAt: z.string().nullable(),
     }),
+  },
+  // From pitch to citation: what the outreach won over a period, the evidence of one opportunity, marking Won (and its undo).
+  'results:get': { args: one(z.strictObject({ brandId, ...period })), result: shaped<ResultsReport>() },
+  'results:evidence': { args: one(z.strictObject({ brandId, id: oppId })), result: shaped<Evidence>().nullable() },
+  'results:mark-won': { args: one(z.strictObject({ brandId, id: oppId })), result: z.object({ detail, before: wonBeforeSchema }) },
+  'results:undo-won': { args: one(z.strictObject({ brandId, id: oppId, before: wonBeforeSchema })), result: detail },
+  // The report to send, one page, to a file chosen in main's save dialog (export:choose-file): a PDF printed from the window by main,
+  // or the HTML the window shows (its markup and styles; the file runs nothing).
+  'results:save-report': {
+    args: one(
+      z.discriminatedUnion('format', [
+        z.strictObject({ format: z.literal('pdf'), file: z.uuid() }),
+        z.strictObject({ format: z.literal('html'), file: z.uuid(), title: text(300), html: text(5_000_000), css: text(2_000_000) }),
+      ]),
+    ),
+    result: z.object({ name: z.string(), bytes: int() }),
+  },
+  // The Results' tables through the export path: one CSV file per table, or one workbook with a sheet per table.
+  'results:export': {
+    args: one(z.strictObject({ brandId, ...period, format: z.enum(['csv', 'xlsx']), file: z.uuid() })),
+    result: z.object({ files: z.array(z.string()), rows: int() }),
   },
   'settings:get': { args: none, result: settingsSchema },
   'settings:set': { args: one(settingsPatchSchema), result: settingsSchema },

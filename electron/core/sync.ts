@@ -231,6 +231,8 @@ async function syncCitations(cache: Cache, client: TrakkrClient, brandId: string
       if (pages === 0) snapshot = { updated_at: page.updatedAt, summary: page.summary };
       cache.tx(() => {
         cache.citations.upsertPage(brandId, mode, page.items, run.id, position);
+        // What this sync saw of each cited page, kept for the next one (evidence of a win: core/results/).
+        if (mode === 'citations') cache.citationFacts.observe(brandId, page.items, ctx.now());
         cache.runs.progress(run.id, { cursor: page.pagination.next_cursor, items: page.items.length, added: 0, changed: 0, warnings: page.warnings.length });
       });
       position += page.items.length;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pipelineDays } from '../store/opportunities';
 import type { CacheKeeper } from './cache-keeper';
 import type { Connection } from './connection';
-import { DemoKeychain, removeCacheFiles, startDemoApi, type DemoSimulator } from './demo';
+import { DemoKeychain, removeCacheFiles, seedDemoRecord, startDemoApi, type DemoSimulator } from './demo';
 import type { ExportJobs } from './export-jobs';
 import type { Keychain } from './keys';
 import type { Pipeline } from './pipeline';
@@ -56,6 +56,8 @@ export class Lifecycle {
   async openDemo(): Promise<void> {
     this.demo = await startDemoApi(this.d.demoOpportunities);
     await this.openCache(cachePath({ userDataDir: this.d.userDataDir, demo: true }), new DemoKeychain());
+    // A fresh demo cache gets the demo user's pitches, so the Results show the feature working.
+    seedDemoRecord(this.d.keeper.cache, this.demo);
   }
 
   /**
@@ -108,6 +110,7 @@ export class Lifecycle {
     this.d.keeper.cache.close();
     removeCacheFiles(path);
     await this.openCache(path, new DemoKeychain());
+    seedDemoRecord(this.d.keeper.cache, this.demo);
     this.d.sync.start({});
     return { reset: true };
   }

@@ -15,6 +15,7 @@ import { Lifecycle } from './lifecycle';
 import type { Platform } from './platform';
 import { Pipeline } from './pipeline';
 import { RecordKeeping } from './record-keeping';
+import { Results } from './results';
 import { SettingsFile } from './settings';
 import { SyncJobs } from './sync-jobs';
 import { Triage } from './triage';
@@ -52,6 +53,7 @@ export interface ServiceParts {
   exports: ExportJobs;
   pipeline: Pipeline;
   triage: Triage;
+  results: Results;
   life: Lifecycle;
   /** Today on the user's calendar (YYYY-MM-DD); a test fixes it. */
   today(): string;
@@ -70,6 +72,8 @@ export function buildParts(opts: AppServiceOptions): ServiceParts {
     client: () => connection.client(),
     setOnline: (online) => connection.setOnline(online),
     keyRefused: (message) => connection.recordKeyCheck(false, message),
+    afterSync: (summary, startedAt) => results.afterSync(summary, startedAt),
+    log: opts.log,
   });
   const files = new FileChoices(platform);
   const record: RecordKeeping = new RecordKeeping({
@@ -82,6 +86,15 @@ export function buildParts(opts: AppServiceOptions): ServiceParts {
   const exports = new ExportJobs({ platform, cache, files, onDone: () => record.changed(), senderName: () => settings.get().senderName });
   const pipeline = new Pipeline({ cache, platform, settings: () => settings.get(), today, changed: () => record.changed() });
   const triage = new Triage(cache);
+  const results: Results = new Results({
+    cache,
+    pipeline,
+    settings: () => settings.get(),
+    files,
+    platform,
+    today,
+    changed: () => record.changed(),
+  });
   const life: Lifecycle = new Lifecycle({ ...opts, keeper, settings, connection, sync, exports, record, pipeline, today });
-  return { keeper, settings, connection, sync, files, record, exports, pipeline, triage, life, today };
+  return { keeper, settings, connection, sync, files, record, exports, pipeline, triage, results, life, today };
 }

@@ -16,6 +16,7 @@ import { cachePath } from './lifecycle';
 import { openLink, openMail, writeClipboard } from './outside';
 import type { Pipeline } from './pipeline';
 import type { FilePurpose, RecordKeeping } from './record-keeping';
+import type { Results } from './results';
 import { buildParts, type AppServiceOptions, type ServiceParts } from './service-parts';
 
 export type { AppServiceOptions };
@@ -26,11 +27,14 @@ export class AppService {
   private readonly p: ServiceParts;
   readonly record: RecordKeeping;
   readonly pipeline: Pipeline;
+  /** From pitch to citation: the Results, evidence, marking Won, the report (results.ts). */
+  readonly results: Results;
 
   private constructor(private readonly opts: AppServiceOptions) {
     this.p = buildParts(opts);
     this.record = this.p.record;
     this.pipeline = this.p.pipeline;
+    this.results = this.p.results;
   }
 
   static async create(opts: AppServiceOptions): Promise<AppService> {

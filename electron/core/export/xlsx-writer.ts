@@ -30,10 +30,16 @@ interface Zip {
   on(event: 'error', listener: () => void): void;
 }
 
+/** More columns to type, beyond the exports' own (the Results' tables name theirs in words). */
+export interface XlsxColumns {
+  dates?: ReadonlySet<string>;
+  links?: ReadonlySet<string>;
+}
+
 export class XlsxWriter {
   private readonly file: WriteStream;
   private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
-  private readonly sheet: ExcelJS.Worksheet;
+  private sheet: ExcelJS.Worksheet;
   private header: string[] | null = null;
   /** The first rows, held back until the column widths are known (a streamed sheet fixes them at its first row). */
   private held: string[][] | null = [];
@@ -43,9 +49,9 @@ export class XlsxWriter {
   private failure: Error | null = null;
 
   /** A writer for a new workbook at `path`; `numeric`: the columns whose cells are numbers; every other column's text is written as text. */
-  static async create(path: string, sheetName: string, numeric: ReadonlySet<string> = new Set()): Promise<XlsxWriter> {
+  static async create(path: string, sheetName: string, numeric: ReadonlySet<string> = new Set(), columns: XlsxColumns = {}): Promise<XlsxWriter> {
     const excel = ((await import('exceljs')) as unknown as { default: typeof ExcelJS }).default;
-    return new XlsxWriter(excel, path, sheetName, numeric);
+    return new XlsxWriter(excel, path, sheetName, numeric, columns);
   }
 
   private constructor(
@@ -53,6 +59,7 @@ export class XlsxWriter {
     path: string,
     sheetName: string,
     private readonly numeric: ReadonlySet<string>,
+    private readonly columns: XlsxColumns,
   ) {
     this.file = createWriteStream(path);
     this.file.on('error', (e) => (this.failure = e));
@@ -67,8 +74,8 @@ export class XlsxWriter {
 
   private typed(column: string, text: string): ExcelJS.CellValue {
     if (text === '') return null;
-    if (LINK_COLUMNS.has(column) && /^https?:\/\//i.test(text)) return { text, hyperlink: text };
-    if (DATE_COLUMNS.has(column) && (DATE_ONLY.test(text) || DATE_TIME.test(text))) {
+    if ((LINK_COLUMNS.has(column) || this.columns.links?.has(column)) && /^https?:\/\//i.test(text)) return { text, hyperlink: text };
+    if ((DATE_COLUMNS.has(column) || this.columns.dates?.has(column)) && (DATE_ONLY.test(text) || DATE_TIME.test(text))) {
       const d = new Date(DATE_ONLY.test(text) ? `${text}T00:00:00Z` : text);
       if (!Number.isNaN(d.getTime())) return d;
     }
@@ -115,6 +122,16 @@ export class XlsxWriter {
       else if (v && typeof v === 'object' && 'hyperlink' in v) cell.font = { color: { argb: 'FF0563C1' }, underline: true };
     }
     row.commit();
+  }
+
+  /** Finish this sheet and start another in the same workbook (the Results' tables, a sheet each): its header row comes next. */
+  nextSheet(name: string): void {
+    if (this.held) this.release();
+    this.sheet.commit();
+    this.sheet = this.workbook.addWorksheet(name.slice(0, 31) || 'Sheet', { views: [{ state: 'frozen', ySplit: 1 }] });
+    this.header = null;
+    this.held = [];
+    this.widths = [];
   }
 
   async close(): Promise<void> {

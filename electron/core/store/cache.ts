@@ -4,6 +4,8 @@ import { closeDatabase, openDatabase, type DB, type OpenOptions } from './db';
 import { checkIntegrityOffThread, type CheckedIntegrity } from './integrity';
 import { BrandStore } from './brands';
 import { CitationStore } from './citations';
+import { CitationFactStore } from './citation-facts';
+import { OutreachResultsStore } from './outreach-results';
 import { DoNotContactStore } from './do-not-contact';
 import { ExportRowStore } from './export-rows';
 import { ExportLog } from './exports-log';
@@ -27,6 +29,10 @@ export class Cache {
   readonly triage: TriageStore;
   readonly scores: ScoreStore;
   readonly citations: CitationStore;
+  /** What the syncs saw of each cited page, kept between syncs (evidence of a win). */
+  readonly citationFacts: CitationFactStore;
+  /** The user's outreach as the Results read it (pitched, replied, won). */
+  readonly outreach: OutreachResultsStore;
   readonly runs: SyncRunStore;
   readonly doNotContact: DoNotContactStore;
   readonly exportRows: ExportRowStore;
@@ -55,6 +61,8 @@ export class Cache {
     this.record = new UserRecordStore(this);
     this.scores = new ScoreStore(db);
     this.citations = new CitationStore(db);
+    this.citationFacts = new CitationFactStore(db);
+    this.outreach = new OutreachResultsStore(db);
     this.runs = new SyncRunStore(db);
     this.doNotContact = new DoNotContactStore(db);
     this.exportRows = new ExportRowStore(db, this.opportunities, this.triage);

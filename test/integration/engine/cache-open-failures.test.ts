@@ -290,6 +290,7 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
       'shell:show-item-in-folder': () => null,
       'dialog:save-file': () => null,
       'dialog:open-file': () => null,
+      'window:print-pdf': () => new Uint8Array(),
     };
     const init = { userDataDir: dir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: false };
     const core = new CoreLink(forkNodeCore(init), { host, onEvent: () => {} });
@@ -379,6 +380,7 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
       'shell:show-item-in-folder': () => null,
       'dialog:save-file': () => null,
       'dialog:open-file': () => null,
+      'window:print-pdf': () => new Uint8Array(),
     };
     const init = { userDataDir: dir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: false, startOver: true };
     const core = new CoreLink(forkNodeCore(init), { host, onEvent: () => {} });

@@ -6,6 +6,7 @@ import * as m003 from './003-user-record';
 import * as m004 from './004-fast-and-small';
 import * as m005 from './005-pipeline';
 import * as m006 from './006-pitched-covering';
+import * as m007 from './007-citation-facts';
 
 export interface Migration {
   version: number;
@@ -14,6 +15,6 @@ export interface Migration {
   up?: (db: Database.Database) => void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

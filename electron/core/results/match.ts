@@ -1,0 +1,54 @@
+// Matching citations to the user's outreach, after each sync and whenever the
+// Results are read: every pitched opportunity of a brand against the cited
+// pages the syncs kept (store/citation-facts.ts), by the rules of
+// shared/evidence.ts. One read of the pitches and one of the pages that
+// mention the brand, then an index (binary searches per outlet): its cost
+// grows with the pitches and the pages, not with their product.
+import { bestEvidence, EvidenceIndex, pageKeyOf, pitchOutlet, type Evidence, type PitchLike } from '../../../shared/evidence';
+import type { Cache } from '../store/cache';
+import type { StoredFact } from '../store/citation-facts';
+import type { OutreachRow } from '../store/outreach-results';
+
+export interface BrandMatch {
+  /** Every opportunity pitched, replied to or won. */
+  rows: OutreachRow[];
+  /** Evidence by opportunity id (only those with some). */
+  evidence: Map<string, Evidence>;
+}
+
+const pitchOf = (r: OutreachRow): PitchLike | null =>
+  r.pitched_on === null ? null : { opportunity_id: r.id, url: r.url, domain: r.domain, pitched_on: r.pitched_on };
+
+/** Match every pitch of the brand. */
+export function matchBrand(cache: Cache, brandId: string): BrandMatch {
+  const rows = cache.outreach.rows(brandId, cache.opportunities.key(brandId));
+  const pitches = rows.map(pitchOf).filter((p): p is PitchLike => p !== null);
+  const evidence = new Map<string, Evidence>();
+  if (pitches.length === 0) return { rows, evidence };
+  const index = new EvidenceIndex(cache.citationFacts.forBrand(brandId, { mentioning: true }), new Set(pitches.map(pitchOutlet)));
+  for (const p of pitches) {
+    const e = index.best(p);
+    if (e) evidence.set(p.opportunity_id, e);
+  }
+  return { rows, evidence };
+}
+
+/** The evidence of one opportunity (the detail pane): its outlet's pages and its own page, by the rule itself. null when not pitched or none. */
+export function evidenceFor(cache: Cache, brandId: string, id: string): Evidence | null {
+  const t = cache.triage.get(brandId, id);
+  const pitched = [t?.contacted_at, t?.exported_at?.slice(0, 10)].filter((d): d is string => !!d).sort()[0];
+  if (!pitched) return null;
+  const o = cache.opportunities.get(brandId, id);
+  const p: PitchLike = { opportunity_id: id, url: o?.item.url ?? null, domain: o?.item.domain ?? null, pitched_on: pitched };
+  const byPage = new Map<string, StoredFact>();
+  for (const f of cache.citationFacts.atOutlet(brandId, pitchOutlet(p))) byPage.set(f.url, f);
+  const page = pageKeyOf(p.url);
+  if (page) for (const f of cache.citationFacts.atPage(brandId, page)) byPage.set(f.url, f);
+  return bestEvidence(p, [...byPage.values()]);
+}
+
+/** Evidence this sync brought: a page first kept, or seen to flip, since `since` (an ISO time). */
+export function isNewSince(e: Evidence, since: string): boolean {
+  const c = e.citation as Partial<StoredFact>;
+  return (c.observed_first_at ?? '') >= since || (c.flipped_at ?? '') >= since;
+}

@@ -1,0 +1,137 @@
+// What the syncs saw of each cited page, kept from one sync to the next
+// (migration 7): the service's facts as last seen, and the time a sync saw the
+// brand mention appear where an earlier one saw it missing. Written by the
+// sync with each page of citations (in the page's transaction); read by the
+// matcher (core/results/match.ts).
+import { outletOf, pageKeyOf, type CitationFact } from '../../../shared/evidence';
+import type { DB } from './db';
+import { slot, sql } from './sql';
+import { Statements } from './statements';
+
+/** A cited page as stored, with when the syncs first saw it. */
+export interface StoredFact extends CitationFact {
+  observed_first_at: string;
+  /** When a sync saw its brand mention appear (the full time; flipped_on is its day). */
+  flipped_at: string | null;
+}
+
+type Row = {
+  url: string;
+  domain: string;
+  first_seen: string | null;
+  last_seen: string | null;
+  times_cited: number;
+  prompts: string;
+  mentions_brand: number | null;
+  flipped_at: string | null;
+  observed_first_at: string;
+};
+
+/** An outlet's labels reversed, with a closing dot: wired.com -> com.wired. (its subdomains sort right after it). */
+export function outletKey(outlet: string): string {
+  return outlet ? `${outlet.split('.').reverse().join('.')}.` : '';
+}
+
+const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+
+function toFact(r: Row): StoredFact {
+  let prompts: string[] = [];
+  try {
+    const p = JSON.parse(r.prompts) as unknown;
+    if (Array.isArray(p)) prompts = p.filter((x): x is string => typeof x === 'string');
+  } catch {
+    // a damaged value reads as none
+  }
+  return {
+    url: r.url,
+    domain: r.domain,
+    first_seen: r.first_seen,
+    last_seen: r.last_seen,
+    times_cited: r.times_cited,
+    prompts,
+    mentions_brand: r.mentions_brand === null ? null : r.mentions_brand === 1,
+    flipped_on: r.flipped_at ? r.flipped_at.slice(0, 10) : null,
+    flipped_at: r.flipped_at,
+    observed_first_at: r.observed_first_at,
+  };
+}
+
+const COLUMNS = sql`url, domain, first_seen, last_seen, times_cited, prompts, mentions_brand, flipped_at, observed_first_at`;
+
+export class CitationFactStore {
+  private readonly statements: Statements;
+
+  constructor(db: DB) {
+    this.statements = new Statements(db);
+  }
+
+  /**
+   * One page of the citations mode as a sync saw it at `now` (inside the
+   * page's transaction). A page that mentions the brand where the last sync
+   * saw it not mention it gets `flipped_at`; the first sight of a page is no flip.
+   */
+  observe(brandId: string, items: readonly Record<string, unknown>[], now: string): void {
+    const upsert = this.statements.prepareOnce(
+      sql`INSERT INTO citation_facts (brand_id, page_key, url, domain, outlet_key, first_seen, last_seen, times_cited, prompts, mentions_brand,
+          unmentioned_at, observed_first_at, observed_at)
+        VALUES (${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot})
+        ON CONFLICT DO UPDATE SET url = excluded.url, domain = excluded.domain, outlet_key = excluded.outlet_key,
+          first_seen = excluded.first_seen, last_seen = excluded.last_seen, times_cited = excluded.times_cited, prompts = excluded.prompts,
+          flipped_at = CASE WHEN citation_facts.mentions_brand = 0 AND excluded.mentions_brand = 1 THEN excluded.observed_at ELSE citation_facts.flipped_at END,
+          unmentioned_at = coalesce(excluded.unmentioned_at, citation_facts.unmentioned_at),
+          mentions_brand = excluded.mentions_brand, observed_at = excluded.observed_at`,
+    );
+    for (const it of items) {
+      const url = text(it.url);
+      if (url === null) continue;
+      const domain = text(it.domain) ?? '';
+      const mentions = typeof it.mentions_brand === 'boolean' ? (it.mentions_brand ? 1 : 0) : null;
+      const prompts = Array.isArray(it.prompts) ? it.prompts.filter((p): p is string => typeof p === 'string').slice(0, 50) : [];
+      upsert.run(
+        brandId,
+        pageKeyOf(url) ?? `raw:${url}`,
+        url,
+        domain,
+        outletKey(outletOf(domain || url)),
+        text(it.first_seen),
+        text(it.last_seen),
+        typeof it.times_cited === 'number' && Number.isFinite(it.times_cited) ? Math.trunc(it.times_cited) : 0,
+        JSON.stringify(prompts),
+        mentions,
+        mentions === 0 ? now : null,
+        now,
+        now,
+      );
+    }
+  }
+
+  /** Every stored page of the brand that mentions it (what matching needs), or every page. */
+  forBrand(brandId: string, opts: { mentioning?: boolean } = {}): StoredFact[] {
+    const only = opts.mentioning === false ? sql`` : sql` AND mentions_brand = 1`;
+    return this.statements.all<Row>(sql`SELECT ${COLUMNS} FROM citation_facts WHERE brand_id = ${brandId}${only}`).map(toFact);
+  }
+
+  /** The stored pages at an outlet and its subdomains (one opportunity's evidence). */
+  atOutlet(brandId: string, outlet: string): StoredFact[] {
+    const key = outletKey(outlet);
+    if (!key) return [];
+    // com.wired. up to com.wired/ ('/' follows '.'): the outlet and every subdomain of it.
+    const end = `${key.slice(0, -1)}/`;
+    return this.statements
+      .all<Row>(sql`SELECT ${COLUMNS} FROM citation_facts WHERE brand_id = ${brandId} AND outlet_key >= ${key} AND outlet_key < ${end}`)
+      .map(toFact);
+  }
+
+  /** One page by its key. */
+  atPage(brandId: string, pageKey: string): StoredFact[] {
+    return this.statements.all<Row>(sql`SELECT ${COLUMNS} FROM citation_facts WHERE brand_id = ${brandId} AND page_key = ${pageKey}`).map(toFact);
+  }
+
+  count(brandId: string): number {
+    return this.statements.get<{ n: number }>(sql`SELECT count(*) AS n FROM citation_facts WHERE brand_id = ${brandId}`)!.n;
+  }
+
+  clear(brandId?: string): void {
+    this.statements.run(brandId === undefined ? sql`DELETE FROM citation_facts` : sql`DELETE FROM citation_facts WHERE brand_id = ${brandId}`);
+  }
+}
