@@ -22,12 +22,28 @@ import * as cache from './commands/cache';
 import * as record from './commands/record';
 import * as backup from './commands/backup';
 import * as history from './commands/history';
+import * as results from './commands/results';
 
 export type { Io } from './context';
 export { UsageError } from './options';
 
 /** Every command, in the order `--help` lists them. */
-const COMMANDS: Record<string, Command> = { brands, sync, list, triage, history, scores, citations, export: exportCmd, dnc, record, backup, key, cache };
+const COMMANDS: Record<string, Command> = {
+  brands,
+  sync,
+  list,
+  triage,
+  history,
+  results,
+  scores,
+  citations,
+  export: exportCmd,
+  dnc,
+  record,
+  backup,
+  key,
+  cache,
+};
 
 const HELP = `workbench: Outreach Workbench on the command line
 
