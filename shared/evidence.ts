@@ -31,6 +31,8 @@ export interface CitationFact {
   mentions_brand: boolean | null;
   /** The day (YYYY-MM-DD) a sync saw mentions_brand turn from false to true; null when never seen to. */
   flipped_on: string | null;
+  /** pageKeyOf(url), when the caller already has it (the store keeps it): saves parsing the address again. */
+  page_key?: string | null;
 }
 
 /** Where the citation is: the page pitched, or another page of its outlet. */
@@ -82,6 +84,25 @@ export function outletOf(domainOrUrl: string | null | undefined): string {
  */
 export function pageKeyOf(url: string | null | undefined): string | null {
   if (!url) return null;
+  return simplePageKey(url) ?? pageKeyViaParser(url);
+}
+
+/** An address with nothing to normalise but its host, its trailing slash and its fragment (most are): without the URL parser. */
+const SIMPLE_URL = /^https?:\/\/([A-Za-z0-9.-]+)(?::(\d*))?(\/[A-Za-z0-9\-._~!$&'()*+,;=:@/]*)?(?:#.*)?$/s;
+const DOT_SEGMENT = /(^|\/)\.\.?(\/|$)/;
+
+function simplePageKey(url: string): string | null {
+  const m = SIMPLE_URL.exec(url.trim());
+  if (!m) return null;
+  const path = m[3] ?? '';
+  // A dot segment, a host the parser would read as an IPv4 address (its last label a number), a port out of range: the parser decides.
+  if (DOT_SEGMENT.test(path) || /(^|\.)(\d+|0x[0-9a-f]*)\.?$/i.test(m[1]!) || Number(m[2] ?? 0) > 65535) return null;
+  const outlet = outletOf(m[1]);
+  return outlet ? `${outlet}${path.replace(/\/+$/, '')}` : null;
+}
+
+/** pageKeyOf through the URL parser (every address it can read). Exported for the test that holds the quick path to it. */
+export function pageKeyViaParser(url: string): string | null {
   let u: URL;
   try {
     u = new URL(url.trim());
@@ -119,8 +140,15 @@ export const daysBetween = (from: string, to: string): number => (dayNumber(to) 
 
 /** Is this citation evidence of this pitch, and if not, why not. The rule. */
 export function verdict(p: PitchLike, c: CitationFact): Verdict {
-  const page = pageKeyOf(p.url);
-  const match: MatchKind | null = page !== null && pageKeyOf(c.url) === page ? 'page' : sameOutlet(pitchOutlet(p), citationOutlet(c)) ? 'outlet' : null;
+  return verdictAt(p, pageKeyOf(p.url), pitchOutlet(p), c);
+}
+
+/** The citation's page key: the one given, else worked out. */
+const keyOf = (c: CitationFact): string | null => (c.page_key !== undefined ? c.page_key : pageKeyOf(c.url));
+
+/** The rule, with the pitch's page and outlet worked out once. */
+function verdictAt(p: PitchLike, page: string | null, outlet: string, c: CitationFact): Verdict {
+  const match: MatchKind | null = page !== null && keyOf(c) === page ? 'page' : sameOutlet(outlet, citationOutlet(c)) ? 'outlet' : null;
   if (!match) return { evidence: false, why: 'other-outlet' };
   if (c.mentions_brand !== true) return { evidence: false, why: 'no-mention' };
   if (c.flipped_on !== null && c.flipped_on >= p.pitched_on) return { evidence: true, match, strength: 'flip', since: c.flipped_on };
@@ -179,6 +207,7 @@ export function bestEvidence(p: PitchLike, citations: readonly CitationFact[]): 
 interface Entry {
   c: CitationFact;
   first: string | null;
+  page: string | null;
 }
 
 interface OutletGroup {
@@ -204,14 +233,14 @@ export class EvidenceIndex {
   constructor(citations: Iterable<CitationFact>, outlets?: ReadonlySet<string>) {
     const raw = new Map<string, { byFirst: Entry[]; flips: Entry[] }>();
     for (const c of citations) {
-      const key = pageKeyOf(c.url);
+      const key = keyOf(c);
       if (key !== null) {
         const list = this.byPage.get(key);
         if (list) list.push(c);
         else this.byPage.set(key, [c]);
       }
       if (c.mentions_brand !== true) continue;
-      const e: Entry = { c, first: dayOf(c.first_seen) };
+      const e: Entry = { c, first: dayOf(c.first_seen), page: key };
       // Each outlet the citation counts for: its own host and every parent of it (a subdomain counts for its outlet).
       let o = citationOutlet(c);
       while (o) {
@@ -253,10 +282,9 @@ export class EvidenceIndex {
     };
     const outlet = pitchOutlet(p);
     const page = pageKeyOf(p.url);
-    const isPage = (c: CitationFact) => page !== null && pageKeyOf(c.url) === page;
     // The page pitched (few citations): each by the rule itself.
     for (const c of page !== null ? (this.byPage.get(page) ?? []) : []) {
-      const v = verdict(p, c);
+      const v = verdictAt(p, page, outlet, c);
       if (!v.evidence) continue;
       take({ c, match: v.match, strength: v.strength, since: v.since });
       strong = true;
@@ -272,7 +300,7 @@ export class EvidenceIndex {
       if (!flipped(e)) continue;
       strong = true;
       if (e.first === null || e.first < p.pitched_on) flipsBefore++;
-      if (!isPage(e.c)) take({ c: e.c, match: 'outlet', strength: 'flip', since: e.c.flipped_on! });
+      if (page === null || e.page !== page) take({ c: e.c, match: 'outlet', strength: 'flip', since: e.c.flipped_on! });
     }
     // First seen on or after the pitch: a binary search, then the best of the rest (precomputed) and the earliest that is not a flip.
     let lo = 0;

@@ -19,18 +19,31 @@ export interface BrandMatch {
 const pitchOf = (r: OutreachRow): PitchLike | null =>
   r.pitched_on === null ? null : { opportunity_id: r.id, url: r.url, domain: r.domain, pitched_on: r.pitched_on };
 
-/** Match every pitch of the brand. */
+/**
+ * Match every pitch of the brand. The evidence's citations carry what
+ * matching reads; `withDetails` fills in their prompts and last-seen day
+ * (for the evidence shown: a few lookups each).
+ */
 export function matchBrand(cache: Cache, brandId: string): BrandMatch {
   const rows = cache.outreach.rows(brandId, cache.opportunities.key(brandId));
   const pitches = rows.map(pitchOf).filter((p): p is PitchLike => p !== null);
   const evidence = new Map<string, Evidence>();
   if (pitches.length === 0) return { rows, evidence };
-  const index = new EvidenceIndex(cache.citationFacts.forBrand(brandId, { mentioning: true }), new Set(pitches.map(pitchOutlet)));
+  const index = new EvidenceIndex(cache.citationFacts.forMatching(brandId), new Set(pitches.map(pitchOutlet)));
   for (const p of pitches) {
     const e = index.best(p);
     if (e) evidence.set(p.opportunity_id, e);
   }
   return { rows, evidence };
+}
+
+/** The same evidence with its citations whole (prompts, last seen): for the few shown. */
+export function withDetails(cache: Cache, brandId: string, evidence: readonly Evidence[]): Evidence[] {
+  const whole = cache.citationFacts.details(
+    brandId,
+    evidence.map((e) => e.citation.url),
+  );
+  return evidence.map((e) => ({ ...e, citation: whole.get(e.citation.url) ?? e.citation }));
 }
 
 /** The evidence of one opportunity (the detail pane): its outlet's pages and its own page, by the rule itself. null when not pitched or none. */

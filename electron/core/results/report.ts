@@ -21,7 +21,7 @@ import {
 } from '../../../shared/results';
 import type { Cache } from '../store/cache';
 import type { OutreachRow } from '../store/outreach-results';
-import { matchBrand } from './match';
+import { matchBrand, withDetails } from './match';
 
 export interface ReportInput {
   brandId: string;
@@ -134,7 +134,11 @@ export function buildReport(i: ReportInput): ResultsReport {
 
 /** The brand's Results over the period, read from the cache. */
 export function resultsOf(cache: Cache, brandId: string, period: Period, today: string): ResultsReport {
-  const { rows, evidence } = matchBrand(cache, brandId);
+  const { rows, evidence: matched } = matchBrand(cache, brandId);
+  // The evidence shown (cited in the period) whole: its prompts and last-seen day.
+  const shownEvidence = [...matched.values()].filter((e) => within(e.first_since, period));
+  const evidence = new Map(matched);
+  for (const e of withDetails(cache, brandId, shownEvidence)) evidence.set(e.opportunity_id, e);
   const cohortIds = rows.filter((r) => within(r.pitched_on, period)).map((r) => r.id);
   const shown = rows.filter(
     (r) =>

@@ -10,12 +10,14 @@ import { Statements } from './statements';
 
 /** A cited page as stored, with when the syncs first saw it. */
 export interface StoredFact extends CitationFact {
+  page_key: string | null;
   observed_first_at: string;
   /** When a sync saw its brand mention appear (the full time; flipped_on is its day). */
   flipped_at: string | null;
 }
 
 type Row = {
+  page_key: string;
   url: string;
   domain: string;
   first_seen: string | null;
@@ -43,6 +45,7 @@ function toFact(r: Row): StoredFact {
     // a damaged value reads as none
   }
   return {
+    page_key: pageKey(r.page_key),
     url: r.url,
     domain: r.domain,
     first_seen: r.first_seen,
@@ -56,7 +59,10 @@ function toFact(r: Row): StoredFact {
   };
 }
 
-const COLUMNS = sql`url, domain, first_seen, last_seen, times_cited, prompts, mentions_brand, flipped_at, observed_first_at`;
+/** A stored key as pageKeyOf gives it (an address that is not a web page is kept under raw:…, and has none). */
+const pageKey = (k: string): string | null => (k.startsWith('raw:') ? null : k);
+
+const COLUMNS = sql`page_key, url, domain, first_seen, last_seen, times_cited, prompts, mentions_brand, flipped_at, observed_first_at`;
 
 export class CitationFactStore {
   private readonly statements: Statements;
@@ -105,10 +111,47 @@ export class CitationFactStore {
     }
   }
 
-  /** Every stored page of the brand that mentions it (what matching needs), or every page. */
-  forBrand(brandId: string, opts: { mentioning?: boolean } = {}): StoredFact[] {
-    const only = opts.mentioning === false ? sql`` : sql` AND mentions_brand = 1`;
-    return this.statements.all<Row>(sql`SELECT ${COLUMNS} FROM citation_facts WHERE brand_id = ${brandId}${only}`).map(toFact);
+  /** Every stored page of the brand, whole. */
+  forBrand(brandId: string): StoredFact[] {
+    return this.statements.all<Row>(sql`SELECT ${COLUMNS} FROM citation_facts WHERE brand_id = ${brandId}`).map(toFact);
+  }
+
+  /**
+   * The brand's pages that mention it, with what matching reads and nothing
+   * more (no prompts, no last-seen day: `details` gives those for the
+   * evidence shown). Rows as tuples: the match reads tens of thousands.
+   */
+  forMatching(brandId: string): StoredFact[] {
+    type T = [string, string, string, string | null, number, string | null, string];
+    return this.statements
+      .tuples<T>(
+        sql`SELECT page_key, url, domain, first_seen, times_cited, flipped_at, observed_first_at FROM citation_facts WHERE brand_id = ${brandId} AND mentions_brand = 1`,
+      )
+      .map(([key, url, domain, first_seen, times_cited, flipped_at, observed_first_at]) => ({
+        page_key: pageKey(key),
+        url,
+        domain,
+        first_seen,
+        last_seen: null,
+        times_cited,
+        prompts: [],
+        mentions_brand: true,
+        flipped_on: flipped_at ? flipped_at.slice(0, 10) : null,
+        flipped_at,
+        observed_first_at,
+      }));
+  }
+
+  /** These pages whole (by address), for the evidence shown. */
+  details(brandId: string, urls: readonly string[]): Map<string, StoredFact> {
+    const out = new Map<string, StoredFact>();
+    for (const url of new Set(urls)) {
+      const r = this.statements.get<Row>(
+        sql`SELECT ${COLUMNS} FROM citation_facts WHERE brand_id = ${brandId} AND page_key = ${pageKeyOf(url) ?? `raw:${url}`}`,
+      );
+      if (r) out.set(url, toFact(r));
+    }
+    return out;
   }
 
   /** The stored pages at an outlet and its subdomains (one opportunity's evidence). */

@@ -31,14 +31,28 @@ export class OutreachResultsStore {
 
   /** Every opportunity of the brand pitched, or at stage Replied or Won (`brandKey`: the brand's small key). */
   rows(brandId: string, brandKey: number): OutreachRow[] {
-    return this.statements.all<OutreachRow>(
-      sql`SELECT t.opportunity_id AS id,
+    type T = [string, string | null, Stage | null, string | null, string | null, string | null, string | null, string | null, number | null];
+    // As tuples: a busy account has tens of thousands.
+    return this.statements
+      .tuples<T>(
+        sql`SELECT t.opportunity_id AS id,
           CASE WHEN t.contacted_at IS NULL AND t.exported_at IS NULL THEN NULL
             ELSE min(coalesce(t.contacted_at, '9999-12-31'), coalesce(substr(t.exported_at, 1, 10), '9999-12-31')) END AS pitched_on,
           t.stage, t.stage_changed_at, o.title, o.domain, o.url, o.opportunity_type, o.rowid AS rowid
         FROM triage t LEFT JOIN opportunities o ON o.brand_key = ${brandKey} AND o.id = t.opportunity_id
         WHERE t.brand_id = ${brandId} AND (t.contacted_at IS NOT NULL OR t.exported_at IS NOT NULL OR t.stage IN ('Replied', 'Won'))`,
-    );
+      )
+      .map(([id, pitched_on, stage, stage_changed_at, title, domain, url, opportunity_type, rowid]) => ({
+        id,
+        pitched_on,
+        stage,
+        stage_changed_at,
+        title,
+        domain,
+        url,
+        opportunity_type,
+        rowid,
+      }));
   }
 
   /** Of these opportunities, those that were ever at stage Replied (now, or on the way to Won). */
