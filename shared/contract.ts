@@ -27,7 +27,7 @@ import type {
 } from './model';
 import { LIST_SORTS } from './model';
 import type { Evidence } from './evidence';
-import type { ResultsReport } from './results';
+import { PERIOD_PRESETS, type ResultsReport } from './results';
 import type { BackupInfo, DncCsvPreview, HistoryEntry, ImportPreview, OutletHistoryEntry, RecordCounts, SnippetRecord } from './user-record';
 
 export { METHOD_NAMES, EVENT_NAMES, channelOf, eventChannelOf } from './contract-names';
@@ -193,7 +193,8 @@ const contractErrorSchema = z.object({
 /** What marking Won changed, for its undo: the stage, its reason and the local status before. */
 const wonBeforeSchema = z.strictObject({ stage: z.enum(STAGES).nullable(), reason: text(500).nullable(), status: z.enum(STATUSES).nullable() });
 export type WonBefore = z.output<typeof wonBeforeSchema>;
-const period = { from: dateSchema('from'), to: dateSchema('to') };
+/** A period of the Results: a preset (this month, last month, this quarter: on the core's calendar), or custom days from and to. */
+const period = { period: z.enum(PERIOD_PRESETS), from: dateSchema('from').optional(), to: dateSchema('to').optional() };
 
 // ---- the declaration -------------------------------------------------------
 

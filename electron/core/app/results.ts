@@ -7,7 +7,7 @@ import { WorkbenchError } from '../../../shared/errors';
 import type { ContractResults, Settings, WonBefore } from '../../../shared/contract';
 import type { Evidence } from '../../../shared/evidence';
 import type { SyncSummary } from '../../../shared/model';
-import { periodOf } from '../../../shared/results';
+import { periodOf, type Period, type PeriodPreset } from '../../../shared/results';
 import { exportResultsTables } from '../export/results-tables';
 import { evidenceFor, isNewSince, matchBrand } from '../results/match';
 import { reportDocument, writePdf, writeWhole } from '../results/report-files';
@@ -17,6 +17,12 @@ import type { FileChoices } from './file-choices';
 import type { Pipeline } from './pipeline';
 import type { Platform } from './platform';
 import { basename } from 'node:path';
+
+export interface ResultsPeriodArgs {
+  period: PeriodPreset;
+  from?: string;
+  to?: string;
+}
 
 export interface ResultsDeps {
   cache(): Cache;
@@ -51,9 +57,17 @@ export function undoMarkWon(cache: Cache, brandId: string, id: string, before: W
 export class Results {
   constructor(private readonly d: ResultsDeps) {}
 
-  report(brandId: string, from: string, to: string): ContractResults['results:get'] {
-    if (from > to) throw new WorkbenchError('invalid-input', 'The period starts after it ends: choose a start on or before its end.', { field: 'from' });
-    return resultsOf(this.d.cache(), brandId, periodOf('custom', this.d.today(), { from, to }), this.d.today());
+  /** The period a preset means today (the core's calendar), or the custom days given. */
+  period(p: ResultsPeriodArgs): Period {
+    if (p.period !== 'custom') return periodOf(p.period, this.d.today());
+    if (!p.from || !p.to)
+      throw new WorkbenchError('invalid-input', 'A custom period needs the day it starts and the day it ends.', { field: p.from ? 'to' : 'from' });
+    if (p.from > p.to) throw new WorkbenchError('invalid-input', 'The period starts after it ends: choose a start on or before its end.', { field: 'from' });
+    return periodOf('custom', this.d.today(), { from: p.from, to: p.to });
+  }
+
+  report(brandId: string, p: ResultsPeriodArgs): ContractResults['results:get'] {
+    return resultsOf(this.d.cache(), brandId, this.period(p), this.d.today());
   }
 
   evidence(brandId: string, id: string): Evidence | null {
@@ -106,8 +120,8 @@ export class Results {
   }
 
   /** The Results' tables (one CSV each, or one workbook) where the user chose. */
-  async exportTables(brandId: string, from: string, to: string, format: 'csv' | 'xlsx', file: string): Promise<ContractResults['results:export']> {
-    const report = this.report(brandId, from, to);
+  async exportTables(brandId: string, p: ResultsPeriodArgs, format: 'csv' | 'xlsx', file: string): Promise<ContractResults['results:export']> {
+    const report = this.report(brandId, p);
     const path = this.d.files.take(file, 'save', 'where to save the tables');
     const r = await exportResultsTables(this.d.cache(), report, path, format);
     this.d.changed();

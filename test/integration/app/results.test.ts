@@ -201,7 +201,7 @@ describe('the Results over a period, the report and its tables', () => {
       ],
     });
     await a.sync();
-    const r = await a.call<ResultsReport>('results:get', { brandId: a.brand, from: '2026-11-01', to: TO });
+    const r = await a.call<ResultsReport>('results:get', { brandId: a.brand, period: 'custom', from: '2026-11-01', to: TO });
     expect(r.totals).toEqual({ pitched: 3, replied: 1, won: 1, cited: 2 });
     expect(r.funnel.slice(0, 4).map((w) => [w.week, w.pitched, w.replied, w.won, w.cited])).toEqual([
       ['2026-10-26', 0, 0, 0, 0],
@@ -216,12 +216,27 @@ describe('the Results over a period, the report and its tables', () => {
     expect(r.outlets).toEqual([{ type: 'review site', pitched: 3, replied: 1, won: 1, cited: 2 }]);
     expect(r.events.find((d) => d.date === '2026-11-09')!.cited.map((c) => c.id)).toEqual([x.id]);
     expect(r.scores.length).toBe(20);
-    await expect(a.call('results:get', { brandId: a.brand, from: '2026-12-01', to: '2026-11-01' })).rejects.toMatchObject({ kind: 'invalid-input' });
+    await expect(a.call('results:get', { brandId: a.brand, period: 'custom', from: '2026-12-01', to: '2026-11-01' })).rejects.toMatchObject({
+      kind: 'invalid-input',
+    });
+    await expect(a.call('results:get', { brandId: a.brand, period: 'custom', from: '2026-11-01' })).rejects.toMatchObject({
+      kind: 'invalid-input',
+      field: 'to',
+    });
+    // A preset is the core's calendar's: this month to today, last month whole.
+    expect((await a.call<ResultsReport>('results:get', { brandId: a.brand, period: 'this-month' })).period).toEqual({
+      from: '2026-11-01',
+      to: TODAY,
+      label: 'November 2026',
+    });
+    const october = await a.call<ResultsReport>('results:get', { brandId: a.brand, period: 'last-month' });
+    expect(october.period).toEqual({ from: '2026-10-01', to: '2026-10-31', label: 'October 2026' });
+    expect(october.totals).toEqual({ pitched: 0, replied: 0, won: 0, cited: 0 });
 
     // The tables: a workbook with a sheet per table, read by openpyxl; CSV files read by Python's csv.
     a.platform.saveAs = join(a.tmp.dir, 'results.xlsx');
     let file = (await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: 'results.xlsx' })).file!.handle;
-    await a.call('results:export', { brandId: a.brand, from: '2026-11-01', to: TO, format: 'xlsx', file });
+    await a.call('results:export', { brandId: a.brand, period: 'custom', from: '2026-11-01', to: TO, format: 'xlsx', file });
     const book = JSON.parse(
       execFileSync(
         PY,
@@ -242,7 +257,7 @@ describe('the Results over a period, the report and its tables', () => {
     a.platform.saveAs = join(a.tmp.dir, 'csv', 'results.csv');
     execFileSync('mkdir', ['-p', join(a.tmp.dir, 'csv')]);
     file = (await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: 'results.csv' })).file!.handle;
-    const out = await a.call<{ files: string[] }>('results:export', { brandId: a.brand, from: '2026-11-01', to: TO, format: 'csv', file });
+    const out = await a.call<{ files: string[] }>('results:export', { brandId: a.brand, period: 'custom', from: '2026-11-01', to: TO, format: 'csv', file });
     expect(out.files).toEqual(['results-funnel.csv', 'results-wins.csv', 'results-outlets.csv', 'results-timing.csv']);
     expect(readdirSync(join(a.tmp.dir, 'csv')).sort()).toEqual([...out.files].sort());
     const py = (f: string) =>
