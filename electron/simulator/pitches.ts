@@ -69,7 +69,7 @@ export function demoPitches(opts: DataOptions, brand: BrandLike): DemoPitch[] {
       domain: String(r.domain),
       url,
       pitchedOn: dateFromDayNumber(today - (4 + ((h >>> 8) % 52))),
-      stage: (h >>> 16) % 10 < 3 ? 'Replied' : 'Contacted',
+      stage: hash32(opts.seed, brand.index, i, 720) % 10 < 3 ? 'Replied' : 'Contacted',
       addresses: personal(r.contact_emails),
       cited,
     });
