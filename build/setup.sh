@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential python3 pkg-config libsecret-1-dev gnome-keyring dbus dbus-x11 libsecret-tools chromium fonts-dejavu-core unzip)
+packages=(build-essential python3 pkg-config libsecret-1-dev gnome-keyring dbus dbus-x11 libsecret-tools chromium fonts-dejavu-core unzip poppler-utils python3-openpyxl)
 
 if command -v apt-get >/dev/null 2>&1 && command -v dpkg >/dev/null 2>&1; then
   missing=()

@@ -17,6 +17,7 @@ import type { MethodName } from '../../../shared/contract';
 import type { Evidence } from '../../../shared/evidence';
 import type { SyncSummary } from '../../../shared/model';
 import type { ResultsReport } from '../../../shared/results';
+import { addDays } from '../../../shared/calendar';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';
 
@@ -310,5 +311,64 @@ describe('the Results over a period, the report and its tables', () => {
     expect(readFileSync(a.platform.saveAs, 'latin1')).toBe('%PDF-1.4\n%%EOF\n');
     await a.s.close();
     a.tmp.cleanup();
+  });
+});
+
+describe('demo mode shows it working', () => {
+  it("the demo's pitches are in a fresh demo record; their outlets' citations are evidence; the page that begins to mention the brand shows at the next sync", async () => {
+    const tmp = tempDir();
+    const platform = new FakePlatform();
+    const s = await AppService.create({
+      userDataDir: tmp.dir,
+      platform,
+      keychain: new FakeKeychain('unavailable'),
+      appName: 'Outreach Workbench',
+      appVersion: '0.1.0',
+      platformName: 'linux',
+      demo: true,
+      demoOpportunities: 600,
+      integrityCheckDelayMs: 60_000,
+    });
+    const demo = (
+      s as unknown as {
+        p: { life: { demo: { pitches(): { brandId: string; pitches: { opportunityId: string; cited: string | null; pitchedOn: string }[] }[] } } };
+      }
+    ).p.life.demo;
+    const all = demo.pitches();
+    expect(
+      s.cache.triage
+        .all()
+        .map((t) => t.opportunity_id)
+        .sort(),
+    ).toEqual(all.flatMap((b) => b.pitches.map((p) => p.opportunityId)).sort());
+    let done = platform.waitFor('sync:done');
+    await s.launch();
+    expect((await done).summary.error).toBeNull();
+    const first = all[0]!;
+    const evidence = (id: string) => s.results.evidence(first.brandId, id);
+    for (const p of first.pitches.filter((x) => x.cited === 'outlet-new' || x.cited === 'page-new'))
+      expect(evidence(p.opportunityId)).toMatchObject({ strength: 'new', pitched_on: p.pitchedOn });
+    const flip = first.pitches.find((p) => p.cited === 'page-flip')!;
+    expect(evidence(flip.opportunityId)?.strength).not.toBe('flip');
+    const today = s.today();
+    const report = s.results.report(first.brandId, { period: 'custom', from: addDays(today, -60), to: today });
+    expect(report.totals.pitched).toBe(first.pitches.length);
+    expect(report.totals.cited).toBeGreaterThanOrEqual(first.pitches.filter((x) => x.cited === 'outlet-new' || x.cited === 'page-new').length);
+
+    done = platform.waitFor('sync:done');
+    s.startSync({});
+    const second = (await done).summary;
+    expect(evidence(flip.opportunityId)).toMatchObject({ match: 'page', strength: 'flip' });
+    expect(second.brands.find((b) => b.brandId === first.brandId)!.cited).toBeGreaterThanOrEqual(1);
+
+    // Reset: a fresh demo record with the same pitches.
+    s.setTriage(first.brandId, flip.opportunityId, { stage: 'Won' });
+    done = platform.waitFor('sync:done');
+    await s.resetDemo();
+    await done;
+    expect(s.cache.triage.get(first.brandId, flip.opportunityId)?.stage).not.toBe('Won');
+    expect(s.cache.triage.all()).toHaveLength(all.flatMap((b) => b.pitches).length);
+    await s.close();
+    tmp.cleanup();
   });
 });
