@@ -9,7 +9,7 @@
 // Knobs: BENCH_OPPORTUNITIES=N (one size), BENCH_UI_PREBUILT=1 (measure the
 // renderer already built in out/ instead of building it), BENCH_KEEP=1.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -139,14 +139,18 @@ async function engineAt(n: number, dir: string, url: string): Promise<Figures> {
   const backupDir = join(dir, 'backups-bench');
   mkdirSync(backupDir, { recursive: true });
   const backup = await phase<{ ms: number; triaged: number }>('backup', url, db, backupDir);
-  // Last (it adds pitches to the record): the same data with 50,000 citations, matched to the outreach.
+  // On a copy (it adds pitches to the record, which the UI's and main's figures after it must not see):
+  // the same data with 50,000 citations, matched to the outreach.
   process.stderr.write('citations matched to the outreach…\n');
+  const resultsDb = join(dir, 'results.db');
+  copyFileSync(db, resultsDb);
   const cited = await simulator(n, RESULTS_CITATIONS);
   let results: { citations: number; pitched: number; evidence: number; match_ms: number; report_ms: number; observe_ms: number };
   try {
-    results = await phase<typeof results>('results', cited.url, db);
+    results = await phase<typeof results>('results', cited.url, resultsDb);
   } finally {
     cited.stop();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(resultsDb + suffix, { force: true });
   }
   return {
     opportunities: sync.opportunities,
