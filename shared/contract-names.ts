@@ -60,6 +60,7 @@ export const METHOD_NAMES = [
   'citations:get',
   'results:get',
   'results:evidence',
+  'results:cited',
   'results:mark-won',
   'results:undo-won',
   'results:save-report',

@@ -338,6 +338,8 @@ export const contract = {
   // From pitch to citation: what the outreach won over a period, the evidence of one opportunity, marking Won (and its undo).
   'results:get': { args: one(z.strictObject({ brandId, ...period })), result: shaped<ResultsReport>() },
   'results:evidence': { args: one(z.strictObject({ brandId, id: oppId })), result: shaped<Evidence>().nullable() },
+  // The opportunities of a brand with evidence (the list's Cited mark).
+  'results:cited': { args: one(z.strictObject({ brandId })), result: z.object({ ids: z.array(z.string()) }) },
   'results:mark-won': { args: one(z.strictObject({ brandId, id: oppId })), result: z.object({ detail, before: wonBeforeSchema }) },
   'results:undo-won': { args: one(z.strictObject({ brandId, id: oppId, before: wonBeforeSchema })), result: detail },
   // The report to send, one page, to a file chosen in main's save dialog (export:choose-file): a PDF printed from the window by main,

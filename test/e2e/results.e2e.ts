@@ -137,6 +137,8 @@ describe('from pitch to citation', () => {
 
     const mark = page.getByTestId('cited-mark');
     await mark.waitFor();
+    // The list marks it too (and only it: the other one pitched has no citation).
+    await rows(page).first().locator('.badge.cited', { hasText: 'Cited' }).waitFor();
     expect(await mark.getByRole('link', { name: PAGE }).count()).toBe(1);
     expect(await mark.textContent()).toContain('the page you pitched, cited after the pitch, mentions');
     expect(await page.getByTestId('cited-first-seen').textContent()).toBe(today);
@@ -209,6 +211,9 @@ describe('from pitch to citation', () => {
     expect(said).toContain(`Cited: Pressly espresso shortlist, ${PAGE}`);
     expect(said).toContain('Won: Pressly espresso shortlist');
     await screenshot('results-view.png');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot('results-view-dark.png');
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.mouse.move(5, 5);
 
     // The keys: the chart is a slider over the days; Page Up and Page Down jump to days with events.

@@ -74,6 +74,7 @@ export function createHandlers(s: AppService, _platform?: unknown): Handlers {
     'citations:get': ({ brandId, mode, domain, start, end }) => s.citations(brandId, mode, { domain, start, end }),
     'results:get': ({ brandId, ...period }) => s.results.report(brandId, period),
     'results:evidence': ({ brandId, id }) => s.results.evidence(brandId, id),
+    'results:cited': ({ brandId }) => s.results.cited(brandId),
     'results:mark-won': ({ brandId, id }) => s.results.markWon(brandId, id),
     'results:undo-won': ({ brandId, id, before }) => s.results.undoWon(brandId, id, before),
     'results:save-report': (o) => s.results.saveReport(o),

@@ -74,6 +74,11 @@ export class Results {
     return evidenceFor(this.d.cache(), brandId, id);
   }
 
+  /** The opportunities of the brand with evidence. */
+  cited(brandId: string): ContractResults['results:cited'] {
+    return { ids: [...matchBrand(this.d.cache(), brandId).evidence.keys()] };
+  }
+
   markWon(brandId: string, id: string): ContractResults['results:mark-won'] {
     const before = markWonFromEvidence(this.d.cache(), this.d.pipeline, brandId, id);
     return { detail: this.d.cache().opportunities.get(brandId, id) ?? null, before };

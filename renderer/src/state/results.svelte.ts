@@ -40,10 +40,13 @@ export class ResultsStore {
   #writing = $state<string | null>(null);
   /** The evidence of one opportunity (brand/id), once read. */
   #evidence = $state.raw<{ key: string; evidence: Evidence | null } | null>(null);
+  /** The opportunities of the brand on screen with evidence (the list's Cited mark). */
+  #cited = $state.raw<{ brandId: string; ids: ReadonlySet<string> } | null>(null);
   /** The last Won marked here, for the undo key. */
   #lastWon = $state.raw<{ brandId: string; id: string; title: string; before: WonBefore } | null>(null);
   #loads = new Latest();
   #evidenceTurn = new Latest();
+  #citedTurn = new Latest();
   readonly #app: AppStore;
   readonly #opps: OpportunitiesStore;
 
@@ -81,6 +84,22 @@ export class ResultsStore {
   /** A Won marked here that the undo key can take back. */
   get lastWon(): { id: string; title: string } | null {
     return this.#lastWon;
+  }
+
+  /** This opportunity of the brand on screen has evidence (a citation at its outlet after the pitch). */
+  isCited(id: string): boolean {
+    return this.#cited !== null && this.#cited.brandId === this.#app.brandId && this.#cited.ids.has(id);
+  }
+
+  /** Read which opportunities of the brand have evidence (after its list is on screen, and after each sync). Never rejects. */
+  async loadCited(brandId: string): Promise<void> {
+    const fresh = this.#citedTurn.begin();
+    try {
+      const { ids } = await call('results:cited', { brandId });
+      if (fresh()) this.#cited = { brandId, ids: new Set(ids) };
+    } catch (e) {
+      if (fresh()) this.#app.fail('The cited opportunities could not be read')(e);
+    }
   }
 
   /** The evidence of this opportunity, when it has been read (undefined: not yet, or another one's). */
@@ -222,5 +241,6 @@ export class ResultsStore {
   dispose(): void {
     this.#loads.cancel();
     this.#evidenceTurn.cancel();
+    this.#citedTurn.cancel();
   }
 }

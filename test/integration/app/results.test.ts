@@ -104,6 +104,7 @@ describe('evidence of a win, sync after sync', () => {
     await a.call('pipeline:contacted', { brandId: a.brand, id: o.id, addresses: [] });
     a.setToday(TODAY);
     expect(await a.call('results:evidence', { brandId: a.brand, id: o.id })).toBeNull();
+    expect(await a.call('results:cited', { brandId: a.brand })).toEqual({ ids: [] });
 
     // Before the pitch, and not mentioning the brand: nothing, and the sync says it found nothing.
     sim.mutate({
@@ -125,6 +126,7 @@ describe('evidence of a win, sync after sync', () => {
     expect(summary.brands[0]!.cited).toBe(1);
     let e = (await a.call<Evidence>('results:evidence', { brandId: a.brand, id: o.id }))!;
     expect(e).toMatchObject({ match: 'outlet', strength: 'new', since: '2026-11-13', days: 3, pages: 1, pitched_on: '2026-11-10' });
+    expect(await a.call('results:cited', { brandId: a.brand })).toEqual({ ids: [o.id] });
     expect(e.citation).toMatchObject({ url: `https://blog.${o.domain}/cold-brew-roundup`, times_cited: 9, prompts: ['best cold brew maker'] });
     // Nothing is marked Won without the user (the setting is off by default).
     expect(a.s.opportunity(a.brand, o.id)!.item.stage).toBe('Contacted');
