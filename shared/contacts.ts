@@ -5,7 +5,7 @@
 export interface Contact {
   /** The entry as the API sent it. */
   raw: string;
-  /** The address without the ' CATCH' suffix, trimmed; for invalid entries the trimmed text. */
+  /** The address without the ' CATCH' suffix, trimmed, its domain lower-cased (normaliseAddress); for invalid entries the trimmed text. */
   email: string;
   /** Lower-cased address: the identity used for dedupe and "already pitched". */
   identity: string;
@@ -38,15 +38,31 @@ export function isEmailAddress(s: string): boolean {
   return /^[A-Za-z]{2,63}$/.test(tld) || /^xn--[A-Za-z0-9-]+$/.test(tld);
 }
 
+/**
+ * An address as every part of the app writes it: trimmed, its domain
+ * lower-cased (domains are case-insensitive, RFC 5321 2.4), its local part as
+ * written (a mail tool may keep it). Its identity, for finding the same
+ * person again, is the whole address lower-cased (addressIdentity).
+ */
+export function normaliseAddress(address: string): string {
+  const a = address.trim();
+  const at = a.lastIndexOf('@');
+  return at < 0 ? a : a.slice(0, at + 1) + a.slice(at + 1).toLowerCase();
+}
+
+/** The same person's address, whatever its case: what dedupe, do-not-contact and "already contacted" compare. */
+export const addressIdentity = (address: string): string => address.trim().toLowerCase();
+
 export function parseContact(raw: string): Contact {
   const trimmed = raw.trim();
   const catchAll = CATCH_SUFFIX.test(trimmed);
-  const email = catchAll ? trimmed.replace(CATCH_SUFFIX, '').trim() : trimmed;
-  const valid = isEmailAddress(email);
+  const written = catchAll ? trimmed.replace(CATCH_SUFFIX, '').trim() : trimmed;
+  const valid = isEmailAddress(written);
+  const email = valid ? normaliseAddress(written) : written;
   return {
     raw,
     email,
-    identity: email.toLowerCase(),
+    identity: addressIdentity(email),
     catchAll,
     valid,
     domain: valid ? email.slice(email.indexOf('@') + 1).toLowerCase() : '',

@@ -1,88 +1,50 @@
 // The app contract (renderer <-> main), declared once: each method's name
 // (`domain:verb`) with its argument schema and its result schema side by side,
-// and each event with its payload. Every type is inferred from this one
-// declaration: the core's handler map (a missing or misspelt handler fails to
-// compile), the preload's window.workbench and the renderer's calls. The core
-// parses every argument with these schemas. Results are not parsed at run time:
-// their schemas carry the types (shared/model.ts's large types ride in `shaped`).
+// and each event with its payload. The domains the core implements in a file
+// each declare their slice in shared/contract/ (opportunities, triage: the
+// user's record, drafts, results); this index holds the rest and assembles them all.
+// Every type is inferred from this one declaration: the core's handler map (a
+// missing or misspelt handler fails to compile), the preload's
+// window.workbench and the renderer's calls. The core parses every argument
+// with these schemas. Results are not parsed at run time: their schemas carry
+// the types (shared/model.ts's large types ride in `shaped`).
 import { z } from 'zod';
-import { CITATION_MODES, DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES } from './domain';
-import { STAGES } from './pipeline';
+import { CITATION_MODES } from './domain';
+import { EXPORT_FORMATS, EXPORT_PRESETS, MAIL_TEXT_CHOICES, UNFILLED_CHOICES } from './export-presets';
+import { MERGE_FIELDS } from './merge-fields';
 import { checkApiBaseUrl } from './api-origin';
 import { ERROR_KINDS, type ErrorKind } from './errors';
-import { brandIdSchema, dateSchema } from './rules';
-import type {
-  CachedBrand,
-  ComposeResult,
-  ContactWarning,
-  DoNotContactEntry,
-  DraftView,
-  ExportCheck,
-  ExportResult,
-  ListItem,
-  OpportunityDetail,
-  ScoreRow,
-  SyncEvent,
-  SyncSummary,
-} from './model';
-import { LIST_SORTS } from './model';
-import type { Evidence } from './evidence';
-import { PERIOD_PRESETS, type ResultsReport } from './results';
-import type { BackupInfo, DncCsvPreview, HistoryEntry, ImportPreview, OutletHistoryEntry, RecordCounts, SnippetRecord } from './user-record';
+import { dateSchema } from './rules';
+import type { CachedBrand, ExportCheck, ExportResult, ScoreRow, SyncEvent, SyncSummary } from './model';
+import type { BackupInfo, DncCsvPreview, ImportPreview, RecordCounts } from './user-record';
+import { draftsContract } from './contract/drafts';
+import { listFilterSchema, opportunitiesContract } from './contract/opportunities';
+import { brandId, int, none, one, shaped, text } from './contract/parts';
+import { resultsContract } from './contract/results';
+import { triageContract } from './contract/triage';
 
 export { METHOD_NAMES, EVENT_NAMES, channelOf, eventChannelOf } from './contract-names';
+export type { TriageResult } from './contract/triage';
 
-/** A result whose type is declared elsewhere (shared/model.ts): a type carrier, unchecked at run time. */
-const shaped = <T>() => z.custom<T>();
-
-const brandId = brandIdSchema;
-const oppId = z.string().min(1).max(200);
-const draftKind = z.enum(['pitch', 'followup']);
-const text = (max: number) => z.string().max(max);
-const int = () => z.number().int();
 const jobStarted = z.object({ jobId: z.string() });
 
 // ---- arguments ------------------------------------------------------------
 
-const listFilterSchema = z.strictObject({
-  brandId,
-  type: z.enum(OPPORTUNITY_TYPES).optional(),
-  status: z.enum(STATUSES).optional(),
-  difficulty: z.enum(DIFFICULTIES).optional(),
-  domain: text(200).optional(),
-  includeArchived: z.boolean().optional(),
-  includeRemoved: z.boolean().optional(),
-  onlyRemoved: z.boolean().optional(),
-  hasContacts: z.boolean().optional(),
-  catchAll: z.enum(['only', 'exclude']).optional(),
-  starred: z.boolean().optional(),
-  search: text(500).optional(),
-  alreadyPitched: z.boolean().optional(),
-  ids: z.array(oppId).max(100_000).optional(),
-  stage: z.enum(STAGES).optional(),
-  view: z.enum(['due', 'snoozed']).optional(),
-  sort: z.enum(LIST_SORTS).optional(),
-});
-
-const triagePatchSchema = z.strictObject({
-  status: z.enum(STATUSES).nullable().optional(),
-  note: text(100_000).optional(),
-  starred: z.boolean().optional(),
-  contacted_at: dateSchema('contacted_at').nullable().optional(),
-  exported_at: dateSchema('exported_at').nullable().optional(),
-  stage: z.enum(STAGES).nullable().optional(),
-  stage_reason: text(500).nullable().optional(),
-  snoozed_until: dateSchema('snoozed_until').nullable().optional(),
-  followed_up_at: dateSchema('followed_up_at').nullable().optional(),
-  contacted_addresses: z.array(text(320)).max(50).nullable().optional(),
-});
-
 const exportOptionsSchema = z.strictObject({
   brandId,
   filter: listFilterSchema.omit({ brandId: true }).optional(),
-  preset: z.enum(['contacts', 'opportunities', 'followups']),
-  /** csv (default) or an .xlsx workbook. */
-  format: z.enum(['csv', 'xlsx']).optional(),
+  /** Which destination the file is for (shared/export-presets.ts): its headers, format, line breaks and guard. */
+  preset: z.enum(EXPORT_PRESETS),
+  /** The preset's first format when not given. */
+  format: z.enum(EXPORT_FORMATS).optional(),
+  /** The columns to write, from the preset's (a subset, in any order); all of them when not given. */
+  columns: z.array(text(100)).min(1).max(200).optional(),
+  /** Rows whose mail text holds merge fields not filled: leave them out, fill a default, keep them on purpose (needed when there are any). */
+  unfilled: z.enum(UNFILLED_CHOICES).optional(),
+  /** The defaults "fill a default" uses (first_name: "there" when not given). */
+  fill: z.partialRecord(z.enum(MERGE_FIELDS), text(200)).optional(),
+  /** In a CSV, mail text that starts like a formula: the apostrophe (default), leave those rows out, or as written (a tool that never runs formulas). */
+  mailText: z.enum(MAIL_TEXT_CHOICES).optional(),
   perPair: z.boolean().optional(),
   excludeCatchAll: z.boolean().optional(),
   onlyCatchAll: z.boolean().optional(),
@@ -177,12 +139,6 @@ const appStateSchema = z.object({
   recovery: z.object({ message: z.string(), at: z.string() }).nullable(),
 });
 
-const tally = z.record(z.string(), z.number());
-const chipCountsSchema = z.object({ status: tally, type: tally, difficulty: tally, stage: tally, total: int() });
-/** Where a page of the list starts: after the row with this sort value and rowid (the core made it; the renderer only hands it back). */
-const pageCursorSchema = z.strictObject({ value: z.union([z.string().max(2000), z.number(), z.null()]), rowid: z.number().int() });
-const detail = shaped<OpportunityDetail>().nullable();
-
 /** A failure a handler reports: plain data that crosses the bridge, its kind from the app's one vocabulary (shared/errors.ts). */
 const contractErrorSchema = z.object({
   kind: z.enum(Object.keys(ERROR_KINDS) as [ErrorKind, ...ErrorKind[]]),
@@ -190,61 +146,15 @@ const contractErrorSchema = z.object({
   field: z.string().optional(),
 });
 
-/** What marking Won changed, for its undo: the stage, its reason and the local status before. */
-const wonBeforeSchema = z.strictObject({ stage: z.enum(STAGES).nullable(), reason: text(500).nullable(), status: z.enum(STATUSES).nullable() });
-export type WonBefore = z.output<typeof wonBeforeSchema>;
-/** A period of the Results: a preset (this month, last month, this quarter: on the core's calendar), or custom days from and to. */
-const period = { period: z.enum(PERIOD_PRESETS), from: dateSchema('from').optional(), to: dateSchema('to').optional() };
-
 // ---- the declaration -------------------------------------------------------
 
-const none = z.tuple([]);
-const one = <T extends z.ZodType>(t: T) => z.tuple([t]);
-
 export const contract = {
+  ...opportunitiesContract,
+  ...triageContract,
+  ...draftsContract,
+  ...resultsContract,
   'app:info': { args: none, result: appInfoSchema },
   'app:state': { args: none, result: appStateSchema },
-  'brands:list': { args: none, result: z.array(shaped<CachedBrand>()) },
-  'opportunities:list': {
-    // A page after a row (`after`: what the previous page's `next` said; scrolling), else at an offset (a jump).
-    args: one(
-      z.strictObject({
-        filter: listFilterSchema,
-        offset: z.number().int().min(0),
-        limit: z.number().int().min(1).max(1000),
-        after: pageCursorSchema.optional(),
-      }),
-    ),
-    /** capped: the search matched at least `total` rows and counting stopped there. next: where the page after this one starts (null at the end). */
-    result: z.object({ items: z.array(shaped<ListItem>()), total: int(), capped: z.boolean(), next: pageCursorSchema.nullable() }),
-  },
-  // What the list pane needs when a filter, the search or the brand changes, in one round trip: the first page, its total and the chip counts.
-  'opportunities:view': {
-    // counts: false while a search is being typed (the list paints first; the chips follow, showing a placeholder meanwhile).
-    args: one(z.strictObject({ filter: listFilterSchema, limit: z.number().int().min(1).max(1000), counts: z.boolean().optional() })),
-    result: z.object({
-      items: z.array(shaped<ListItem>()),
-      total: int(),
-      capped: z.boolean(),
-      next: pageCursorSchema.nullable(),
-      counts: chipCountsSchema.nullable(),
-    }),
-  },
-  'opportunities:counts': { args: one(listFilterSchema), result: chipCountsSchema },
-  'opportunities:get': { args: one(z.strictObject({ brandId, id: oppId })), result: detail },
-  'triage:set': { args: one(z.strictObject({ brandId, id: oppId, patch: triagePatchSchema })), result: detail },
-  // All or nothing: refused when any of the ids is not in the cache.
-  'triage:bulk': {
-    args: one(z.strictObject({ brandId, ids: z.array(oppId).min(1).max(100_000), patch: triagePatchSchema })),
-    result: z.object({ updated: int() }),
-  },
-  'dnc:list': { args: none, result: z.array(shaped<DoNotContactEntry>()) },
-  'dnc:add': { args: one(z.strictObject({ value: text(320).min(1), note: text(1000).optional() })), result: shaped<DoNotContactEntry>() },
-  'dnc:remove': { args: one(z.strictObject({ value: text(320).min(1) })), result: z.object({ removed: z.boolean() }) },
-  'history:get': {
-    args: one(z.strictObject({ brandId, id: oppId })),
-    result: z.object({ entries: z.array(shaped<HistoryEntry>()), sameOutlet: z.array(shaped<OutletHistoryEntry>()) }),
-  },
   // Files for the user's record and the do-not-contact list come from main's dialogs, as handles.
   'files:choose': {
     args: one(z.strictObject({ purpose: z.enum(['record-export', 'record-import', 'dnc-import', 'dnc-export']) })),
@@ -263,36 +173,6 @@ export const contract = {
   'dnc:import-preview': { args: one(z.strictObject({ file: z.uuid(), column: text(200).optional() })), result: shaped<DncCsvPreview>() },
   'dnc:import': { args: one(z.strictObject({ file: z.uuid(), column: text(200).optional() })), result: shaped<DncCsvPreview>() },
   'dnc:export': { args: one(z.strictObject({ file: z.uuid() })), result: z.object({ entries: int() }) },
-  // The outreach pipeline: drafts with merge fields, sending through the user's own mail, stages, snooze, follow-ups.
-  'drafts:get': { args: one(z.strictObject({ brandId, id: oppId, kind: draftKind, to: text(320).optional() })), result: shaped<DraftView>() },
-  'drafts:save': { args: one(z.strictObject({ brandId, id: oppId, kind: draftKind, subject: text(2000), body: text(200_000) })), result: shaped<DraftView>() },
-  'drafts:reset': { args: one(z.strictObject({ brandId, id: oppId, kind: draftKind })), result: shaped<DraftView>() },
-  'snippets:list': { args: none, result: z.array(shaped<SnippetRecord>()) },
-  'snippets:save': {
-    args: one(
-      z.strictObject({ id: z.string().max(100).optional(), kind: z.enum(['opening', 'signoff', 'other']), name: text(200).min(1), text: text(20_000) }),
-    ),
-    result: shaped<SnippetRecord>(),
-  },
-  'snippets:remove': { args: one(z.strictObject({ id: z.string().max(100) })), result: z.object({ removed: z.boolean() }) },
-  'pipeline:stage': {
-    args: one(z.strictObject({ brandId, ids: z.array(oppId).min(1).max(100_000), stage: z.enum(STAGES), reason: text(500).nullable().optional() })),
-    result: z.object({ updated: int() }),
-  },
-  'pipeline:snooze': {
-    args: one(z.strictObject({ brandId, ids: z.array(oppId).min(1).max(100_000), until: dateSchema('until').nullable() })),
-    result: z.object({ updated: int() }),
-  },
-  'pipeline:contacted': { args: one(z.strictObject({ brandId, id: oppId, addresses: z.array(text(320)).max(50) })), result: detail },
-  'pipeline:followed-up': { args: one(z.strictObject({ brandId, id: oppId })), result: detail },
-  'pipeline:due': { args: none, result: z.object({ byBrand: z.record(z.string(), z.number()), total: int() }) },
-  'pipeline:warnings': { args: one(z.strictObject({ brandId, id: oppId, addresses: z.array(text(320)).max(50) })), result: z.array(shaped<ContactWarning>()) },
-  'mail:compose': {
-    args: one(z.strictObject({ brandId, id: oppId, kind: draftKind, via: z.enum(['default', 'gmail', 'outlook']), to: z.array(text(320)).min(1).max(50) })),
-    result: shaped<ComposeResult>(),
-  },
-  // Group by publication: how many of the filtered list each outlet (domain) has.
-  'opportunities:domains': { args: one(listFilterSchema), result: z.record(z.string(), z.number()) },
   'sync:start': { args: one(z.strictObject({ brandIds: z.array(brandId).max(1000).optional() })), result: jobStarted },
   'sync:cancel': { args: one(z.strictObject({ jobId: z.string().max(100) })), result: z.object({ cancelled: z.boolean() }) },
   'export:preview': { args: one(exportOptionsSchema), result: shaped<ExportCheck>() },
@@ -306,6 +186,12 @@ export const contract = {
   'export:show-in-folder': { args: one(z.strictObject({ jobId: z.uuid() })), result: z.object({ shown: z.boolean() }) },
   // Stop a running export: it ends as cancelled (export:done's error kind 'cancelled'), leaving no file and no temporary part.
   'export:cancel': { args: one(z.strictObject({ jobId: z.uuid() })), result: z.object({ cancelled: z.boolean() }) },
+  // "I sent these": the addresses an export carried become contacted (a follow-ups export: followed up), today.
+  // An export is not a contact until then. `alreadySent`: the day it was confirmed before (nothing changed).
+  'export:confirm-sent': {
+    args: one(z.strictObject({ exportId: z.string().min(1).max(100) })),
+    result: z.object({ updated: int(), addresses: int(), alreadySent: z.string().nullable() }),
+  },
   'clipboard:write': { args: one(z.strictObject({ text: text(1_000_000) })), result: z.object({ written: z.boolean() }) },
   'links:open': { args: one(z.strictObject({ url: text(10_000) })), result: z.object({ opened: z.boolean(), reason: z.string().optional() }) },
   'mail:open': {
@@ -334,29 +220,6 @@ export const contract = {
       summary: z.unknown(),
       fetchedAt: z.string().nullable(),
     }),
-  },
-  // From pitch to citation: what the outreach won over a period, the evidence of one opportunity, marking Won (and its undo).
-  'results:get': { args: one(z.strictObject({ brandId, ...period })), result: shaped<ResultsReport>() },
-  'results:evidence': { args: one(z.strictObject({ brandId, id: oppId })), result: shaped<Evidence>().nullable() },
-  // The opportunities of a brand with evidence (the list's Cited mark).
-  'results:cited': { args: one(z.strictObject({ brandId })), result: z.object({ ids: z.array(z.string()) }) },
-  'results:mark-won': { args: one(z.strictObject({ brandId, id: oppId })), result: z.object({ detail, before: wonBeforeSchema }) },
-  'results:undo-won': { args: one(z.strictObject({ brandId, id: oppId, before: wonBeforeSchema })), result: detail },
-  // The report to send, one page, to a file chosen in main's save dialog (export:choose-file): a PDF printed from the window by main,
-  // or the HTML the window shows (its markup and styles; the file runs nothing).
-  'results:save-report': {
-    args: one(
-      z.discriminatedUnion('format', [
-        z.strictObject({ format: z.literal('pdf'), file: z.uuid() }),
-        z.strictObject({ format: z.literal('html'), file: z.uuid(), title: text(300), html: text(5_000_000), css: text(2_000_000) }),
-      ]),
-    ),
-    result: z.object({ name: z.string(), bytes: int() }),
-  },
-  // The Results' tables through the export path: one CSV file per table, or one workbook with a sheet per table.
-  'results:export': {
-    args: one(z.strictObject({ brandId, ...period, format: z.enum(['csv', 'xlsx']), file: z.uuid() })),
-    result: z.object({ files: z.array(z.string()), rows: int() }),
   },
   'settings:get': { args: none, result: settingsSchema },
   'settings:set': { args: one(settingsPatchSchema), result: settingsSchema },

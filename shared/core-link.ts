@@ -42,7 +42,16 @@ export interface CoreInit {
  */
 export type CoreFailureKind = Extract<
   ErrorKind,
-  'cache-damaged' | 'cache-newer' | 'cache-locked' | 'disk-full' | 'read-only' | 'permission' | 'io-error' | 'installation-damaged' | 'internal'
+  | 'cache-damaged'
+  | 'cache-newer'
+  | 'cache-locked'
+  | 'disk-full'
+  | 'read-only'
+  | 'permission'
+  | 'io-error'
+  | 'not-app-cache'
+  | 'installation-damaged'
+  | 'internal'
 >;
 export interface CoreFailure {
   kind: CoreFailureKind;

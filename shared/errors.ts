@@ -22,6 +22,7 @@ export const ERROR_KINDS = {
   'confirm-origin': { group: 'input', means: 'a question, not a failure: the key would go to a new address, confirm first' },
   'not-demo': { group: 'input', means: 'a demo-only action asked of real data' },
   cancelled: { group: 'input', means: 'the user stopped it; nothing half-done was kept' },
+  'not-app-cache': { group: 'input', means: "the file given as the cache is another program's database (or holds another schema); nothing in it was changed" },
   // The API key.
   'no-key': { group: 'key', means: 'no API key is stored or given' },
   'key-rejected': { group: 'key', means: 'the service refused the key (401, 403, or a brand the key does not reach)' },

@@ -268,10 +268,34 @@ function fillWith(text: string, values: Record<MergeField, string | null>): { te
 
 export type DraftUnfilled = Unfilled & { part: 'subject' | 'body' };
 
-/** A draft's subject and body, filled, with what could not be filled and where (subject first). */
-export function fillDraft(subject: string, body: string, ctx: MergeContext): { subject: string; body: string; unfilled: DraftUnfilled[] } {
+/** Values to use where a field cannot be known (an export's "fill a default": first_name -> "there"). */
+export type MergeDefaults = Partial<Record<MergeField, string>>;
+
+/** The values with `defaults` where a value is unknown (a new object; the values given are left as they are). */
+export function withDefaults(values: Record<MergeField, string | null>, defaults?: MergeDefaults): Record<MergeField, string | null> {
+  if (!defaults) return values;
+  const out = { ...values };
+  for (const f of MERGE_FIELDS) if (out[f] === null && defaults[f]) out[f] = defaults[f]!;
+  return out;
+}
+
+/** A draft's subject and body, filled, with what could not be filled and where (subject first); `defaults` fill what is unknown. */
+export function fillDraft(
+  subject: string,
+  body: string,
+  ctx: MergeContext,
+  defaults?: MergeDefaults,
+): { subject: string; body: string; unfilled: DraftUnfilled[] } {
   // The values once for both parts (an export fills 100,000 of these).
-  const values = fieldValues(ctx);
+  return fillDraftWith(subject, body, withDefaults(fieldValues(ctx), defaults));
+}
+
+/** The same, with the fields' values worked out already (fieldValues): an export that also shows them works them out once. */
+export function fillDraftWith(
+  subject: string,
+  body: string,
+  values: Record<MergeField, string | null>,
+): { subject: string; body: string; unfilled: DraftUnfilled[] } {
   const s = fillWith(subject, values);
   const b = fillWith(body, values);
   return {

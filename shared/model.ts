@@ -2,25 +2,30 @@
 // passes it on) and the renderer (which shows it). Plain data: no methods.
 import type { ErrorKind } from './errors';
 import type { Stage } from './pipeline';
+import type { MailVia } from './mail-links';
+import type { ExportFormat, ExportPreset } from './export-presets';
 import type { Opportunity } from './api/schemas';
 import type { Contact } from './contacts';
 import type { Difficulty, OpportunityType, Status } from './domain';
 import type { ListedFields } from './opportunity-fields';
+import type { ListedTriage, TriageFields } from './triage-fields';
+import type { PitchHints } from './pitch-hints';
 
 export type { Status };
 
-export const LIST_SORTS = ['priority', 'fit', 'last_seen', 'title', 'domain'] as const;
+/** The list's orders; `relevance` ("Best match") while searching (without a search it is the priority order). */
+export const LIST_SORTS = ['priority', 'fit', 'last_seen', 'title', 'domain', 'relevance'] as const;
 export type ListSort = (typeof LIST_SORTS)[number];
 
 export interface ListFilter {
   brandId: string;
   type?: OpportunityType;
-  /** Effective status: the local one if set, else the server's. */
+  /** Trakkr's own status (the service's data: the user's triage is the stage). */
   status?: Status;
   difficulty?: Difficulty;
   /** Substring of the domain, any case. */
   domain?: string;
-  /** Also show archived (server flag or local status Archived). */
+  /** Also show archived ones: archived by Trakkr, and those the user found Not a fit (the Not a fit stage filter shows these anyway). */
   includeArchived?: boolean;
   /** Also show records the server no longer returns. */
   includeRemoved?: boolean;
@@ -32,56 +37,48 @@ export interface ListFilter {
   starred?: boolean;
   /** Full-text search (title, domain, topics, pitch, gap analysis, angle, author, contacts). */
   search?: string;
-  /** true: only opportunities with an address contacted or exported before; false: only those without. */
+  /** true: only opportunities with an address pitched before; false: only those without. */
   alreadyPitched?: boolean;
   /** Only these opportunities (a selection). */
   ids?: string[];
   /** The local outreach stage (New: none set). */
   stage?: Stage;
-  /** The pipeline's views: follow-ups due today; the snoozed ones. By default snoozed ones are left out until their date. */
+  /** The pipeline's views: follow-ups due today (with an address left to write to); the snoozed ones. By default snoozed ones are left out until their date. */
   view?: 'due' | 'snoozed';
   sort?: ListSort;
 }
 
 /**
  * One row of the list: the stored fields the field table shows in the list
- * (../shared/opportunity-fields.ts), then the user's triage and two flags.
+ * (../shared/opportunity-fields.ts; Trakkr's status is `server_status`), the
+ * user's triage the triage table shows in rows (triage-fields.ts), a few
+ * flags, and the value the list is sorted by.
  */
 export type ListItem = Flat<
-  ListedFields & {
-    /** Effective status: the local one if set, else the server's (`server_status`). */
-    status: string | null;
-    removed_on_server: boolean;
-    starred: boolean;
-    note: string;
-    contacted_at: string | null;
-    exported_at: string | null;
-    /** Latest date any of its addresses was contacted or exported, in any opportunity of the brand. */
-    pitched_at: string | null;
-    /** Addresses of it on the do-not-contact list. */
-    do_not_contact_count: number;
-    /** The local outreach stage; null: New. */
-    stage: Stage | null;
-    /** Snoozed until this date (YYYY-MM-DD); past it, it is back with a marker. */
-    snoozed_until: string | null;
-    followed_up_at: string | null;
-  }
+  ListedFields &
+    ListedTriage & {
+      removed_on_server: boolean;
+      /** Latest date any of its addresses was pitched, in any opportunity of the brand. */
+      pitched_at: string | null;
+      /** Addresses of it on the do-not-contact list. */
+      do_not_contact_count: number;
+      /** What the list is sorted by, for this row: the score, date, title or domain, or the search rank (Best match: 1 is the best). */
+      sort_value: string | number | null;
+    }
 >;
 type Flat<T> = { [K in keyof T]: T[K] };
 
-export interface Triage {
-  status: Status | null;
-  note: string;
-  starred: boolean;
-  contacted_at: string | null;
-  exported_at: string | null;
-  updated_at: string | null;
-}
+/** The user's triage of one opportunity, every field (the table in triage-fields.ts), and when it last changed. */
+export type Triage = Flat<TriageFields & { updated_at: string | null }>;
+
+/** One address of an opportunity, as the detail shows it: on the do-not-contact list or not (copy and send leave those out). */
+export type DetailContact = Contact & { blocked: boolean };
 
 export interface OpportunityDetail {
   item: ListItem;
-  record: Opportunity & Record<string, unknown>;
-  contacts: Contact[];
+  /** The opportunity as Trakkr sent it, every field (the raw JSON; fields the spec does not list too). */
+  raw: Opportunity & Record<string, unknown>;
+  contacts: DetailContact[];
   triage: Triage;
 }
 
@@ -90,6 +87,7 @@ export interface CachedBrand {
   name: string;
   removed_on_server: boolean;
   last_synced_at: string | null;
+  /** How many the list shows with no filter (the same count as its total): not archived, not Not a fit, not snoozed, still on Trakkr. */
   opportunities: number;
 }
 
@@ -108,30 +106,24 @@ export interface ScoreRow {
   presence: number | null;
 }
 
-export interface TriagePatch {
-  /** null clears the local status (the server's shows again). */
-  status?: Status | null;
-  note?: string;
-  starred?: boolean;
-  contacted_at?: string | null;
-  exported_at?: string | null;
-  /** The local outreach stage (shared/pipeline.ts); null: New. */
-  stage?: Stage | null;
-  /** Why it is not a fit (with stage Not a fit). */
-  stage_reason?: string | null;
-  /** Out of the default list until this date (YYYY-MM-DD); null: not snoozed. */
-  snoozed_until?: string | null;
-  followed_up_at?: string | null;
-  /** The addresses the pitch was sent to. */
-  contacted_addresses?: string[] | null;
-}
-
 export type SyncPhase = 'brands' | 'opportunities' | 'scores' | 'citations';
 
 export type SyncEvent =
   | { type: 'brands'; brands: { id: string; name: string }[] }
   | { type: 'brand-start'; brandId: string; name: string; resumed: boolean }
-  | { type: 'progress'; brandId: string; phase: SyncPhase; pages: number; items: number }
+  | {
+      type: 'progress';
+      brandId: string;
+      phase: SyncPhase;
+      /** Pages and rows so far in this phase (rows already readable: each page is written as it arrives). */
+      pages: number;
+      items: number;
+      /** Rows a second since the phase started (null until a page has come). */
+      rate?: number | null;
+      /** The rows expected in all when known (the brand's last complete sync), else null; with it the seconds left at this rate. */
+      total?: number | null;
+      secondsLeft?: number | null;
+    }
   | { type: 'wait'; brandId: string | null; reason: WaitInfo['reason']; seconds: number; capped: boolean; message: string }
   | { type: 'warning'; brandId: string; message: string }
   /** Another process is syncing this brand; this sync waits for it. */
@@ -148,8 +140,8 @@ export interface BrandSummary {
   pages: number;
   items: number;
   resumed: boolean;
-  /** Phases that failed for this brand (opportunities already written stay). */
-  failures: { phase: SyncPhase; message: string }[];
+  /** Phases that failed for this brand (opportunities already written stay), each with the kind of failure it was. */
+  failures: { phase: SyncPhase; kind: ErrorKind; message: string }[];
   /** Why this brand was not synced (another process was syncing it), in plain words. */
   skipped?: string;
   /** Pitched opportunities this sync found new evidence for (a citation at the outlet after the pitch). */
@@ -166,6 +158,19 @@ export interface SyncSummary {
   error: { kind: ErrorKind; message: string } | null;
 }
 
+/** A row (and a cell of it) an export's check names: its row in the file (the header is row 1; null: left out), its address and opportunity. */
+export interface ExportNote {
+  row: number | null;
+  email: string;
+  opportunity_id: string;
+  /** The column, for a note about one cell. */
+  column?: string;
+  /** The start of the cell's text, for a note about one cell. */
+  text?: string;
+  /** The merge fields left in it, as written. */
+  tokens?: string[];
+}
+
 export interface ExportCheck {
   rows: number;
   emptyEmail: number;
@@ -178,6 +183,31 @@ export interface ExportCheck {
   catchAll: number;
   /** Plain-words warnings (not errors) for the UI and the CLI. */
   warnings: string[];
+  /** The preset and the format checked. */
+  preset: ExportPreset;
+  format: ExportFormat;
+  /** Every column the preset offers (a person may choose among them), and the ones written, in order. */
+  available: string[];
+  columns: string[];
+  /** Rows with a merge field not filled (the first few), whatever was chosen for them. */
+  unfilledRows: ExportNote[];
+  /** Rows hold merge fields not filled and no choice was made (leave them out, fill a default, keep them): needed before a mail export is written. */
+  unfilledChoiceNeeded: boolean;
+  /** {sender_name} is in the text and no sender name is set: ask for it once. */
+  senderNameMissing: boolean;
+  /** Rows left out, and why: unfilled merge fields (chosen), mail text that starts like a formula (chosen), no address left to write to. */
+  leftOut: { unfilled: number; formula: number; noAddress: number };
+  /** Mail cells (names, subject, body) that start like a formula: in a CSV the guard's apostrophe would reach the recipient. The first few, and how many. */
+  mailGuarded: number;
+  mailGuardedCells: ExportNote[];
+  /** Other cells the CSV guard gives an apostrophe. */
+  dataGuarded: number;
+  /** Cells cut to fit where the file goes (a spreadsheet cell's 32,767 characters, a Mailchimp field's 255 bytes), with a visible marker. */
+  cut: number;
+  cutCells: ExportNote[];
+  /** CSV cells longer than a spreadsheet cell holds: written whole (mail tools read them), but a spreadsheet opening the CSV cuts them. */
+  overlong: number;
+  overlongCells: ExportNote[];
 }
 
 export interface ExportResult {
@@ -187,6 +217,10 @@ export interface ExportResult {
   /** maxRows was reached without split: rows after it were not written. */
   truncated: boolean;
   markedExported: number;
+  /** The export as the record keeps it: "I sent these" (export:confirm-sent) names it. */
+  exportId: string;
+  /** How many addresses it carried (what confirming it as sent marks contacted). */
+  carried: number;
   check: ExportCheck;
   warnings: string[];
 }
@@ -221,6 +255,8 @@ export interface DraftView {
   unfilled: { token: string; field: string | null; part: 'subject' | 'body' }[];
   /** Who it may go to: every valid address; catch-alls never pre-selected; one on the do-not-contact list (`blocked`) never selected, and refused when sending. */
   recipients: { email: string; catchAll: boolean; role: boolean; selected: boolean; blocked: boolean }[];
+  /** The hints on the filled text, as it would go out (not the template with its merge fields). */
+  hints: PitchHints;
 }
 
 /** An earlier contact of the same person or outlet within the contact window. */
@@ -235,12 +271,40 @@ export interface ContactWarning {
   message: string;
 }
 
+/** How a pitch to a person and to shared inboxes (a catch-all, a role address such as tips@) goes out. */
+export type MixChoice = 'each' | 'bcc' | 'together';
+
+/** A person and shared inboxes in one To: line: said before anything opens, with the ways to send it. */
+export interface MixWarning {
+  /** The personal addresses. */
+  people: string[];
+  /** The catch-all and role addresses. */
+  shared: string[];
+  message: string;
+  /** One message each (each filled for its address); the shared inboxes in Bcc; or all in To: anyway. */
+  offers: MixChoice[];
+}
+
 export interface ComposeResult {
+  /** False when nothing opened: a person and shared inboxes were chosen together and no way was picked yet (see `mix`). */
   opened: boolean;
-  via: 'default' | 'gmail' | 'outlook';
+  via: MailVia;
   to: string[];
+  /** The addresses in Bcc (the choice `bcc`). */
+  bcc: string[];
+  /** Messages opened (several with the choice `each`). */
+  messages: number;
+  /** The subject that went out (filled): marking it contacted keeps it, and the follow-up replies to it. */
+  subject: string;
+  /** A person and shared inboxes in one To: line, with the ways to send it; null when not mixed (or a way was chosen). */
+  mix: MixWarning | null;
   /** The body was too long for a link: it was copied to the clipboard to paste. */
   bodyCopied: boolean;
+  /**
+   * What the links carried (the first addresses in To and Bcc, and whether every link has the subject and the body);
+   * whatever else was copied to the clipboard, as `message` says. Nothing when nothing opened.
+   */
+  inLink: { to: string[]; bcc: string[]; subject: boolean; body: boolean };
   message: string;
   unfilled: DraftView['unfilled'];
   warnings: ContactWarning[];

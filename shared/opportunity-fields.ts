@@ -37,6 +37,8 @@ export interface OpportunityField {
   readonly search?: string;
   /** Its header in the opportunities export, when not its API key (every scalar API field is exported). */
   readonly export?: string;
+  /** Its text is a date or a time (ISO 8601): a workbook writes it as a date cell. */
+  readonly date?: true;
   /** Shown in the list: true under its name, or under this key (the detail shows the list item and the whole record). */
   readonly list?: true | string;
 }
@@ -101,9 +103,9 @@ export const OPPORTUNITY_FIELDS = [
   { name: 'competitors_winning', kind: 'string[]' },
   { name: 'instructions', kind: 'string[]' },
   { name: 'what_itll_do', kind: 'string' },
-  { name: 'last_seen', api: 'last_seen_date', kind: 'string', column: 'text', list: true },
-  { name: 'Created Date', kind: 'string' },
-  { name: 'Modified Date', kind: 'string' },
+  { name: 'last_seen', api: 'last_seen_date', kind: 'string', column: 'text', list: true, date: true },
+  { name: 'Created Date', kind: 'string', date: true },
+  { name: 'Modified Date', kind: 'string', date: true },
   { name: 'contact_count', derive: 'contactCount', column: 'count', list: true },
   { name: 'catch_all_count', derive: 'catchAllCount', column: 'count', list: true },
 ] as const satisfies readonly OpportunityField[];

@@ -13,11 +13,13 @@ export const NOT_A_FIT_REASONS = ['Not relevant', 'No contact', 'Paywalled or cl
 export type NotAFitReason = (typeof NOT_A_FIT_REASONS)[number];
 
 /**
- * Each local stage and the service's status it corresponds to (the one
- * mapping between them): setting a stage sets the local status to this, and
- * the service's own status stays visible beside it.
+ * Before the pipeline was the one local triage, the user set a local status
+ * (New, In Progress, Done, Archived) beside the stage, and setting a stage
+ * set the status this table gives. Kept only to carry an old status over onto
+ * the stage (migration 8, and an older record file or backup):
+ * see stageOfLegacyStatus.
  */
-export const STAGE_TO_STATUS: Readonly<Record<Stage, Status>> = {
+export const LEGACY_STATUS_OF_STAGE: Readonly<Record<Stage, Status>> = {
   New: 'New',
   Drafted: 'In Progress',
   Contacted: 'In Progress',
@@ -26,6 +28,41 @@ export const STAGE_TO_STATUS: Readonly<Record<Stage, Status>> = {
   Won: 'Done',
   'Not a fit': 'Archived',
 };
+
+/** The stage an old local status stands for (the first stage the table above gives it). */
+export const STAGE_OF_LEGACY_STATUS: Readonly<Record<Status, Stage>> = { New: 'New', 'In Progress': 'Drafted', Done: 'Won', Archived: 'Not a fit' };
+
+/** The reason an opportunity the user had archived carries as Not a fit. */
+export const ARCHIVED_REASON = 'Archived';
+
+/**
+ * An old local status carried over onto the stage, losing nothing: the
+ * stage stays where the user's last word put it. Where the status says what
+ * the stage implies (LEGACY_STATUS_OF_STAGE), or the stage was set after the
+ * status, the stage stays. Otherwise the status was the later word and its
+ * stage applies: New -> New, In Progress -> Drafted, Done -> Won, Archived ->
+ * Not a fit with the reason "Archived" (a reason already given is kept).
+ * Times are ISO texts (null: unknown, the older).
+ */
+export function stageOfLegacyStatus(t: {
+  status: Status | null;
+  status_changed_at: string | null;
+  stage: Stage | null;
+  stage_changed_at: string | null;
+  stage_reason: string | null;
+}): { stage: Stage | null; stage_reason: string | null; changed: boolean } {
+  const kept = { stage: t.stage, stage_reason: t.stage_reason, changed: false };
+  if (t.status === null) return kept;
+  const stage = t.stage ?? 'New';
+  if (LEGACY_STATUS_OF_STAGE[stage] === t.status) return kept;
+  if (t.stage_changed_at !== null && (t.status_changed_at === null || t.stage_changed_at >= t.status_changed_at)) return kept;
+  const next = STAGE_OF_LEGACY_STATUS[t.status];
+  return {
+    stage: next === 'New' ? null : next,
+    stage_reason: next === 'Not a fit' ? (t.stage === 'Not a fit' && t.stage_reason ? t.stage_reason : ARCHIVED_REASON) : null,
+    changed: true,
+  };
+}
 
 export interface PipelineSettings {
   /** A contacted opportunity with no reply is due for its follow-up after this many days. */
@@ -133,4 +170,127 @@ export function stageAfter(event: PipelineEvent, current: Stage | null): Stage {
 /** The day the one follow-up becomes due for an opportunity contacted on `contactedAt` (for the Due view's "due since"). */
 export function followUpDate(contactedAt: string, s: PipelineSettings = PIPELINE_DEFAULTS): string {
   return addDays(contactedAt.slice(0, 10), s.followUpAfterDays);
+}
+
+// ---- what the user does: the intents, and the one place their rules live ------
+
+/**
+ * What the user does to an opportunity (or several), in their words. The
+ * core's owner of the user's record (electron/core/app/triage.ts) carries
+ * each out through `triagePatchOf`, for the window and the CLI alike.
+ */
+export type TriageAction =
+  /** Any stage, set by hand (Not a fit with a reason; New clears the stage). */
+  | { do: 'stage'; stage: Stage; reason?: string | null }
+  /** Sent: contacted on a day (default today) with the addresses used and the subject sent. */
+  | { do: 'contacted'; on?: string; addresses?: string[]; subject?: string | null }
+  /** Not contacted after all: the date, addresses and subject go; a Contacted stage goes back to New. */
+  | { do: 'not-contacted' }
+  /** The one follow-up was sent (default today). */
+  | { do: 'followed-up'; on?: string }
+  | { do: 'replied' }
+  | { do: 'won' }
+  | { do: 'not-a-fit'; reason?: string | null }
+  /** Out of the list until a day after today; null: back now (or the marker cleared). */
+  | { do: 'snooze'; until: string | null }
+  | { do: 'note'; text: string }
+  | { do: 'star'; on: boolean };
+
+export type TriageActionKind = TriageAction['do'];
+
+/** The triage fields an action reads and writes (a subset of shared/triage-fields.ts's TriageFields). */
+export interface StageFields {
+  stage: Exclude<Stage, 'New'> | null;
+  stage_reason: string | null;
+  contacted_at: string | null;
+  contacted_addresses: string[] | null;
+  contacted_subject: string | null;
+  snoozed_until: string | null;
+  followed_up_at: string | null;
+  note: string;
+  starred: boolean;
+}
+
+/** What an action changes, field by field, given what the opportunity has now. */
+export type ActionPatch = Partial<StageFields>;
+
+const stored = (s: Stage): Exclude<Stage, 'New'> | null => (s === 'New' ? null : s);
+
+/** A stage set by hand: New clears it; only Not a fit keeps a reason; Contacted without a date is contacted today, so its follow-up comes due. */
+function stagePatch(stage: Stage, reason: string | null | undefined, current: StageFields, today: string): ActionPatch {
+  return {
+    stage: stored(stage),
+    stage_reason: stage === 'Not a fit' ? reason?.trim() || null : null,
+    ...(stage === 'Contacted' && current.contacted_at === null ? { contacted_at: today } : {}),
+  };
+}
+
+/**
+ * The stage rules, the one place they are written: what each action changes
+ * on an opportunity that has `current`. `today` is the user's calendar day.
+ * Marking contacted moves the stage forward (stageAfter) and ends a snooze;
+ * the follow-up too; a stage set by hand goes exactly where asked.
+ */
+export function triagePatchOf(action: TriageAction, current: StageFields, today: string): ActionPatch {
+  const stageNow = (current.stage ?? 'New') as Stage;
+  switch (action.do) {
+    case 'stage':
+      return stagePatch(action.stage, action.reason, current, today);
+    case 'replied':
+      return stagePatch('Replied', null, current, today);
+    case 'won':
+      return stagePatch('Won', null, current, today);
+    case 'not-a-fit':
+      return stagePatch('Not a fit', action.reason, current, today);
+    case 'contacted':
+      return {
+        contacted_at: action.on ?? today,
+        // An empty list is a fact: written to nobody (every address was on the do-not-contact list).
+        contacted_addresses: action.addresses ? [...action.addresses] : null,
+        contacted_subject: action.subject ?? null,
+        stage: stored(stageAfter('mailed', stageNow)),
+        snoozed_until: null,
+      };
+    case 'not-contacted':
+      return {
+        contacted_at: null,
+        contacted_addresses: null,
+        contacted_subject: null,
+        ...(stageNow === 'Contacted' ? { stage: null } : {}),
+      };
+    case 'followed-up':
+      return { followed_up_at: action.on ?? today, stage: stored(stageAfter('followed-up', stageNow)) };
+    case 'snooze':
+      return { snoozed_until: action.until };
+    case 'note':
+      return { note: action.text };
+    case 'star':
+      return { starred: action.on };
+  }
+}
+
+/** The action in a few words, for the toast, the undo button and the history's undo line. */
+export function actionLabel(action: TriageAction): string {
+  switch (action.do) {
+    case 'stage':
+      return action.stage === 'Not a fit' && action.reason ? `Not a fit (${action.reason})` : `Stage: ${action.stage}`;
+    case 'replied':
+      return 'Stage: Replied';
+    case 'won':
+      return 'Stage: Won';
+    case 'not-a-fit':
+      return action.reason ? `Not a fit (${action.reason})` : 'Not a fit';
+    case 'contacted':
+      return action.addresses?.length ? `Marked contacted: ${action.addresses.join(', ')}` : 'Marked contacted';
+    case 'not-contacted':
+      return 'Contacted date cleared';
+    case 'followed-up':
+      return 'Marked followed up';
+    case 'snooze':
+      return action.until ? `Snoozed until ${action.until}` : 'Back from snooze';
+    case 'note':
+      return 'Note edited';
+    case 'star':
+      return action.on ? 'Starred' : 'Star removed';
+  }
 }

@@ -112,3 +112,19 @@ export function spamHints(text: string): SpamHint[] {
   }
   return out;
 }
+
+/** Every hint on a pitch, worked out on the text as it would go out (its merge fields filled). */
+export interface PitchHints {
+  subject: SubjectHint;
+  length: PitchLengthHint;
+  /** The spam-filter words and phrases in it, each once (as SPAM_WORDS lists them). */
+  spam: string[];
+}
+
+export function pitchHints(filled: { subject: string; body: string }): PitchHints {
+  return {
+    subject: subjectHint(filled.subject),
+    length: pitchLengthHint(filled.body),
+    spam: [...new Set(spamHints(`${filled.subject}\n${filled.body}`).map((h) => h.phrase))],
+  };
+}

@@ -141,7 +141,37 @@ export function defaultScoresStart(endDate: string): string {
 const KEY_LIKE = /sk_live_[A-Za-z0-9_-]+/g;
 const BEARER = /\b(Bearer)\s+(?!sk_live_\[redacted\])(?!<[A-Za-z_ -]{1,40}>(?![^\s"'`,;)}\]]))[^\s"'`,;)}\]]+/gi;
 
-/** Text that may reach a person, a log or the renderer, with every key and Bearer token taken out. */
+/**
+ * The keys in use in this process, each as a pattern that finds it in any
+ * form it can take in a text: whole, without its `sk_live_` prefix (a service
+ * echoing the secret part), and URL-encoded (any of its characters written
+ * %XX, as a query string or a form body would carry it).
+ */
+const secrets = new Map<string, RegExp>();
+
+function anyEncoding(ch: string): string {
+  const hex = ch.charCodeAt(0).toString(16).padStart(2, '0');
+  const pct = `%${[...hex].map((h) => (/[a-f]/.test(h) ? `[${h}${h.toUpperCase()}]` : h)).join('')}`;
+  return `(?:${ch.replace(/[^A-Za-z0-9]/g, (c) => `\\${c}`)}|${pct})`;
+}
+
+/**
+ * Redact this key from every text redactKeys sees in this process, in every
+ * form it can take (see `secrets`). Called with the key in use wherever it is
+ * read (the API client, the CLI); a key too short to be one is ignored.
+ */
+export function redactSecret(key: string): void {
+  const k = key.trim();
+  if (k.length < 16 || secrets.has(k)) return;
+  const body = k.startsWith(KEY_PREFIX) ? k.slice(KEY_PREFIX.length) : k;
+  if (body.length < 16) return;
+  const prefix = [...KEY_PREFIX].map(anyEncoding).join('');
+  secrets.set(k, new RegExp(`(?:${prefix})?${[...body].map(anyEncoding).join('')}`, 'g'));
+}
+
+/** Text that may reach a person, a log or the renderer, with every key and Bearer token taken out (the keys in use in every form). */
 export function redactKeys(text: string): string {
-  return text.replace(API_KEY_ANYWHERE, 'sk_live_[redacted]').replace(KEY_LIKE, 'sk_live_[redacted]').replace(BEARER, '$1 [redacted]');
+  let out = text;
+  for (const pattern of secrets.values()) out = out.replace(pattern, 'sk_live_[redacted]');
+  return out.replace(API_KEY_ANYWHERE, 'sk_live_[redacted]').replace(KEY_LIKE, 'sk_live_[redacted]').replace(BEARER, '$1 [redacted]');
 }

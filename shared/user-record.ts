@@ -1,36 +1,15 @@
 // The user's record: what they wrote and what cannot be fetched again (triage,
 // notes, the do-not-contact list, the exports made, the history of what they
-// did). Declared once here: the triage fields with the column that keeps each
-// one's last write time, and the versioned file the record moves in (record
-// export and import, backups). Pure data and zod schemas, no environment.
+// did). Declared here: the history's kinds and the versioned file the record
+// moves in (record export and import, backups), its triage derived from the
+// field table (triage-fields.ts). Pure data and zod schemas, no environment.
 import { z } from 'zod';
-import { STATUSES } from './domain';
-import { STAGES } from './pipeline';
+import { STATUSES, type Status } from './domain';
+import { STAGES, stageOfLegacyStatus } from './pipeline';
 import { DATE_PATTERN } from './calendar';
+import { TRIAGE_FIELDS, type TriageFields, type TriageKind } from './triage-fields';
 
-/**
- * The triage fields, each with its column, the column holding the time it
- * was last written, what it is stored as (`flag`: 0/1 for a boolean; `list`:
- * a JSON array of text; `text`: text or null) and the history line a change
- * of it writes (null: none of its own). A merge (import, restore) settles
- * each field on its own: the later write wins. A new field is one line here
- * plus a migration.
- */
-export const TRIAGE_FIELDS = [
-  { name: 'status', changedAt: 'status_changed_at', kind: 'text', history: 'status' },
-  { name: 'note', changedAt: 'note_changed_at', kind: 'text', history: 'note' },
-  { name: 'starred', changedAt: 'starred_changed_at', kind: 'flag', history: 'star' },
-  { name: 'contacted_at', changedAt: 'contacted_changed_at', kind: 'text', history: 'contacted' },
-  { name: 'exported_at', changedAt: 'exported_changed_at', kind: 'text', history: 'exported' },
-  { name: 'stage', changedAt: 'stage_changed_at', kind: 'text', history: 'stage' },
-  { name: 'stage_reason', changedAt: 'stage_reason_changed_at', kind: 'text', history: 'reason' },
-  { name: 'snoozed_until', changedAt: 'snoozed_changed_at', kind: 'text', history: 'snooze' },
-  { name: 'followed_up_at', changedAt: 'followed_up_changed_at', kind: 'text', history: 'followed_up' },
-  { name: 'contacted_addresses', changedAt: 'contacted_addresses_changed_at', kind: 'list', history: null },
-] as const;
-
-export type TriageFieldName = (typeof TRIAGE_FIELDS)[number]['name'];
-export type TriageChangedAtColumn = (typeof TRIAGE_FIELDS)[number]['changedAt'];
+export { TRIAGE_FIELDS, type TriageFieldName, type TriageChangedAtColumn } from './triage-fields';
 
 /** What the history records, in the words the detail pane and the CLI use. */
 export const HISTORY_KINDS = {
@@ -45,6 +24,7 @@ export const HISTORY_KINDS = {
   followed_up: 'Followed up',
   mailed: 'Opened in mail',
   draft: 'Draft',
+  undo: 'Undone',
 } as const;
 export type HistoryKind = keyof typeof HISTORY_KINDS;
 
@@ -52,42 +32,98 @@ export const RECORD_FORMAT = 'outreach-workbench-record';
 /**
  * The record file's version: raise it when its shape changes, and keep reading
  * the older ones. 2: the pipeline (stage, reason, snooze, follow-up, the
- * addresses mailed), drafts and snippets; a version-1 file reads with them empty.
+ * addresses mailed), drafts and snippets; a version-1 file reads with them
+ * empty. 3: the stage is the one local triage (no local status: an older
+ * file's status is carried onto the stage, see stageOfLegacyStatus in
+ * shared/pipeline.ts), the subject sent when marked contacted, and each
+ * export's addresses carried and when it was confirmed sent (so a restored
+ * backup can still be confirmed, and says what was).
  */
-export const RECORD_VERSION = 2;
+export const RECORD_VERSION = 3;
 
 const iso = z.string().min(10).max(40);
 const isoOrNull = iso.nullable();
 const day = z.string().regex(DATE_PATTERN);
 const id = z.string().min(1).max(200);
 
-export const triageRecordSchema = z.object({
-  brand_id: id,
-  opportunity_id: id,
-  status: z.enum(STATUSES).nullable(),
-  status_changed_at: isoOrNull,
-  note: z.string().max(100_000),
-  note_changed_at: isoOrNull,
-  starred: z.boolean(),
-  starred_changed_at: isoOrNull,
-  contacted_at: day.nullable(),
-  contacted_changed_at: isoOrNull,
-  exported_at: isoOrNull,
-  exported_changed_at: isoOrNull,
-  // Version 2: absent in a version-1 file.
-  stage: z.enum(STAGES).nullable().default(null),
-  stage_changed_at: isoOrNull.default(null),
-  stage_reason: z.string().max(500).nullable().default(null),
-  stage_reason_changed_at: isoOrNull.default(null),
-  snoozed_until: day.nullable().default(null),
-  snoozed_changed_at: isoOrNull.default(null),
-  followed_up_at: day.nullable().default(null),
-  followed_up_changed_at: isoOrNull.default(null),
-  contacted_addresses: z.array(z.string().max(320)).max(50).nullable().default(null),
-  contacted_addresses_changed_at: isoOrNull.default(null),
-  updated_at: iso,
-});
-export type TriageRecord = z.output<typeof triageRecordSchema>;
+/** Each kind of triage field as the record file holds it (absent in an older file: empty). */
+const KIND_SCHEMAS: { [K in TriageKind]: (max?: number) => z.ZodType } = {
+  note: (max) =>
+    z
+      .string()
+      .max(max ?? 100_000)
+      .default(''),
+  text: (max) =>
+    z
+      .string()
+      .max(max ?? 2000)
+      .nullable()
+      .default(null),
+  flag: () => z.boolean().default(false),
+  list: (max) =>
+    z
+      .array(z.string().max(320))
+      .max(max ?? 50)
+      .nullable()
+      .default(null),
+  day: () => day.nullable().default(null),
+  time: () => isoOrNull.default(null),
+  stage: () => z.enum(STAGES).nullable().default(null),
+};
+
+const fieldSchemas = Object.fromEntries(
+  TRIAGE_FIELDS.flatMap((f) => [
+    [f.name, KIND_SCHEMAS[f.kind]('max' in f ? f.max : undefined)],
+    [f.changedAt, isoOrNull.default(null)],
+  ]),
+);
+
+/**
+ * One opportunity's triage in the record file, from the field table. A file
+ * of version 1 or 2 (or the triage salvaged from a damaged older cache) has
+ * a local status: it is carried onto the stage by the rule every migration
+ * and import share (stageOfLegacyStatus), and is not kept.
+ */
+export const triageRecordSchema = z
+  .object({
+    brand_id: id,
+    opportunity_id: id,
+    ...fieldSchemas,
+    // Versions 1 and 2 only.
+    status: z.enum(STATUSES).nullable().optional(),
+    status_changed_at: isoOrNull.optional(),
+    updated_at: iso,
+  })
+  .transform((r) => {
+    const { status, status_changed_at, ...rest } = r as typeof r & Record<string, unknown>;
+    const t = rest as unknown as TriageRecord;
+    // "New" was stored as no stage: an older file may say so either way.
+    if ((t.stage as string | null) === 'New') t.stage = null;
+    const carried = stageOfLegacyStatus({
+      status: (status as Status | null | undefined) ?? null,
+      status_changed_at: (status_changed_at as string | null | undefined) ?? null,
+      stage: t.stage,
+      stage_changed_at: t.stage_changed_at,
+      stage_reason: t.stage_reason,
+    });
+    if (carried.changed) {
+      const at = (status_changed_at as string | null | undefined) ?? t.updated_at;
+      t.stage = carried.stage as TriageRecord['stage'];
+      t.stage_changed_at = at;
+      if (carried.stage_reason !== t.stage_reason) {
+        t.stage_reason = carried.stage_reason;
+        t.stage_reason_changed_at = at;
+      }
+    }
+    return t;
+  });
+
+/** One opportunity's triage as the record holds it: every field with its last write time. */
+export type TriageRecord = TriageFields & { [K in (typeof TRIAGE_FIELDS)[number]['changedAt']]: string | null } & {
+  brand_id: string;
+  opportunity_id: string;
+  updated_at: string;
+};
 
 export const doNotContactRecordSchema = z.object({
   kind: z.enum(['address', 'domain']),
@@ -105,6 +141,13 @@ export const exportRecordSchema = z.object({
   rows: z.number().int().nonnegative(),
   opportunities: z.number().int().nonnegative(),
   marked_exported: z.number().int().nonnegative(),
+  /** The addresses it carried, per opportunity id (what "I sent these" marks contacted); none in a file before version 3. */
+  carried: z
+    .array(z.tuple([id, z.array(z.string().max(320)).max(10_000)]))
+    .max(1_000_000)
+    .nullish(),
+  /** When the user said it was sent (then its addresses were contacted); none in a file before version 3. */
+  sent_at: isoOrNull.optional(),
 });
 export type ExportRecord = z.output<typeof exportRecordSchema>;
 

@@ -1,21 +1,25 @@
 #!/usr/bin/env node
 // `npm run dist`: package the app for this platform with electron-builder.
 //   npm run dist                 installers and the update feed (latest*.yml), signed: a release
-//   npm run dist -- --dir        the unpacked app only (release/<platform>-unpacked), to try by hand
-// Steps: Electron's binary must be there; the native modules are rebuilt for the locked Electron
-// (clean and forced, then each .node file's ABI is read: native.mjs); the build; electron-builder
-// (its own rebuild is off: npmRebuild false); and last, the packaged app's .node files are read
-// again and a mismatch fails the run. A release (anything but --dir) on macOS or Windows refuses to
-// finish unsigned (forceCodeSigning); WORKBENCH_ALLOW_UNSIGNED=1 lets a test build through.
+//   npm run dist -- --dir        the unpacked app only, for this computer's CPU (release/linux-unpacked,
+//                                release/mac-arm64 or release/mac, release/win-unpacked), to try by hand
+// Steps: Electron's binary must be there; the build; electron-builder, one run for every CPU the
+// platform's targets name (macOS: x64 and arm64, so one latest-mac.yml lists both). Before it copies
+// node_modules into each CPU's app, its beforePack hook (before-pack.mjs) rebuilds the native modules
+// for the locked Electron and that CPU (clean and forced, then each .node file's ABI and CPU read:
+// native.mjs); electron-builder's own rebuild is off (npmRebuild false). Last, each packaged app's
+// .node files are read again against Electron's ABI and its folder's CPU, and a mismatch fails the
+// run. A release (anything but --dir) on macOS or Windows refuses to finish unsigned
+// (forceCodeSigning); WORKBENCH_ALLOW_UNSIGNED=1 lets a test build through.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { toolCommand } from './commands.mjs';
 import { lockedElectronAbi } from './native-abi.mjs';
-import { hasElectronBinary, prepareForElectron } from './native.mjs';
+import { hasElectronBinary } from './native.mjs';
 import { BUILD_CHECKS, loadContext, report } from './verify-package.mjs';
 import { packagedChecks } from './verify-packaged.mjs';
 
@@ -32,6 +36,18 @@ export function builderArgs(extra, where = {}) {
   const release = !args.includes('--dir');
   if (release && (platform === 'darwin' || platform === 'win32') && env.WORKBENCH_ALLOW_UNSIGNED !== '1') args.push('-c.forceCodeSigning=true');
   return args;
+}
+
+/**
+ * The CPU an unpacked app in `releaseDir` is for, from electron-builder's folder name: mac, linux-unpacked
+ * and win-unpacked are x64 (its default), mac-arm64, linux-arm64-unpacked, win-ia32-unpacked… name theirs.
+ * Null when the path is not in such a folder.
+ * @param {string} releaseDir @param {string} path a folder inside the unpacked app
+ */
+export function outputFolderArch(releaseDir, path) {
+  const folder = relative(releaseDir, path).split(sep)[0] ?? '';
+  const m = /^(?:mac|linux|win)(?:-(x64|ia32|armv7l|arm64|universal))?(?:-unpacked)?$/.exec(folder);
+  return m ? (m[1] ?? 'x64') : null;
 }
 
 /**
@@ -105,9 +121,6 @@ if (isEntryPoint) {
   const refusal = extra.includes('--dir') ? null : releaseRefusal(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')), builder);
   if (refusal) fail(`${refusal}\nNothing was built.`);
   const started = Date.now();
-  const native = prepareForElectron(root);
-  if (!native.ok) fail(`${native.message}\nNothing was packaged.`);
-  console.log(native.message);
   const run = (c) => {
     const r = spawnSync(c.command, c.args, { ...c.options, cwd: root, stdio: 'inherit' });
     if (r.status !== 0) fail(`${[c.command, ...c.args].join(' ')} failed (exit code ${r.status ?? r.error?.message}).`);
@@ -122,18 +135,26 @@ if (isEntryPoint) {
     writeFileSync(generated, stringifyYaml({ ...builder, publish }));
     configArgs.push('--config', generated);
   }
+  // The native modules are rebuilt for each CPU by the beforePack hook (before-pack.mjs), inside this run.
   run(toolCommand(root, 'electron-builder', [...configArgs, ...builderArgs(extra)]));
-  // The package as built, checked as verify:package checks the stand-in's, with Electron's ABI.
+  // Each package as built, checked as verify:package checks the stand-in's, with Electron's ABI and its folder's CPU.
   const { version, abi } = lockedElectronAbi(root);
-  const packaged = unpackedResources(join(root, 'release'), started).map((dir) => dirname(dir));
+  const releaseDir = join(root, 'release');
+  const packaged = unpackedResources(releaseDir, started).map((dir) => dirname(dir));
   if (packaged.length === 0) fail('electron-builder left no unpacked app in release/: cannot check it. Do not ship this build.');
   const work = mkdtempSync(join(tmpdir(), 'workbench-dist-'));
   let failed = 0;
   try {
     const ctx = { ...loadContext(root, join(root, 'out')), builder: publish ? { ...builder, publish } : builder };
     for (const [i, resourcesDir] of packaged.entries()) {
-      console.log(`Checking ${resourcesDir}…`);
-      failed += report(packagedChecks({ resourcesDir, abi, runtime: `Electron ${version}` }, ctx, join(work, String(i)), BUILD_CHECKS));
+      const arch = outputFolderArch(releaseDir, resourcesDir);
+      console.log(`Checking ${resourcesDir}${arch ? ` (${arch})` : ''}…`);
+      if (!arch) {
+        failed++;
+        console.error(`✗ cannot tell which CPU ${relative(releaseDir, resourcesDir)} is for (not an electron-builder output folder such as mac-arm64/)`);
+        continue;
+      }
+      failed += report(packagedChecks({ resourcesDir, abi, runtime: `Electron ${version}`, arch }, ctx, join(work, String(i)), BUILD_CHECKS));
     }
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -148,5 +169,5 @@ if (isEntryPoint) {
     }
   }
   if (failed) fail('Do not ship this build: fix what is said above and run npm run dist again.');
-  console.log(`Packaged and checked: native modules built for Electron ${version} (ABI ${abi}).`);
+  console.log(`Packaged and checked: native modules built for Electron ${version} (ABI ${abi}) and each package's CPU.`);
 }

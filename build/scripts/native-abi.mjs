@@ -7,6 +7,11 @@
 // load. A Node-API module (keytar) exports `napi_register_module_v1` and loads in any runtime with
 // Node-API. On Linux the symbol is read from the ELF file's dynamic symbol table (defined symbols
 // only); Mach-O and PE files are searched for the symbol's name in their bytes.
+//
+// A .node file is also built for one CPU (a universal Mach-O file for several): the x64 file does not
+// load on an Apple silicon Mac ("incompatible architecture"), and the ABI symbol says nothing of it.
+// The CPU is read from the file's header: ELF's e_machine, Mach-O's cputype (each slice of a
+// universal file), PE's Machine. Names are Node's (process.arch): x64, arm64, ia32, arm.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -58,11 +63,50 @@ export function elfDynamicSymbols(bytes) {
   return names;
 }
 
+/** ELF e_machine values, by Node's arch names. */
+const ELF_MACHINES = Object.freeze({ 3: 'ia32', 40: 'arm', 62: 'x64', 183: 'arm64' });
+/** Mach-O cputype values (CPU_ARCH_ABI64 is 0x01000000). */
+const MACHO_CPUS = Object.freeze({ 7: 'ia32', 12: 'arm', 0x01000007: 'x64', 0x0100000c: 'arm64' });
+/** PE (COFF) Machine values. */
+const PE_MACHINES = Object.freeze({ 0x14c: 'ia32', 0x1c4: 'arm', 0x8664: 'x64', 0xaa64: 'arm64' });
+
 /**
- * What runtime a .node file was built for.
+ * The CPUs a native binary is built for, read from its header, as Node's arch names (an unknown
+ * one as "<format> machine <n>"); empty when the bytes are none of ELF, Mach-O (thin or universal), PE.
+ * @param {Buffer} bytes @returns {string[]}
+ */
+export function binaryArchs(bytes) {
+  if (bytes.length < 8) return [];
+  const name = (table, format, value) => table[value] ?? `${format} machine ${value}`;
+  if (bytes.length >= 20 && bytes.readUInt32BE(0) === 0x7f454c46) {
+    const le = bytes[5] === 1;
+    return [name(ELF_MACHINES, 'ELF', le ? bytes.readUInt16LE(0x12) : bytes.readUInt16BE(0x12))];
+  }
+  const magicLE = bytes.readUInt32LE(0);
+  if (magicLE === 0xfeedfacf || magicLE === 0xfeedface) return [name(MACHO_CPUS, 'Mach-O', bytes.readUInt32LE(4))];
+  const magicBE = bytes.readUInt32BE(0);
+  if (magicBE === 0xfeedfacf || magicBE === 0xfeedface) return [name(MACHO_CPUS, 'Mach-O', bytes.readUInt32BE(4))];
+  if (magicBE === 0xcafebabe || magicBE === 0xcafebabf) {
+    // A universal ("fat") file: big-endian fat_arch entries (20 bytes; 32 in the 64-bit form), one per slice.
+    const count = bytes.readUInt32BE(4);
+    const size = magicBE === 0xcafebabf ? 32 : 20;
+    if (count === 0 || count > 16 || 8 + count * size > bytes.length) return [];
+    return Array.from({ length: count }, (_, i) => name(MACHO_CPUS, 'Mach-O', bytes.readUInt32BE(8 + i * size)));
+  }
+  if (bytes.length >= 0x40 && bytes.readUInt16LE(0) === 0x5a4d) {
+    // "MZ", then the PE header where e_lfanew points: "PE\0\0" and the COFF header's Machine.
+    const pe = bytes.readUInt32LE(0x3c);
+    if (pe + 6 <= bytes.length && bytes.readUInt32LE(pe) === 0x00004550) return [name(PE_MACHINES, 'PE', bytes.readUInt16LE(pe + 4))];
+  }
+  return [];
+}
+
+/**
+ * What runtime and CPU a .node file was built for.
  * @param {string} file
- * @returns {{ file: string, format: 'elf' | 'other', abi: number | null, napi: boolean }}
- *   abi: the N of node_register_module_v<N> (null when the file has none); napi: it is a Node-API module.
+ * @returns {{ file: string, format: 'elf' | 'other', abi: number | null, napi: boolean, archs: string[] }}
+ *   abi: the N of node_register_module_v<N> (null when the file has none); napi: it is a Node-API module;
+ *   archs: the CPUs it runs on (binaryArchs; several for a universal Mach-O file).
  */
 export function probeNativeFile(file) {
   const bytes = readFileSync(file);
@@ -74,6 +118,7 @@ export function probeNativeFile(file) {
     format: elf ? 'elf' : 'other',
     abi: abis.length > 0 ? Number(abis[0]) : null,
     napi: symbols.some((s) => NAPI_SYMBOL.test(s)),
+    archs: binaryArchs(bytes),
   };
 }
 
@@ -93,38 +138,71 @@ export function loadsWithAbi(probe, abi) {
   return probe.abi === null ? probe.napi : probe.abi === abi;
 }
 
+/** electron-builder's arch names (its --x64, --armv7l, output folders) as Node's; "universal" stays. @param {string} arch */
+export function nodeArch(arch) {
+  return arch === 'armv7l' ? 'arm' : arch;
+}
+
+/**
+ * Why a probed file does not run on `arch` (Node's or electron-builder's name; "universal" needs
+ * both x64 and arm64), or null when it does.
+ * @param {ReturnType<typeof probeNativeFile>} probe @param {string} arch
+ */
+export function archMismatch(probe, arch) {
+  const needed = nodeArch(arch) === 'universal' ? ['x64', 'arm64'] : [nodeArch(arch)];
+  if (needed.every((a) => probe.archs.includes(a))) return null;
+  const built = probe.archs.length > 0 ? probe.archs.join(' + ') : 'a CPU its header does not name';
+  return `is built for ${built}, but the ${arch} app needs ${needed.join(' + ')}`;
+}
+
 /**
  * better-sqlite3 also builds test_extension.node, a SQLite extension for its own tests: not a Node
  * module (it has no register symbol), never loaded by the app, and left out of the package.
  */
 export const NOT_NODE_MODULES = Object.freeze(['test_extension.node']);
 
-/** The Node modules (.node files) in a module folder's build/Release, where node-gyp and prebuild-install put them. @param {string} moduleDir */
+/**
+ * Where a module's .node files are looked for: `bindings` (better-sqlite3 loads through it) tries
+ * build/<name>.node and build/Debug/ before build/Release/, where node-gyp and prebuild-install
+ * put a release build; so a stale file in either of the first two would be the one loaded.
+ */
+export const NATIVE_BUILD_DIRS = Object.freeze([['build'], ['build', 'Debug'], ['build', 'Release']]);
+
+/** The Node modules (.node files) a module folder has built, in the folders `bindings` loads from (NATIVE_BUILD_DIRS). @param {string} moduleDir */
 export function builtNativeFiles(moduleDir) {
-  const release = join(moduleDir, 'build', 'Release');
-  if (!existsSync(release) || !statSync(release).isDirectory()) return [];
-  return readdirSync(release)
-    .filter((f) => f.endsWith('.node') && !NOT_NODE_MODULES.includes(f))
-    .sort()
-    .map((f) => join(release, f));
+  return NATIVE_BUILD_DIRS.flatMap((parts) => {
+    const dir = join(moduleDir, ...parts);
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isFile() && e.name.endsWith('.node') && !NOT_NODE_MODULES.includes(e.name))
+      .map((e) => e.name)
+      .sort()
+      .map((f) => join(dir, f));
+  });
 }
 
 /**
  * Problems, in plain words, with the native modules in `nodeModules` for a runtime: every module
- * has a built .node file, and each loads with `abi`. None when all is well.
- * @param {string} nodeModules @param {string[]} modules @param {{ abi: number, runtime: string }} target
+ * has a built .node file, and each loads with `abi` (and, when `arch` is given, on that CPU). None
+ * when all is well.
+ * @param {string} nodeModules @param {string[]} modules @param {{ abi: number, runtime: string, arch?: string }} target
  * @returns {string[]}
  */
 export function nativeAbiProblems(nodeModules, modules, target) {
   return modules.flatMap((name) => {
     const files = builtNativeFiles(join(nodeModules, name));
     if (files.length === 0) return [`${name} has no built .node file in ${join(nodeModules, name, 'build', 'Release')}`];
-    return files
-      .map((file) => probeNativeFile(file))
-      .filter((probe) => !loadsWithAbi(probe, target.abi))
-      .map(
-        (probe) => `${name}: ${probe.file} is built for ${describeBuild(probe)}, but ${target.runtime} needs ABI ${target.abi}; it would fail to load there`,
-      );
+    return files.flatMap((file) => {
+      const probe = probeNativeFile(file);
+      const problems = [];
+      if (!loadsWithAbi(probe, target.abi))
+        problems.push(
+          `${name}: ${probe.file} is built for ${describeBuild(probe)}, but ${target.runtime} needs ABI ${target.abi}; it would fail to load there`,
+        );
+      const cpu = target.arch === undefined ? null : archMismatch(probe, target.arch);
+      if (cpu) problems.push(`${name}: ${probe.file} ${cpu}; it would fail to load there`);
+      return problems;
+    });
   });
 }
 
@@ -169,16 +247,22 @@ export function nodeFilesUnder(dir) {
 
 /**
  * Problems with the .node files a packaged app carries (its app.asar.unpacked): each must load with
- * `target.abi`. None when all is well; a package without any .node file is a problem too.
- * @param {string} unpackedDir @param {{ abi: number, runtime: string }} target @returns {string[]}
+ * `target.abi` (and run on `target.arch` when given). None when all is well; a package without any
+ * .node file is a problem too.
+ * @param {string} unpackedDir @param {{ abi: number, runtime: string, arch?: string }} target @returns {string[]}
  */
 export function packagedAbiProblems(unpackedDir, target) {
   const files = nodeFilesUnder(unpackedDir);
   if (files.length === 0) return [`${unpackedDir} holds no .node file: the native modules were not packaged`];
-  return files
-    .map((file) => probeNativeFile(file))
-    .filter((probe) => !loadsWithAbi(probe, target.abi))
-    .map(
-      (probe) => `${probe.file} is built for ${describeBuild(probe)}, but ${target.runtime} needs ABI ${target.abi}: the packaged app could not open its cache`,
-    );
+  return files.flatMap((file) => {
+    const probe = probeNativeFile(file);
+    const problems = [];
+    if (!loadsWithAbi(probe, target.abi))
+      problems.push(
+        `${probe.file} is built for ${describeBuild(probe)}, but ${target.runtime} needs ABI ${target.abi}: the packaged app could not open its cache`,
+      );
+    const cpu = target.arch === undefined ? null : archMismatch(probe, target.arch);
+    if (cpu) problems.push(`${probe.file} ${cpu}: the packaged app could not open its cache`);
+    return problems;
+  });
 }

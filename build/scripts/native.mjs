@@ -54,14 +54,29 @@ export function cleanNativeBuild(moduleDir) {
 
 /**
  * The forced, clean Electron rebuild of `modules` in the project at `root`: @electron/rebuild's own
- * entry run by Node, with Electron's headers from `headersUrl` (a mirror may stand in for it).
+ * entry run by Node, for the CPU `arch` (this machine's unless given: a Mac builds its x64 and its
+ * arm64 app one after the other), with Electron's headers from `headersUrl` (a mirror may stand in).
  * @param {string} root @param {string} electronVersion @param {readonly string[]} modules
  * @param {Record<string, string | undefined>} env the environment to clean (electronBuildEnv)
- * @param {import('./commands.mjs').Where & { headersUrl?: string }} [where]
+ * @param {import('./commands.mjs').Where & { headersUrl?: string, arch?: string }} [where]
  */
 export function electronRebuildCommand(root, electronVersion, modules, env, where = {}) {
   const headers = where.headersUrl ?? ELECTRON_HEADERS_URL;
-  const args = ['--version', electronVersion, '--force', '--only', modules.join(','), '--module-dir', root, '--dist-url', headers, '--sequential'];
+  const arch = where.arch ?? process.arch;
+  const args = [
+    '--version',
+    electronVersion,
+    '--arch',
+    arch,
+    '--force',
+    '--only',
+    modules.join(','),
+    '--module-dir',
+    root,
+    '--dist-url',
+    headers,
+    '--sequential',
+  ];
   return { ...toolCommand(root, 'electron-rebuild', args, where), env: { ...electronBuildEnv(env, electronVersion), npm_config_disturl: headers } };
 }
 
@@ -84,7 +99,7 @@ function run(c, root) {
  * @param {string} root @returns {{ ok: boolean, message: string }}
  */
 export function prepareForNode(root) {
-  const target = { abi: Number(process.versions.modules), runtime: `Node ${process.version}` };
+  const target = { abi: Number(process.versions.modules), runtime: `Node ${process.version}`, arch: process.arch };
   const nodeModules = join(root, 'node_modules');
   if (nativeAbiProblems(nodeModules, NATIVE_MODULES, target).length === 0 && loadsInNode(root).ok) {
     return { ok: true, message: `Native modules built for ${target.runtime} (ABI ${target.abi}).` };
@@ -107,31 +122,35 @@ export function prepareForNode(root) {
 }
 
 /**
- * A clean, forced rebuild for the Electron in package-lock.json, then the probe: every .node file
- * must carry Electron's ABI (or be Node-API).
+ * A clean, forced rebuild for the Electron in package-lock.json and the CPU `arch` (this machine's
+ * unless given), then the probe: every .node file must carry Electron's ABI (or be Node-API) and be
+ * built for that CPU.
  * @param {string} root
- * @param {{ rebuild?: (c: ReturnType<typeof electronRebuildCommand>) => number, env?: Record<string, string | undefined> }} [opts]
- *   `rebuild` runs the command (tests pass one that records it); `env` is the environment to clean.
+ * @param {{ rebuild?: (c: ReturnType<typeof electronRebuildCommand>) => number, env?: Record<string, string | undefined>, arch?: string }} [opts]
+ *   `rebuild` runs the command (tests pass one that records it); `env` is the environment to clean;
+ *   `arch` the CPU to build for (Node's or electron-builder's name: x64, arm64, ia32, armv7l).
  * @returns {{ ok: boolean, message: string }}
  */
 export function prepareForElectron(root, opts = {}) {
   const { version, abi } = lockedElectronAbi(root);
+  const arch = opts.arch ?? process.arch;
+  const forArch = opts.arch === undefined ? '' : ` on ${arch}`;
   const nodeModules = join(root, 'node_modules');
   for (const name of NATIVE_MODULES) cleanNativeBuild(join(nodeModules, name));
-  console.log(`Rebuilding ${NATIVE_MODULES.join(', ')} for Electron ${version} (ABI ${abi})…`);
-  const command = electronRebuildCommand(root, version, NATIVE_MODULES, opts.env ?? process.env);
+  console.log(`Rebuilding ${NATIVE_MODULES.join(', ')} for Electron ${version} (ABI ${abi})${forArch}…`);
+  const command = electronRebuildCommand(root, version, NATIVE_MODULES, opts.env ?? process.env, { arch });
   const status = (opts.rebuild ?? ((c) => run(c, root)))(command);
-  const problems = nativeAbiProblems(nodeModules, NATIVE_MODULES, { abi, runtime: `Electron ${version}` });
+  const problems = nativeAbiProblems(nodeModules, NATIVE_MODULES, { abi, runtime: `Electron ${version}`, arch });
   if (status !== 0 || problems.length > 0) {
     return {
       ok: false,
       message:
-        `The native modules are not built for Electron ${version} (ABI ${abi})${status !== 0 ? `: the rebuild failed (exit code ${status})` : ''}.\n` +
+        `The native modules are not built for Electron ${version} (ABI ${abi})${forArch}${status !== 0 ? `: the rebuild failed (exit code ${status})` : ''}.\n` +
         `${problems.join('\n')}\n` +
         "The rebuild downloads Electron's headers (or a prebuilt module) from the internet, and compiles with a C++ compiler and python3.",
     };
   }
-  return { ok: true, message: `Native modules built for Electron ${version} (ABI ${abi}), read from each .node file.` };
+  return { ok: true, message: `Native modules built for Electron ${version} (ABI ${abi})${forArch}, read from each .node file.` };
 }
 
 /** Where Electron's binary would be: node_modules/electron/path.txt names it once install.js has fetched it. @param {string} root */

@@ -10,7 +10,8 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stripVTControlCharacters } from 'node:util';
 import { parse as parseYaml } from 'yaml';
-import { lockedElectronAbi } from './native-abi.mjs';
+import { lockedElectronAbi, nativeAbiProblems } from './native-abi.mjs';
+import { NATIVE_MODULES } from './native.mjs';
 import { RELEASE_CHECKS } from './verify-release.mjs';
 
 /** electron-vite's default output folder: what `files` packages and `main` points into. */
@@ -529,6 +530,26 @@ export function loadContext(root, outDir) {
   };
 }
 
+/**
+ * Why node_modules cannot be packed as built for this Node (the stand-in package is checked against
+ * this Node's ABI): after `npm run dev`, `start` or `dist` it holds Electron's builds. None when it can.
+ * @param {string} root
+ */
+export function nodeBuildProblems(root) {
+  const problems = nativeAbiProblems(join(root, 'node_modules'), NATIVE_MODULES, {
+    abi: Number(process.versions.modules),
+    runtime: `this Node (${process.version})`,
+    arch: process.arch,
+  });
+  return problems.length
+    ? [
+        ...problems,
+        'node_modules holds native modules built for another runtime (npm run dev, start, demo or dist build them for Electron): ' +
+          'run npm run native:node first (npm test does), then verify:package again.',
+      ]
+    : [];
+}
+
 /** Prints each check's result; returns how many failed. @param {{ name: string, problems: string[] }[]} results */
 export function report(results) {
   for (const { name, problems } of results) {
@@ -548,12 +569,19 @@ if (isEntryPoint) {
     buildInto(root, outDir);
     const ctx = loadContext(root, outDir);
     failed += report(runChecks(ctx));
-    // The real packaging, with a stand-in Electron: the modules are packed as node_modules holds them
-    // (built for this Node, for the tests); dist.mjs holds a real package to Electron's ABI.
+    // The real packaging, with a stand-in Electron: the modules are packed as node_modules holds them,
+    // built for this Node (npm test runs native.mjs node first); dist.mjs holds a real package to Electron's ABI.
+    const notForNode = nodeBuildProblems(root);
+    if (notForNode.length) throw new Error(notForNode.join('\n'));
     const { packWithStandIn, packagedChecks } = await import('./verify-packaged.mjs');
     console.log('Packing with electron-builder and a stand-in Electron…');
     const resourcesDir = packWithStandIn(root, outDir, work, lockedElectronAbi(root).version);
-    const packaged = { resourcesDir, abi: Number(process.versions.modules), runtime: `this Node (${process.version}), as built for the tests` };
+    const packaged = {
+      resourcesDir,
+      abi: Number(process.versions.modules),
+      runtime: `this Node (${process.version}), as built for the tests`,
+      arch: process.arch,
+    };
     failed += report(packagedChecks(packaged, ctx, work, BUILD_CHECKS));
   } catch (error) {
     console.error(error instanceof Error ? error.message : String(error));

@@ -15,13 +15,14 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, sym
 import { join, relative, sep } from 'node:path';
 import { parse as parseYaml, stringify as stringifyYaml } from 'yaml';
 import { toolCommand } from './commands.mjs';
-import { describeBuild, loadsWithAbi, NOT_NODE_MODULES, probeNativeFile } from './native-abi.mjs';
+import { archMismatch, describeBuild, loadsWithAbi, NOT_NODE_MODULES, probeNativeFile } from './native-abi.mjs';
 
 /**
  * A packaged app: its resources folder (Linux and Windows: <app>/resources; macOS:
- * <app>.app/Contents/Resources), the runtime whose ABI its native modules need, and the build's
- * checks to run again on what the asar holds.
- * @typedef {{ resourcesDir: string, abi: number, runtime: string }} Packaged
+ * <app>.app/Contents/Resources), the runtime whose ABI its native modules need, the build's
+ * checks to run again on what the asar holds; and the CPU it is for (electron-builder's name: x64,
+ * arm64, ia32, armv7l), when its .node files are to be held to it.
+ * @typedef {{ resourcesDir: string, abi: number, runtime: string, arch?: string }} Packaged
  */
 
 /** Every file under a folder, as forward-slash paths relative to it. @param {string} dir @returns {string[]} */
@@ -57,6 +58,8 @@ export function packWithStandIn(root, outDir, work, electronVersion) {
     electronDist: standIn,
     electronVersion,
     npmRebuild: false,
+    // node_modules is packed as it is (built for this Node, for the tests): no rebuild for Electron.
+    beforePack: null,
     electronFuses: null,
     directories: { ...config.directories, output: join(work, 'release') },
   });
@@ -107,23 +110,42 @@ export function checkUnpacked(packaged, ctx) {
   return problems;
 }
 
-/** Each unpacked .node file is built for the packaged runtime's ABI (or is Node-API). @param {Packaged} packaged */
+/**
+ * Each unpacked .node file is built for the packaged runtime's ABI (or is Node-API), and for the
+ * package's CPU when it names one (an x64 module does not load on an Apple silicon Mac). @param {Packaged} packaged
+ */
 export function checkPackagedAbi(packaged) {
   const dir = join(packaged.resourcesDir, 'app.asar.unpacked');
   return filesUnder(dir)
     .filter((f) => f.endsWith('.node') && !NOT_NODE_MODULES.some((n) => f.endsWith(`/${n}`)))
     .map((f) => probeNativeFile(join(dir, f)))
-    .filter((probe) => !loadsWithAbi(probe, packaged.abi))
-    .map((probe) => `${relative(dir, probe.file)} is built for ${describeBuild(probe)}, but ${packaged.runtime} needs ABI ${packaged.abi}`);
+    .flatMap((probe) => {
+      const file = relative(dir, probe.file).split(sep).join('/');
+      const problems = [];
+      if (!loadsWithAbi(probe, packaged.abi)) problems.push(`${file} is built for ${describeBuild(probe)}, but ${packaged.runtime} needs ABI ${packaged.abi}`);
+      const cpu = packaged.arch === undefined ? null : archMismatch(probe, packaged.arch);
+      if (cpu) problems.push(`${file} ${cpu}`);
+      return problems;
+    });
 }
 
-/** The updater's settings beside the asar name the provider electron-builder.yml publishes to. @param {Packaged} packaged @param {import('./verify-package.mjs').Context} ctx */
+/** The settings of an update feed that say where it is: which provider, and its owner and repo, or its URL. */
+const FEED_FIELDS = Object.freeze(['provider', 'owner', 'repo', 'url']);
+
+/**
+ * The updater's settings beside the asar name the feed electron-builder.yml publishes to: the same
+ * provider, owner and repo (GitHub) or url (a generic feed). @param {Packaged} packaged @param {import('./verify-package.mjs').Context} ctx
+ */
 export function checkAppUpdateYml(packaged, ctx) {
   const path = join(packaged.resourcesDir, 'app-update.yml');
   if (!existsSync(path)) return ['resources/app-update.yml is missing: the packaged app would not know where to look for updates'];
   const written = parseYaml(readFileSync(path, 'utf8')) ?? {};
   const want = [ctx.builder.publish ?? []].flat()[0];
-  return want && written.provider !== want.provider ? [`app-update.yml names provider ${written.provider}, electron-builder.yml ${want.provider}`] : [];
+  if (!want) return [];
+  return FEED_FIELDS.filter((field) => (want[field] ?? null) !== (written[field] ?? null)).map(
+    (field) =>
+      `app-update.yml names ${field} ${JSON.stringify(written[field] ?? null)}, electron-builder.yml's publish ${JSON.stringify(want[field] ?? null)}: the app would look for updates elsewhere`,
+  );
 }
 
 /**
@@ -162,7 +184,13 @@ export function packagedChecks(packaged, ctx, work, buildChecks) {
       problems: checkAsarHoldsTheBuild(packaged, ctx, work, buildChecks),
     },
     { name: 'packaged: app.asar.unpacked holds the .node files and nothing else', problems: checkUnpacked(packaged, ctx) },
-    { name: `packaged: every .node file built for ${packaged.runtime} (ABI ${packaged.abi})`, problems: checkPackagedAbi(packaged) },
-    { name: "packaged: app-update.yml names electron-builder.yml's update provider", problems: checkAppUpdateYml(packaged, ctx) },
+    {
+      name: `packaged: every .node file built for ${packaged.runtime} (ABI ${packaged.abi})${packaged.arch ? ` and ${packaged.arch}` : ''}`,
+      problems: checkPackagedAbi(packaged),
+    },
+    {
+      name: "packaged: app-update.yml names electron-builder.yml's update feed (provider, owner and repo, or url)",
+      problems: checkAppUpdateYml(packaged, ctx),
+    },
   ];
 }

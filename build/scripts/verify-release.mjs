@@ -151,13 +151,30 @@ export function checkPublish(ctx) {
   });
 }
 
-/** Linux: the .deb (whose install script sets up the sandbox) comes first, and dist.mjs rebuilds the native modules, not electron-builder. @param {import('./verify-package.mjs').Context} ctx */
+/** The beforePack hook that rebuilds the native modules for each CPU (build/scripts/before-pack.mjs). */
+export const REBUILD_HOOK = './build/scripts/before-pack.mjs';
+
+/**
+ * Linux: the .deb (whose install script sets up the sandbox) comes first. The native modules are
+ * rebuilt by the beforePack hook for each CPU before it is packed, not by electron-builder's own
+ * rebuild, and the CPUs are packed one after the other (each rebuild replaces the one before).
+ * @param {import('./verify-package.mjs').Context} ctx
+ */
 export function checkLinuxAndRebuild(ctx) {
   const problems = [];
   const targets = targetsOf(ctx.builder.linux?.target).map((t) => t.target);
   if (targets[0] !== 'deb') problems.push(`linux.target starts with ${JSON.stringify(targets[0])}: the .deb is the recommended Linux download`);
   if (ctx.builder.npmRebuild !== false)
-    problems.push("npmRebuild is not false: electron-builder's rebuild skips a module whose stale marker says it is built; dist.mjs rebuilds instead");
+    problems.push(
+      "npmRebuild is not false: electron-builder's rebuild skips a module whose stale marker says it is built; the beforePack hook rebuilds instead",
+    );
+  if (ctx.builder.beforePack !== REBUILD_HOOK)
+    problems.push(
+      `beforePack is ${JSON.stringify(ctx.builder.beforePack ?? null)}, not ${REBUILD_HOOK}: each CPU's app (macOS x64 and arm64) would get the native modules of whatever node_modules holds`,
+    );
+  const jobs = ctx.builder.concurrency?.jobs;
+  if (jobs !== undefined && jobs > 1)
+    problems.push(`concurrency.jobs is ${jobs}: CPUs packed side by side would copy each other's native modules while they are rebuilt`);
   return problems;
 }
 
@@ -168,5 +185,5 @@ export const RELEASE_CHECKS = Object.freeze([
   { name: 'icon: a square PNG of at least 1024 px', run: checkIcons },
   { name: 'macOS: x64 and arm64, dmg and zip, hardened, notarized, entitlements for the native modules', run: checkMac },
   { name: 'updates: a publish provider (GitHub releases or a generic feed)', run: checkPublish },
-  { name: "Linux: the .deb first; electron-builder's own rebuild off", run: checkLinuxAndRebuild },
+  { name: "Linux: the .deb first; native modules rebuilt for each CPU before it is packed (electron-builder's own rebuild off)", run: checkLinuxAndRebuild },
 ]);

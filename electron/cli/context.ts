@@ -5,13 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkApiKeyShape } from '../../shared/rules';
+import { checkApiKeyShape, redactSecret } from '../../shared/rules';
 import { ApiError } from '../core/api/errors';
 import { TrakkrClient } from '../core/api/client';
 import { Backups } from '../core/app/backups';
 import { SettingsFile } from '../core/app/settings';
 import { Cache } from '../core/store/cache';
-import { localToday, pipelineDays } from '../core/store/opportunities';
+import { awaitWriteLock, DEFAULT_LOCK_WAIT_MS } from '../core/store/lock-wait';
+import { removeStalePartials } from '../core/files/atomic-write';
+import { localToday, pipelineDays } from '../core/store/opportunity-list';
 import { defaultCachePath } from '../core/paths';
 import { KeychainSecretStore } from '../core/secrets';
 import type { SecretStore } from '../core/seams';
@@ -30,6 +32,8 @@ export interface Io {
   env: NodeJS.ProcessEnv;
   /** Keychain; tests pass a memory store. */
   secrets?: SecretStore;
+  /** Aborts when the user stops the command (Ctrl-C, SIGTERM): a sync finishes or rolls back its page and stops. */
+  signal?: AbortSignal;
 }
 
 export interface Ctx {
@@ -41,6 +45,10 @@ export interface Ctx {
   rate: number;
   /** Every request goes through this: it says once, before the first, when the API is not the default one. */
   fetch: typeof fetch;
+  /** How long a write waits for another program's lock on the cache. */
+  lockWaitMs: number;
+  /** Aborts when the user stops the command. */
+  signal: AbortSignal | undefined;
 }
 
 /** The context from the global options (flags, else environment, else defaults), and whether --json was given. */
@@ -50,7 +58,13 @@ export function createContext(args: string[], io: Io): { ctx: Ctx; asJson: boole
   const rateText = (g.rate as string | undefined) ?? io.env.WORKBENCH_RATE ?? '60';
   const rate = Number(rateText);
   if (!Number.isFinite(rate) || rate < 0) throw new UsageError(`--rate must be a number of requests per minute (0 for no pacing); got "${rateText}".`);
+  const waitText = (g['lock-wait'] as string | undefined) ?? io.env.WORKBENCH_LOCK_WAIT ?? String(DEFAULT_LOCK_WAIT_MS / 1000);
+  const lockWait = Number(waitText);
+  if (!Number.isFinite(lockWait) || lockWait < 0)
+    throw new UsageError(`--lock-wait must be a number of seconds to wait for another program's lock on the cache; got "${waitText}".`);
   const ctx: Ctx = {
+    lockWaitMs: lockWait * 1000,
+    signal: io.signal,
     io,
     rate,
     baseUrl: baseUrl.url,
@@ -67,10 +81,13 @@ async function keyFor(ctx: Ctx): Promise<string> {
   if (fromEnv) {
     const r = checkApiKeyShape(fromEnv);
     if (!r.ok) throw new UsageError(`TRAKKR_API_KEY: ${r.message}`);
+    redactSecret(r.value);
     return r.value;
   }
   const key = await ctx.secrets.get();
   if (!key) throw new ApiError('no-key', 'No API key is stored. Run `workbench key set` (it reads the key from standard input) or set TRAKKR_API_KEY.');
+  // Whatever the command prints from here, this key in any form is redacted from it.
+  redactSecret(key);
   return key;
 }
 
@@ -105,17 +122,29 @@ export function backupsFor(ctx: Ctx, cache: () => Cache): Backups {
   return new Backups({ dir: join(dirname(ctx.dbPath), 'backups'), cache, appVersion: APP_VERSION });
 }
 
+/** How many commands are in a section that writes to the cache now (Ctrl-C there stops safely rather than at once). */
+export const writeSections = { open: 0 };
+
 /**
  * Open the cache, run fn, close it. With `changesRecord` (triage, the
  * do-not-contact list, an export, an import), a backup of the user's record
  * follows when one is due (at most one an hour), as the app does.
  */
-export async function withCache<T>(ctx: Ctx, fn: (c: Cache) => Promise<T> | T, opts: { changesRecord?: boolean } = {}): Promise<T> {
-  const cache = await Cache.open(ctx.dbPath);
+export async function withCache<T>(ctx: Ctx, fn: (c: Cache) => Promise<T> | T, opts: { changesRecord?: boolean; writes?: boolean } = {}): Promise<T> {
+  // What killed commands left: temporary parts beside the cache and in the backups folder (this app's files only, by name and age).
+  removeStalePartials(dirname(ctx.dbPath));
+  backupsFor(ctx, () => {
+    throw new Error('the clean-up does not read the cache');
+  }).sweep();
+  const cache = await Cache.open(ctx.dbPath, { lockWaitMs: ctx.lockWaitMs, onLockWait: (m) => ctx.io.err(m + '\n') });
   // Follow-ups are due after the user's days, as in the app (its Due view, its follow-ups export).
   const { followUpAfterDays } = settingsFor(ctx);
-  cache.opportunities.days = () => pipelineDays(localToday(), followUpAfterDays);
+  cache.days = () => pipelineDays(localToday(), followUpAfterDays);
+  const writes = opts.writes ?? opts.changesRecord ?? false;
+  if (writes) writeSections.open++;
   try {
+    // A command that writes waits its turn (saying for whom) before it starts, rather than failing halfway.
+    if (writes) await awaitWriteLock(cache.db, cache.path, { signal: ctx.signal });
     const result = await fn(cache);
     if (opts.changesRecord)
       await backupsFor(ctx, () => cache)
@@ -124,6 +153,7 @@ export async function withCache<T>(ctx: Ctx, fn: (c: Cache) => Promise<T> | T, o
     return result;
   } finally {
     cache.close();
+    if (writes) writeSections.open--;
   }
 }
 

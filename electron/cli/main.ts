@@ -6,7 +6,11 @@
 // full, read-only, locked, damaged); 130 stopped by the user; 1 a bug.
 import { DEFAULT_BASE_URL } from '../../shared/domain';
 import { redactKeys } from '../../shared/rules';
-import { type ErrorGroup, type ErrorKind, WorkbenchError, errorGroup } from '../../shared/errors';
+import { WorkbenchError } from '../../shared/errors';
+import { EXIT_CODES, exitCodeOf } from './exit-codes';
+import { asFileError } from '../core/files/file-error';
+import { cacheWriteError } from '../core/store/cache-error';
+import { describeLockHolders } from '../core/store/lock-wait';
 import { createContext, type Command, type Io } from './context';
 import { UsageError } from './options';
 import * as brands from './commands/brands';
@@ -22,16 +26,27 @@ import * as cache from './commands/cache';
 import * as record from './commands/record';
 import * as backup from './commands/backup';
 import * as history from './commands/history';
+import * as stage from './commands/stage';
+import * as snooze from './commands/snooze';
+import * as contacted from './commands/contacted';
+import * as replied from './commands/replied';
+import * as undo from './commands/undo';
 import * as results from './commands/results';
 
 export type { Io } from './context';
 export { UsageError } from './options';
+export { EXIT_CODES, EXIT_INTERRUPTED, exitCodeOf } from './exit-codes';
 
 /** Every command, in the order `--help` lists them. */
 const COMMANDS: Record<string, Command> = {
   brands,
   sync,
   list,
+  stage,
+  contacted,
+  replied,
+  snooze,
+  undo,
   triage,
   history,
   results,
@@ -59,44 +74,63 @@ Global options:
   --db PATH        cache file (env WORKBENCH_DB; default: the desktop app's cache)
   --rate N         requests per minute to stay under (env WORKBENCH_RATE; default 60, the Scale plan;
                    Enterprise 300, test keys 20; 0 turns pacing off)
+  --lock-wait S    seconds a write waits for another program's lock on the cache (env
+                   WORKBENCH_LOCK_WAIT; default 30)
   --debug          show stack traces
   --help           this text
 
 The key: env TRAKKR_API_KEY, else the desktop app's keychain entry.
-Exit codes: 0 done, 2 bad input, 3 no usable key or key rejected, 4 service unreachable, 1 other.
+Exit codes: 0 done; 2 bad input (nothing sent or changed); 3 no usable key, or the key was rejected;
+4 the service could not be reached, kept failing or answered wrongly; 5 a file or the cache on this
+computer (disk full, read-only, locked by another program, damaged, not allowed); 130 stopped (Ctrl-C);
+1 a bug in the app (--debug shows its stack).
 `;
 
 export async function run(argv: string[], io: Io): Promise<number> {
   const debug = argv.includes('--debug');
   const command = argv.find((a) => !a.startsWith('-'));
   const rest = command === undefined ? argv : argv.filter((a, i) => i !== argv.indexOf(command));
+  let cacheAt: CacheAt | null = null;
   try {
     if (command === undefined || argv.includes('--help') || argv.includes('-h') || command === 'help') {
       io.out(HELP);
       return command === undefined && !argv.includes('--help') && !argv.includes('-h') ? 2 : 0;
     }
     const { ctx, asJson } = createContext(rest, io);
+    cacheAt = { path: ctx.dbPath, lockWaitMs: ctx.lockWaitMs };
     const cmd = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
     if (!cmd) throw new UsageError(`Unknown command "${command}". Run \`workbench --help\` for the list.`);
     return (await cmd.run(ctx, rest, asJson)) ?? 0;
   } catch (e) {
-    return report(e, io, debug);
+    return report(e, io, debug, cacheAt);
   }
 }
 
-/** The exit code for each group of failures (shared/errors.ts), as the README's CLI section lists them. */
-export const EXIT_CODES: Record<ErrorGroup, number> = { app: 1, input: 2, key: 3, service: 4, files: 5 };
-/** A command the user stopped (Ctrl-C, or cancelled), as shells report SIGINT. */
-export const EXIT_INTERRUPTED = 130;
+/** The cache a command used, to name it in a failure. */
+interface CacheAt {
+  path: string;
+  lockWaitMs: number;
+}
 
-export function exitCodeOf(kind: ErrorKind): number {
-  return kind === 'cancelled' ? EXIT_INTERRUPTED : EXIT_CODES[errorGroup(kind)];
+/**
+ * A failure in the app's words: a raw error of the cache (SQLite's "database
+ * or disk is full") or of the file system (ENOSPC, EROFS) becomes the kind it
+ * stands for, naming the file and the next step; anything else is left as it is.
+ */
+export function named(e: unknown, cache: CacheAt | null): unknown {
+  if (e instanceof WorkbenchError) return e;
+  const code = String((e as { code?: unknown } | null)?.code ?? '');
+  if (cache && code.startsWith('SQLITE_')) return cacheWriteError(e, cache.path, () => describeLockHolders(cache.path), cache.lockWaitMs) ?? e;
+  const path = (e as { path?: unknown } | null)?.path;
+  if (typeof path === 'string') return asFileError(e, path, 'A file');
+  return e;
 }
 
 /** Say what went wrong in one or two plain lines (the key redacted) and pick the exit code from its kind. */
-function report(e: unknown, io: Io, debug: boolean): number {
+function report(raw: unknown, io: Io, debug: boolean, cache: CacheAt | null): number {
   const say = (msg: string) => io.err(redactKeys(msg).trimEnd() + '\n');
-  if (debug && e instanceof Error && e.stack) say(e.stack);
+  if (debug && raw instanceof Error && raw.stack) say(raw.stack);
+  const e = named(raw, cache);
   if (e instanceof WorkbenchError && e.kind !== 'internal') {
     say(`workbench: ${e.message}`);
     if (e.kind === 'key-rejected')

@@ -19,6 +19,7 @@ export const GLOBAL = {
   'base-url': { type: 'string' },
   db: { type: 'string' },
   rate: { type: 'string' },
+  'lock-wait': { type: 'string' },
   debug: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   json: { type: 'boolean' },

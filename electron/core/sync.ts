@@ -3,12 +3,22 @@
 // citations. Idempotent, resumable after a kill, cancellable, and it never
 // writes the user's triage. One sync of a brand at a time across processes
 // (store/sync-lock.ts): a second one waits for the first, or skips.
+// Every failure keeps its kind (shared/errors.ts): a phase the service failed
+// is that phase's failure and the next phase goes on; a rejected key, a
+// cancel, or a failure of the cache's file (a full disk, a read-only or
+// locked cache) stops the whole sync, named as what it is, never as the
+// service's. Stored and reported messages are redacted.
 import { randomUUID } from 'node:crypto';
 import { CITATION_MODES, type CitationMode } from '../../shared/domain';
 import { addDays } from '../../shared/calendar';
 import { ApiError, isCancellation } from './api/errors';
+import { errorGroup, WorkbenchError, type ErrorKind } from '../../shared/errors';
+import { redactKeys } from '../../shared/rules';
+import { cacheWriteError } from './store/cache-error';
+import { fileErrorKind } from './files/file-error';
 import type { TrakkrClient } from './api/client';
 import type { Cache } from './store/cache';
+import { observeCitations } from './store/citation-facts';
 import type { RunKind } from './store/sync-runs';
 import { holdBrandLock, type LockOptions } from './sync-lock-wait';
 import type { SyncPhase, SyncEvent, BrandSummary, SyncSummary } from '../../shared/model';
@@ -56,9 +66,10 @@ export async function runSync(cache: Cache, client: TrakkrClient, opts: SyncOpti
       current = id;
       summary.brands.push(await syncBrand(cache, client, brand, { ...opts, now, emit, signal }));
     }
-  } catch (e) {
+  } catch (raw) {
+    const e = named(raw, cache);
     if (isCancellation(e)) summary.cancelled = true;
-    else if (e instanceof ApiError) summary.error = { kind: e.kind, message: e.message };
+    else if (e instanceof WorkbenchError && e.kind !== 'internal') summary.error = { kind: e.kind, message: redactKeys(e.message) };
     else throw e;
   } finally {
     client.onWait = previousWait;
@@ -125,7 +136,7 @@ async function syncHeldBrand(cache: Cache, client: TrakkrClient, brand: { id: st
         ctx.emit({ type: 'progress', brandId: brand.id, phase: 'scores', pages: 1, items: r.points.length });
       }
     } catch (e) {
-      phaseFailed(e, 'scores', s, ctx);
+      phaseFailed(e, 'scores', s, ctx, cache);
     }
   }
 
@@ -134,7 +145,7 @@ async function syncHeldBrand(cache: Cache, client: TrakkrClient, brand: { id: st
       try {
         await syncCitations(cache, client, brand.id, mode, s, ctx);
       } catch (e) {
-        phaseFailed(e, 'citations', s, ctx);
+        phaseFailed(e, 'citations', s, ctx, cache);
       }
     }
   }
@@ -142,12 +153,38 @@ async function syncHeldBrand(cache: Cache, client: TrakkrClient, brand: { id: st
   return s;
 }
 
-function phaseFailed(e: unknown, phase: SyncPhase, s: BrandSummary, ctx: BrandCtx): void {
-  // A rejected key or a cancel stops the whole sync; anything else is this phase's failure.
-  if (isCancellation(e) || (e instanceof ApiError && e.isAuth)) throw e;
-  const message = e instanceof Error ? e.message : String(e);
-  s.failures.push({ phase, message });
+/** A failure as an error of the app's vocabulary: SQLite's and the file system's raw errors named for what they are. */
+function named(e: unknown, cache: Cache): unknown {
+  if (e instanceof WorkbenchError || isCancellation(e)) return e;
+  const sqlite = cacheWriteError(e, cache.path);
+  if (sqlite) return sqlite;
+  const kind = fileErrorKind(e);
+  return kind ? new WorkbenchError(kind, `The cache's folder could not be written (${(e as Error).message}).`, { cause: e }) : e;
+}
+
+const kindOf = (e: unknown): ErrorKind => (e instanceof WorkbenchError ? e.kind : 'internal');
+
+/** Stops the whole sync rather than one phase: a cancel, a rejected key, a failure of the cache's file (the next phase would meet it too). */
+const stopsSync = (e: unknown): boolean =>
+  isCancellation(e) || (e instanceof ApiError && e.isAuth) || (e instanceof WorkbenchError && errorGroup(e.kind) === 'files');
+
+const messageOf = (e: unknown): string => redactKeys(e instanceof Error ? e.message : String(e));
+
+function phaseFailed(raw: unknown, phase: SyncPhase, s: BrandSummary, ctx: BrandCtx, cache: Cache): void {
+  const e = named(raw, cache);
+  if (stopsSync(e)) throw e;
+  const message = messageOf(e);
+  s.failures.push({ phase, kind: kindOf(e), message });
   ctx.emit({ type: 'warning', brandId: s.brandId, message: `${phase}: ${message}` });
+}
+
+/** Record how a run ended; a cache that cannot be written now (a full disk) must not hide the failure being recorded. */
+function finishRun(cache: Cache, runId: number, state: 'cancelled' | 'failed', ctx: BrandCtx, e: unknown): void {
+  try {
+    cache.runs.finish(runId, state, ctx.now(), { error: messageOf(e) });
+  } catch {
+    // the run stays unfinished; the next sync resumes or supersedes it
+  }
 }
 
 async function syncOpportunities(cache: Cache, client: TrakkrClient, brandId: string, s: BrandSummary, ctx: BrandCtx): Promise<void> {
@@ -163,6 +200,29 @@ async function syncOpportunities(cache: Cache, client: TrakkrClient, brandId: st
     run = cache.runs.start(brandId, 'opportunities', ctx.now());
   }
   let runId = run.id;
+  // What the window shows while it fills: pages and rows so far, the rate, and (when the brand was synced
+  // whole before, so its size is known) the total and the time left. Each page is written as it arrives,
+  // so its rows are readable at once.
+  const expected = cache.runs.lastComplete(brandId)?.items ?? null;
+  const startedAt = Date.now();
+  const startItems = s.items;
+  const progress = (): SyncEvent => {
+    // (At least a millisecond: a page from a fast local server can arrive within the same one.)
+    const seconds = Math.max(0.001, (Date.now() - startedAt) / 1000);
+    const rate = s.items > startItems ? (s.items - startItems) / seconds : null;
+    const total = expected !== null && expected > 0 ? Math.max(expected, s.items) : null;
+    const secondsLeft = total !== null && rate ? Math.max(0, Math.round((total - s.items) / rate)) : null;
+    return {
+      type: 'progress',
+      brandId,
+      phase: 'opportunities',
+      pages: s.pages,
+      items: s.items,
+      rate: rate === null ? null : Math.round(rate),
+      total,
+      secondsLeft,
+    };
+  };
 
   const pass = async (from: string | undefined): Promise<void> => {
     for await (const page of client.outreachPages({ brand: brandId, archived: true, limit: ctx.pageSize ?? 500, cursor: from }, ctx.signal)) {
@@ -182,7 +242,7 @@ async function syncOpportunities(cache: Cache, client: TrakkrClient, brandId: st
       s.items += page.items.length;
       s.warnings += page.warnings.length + r.warnings.length;
       for (const w of new Set([...page.warnings, ...r.warnings])) ctx.emit({ type: 'warning', brandId, message: w });
-      ctx.emit({ type: 'progress', brandId, phase: 'opportunities', pages: s.pages, items: s.items });
+      ctx.emit(progress());
     }
   };
 
@@ -203,10 +263,11 @@ async function syncOpportunities(cache: Cache, client: TrakkrClient, brandId: st
         await pass(undefined);
       } else throw e;
     }
-  } catch (e) {
-    cache.runs.finish(runId, isCancellation(e) ? 'cancelled' : 'failed', ctx.now(), { error: e instanceof Error ? e.message : String(e) });
-    if (isCancellation(e) || (e instanceof ApiError && e.isAuth)) throw e;
-    s.failures.push({ phase: 'opportunities', message: e instanceof Error ? e.message : String(e) });
+  } catch (raw) {
+    const e = named(raw, cache);
+    finishRun(cache, runId, isCancellation(e) ? 'cancelled' : 'failed', ctx, e);
+    if (stopsSync(e)) throw e;
+    s.failures.push({ phase: 'opportunities', kind: kindOf(e), message: messageOf(e) });
     return;
   }
   const removed = cache.tx(() => {
@@ -232,7 +293,7 @@ async function syncCitations(cache: Cache, client: TrakkrClient, brandId: string
       cache.tx(() => {
         cache.citations.upsertPage(brandId, mode, page.items, run.id, position);
         // What this sync saw of each cited page, kept for the next one (evidence of a win: core/results/).
-        if (mode === 'citations') cache.citationFacts.observe(brandId, page.items, ctx.now());
+        if (mode === 'citations') observeCitations(cache.writable, brandId, page.items, ctx.now());
         cache.runs.progress(run.id, { cursor: page.pagination.next_cursor, items: page.items.length, added: 0, changed: 0, warnings: page.warnings.length });
       });
       position += page.items.length;
@@ -241,7 +302,7 @@ async function syncCitations(cache: Cache, client: TrakkrClient, brandId: string
       ctx.emit({ type: 'progress', brandId, phase: 'citations', pages, items: position });
     }
   } catch (e) {
-    cache.runs.finish(run.id, isCancellation(e) ? 'cancelled' : 'failed', ctx.now(), { error: e instanceof Error ? e.message : String(e) });
+    finishRun(cache, run.id, isCancellation(e) ? 'cancelled' : 'failed', ctx, named(e, cache));
     throw e;
   }
   cache.tx(() => {

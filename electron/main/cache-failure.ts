@@ -73,6 +73,12 @@ const WORDS: Record<CacheFailureKind, { headline: string; explain: string; start
     explain: 'Check that the folder exists and that your account may write there, then open the app again. Nothing was changed.',
     startOver: false,
   },
+  'not-app-cache': {
+    headline: 'The file in Outreach Workbench’s data folder is not its cache.',
+    explain:
+      'The file named as the cache is another program’s database. It was left exactly as it is: move it out of the data folder (or put the cache elsewhere), then open the app again.',
+    startOver: false,
+  },
   'installation-damaged': {
     headline: 'Outreach Workbench’s installation is damaged.',
     explain:

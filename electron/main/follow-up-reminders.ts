@@ -59,3 +59,39 @@ export class FollowUpReminders {
     }
   }
 }
+
+/** The parts of Electron's Notification the reminders use. */
+export interface NotificationLike {
+  on(event: 'click', listener: () => void): unknown;
+  on(event: 'close', listener: () => void): unknown;
+  on(event: 'failed', listener: () => void): unknown;
+  show(): void;
+}
+
+/**
+ * A `notify` for the reminders that keeps each notification referenced until it is clicked, closed
+ * or fails: a notification object the garbage collector takes loses its click handler, and the
+ * click would then open nothing. `make` returns null where the system has no notifications.
+ */
+export function keptNotifications(make: (body: string) => NotificationLike | null): {
+  notify(body: string, onClick: () => void): void;
+  readonly kept: ReadonlySet<NotificationLike>;
+} {
+  const kept = new Set<NotificationLike>();
+  return {
+    kept,
+    notify(body, onClick) {
+      const n = make(body);
+      if (!n) return;
+      kept.add(n);
+      const release = () => void kept.delete(n);
+      n.on('click', () => {
+        release();
+        onClick();
+      });
+      n.on('close', release);
+      n.on('failed', release);
+      n.show();
+    },
+  };
+}

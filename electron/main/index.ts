@@ -35,14 +35,15 @@ import { CoreSupervisor, type CoreInit } from '../../shared/core-link';
 import { APP_ENTRY_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES } from './app-protocol';
 import { watchContextMenu } from './context-menu';
 import { forkCore } from './core-process';
-import { FollowUpReminders } from './follow-up-reminders';
+import { FollowUpReminders, keptNotifications } from './follow-up-reminders';
 import { hostHandlers, saveDialogFor } from './host-ops';
 import { registerIpc } from './ipc';
-import { devServerUrl, runLifecycle } from './lifecycle';
+import { devServerUrl, runLifecycle, type Lifecycle } from './lifecycle';
 import { createLog, installCrashLogging, type Log } from './log';
 import { countCrashDumps, CRASH_REPORTER_OPTIONS, gatherReport, reportFileName, zipEntries } from './problem-report';
+import { liveWindow, windowDialogs } from './parent-window';
 import { askInWindow, proxyLoginHandler, type QuestionWindow } from './proxy-login';
-import { contentSecurityPolicy, hardenSession, hardenWindow, isTrustedSender, menuTemplate, secureWebPreferences } from './security';
+import { contentSecurityPolicy, hardenSession, hardenWindow, isTrustedSender, mainWindowOptions, menuTemplate } from './security';
 import { quitWhenSessionEnds, type SessionEndPowerMonitor } from './session-end';
 import { applySpellcheck, spellcheckPlan } from './spellcheck';
 import { startUp, type Started } from './startup';
@@ -102,6 +103,9 @@ function run({ demo, log, keychainService }: Started<Log>): void {
 
   let win: BrowserWindow | null = null;
   let core: CoreSupervisor | null = null;
+  let lifecycle: Lifecycle<BrowserWindow> | null = null;
+  // Attached to the window while it is open; on their own once it is closed (macOS keeps running).
+  const dialogs = windowDialogs(dialog, () => win);
   const updates = app.isPackaged
     ? new Updates({
         updater: electronUpdater.autoUpdater,
@@ -118,10 +122,12 @@ function run({ demo, log, keychainService }: Started<Log>): void {
             cancelId: 1,
             noLink: true,
           };
-          const r = win ? await dialog.showMessageBox(win, o) : await dialog.showMessageBox(o);
+          const r = await dialogs.showMessageBox(o);
           return r.response === 0 ? 'restart' : 'later';
         },
         quit: () => app.quit(),
+        exit: () => app.exit(0),
+        platform: process.platform,
         log,
       })
     : null;
@@ -132,18 +138,9 @@ function run({ demo, log, keychainService }: Started<Log>): void {
     },
     enabled: async () => (await settings())?.followUpReminders ?? false,
     today: () => localDay(),
-    notify: (body, onClick) => {
-      if (!Notification.isSupported()) return;
-      const n = new Notification({ title: app.getName(), body });
-      n.on('click', onClick);
-      n.show();
-    },
-    showDue: () => {
-      if (!win || win.isDestroyed()) return;
-      if (win.isMinimized()) win.restore();
-      win.focus();
-      send('app:show', { view: 'due' });
-    },
+    notify: keptNotifications((body) => (Notification.isSupported() ? new Notification({ title: app.getName(), body }) : null)).notify,
+    // The window forward on the Due view; opened again first if it was closed (macOS).
+    showDue: () => void lifecycle?.showWindow(() => send('app:show', { view: 'due' })),
     log,
   });
 
@@ -164,17 +161,8 @@ function run({ demo, log, keychainService }: Started<Log>): void {
   }
 
   function createWindow(): BrowserWindow {
-    const w = new BrowserWindow({
-      width: 1440,
-      height: 900,
-      minWidth: 960,
-      minHeight: 600,
-      show: false,
-      title: demo ? 'Outreach Workbench (demo)' : 'Outreach Workbench',
-      backgroundColor: '#1b1d21',
-      // Developer tools only in development; spelling is switched on and off for the session (spellcheck.ts).
-      webPreferences: secureWebPreferences(join(here, '../preload/index.cjs'), { devTools: !app.isPackaged, spellcheck: true }),
-    });
+    // Developer tools only in a run from the repository (security.ts).
+    const w = new BrowserWindow(mainWindowOptions({ preload: join(here, '../preload/index.cjs'), demo, isPackaged: app.isPackaged }));
     w.once('ready-to-show', () => w.show());
     hardenWindow(w.webContents, devUrl);
     followPageTitle(w, demo);
@@ -195,7 +183,7 @@ function run({ demo, log, keychainService }: Started<Log>): void {
 
   function send(event: EventName, payload: unknown): void {
     updates?.onAppEvent(event, payload);
-    if (win && !win.isDestroyed()) win.webContents.send(eventChannelOf(event), payload);
+    liveWindow(win)?.webContents.send(eventChannelOf(event), payload);
   }
 
   /** Help › Report a problem…: versions, the last logs and the crash dumps (the key redacted), saved where the person chooses. */
@@ -206,7 +194,7 @@ function run({ demo, log, keychainService }: Started<Log>): void {
       defaultPath: join(app.getPath('documents'), reportFileName(now)),
       filters: [{ name: 'Zip archive', extensions: ['zip'] }],
     };
-    const r = win ? await dialog.showSaveDialog(win, opts) : await dialog.showSaveDialog(opts);
+    const r = await dialogs.showSaveDialog(opts);
     if (r.canceled || !r.filePath) return;
     const crashDumpsDir = app.getPath('crashDumps');
     const entries = gatherReport({
@@ -258,18 +246,19 @@ function run({ demo, log, keychainService }: Started<Log>): void {
         showItemInFolder: (path) => shell.showItemInFolder(path),
         showSaveDialog: async (suggestedName) => {
           const opts = { ...saveDialogFor(suggestedName), defaultPath: join(app.getPath('documents'), suggestedName) };
-          const r = win ? await dialog.showSaveDialog(win, opts) : await dialog.showSaveDialog(opts);
+          const r = await dialogs.showSaveDialog(opts);
           return r.canceled || !r.filePath ? null : r.filePath;
         },
         showOpenDialog: async ({ title, filters }) => {
           const opts = { title, filters, properties: ['openFile' as const] };
-          const r = win ? await dialog.showOpenDialog(win, opts) : await dialog.showOpenDialog(opts);
+          const r = await dialogs.showOpenDialog(opts);
           return r.canceled || !r.filePaths[0] ? null : r.filePaths[0];
         },
         // The Results' report: the window as it prints (its print styles show the one-page report only).
         printToPdf: async () => {
-          if (!win || win.isDestroyed()) throw new Error('The window is closed.');
-          return win.webContents.printToPDF({ printBackground: true, preferCSSPageSize: true });
+          const w = liveWindow(win);
+          if (!w) throw new Error('The window is closed.');
+          return w.webContents.printToPDF({ printBackground: true, preferCSSPageSize: true });
         },
       }),
       onEvent: send,
@@ -284,14 +273,14 @@ function run({ demo, log, keychainService }: Started<Log>): void {
   app.on(
     'login',
     proxyLoginHandler({
-      ask: (q) => askInWindow((options) => new BrowserWindow(options) as unknown as QuestionWindow, win && !win.isDestroyed() ? win : null, q),
+      ask: (q) => askInWindow((options) => new BrowserWindow(options) as unknown as QuestionWindow, liveWindow(win), q),
       log,
     }),
   );
 
   // After 'ready': the app:// handler, the core (its cache within a time limit, or the cache-failure dialog), the
   // window, and quitting (the core closed within 3 s, one exit). Any failure on the way: logged, a dialog, exit(1).
-  runLifecycle({
+  lifecycle = runLifecycle({
     app,
     dialog,
     protocol,
@@ -324,6 +313,8 @@ function run({ demo, log, keychainService }: Started<Log>): void {
           const r = await c.call(method, args);
           // A setting changed in the window takes effect in main at once (spelling; the rest is read at each look).
           if (method === 'settings:set' && r.ok) applySettings(r.value as Settings);
+          // A sync or an export this call started holds an update's restart back until it ends.
+          updates?.onCallResult(method, r);
           return r;
         },
         (event: Electron.IpcMainInvokeEvent) => isTrustedSender(event, win, devUrl),

@@ -114,6 +114,12 @@ export type CloseOutcome = 'closed' | 'killed' | 'failed';
 export interface Lifecycle<W> {
   /** The window, once there is one. */
   window(): W | null;
+  /**
+   * Bring the window forward, opening it again if it was closed (macOS keeps running without one),
+   * then `then(window)` once its page is ready. False (and nothing done) before start-up has opened
+   * the cache, or while quitting.
+   */
+  showWindow(then?: (w: W) => void): boolean;
   /** Settles when start-up has ended: true with a window, false when the app is exiting or quitting instead. */
   readonly started: Promise<boolean>;
 }
@@ -226,13 +232,26 @@ export function runLifecycle<C extends LifecycleCore, W extends LifecycleWindow>
     return true;
   }
 
-  /** The window; once its page has loaded, the core may start its launch sync (the first window only). */
-  function openWindow(live: C, first: boolean): void {
+  /** The window; once its page has loaded, the core may start its launch sync (the first window only), and `then` runs. */
+  function openWindow(live: C, first: boolean, then?: (w: W) => void): void {
     const w = (win = deps.createWindow());
     w.webContents.once('did-finish-load', () => {
       deps.windowLoaded?.();
       if (first) live.launch();
+      then?.(w);
     });
+  }
+
+  function showWindow(then?: (w: W) => void): boolean {
+    if (!liveCore || quitting) return false;
+    if (!win || win.isDestroyed()) {
+      openWindow(liveCore, false, then);
+      return true;
+    }
+    if (win.isMinimized()) win.restore();
+    win.focus();
+    then?.(win);
+    return true;
   }
 
   /** Start-up failed: log it, close the core, tell the user in plain words, exit(1), whatever throws on the way. */
@@ -296,8 +315,8 @@ export function runLifecycle<C extends LifecycleCore, W extends LifecycleWindow>
 
   // macOS: the Dock icon clicked with no window open brings the window back (same core, no second launch sync).
   app.on('activate', () => {
-    if (liveCore && !quitting && (!win || win.isDestroyed())) openWindow(liveCore, false);
+    if (!win || win.isDestroyed()) showWindow();
   });
 
-  return { window: () => win, started: start().catch(fail) };
+  return { window: () => win, showWindow, started: start().catch(fail) };
 }

@@ -40,11 +40,24 @@ function filesUnder(dir: string, keep: (name: string) => boolean): string[] {
     .sort();
 }
 
-/** Anything shaped like an API key in a dump's bytes, overwritten in place with the same number of bytes. */
+/** The redacted stand-in for a key of `length` characters: as many characters. */
+const redactedKey = (length: number) => `sk_live_[redacted]${'-'.repeat(length - 18)}`;
+
+/** How many letters or digits follow sk_live_ in a key (shared/rules.ts's pattern ends with {n}). */
+const KEY_BODY_LENGTH = Number(/\{(\d+)\}$/.exec(API_KEY_ANYWHERE.source)?.[1] ?? 32);
+
+/**
+ * The key's pattern as UTF-16LE bytes read as latin1, each character followed by a zero byte: how
+ * Blink and V8 hold two-byte strings (the renderer, where the key is typed) and Windows its own.
+ */
+const API_KEY_UTF16LE = new RegExp(`${[...'sk_live_'].map((c) => `${c}\\x00`).join('')}(?:[A-Za-z0-9]\\x00){${KEY_BODY_LENGTH}}`, 'g');
+
+/** Anything shaped like an API key in a dump's bytes (one byte or two a character), overwritten in place with the same number of bytes. */
 export function redactBytes(data: Buffer): Buffer {
   const text = data.toString('latin1');
-  // The project's key pattern (shared/rules.ts), replaced by as many bytes.
-  const redacted = text.replace(new RegExp(API_KEY_ANYWHERE.source, 'g'), (key) => `sk_live_[redacted]${'-'.repeat(key.length - 18)}`);
+  const redacted = text
+    .replace(new RegExp(API_KEY_ANYWHERE.source, 'g'), (key) => redactedKey(key.length))
+    .replace(API_KEY_UTF16LE, (key) => Buffer.from(redactedKey(key.length / 2), 'utf16le').toString('latin1'));
   return redacted === text ? data : Buffer.from(redacted, 'latin1');
 }
 

@@ -37,6 +37,24 @@ export function secureWebPreferences(
 }
 
 /**
+ * The app window's options: its size, its title ("(demo)" in demo mode), and the secure web
+ * preferences, with developer tools only in an app run from the repository (`isPackaged` false).
+ */
+export function mainWindowOptions(o: { preload: string; demo: boolean; isPackaged: boolean }): BrowserWindowConstructorOptions {
+  return {
+    width: 1440,
+    height: 900,
+    minWidth: 960,
+    minHeight: 600,
+    show: false,
+    title: o.demo ? 'Outreach Workbench (demo)' : 'Outreach Workbench',
+    backgroundColor: '#1b1d21',
+    // Spelling is switched on and off for the session (spellcheck.ts).
+    webPreferences: secureWebPreferences(o.preload, { devTools: !o.isPackaged, spellcheck: true }),
+  };
+}
+
+/**
  * The renderer's Content-Security-Policy, defined once and sent as a response
  * header by the app:// handler: no remote or inline scripts, no network from
  * the page. Development adds only what Vite's dev server needs (its scripts,

@@ -48,10 +48,17 @@ export interface SpellcheckSession {
  */
 export const NO_DICTIONARY_DOWNLOADS = 'app://renderer/no-dictionaries/';
 
+/**
+ * Where Chromium downloads its Hunspell dictionaries from (Electron's default): set again when the
+ * person chooses the download, since the app points the downloader inside itself at every start
+ * until it knows the choice (and after a choice of 'system' or 'off').
+ */
+export const CHROMIUM_DICTIONARIES = 'https://redirector.gvt1.com/edgedl/chrome/dict/';
+
 /** Apply a plan to the session (macOS ignores languages and the download URL: its OS does the checking). */
 export function applySpellcheck(session: SpellcheckSession, plan: SpellcheckPlan, platform: NodeJS.Platform): void {
   if (platform !== 'darwin') {
-    if (!plan.download) session.setSpellCheckerDictionaryDownloadURL(NO_DICTIONARY_DOWNLOADS);
+    session.setSpellCheckerDictionaryDownloadURL(plan.download ? CHROMIUM_DICTIONARIES : NO_DICTIONARY_DOWNLOADS);
     session.setSpellCheckerLanguages(plan.languages ?? []);
   }
   session.setSpellCheckerEnabled(plan.enabled);

@@ -7,8 +7,12 @@
 //   version cannot be read is logged and ignored), downloaded in the background, then one calm
 //   "Restart to update" offer;
 // - when it may install: only after the core has closed the cache cleanly at a quit, and never while
-//   a sync or an export runs (a restart asked for then waits for them to finish). "Later" installs
-//   it at the next clean quit.
+//   a sync or an export runs (a restart asked for then waits for them to finish; a job counts from
+//   the reply that started it, and a core that crashed or restarted takes its jobs with it). "Later"
+//   installs it at the next clean quit, without starting the app again (on every platform: macOS's
+//   updater reads autoRunAppAfterInstall, not quitAndInstall's arguments).
+// - when the installer does not take over (it failed, was cancelled, or never quits the app), the app
+//   exits anyway: the core is closed by then, and a window left on a dead core helps nobody.
 import type { EventName } from '../../shared/contract-names';
 import type { CloseOutcome, LifecycleLog } from './lifecycle';
 
@@ -16,6 +20,10 @@ import type { CloseOutcome, LifecycleLog } from './lifecycle';
 export const CHECK_EVERY_MS = 4 * 60 * 60_000;
 /** The first look, after the window is up (not in the way of the launch sync and the first list). */
 export const FIRST_CHECK_AFTER_MS = 60_000;
+/** How long the installer has to quit the app once handed the update, before the app exits itself. */
+export const HAND_OVER_MS = 10_000;
+/** macOS: Squirrel.Mac may first copy the downloaded update from electron-updater's local server. */
+export const MAC_HAND_OVER_MS = 120_000;
 
 type Parsed = { core: [number, number, number]; pre: string[] };
 
@@ -64,9 +72,13 @@ export function judgeFeed(currentVersion: string, feedVersion: unknown): FeedVer
 export interface UpdaterLike {
   autoDownload: boolean;
   autoInstallOnAppQuit: boolean;
+  /** Whether the app starts again after an install (macOS's updater reads only this). */
+  autoRunAppAfterInstall: boolean;
   checkForUpdates(): Promise<{ updateInfo: { version: string } } | null>;
   downloadUpdate(): Promise<unknown>;
   quitAndInstall(isSilent?: boolean, isForceRunAfter?: boolean): void;
+  /** electron-updater's 'error' event: a failed check, download or install. */
+  on(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 export interface UpdatesDeps {
@@ -78,12 +90,20 @@ export interface UpdatesDeps {
   offer(version: string): Promise<'restart' | 'later'>;
   /** Quit the app (the lifecycle closes the core first, then asks afterQuitClose). */
   quit(): void;
+  /** End the app at once (app.exit(0)): the installer did not take over, and the core is already closed. */
+  exit(): void;
+  /** The platform (macOS gives the installer longer to take over). */
+  platform: NodeJS.Platform;
   log: Pick<LifecycleLog, 'warn' | 'error'> & { info?(message: string): void };
 }
 
 /** The events that say a job has started or is under way, and the ones that end it. */
 const JOB_RUNNING: ReadonlySet<string> = new Set(['sync:event', 'export:progress']);
 const JOB_DONE: ReadonlySet<string> = new Set(['sync:done', 'export:done']);
+/** The calls whose reply starts a job ({ jobId }): it runs from then on, whether or not an event has come yet. */
+const JOB_STARTS: ReadonlySet<string> = new Set(['sync:start', 'export:start']);
+/** How many ended jobs are remembered (a reply may arrive after its job's last event). */
+const ENDED_KEPT = 100;
 
 /** The updates of one running app (see the top of this file). */
 export class Updates {
@@ -98,12 +118,21 @@ export class Updates {
   /** Install, and start the app again afterwards (a restart); false: install quietly at a quit. */
   private relaunch = false;
   private readonly jobs = new Set<string>();
+  private readonly ended = new Set<string>();
+  /** The update has been handed to the installer (the core is closed). */
+  private installing = false;
+  private handOver: ReturnType<typeof setTimeout> | undefined;
+  private exited = false;
 
   constructor(private readonly d: UpdatesDeps) {
     // electron-updater would otherwise download on its own and install at any quit, even one
     // whose core did not close the cache: this class decides both.
     d.updater.autoDownload = false;
     d.updater.autoInstallOnAppQuit = false;
+    d.updater.on('error', (error) => {
+      // A failed check or download is logged where it is awaited (check()); a failed install ends the app here.
+      if (this.installing) this.giveUp(`the installer failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
   }
 
   /** The window is up: the first check soon, then every CHECK_EVERY_MS. */
@@ -127,18 +156,49 @@ export class Updates {
     return this.jobs.size > 0;
   }
 
-  /** Every event main routes to the window: sync and export jobs start and end with them. */
+  /**
+   * Every event main routes to the window: sync and export jobs go on and end with them, and a core
+   * that crashed or restarted (core:status) has no job left running.
+   */
   onAppEvent(event: EventName, payload: unknown): void {
+    if (event === 'core:status') {
+      if (this.jobs.size > 0) this.d.log.warn(`updates: the core process stopped (${this.jobs.size} job(s) with it); nothing holds the update back`);
+      for (const jobId of this.jobs) this.end(jobId);
+      this.jobs.clear();
+      this.restartIfIdle();
+      return;
+    }
     const jobId = (payload as { jobId?: unknown } | null)?.jobId;
     if (typeof jobId !== 'string') return;
-    if (JOB_RUNNING.has(event)) this.jobs.add(jobId);
+    if (JOB_RUNNING.has(event)) this.begin(jobId);
     else if (JOB_DONE.has(event)) {
-      this.jobs.delete(jobId);
-      if (this.jobs.size === 0 && this.restartWhenIdle) {
-        this.restartWhenIdle = false;
-        this.d.log.info?.('updates: the jobs are done; restarting to install the update');
-        this.d.quit();
-      }
+      this.end(jobId);
+      this.restartIfIdle();
+    }
+  }
+
+  /** A call's reply, as main forwards it to the window: a sync or an export it started runs from now on. */
+  onCallResult(method: string, result: unknown): void {
+    if (!JOB_STARTS.has(method)) return;
+    const r = result as { ok?: unknown; value?: { jobId?: unknown } } | null;
+    if (r?.ok === true && typeof r.value?.jobId === 'string') this.begin(r.value.jobId);
+  }
+
+  private begin(jobId: string): void {
+    if (!this.ended.has(jobId)) this.jobs.add(jobId);
+  }
+
+  private end(jobId: string): void {
+    this.jobs.delete(jobId);
+    this.ended.add(jobId);
+    if (this.ended.size > ENDED_KEPT) this.ended.delete(this.ended.values().next().value as string);
+  }
+
+  private restartIfIdle(): void {
+    if (this.jobs.size === 0 && this.restartWhenIdle) {
+      this.restartWhenIdle = false;
+      this.d.log.info?.('updates: the jobs are done; restarting to install the update');
+      this.d.quit();
     }
   }
 
@@ -195,7 +255,25 @@ export class Updates {
     }
     this.d.log.info?.(`updates: installing version ${this.ready}${this.relaunch ? ' and starting it' : ''}`);
     this.stop();
-    this.d.updater.quitAndInstall(true, this.relaunch);
+    this.installing = true;
+    // macOS's updater ignores quitAndInstall's arguments and reads this (true by default): "Later" must not relaunch.
+    this.d.updater.autoRunAppAfterInstall = this.relaunch;
+    const wait = this.d.platform === 'darwin' ? MAC_HAND_OVER_MS : HAND_OVER_MS;
+    this.handOver = setTimeout(() => this.giveUp(`the installer did not quit the app within ${wait / 1000} s`), wait);
+    try {
+      this.d.updater.quitAndInstall(true, this.relaunch);
+    } catch (e) {
+      this.giveUp(`the installer could not start: ${e instanceof Error ? e.message : String(e)}`);
+    }
     return true;
+  }
+
+  /** The installer did not take over: the app ends now (its core is closed); the update is offered again at the next start. */
+  private giveUp(reason: string): void {
+    if (this.exited) return;
+    this.exited = true;
+    clearTimeout(this.handOver);
+    this.d.log.error(`updates: version ${this.ready} was not installed (${reason}); the app quits now and offers it again at the next start`);
+    this.d.exit();
   }
 }

@@ -12,6 +12,7 @@ import { readdirSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Cache } from '../../electron/core/store/cache';
+import { list } from '../support/store';
 
 const dbPath = process.argv[2]!;
 // performance.now() counts from this process's start (performance.timeOrigin).
@@ -21,7 +22,7 @@ const markers = readdirSync(dirname(dbPath)).filter((f) => f.startsWith(prefix))
 const t0 = performance.now();
 const cache = await Cache.open(dbPath);
 const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
-const page = cache.opportunities.list({ brandId: brand }, { limit: 200 });
+const page = list(cache, { brandId: brand }, { limit: 200 });
 const t1 = performance.now();
 cache.close();
 const r1 = (x: number) => Math.round(x * 10) / 10;

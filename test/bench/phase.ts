@@ -10,11 +10,14 @@ import { exportCsv } from '../../electron/core/export/csv-export';
 import { packRecord } from '../../electron/core/store/record-codec';
 import { DEMO_KEY } from '../../electron/simulator/server';
 import { DIFFICULTIES, STATUSES } from '../../shared/domain';
-import { LIST_SORTS, type ListFilter, type TriagePatch } from '../../shared/model';
-import type { After } from '../../electron/core/store/opportunities';
-import { localToday } from '../../electron/core/store/opportunities';
+import { LIST_SORTS, type ListFilter } from '../../shared/model';
+import type { TriagePatch } from '../../shared/triage-fields';
+import { localToday, type After } from '../../electron/core/store/opportunity-list';
+import { ensureBrandKey } from '../../electron/core/store/brand-keys';
+import { count, counts, page, setTriage, setTriageMany } from '../support/store';
 import { matchBrand } from '../../electron/core/results/match';
 import { resultsOf } from '../../electron/core/results/report';
+import { observeCitations } from '../../electron/core/store/citation-facts';
 import { addDays } from '../../shared/calendar';
 import { periodOf } from '../../shared/results';
 
@@ -33,7 +36,7 @@ if (phase === 'sync') {
   const t0 = performance.now();
   const s = await runSync(cache, client, { scores: false, citations: false, pageSize: 500 });
   const seconds = (performance.now() - t0) / 1000;
-  const n = cache.opportunities.count({ brandId: s.brands[0]!.brandId, includeArchived: true });
+  const n = count(cache, { brandId: s.brands[0]!.brandId, includeArchived: true });
   cache.close();
   out({ opportunities: n, seconds, peak_rss_mb: peakMb(), error: s.error, failures: s.brands.flatMap((b) => b.failures) });
 } else if (phase === 'fetch-pages') {
@@ -71,7 +74,7 @@ if (phase === 'sync') {
   const lines = createInterface({ input: createReadStream(pagesFile!) });
   for await (const line of lines) {
     const page = JSON.parse(line) as { brand_id: string; opportunities: Record<string, any>[] };
-    if (brandKey < 0) brandKey = cache.opportunities.key(page.brand_id, true);
+    if (brandKey < 0) brandKey = ensureBrandKey(cache.writable, page.brand_id);
     db.transaction(() => {
       for (const o of page.opportunities) {
         const r = ins.run(
@@ -111,12 +114,12 @@ if (phase === 'sync') {
   cache.close();
   out({ opportunities: n, seconds, peak_rss_mb: peakMb() });
 } else if (phase === 'triage') {
-  // Not timed: the user's record a busy account has (a fifth of the opportunities triaged: statuses, notes, stars;
+  // Not timed: the user's record a busy account has (a fifth of the opportunities triaged: stages, notes, stars;
   // and of those, an eighth each pitched long ago (Contacted, due for a follow-up), drafted, and snoozed).
   const cache = await Cache.open(dbPath);
   const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
   const ids = (cache.db.prepare('SELECT id FROM opportunities ORDER BY rowid').all() as { id: string }[]).map((r) => r.id).filter((_, i) => i % 5 === 0);
-  const statuses = ['In Progress', 'Done', 'Archived', 'New'] as const;
+  const stages = ['Drafted', 'Won', 'Not a fit', null] as const;
   const PIPELINE: (TriagePatch | undefined)[] = [
     undefined,
     { stage: 'Contacted', contacted_at: '2026-01-05' },
@@ -125,12 +128,12 @@ if (phase === 'sync') {
   ];
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
-    cache.triage.setMany(brand, part, { status: statuses[(i / 500) % 4]!, starred: (i / 500) % 7 === 0 });
+    setTriageMany(cache, brand, part, { stage: stages[(i / 500) % 4]!, starred: (i / 500) % 7 === 0 });
     const pipeline = PIPELINE[(i / 500) % 8];
-    if (pipeline) cache.triage.setMany(brand, part, pipeline);
+    if (pipeline) setTriageMany(cache, brand, part, pipeline);
     cache.tx(() =>
       part.forEach(
-        (id, k) => k % 3 === 0 && cache.triage.set(brand, id, { note: `Called about ${id}: ${'talked through the angle and the timing. '.repeat(2)}` }),
+        (id, k) => k % 3 === 0 && setTriage(cache, brand, id, { note: `Called about ${id}: ${'talked through the angle and the timing. '.repeat(2)}` }),
       ),
     );
   }
@@ -162,7 +165,7 @@ if (phase === 'sync') {
 } else if (phase === 'query') {
   const cache = await Cache.open(dbPath);
   const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
-  const rows = cache.opportunities.count({ brandId: brand, includeArchived: true, includeRemoved: true });
+  const rows = count(cache, { brandId: brand, includeArchived: true, includeRemoved: true });
   const time = (fn: () => unknown) => {
     const t = performance.now();
     fn();
@@ -199,12 +202,12 @@ if (phase === 'sync') {
       let after: After | undefined;
       for (let p = 0; p < 10; p++) {
         let next: After | null = null;
-        list.push(time(() => (next = cache.opportunities.page(filter, { limit: 200, after }).next)));
+        list.push(time(() => (next = page(cache, filter, { limit: 200, after }).next)));
         if (!next) break;
         after = next;
       }
       // A jump (End, or the scroll bar dragged) asks by offset.
-      jumps.push(time(() => cache.opportunities.page(filter, { limit: 200, offset: 3800 })));
+      jumps.push(time(() => page(cache, filter, { limit: 200, offset: 3800 })));
     }
   }
   const words = [
@@ -224,19 +227,18 @@ if (phase === 'sync') {
     'small teams',
     'cold brew',
   ];
-  const SEARCH_COUNT_CAP = 5000;
-  // Search as you type: every prefix of each query from two letters, as the UI sends it: the first page and its total.
+  // Search as you type: every prefix of each query from two letters, as the UI sends it: the first page and its total (every match: no cap).
   const search: number[] = [];
   for (const w of words)
     for (let k = 2; k <= w.length; k++) {
       const filter = { brandId: brand, search: w.slice(0, k) };
-      search.push(time(() => (cache.opportunities.page(filter, { limit: 200 }), cache.opportunities.count(filter, SEARCH_COUNT_CAP))));
+      search.push(time(() => (page(cache, filter, { limit: 200 }), count(cache, filter))));
     }
   // Chip counts under every filter above and every finished search.
-  const counts: number[] = [];
+  const chips: number[] = [];
   for (let round = 0; round < 3; round++) {
-    for (const f of filters) counts.push(time(() => cache.opportunities.counts({ brandId: brand, ...f })));
-    for (const w of words) counts.push(time(() => cache.opportunities.counts({ brandId: brand, search: w })));
+    for (const f of filters) chips.push(time(() => counts(cache, { brandId: brand, ...f })));
+    for (const w of words) chips.push(time(() => counts(cache, { brandId: brand, search: w })));
   }
   cache.close();
   out({
@@ -246,16 +248,22 @@ if (phase === 'sync') {
     jump_p95_ms: pct(jumps, 95),
     search_p50_ms: pct(search, 50),
     search_p95_ms: pct(search, 95),
-    counts_p50_ms: pct(counts, 50),
-    counts_p95_ms: pct(counts, 95),
-    samples: { list: list.length, jumps: jumps.length, search: search.length, counts: counts.length },
+    counts_p50_ms: pct(chips, 50),
+    counts_p95_ms: pct(chips, 95),
+    samples: { list: list.length, jumps: jumps.length, search: search.length, counts: chips.length },
   });
 } else if (phase === 'export') {
   // The contacts preset (one row per distinct address) and the opportunities preset of the whole cache.
   const cache = await Cache.open(dbPath);
   const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
   const t0 = performance.now();
-  const contacts = await exportCsv(cache, { brandId: brand, preset: 'contacts', out: pagesFile! + '.contacts.csv', filter: { includeArchived: true } });
+  const contacts = await exportCsv(cache, {
+    brandId: brand,
+    preset: 'contacts',
+    unfilled: 'keep',
+    out: pagesFile! + '.contacts.csv',
+    filter: { includeArchived: true },
+  });
   const contactsSeconds = (performance.now() - t0) / 1000;
   const t1 = performance.now();
   const opps = await exportCsv(cache, { brandId: brand, preset: 'opportunities', out: pagesFile! + '.opportunities.csv', filter: { includeArchived: true } });
@@ -280,7 +288,7 @@ if (phase === 'sync') {
   const ids = (cache.db.prepare('SELECT id FROM opportunities ORDER BY rowid').all() as { id: string }[]).map((r) => r.id).filter((_, i) => i % 5 === 2);
   const today = localToday();
   for (let i = 0; i < ids.length; i += 500)
-    cache.triage.setMany(brand, ids.slice(i, i + 500), { stage: 'Contacted', contacted_at: addDays(today, -((i / 500) % 120)) });
+    setTriageMany(cache, brand, ids.slice(i, i + 500), { stage: 'Contacted', contacted_at: addDays(today, -((i / 500) % 120)) });
   const client = new TrakkrClient({ baseUrl: url, apiKey: DEMO_KEY, requestsPerMinute: 0 });
   let citations = 0;
   let observe = 0;
@@ -289,7 +297,7 @@ if (phase === 'sync') {
     cache.tx(() => {
       cache.citations.upsertPage(brand, 'citations', page.items, 1, position);
       const t = performance.now();
-      cache.citationFacts.observe(brand, page.items, new Date().toISOString());
+      observeCitations(cache.writable, brand, page.items, new Date().toISOString());
       observe += performance.now() - t;
     });
     position += page.items.length;
@@ -307,7 +315,7 @@ if (phase === 'sync') {
   let evidence = 0;
   let pitched = 0;
   const matchMs = median(() => {
-    const m = matchBrand(cache, brand);
+    const m = matchBrand(cache.readable, brand);
     evidence = m.evidence.size;
     pitched = m.rows.length;
   }, 5);

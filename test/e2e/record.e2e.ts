@@ -25,7 +25,9 @@ const rows = (page: Page) => page.locator('[role="option"]');
 const toast = (page: Page, text: string | RegExp) => page.locator('.toast', { hasText: text });
 const history = (page: Page) => page.getByTestId('history');
 const sameOutlet = (page: Page) => page.getByTestId('same-outlet');
-const statusButton = (page: Page, status: string) => page.getByRole('group', { name: 'Status' }).getByRole('button', { name: status, exact: true });
+/** A stage button of the detail pane (its name is the stage and its key). */
+const stageButton = (page: Page, stage: string) =>
+  page.getByRole('group', { name: 'Outreach stage' }).getByRole('button', { name: new RegExp(`^${stage}\\b`) });
 
 function outlet(id: string, title: string): Record<string, unknown> {
   return {
@@ -89,9 +91,9 @@ describe("the user's record", () => {
       .getByText(/Nothing done here yet/)
       .waitFor();
     expect(await sameOutlet(page).count()).toBe(0);
-    await statusButton(page, 'In Progress').click();
+    await stageButton(page, 'Replied').click();
     // Read again after the triage change, without moving away.
-    await history(page).locator('li', { hasText: 'Status set: In Progress' }).waitFor();
+    await history(page).locator('li', { hasText: 'Stage: Replied' }).waitFor();
 
     await openOpportunity('Marrowbrook feature');
     await history(page)
@@ -102,14 +104,12 @@ describe("the user's record", () => {
       .locator('li', { hasText: `Marked contacted: ${localToday()}` })
       .waitFor();
     await page.getByRole('button', { name: 'Star', exact: true }).click();
-    // Marked contacted moves the stage on (and the service's status with it), each in the history.
+    // Marked contacted moves the stage on, each in the history (Trakkr's own status is never written).
     await expect
       .poll(async () =>
-        (await history(page).locator('li').allTextContents())
-          .map((t) => /Star: on|Marked contacted|Stage: Contacted|Status set: In Progress/.exec(t)?.[0] ?? t)
-          .sort(),
+        (await history(page).locator('li').allTextContents()).map((t) => /Star: on|Marked contacted|Stage: Contacted|Status set/.exec(t)?.[0] ?? t).sort(),
       )
-      .toEqual(['Marked contacted', 'Stage: Contacted', 'Star: on', 'Status set: In Progress']);
+      .toEqual(['Marked contacted', 'Stage: Contacted', 'Star: on']);
 
     // Back at A: the one-look answer to "did we pitch this outlet already".
     await openOpportunity('Quillfeather review');
@@ -117,7 +117,7 @@ describe("the user's record", () => {
     await expect.poll(() => line.count()).toBe(1);
     expect(await sameOutlet(page).getByRole('heading').textContent()).toBe('At this outlet already');
     expect(await line.textContent()).toMatch(new RegExp(`Marked contacted: ${localToday()}\\s+on\\s+Marrowbrook feature`));
-    expect(await history(page).locator('li').allTextContents()).toEqual([expect.stringContaining('Status set: In Progress')]);
+    expect(await history(page).locator('li').allTextContents()).toEqual([expect.stringContaining('Stage: Replied')]);
     await page.locator('.detail').evaluate((el) => (el.scrollTop = 0));
     await shoot(page, 'record-01-detail-history');
   });
@@ -127,10 +127,10 @@ describe("the user's record", () => {
     host.setSaveAs(out);
     await settings();
     await page.getByRole('button', { name: 'Export your record…' }).click();
-    await toast(page, /^Your record is saved in my-record\.json: 2 triaged, 0 notes, 0 do-not-contact entries, 0 exports, 5 history entries\.$/).waitFor();
+    await toast(page, /^Your record is saved in my-record\.json: 2 triaged, 0 notes, 0 do-not-contact entries, 0 exports, 4 history entries\.$/).waitFor();
     const file = JSON.parse(readFileSync(out, 'utf8'));
-    expect(file).toMatchObject({ format: 'outreach-workbench-record', version: 2 });
-    expect(file.triage).toContainEqual(expect.objectContaining({ brand_id: brandId, opportunity_id: 'beat-a', status: 'In Progress' }));
+    expect(file).toMatchObject({ format: 'outreach-workbench-record', version: 3 });
+    expect(file.triage).toContainEqual(expect.objectContaining({ brand_id: brandId, opportunity_id: 'beat-a', stage: 'Replied' }));
     expect(file.triage).toContainEqual(expect.objectContaining({ brand_id: brandId, opportunity_id: 'beat-b', starred: true, contacted_at: localToday() }));
   });
 
@@ -189,10 +189,10 @@ describe("the user's record", () => {
   it('imports a record with a conflicting change: the preview counts it and says which side is kept; confirmed, the data shows it', async () => {
     const file = JSON.parse(readFileSync(join(host.dataDir, 'my-record.json'), 'utf8'));
     const a = file.triage.find((t: { opportunity_id: string }) => t.opportunity_id === 'beat-a');
-    a.status = 'Done';
-    a.status_changed_at = new Date(Date.now() + 60_000).toISOString();
+    a.stage = 'Won';
+    a.stage_changed_at = new Date(Date.now() + 60_000).toISOString();
     a.note = 'Called the desk; they want data.';
-    a.note_changed_at = a.status_changed_at;
+    a.note_changed_at = a.stage_changed_at;
     const incoming = join(host.dataDir, 'from-colleague.json');
     writeFileSync(incoming, JSON.stringify(file));
     host.setOpenFile(incoming);
@@ -201,13 +201,13 @@ describe("the user's record", () => {
     const preview = page.getByTestId('import-preview');
     await preview.getByRole('heading', { name: 'Import from-colleague.json?' }).waitFor();
     expect(await preview.evaluate((el) => el.matches(':focus'))).toBe(true);
-    expect(await preview.getByText(/^The file holds 2 triaged, 1 note, 0 do-not-contact entries, 0 exports and 5 history entries; written /).count()).toBe(1);
+    expect(await preview.getByText(/^The file holds 2 triaged, 1 note, 0 do-not-contact entries, 0 exports and 4 history entries; written /).count()).toBe(1);
     expect((await preview.getByTestId('import-changes').locator('li').allTextContents())[0]).toBe('triage: 0 added, 1 updated, 1 already the same');
     expect(await preview.getByTestId('import-conflicts').textContent()).toBe(
       '1 conflict: both here and in the file the same thing was changed. The later change is kept.',
     );
     expect(await preview.locator('.conflicts li').first().textContent()).toMatch(
-      /^Status of beat-a: yours “In Progress” \(.+\), the file's “Done” \(.+\); the file's is kept \(the later change\)\.$/,
+      /^Stage of beat-a: yours “Replied” \(.+\), the file's “Won” \(.+\); the file's is kept \(the later change\)\.$/,
     );
     await shoot(page, 'record-03-import-preview');
     await preview.getByRole('button', { name: 'Import', exact: true }).click();
@@ -220,7 +220,7 @@ describe("the user's record", () => {
     await page.getByTestId('backups').locator('tr', { hasText: 'Before an import' }).waitFor();
 
     await openOpportunity('Quillfeather review');
-    await expect.poll(() => statusButton(page, 'Done').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => stageButton(page, 'Won').getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByLabel(/^Note/).inputValue()).toBe('Called the desk; they want data.');
   });
 
@@ -254,7 +254,7 @@ describe("the user's record", () => {
 
     await page.keyboard.press('Enter');
     await dialog.waitFor();
-    expect(await dialog.textContent()).toContain('It holds 2 triaged, 0 notes, 2 do-not-contact entries, 0 exports, and 5 history entries.');
+    expect(await dialog.textContent()).toContain('It holds 2 triaged, 0 notes, 2 do-not-contact entries, 0 exports, and 4 history entries.');
     expect(await dialog.textContent()).toContain('Your current record is backed up first');
     await shoot(page, 'record-05-restore-confirm');
     await dialog.getByRole('button', { name: 'Restore this backup' }).click();
@@ -268,7 +268,7 @@ describe("the user's record", () => {
 
     // The record is the one from before the import again.
     await openOpportunity('Quillfeather review');
-    await expect.poll(() => statusButton(page, 'In Progress').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => stageButton(page, 'Replied').getAttribute('aria-pressed')).toBe('true');
     expect(await page.getByLabel(/^Note/).inputValue()).toBe('');
   });
 

@@ -276,14 +276,15 @@ describe('from pitch to citation', () => {
     await page.getByRole('button', { name: 'Back to the Results' }).click();
     host.setSaveAs(join(host.dataDir, 'results.xlsx'));
     await page.getByRole('button', { name: 'Tables as XLSX' }).click();
-    await toast(page, /Saved results\.xlsx/).waitFor({ timeout: 30_000 });
+    // A workbook per table (the export's writer writes one sheet, named for its table).
+    await toast(page, /Saved results-funnel\.xlsx, results-wins\.xlsx, results-outlets\.xlsx, results-timing\.xlsx/).waitFor({ timeout: 30_000 });
     const book = JSON.parse(
       execFileSync(
         PY,
         [
           '-c',
-          'import json,sys,openpyxl\nwb=openpyxl.load_workbook(sys.argv[1])\nprint(json.dumps({ws.title:[[c.value for c in r] for r in ws.iter_rows()] for ws in wb.worksheets}, default=str))',
-          join(host.dataDir, 'results.xlsx'),
+          'import json,sys,openpyxl\nbook={}\nfor f in sys.argv[1:]:\n  wb=openpyxl.load_workbook(f)\n  book.update({ws.title:[[c.value for c in r] for r in ws.iter_rows()] for ws in wb.worksheets})\nprint(json.dumps(book, default=str))',
+          ...['funnel', 'wins'].map((t) => join(host.dataDir, `results-${t}.xlsx`)),
         ],
         { encoding: 'utf8' },
       ),

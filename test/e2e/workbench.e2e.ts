@@ -200,13 +200,13 @@ describe('first run, sync, triage, export', () => {
     await expect.poll(() => listTotal(page), { timeout: 10_000 }).toBeGreaterThan(onlyCatchAll);
   });
 
-  it('status, star and note survive a re-sync', async () => {
+  it('stage, star and note survive a re-sync', async () => {
     await page.locator('[role="listbox"]').focus();
     await page.keyboard.press('Home');
     await page.keyboard.press('j');
     const title = await detailOfActive(page);
-    await page.keyboard.press('2');
-    await expect.poll(() => page.locator('.detail [aria-pressed="true"]', { hasText: 'In Progress' }).count()).toBe(1);
+    await page.keyboard.press('w'); // the stage Won
+    await expect.poll(() => page.locator('.detail [aria-pressed="true"]', { hasText: 'Won' }).count()).toBe(1);
     await page.keyboard.press('*'); // star (s snoozes)
     await page.keyboard.press('n');
     await page.keyboard.type('Called Ana, send data on Monday.');
@@ -224,12 +224,12 @@ describe('first run, sync, triage, export', () => {
     await detailOfActive(page);
     await expect.poll(() => page.locator('#note').inputValue()).toBe('Called Ana, send data on Monday.');
     expect((await page.locator('.detail h2').textContent())!.startsWith(title.replace(/ \(updated\)$/, ''))).toBe(true);
-    expect(await page.locator('.detail [aria-pressed="true"]', { hasText: 'In Progress' }).count()).toBe(1);
+    expect(await page.locator('.detail [aria-pressed="true"]', { hasText: 'Won' }).count()).toBe(1);
     await page.getByLabel('Starred only').uncheck();
     await expect.poll(() => listTotal(page), { timeout: 10_000 }).toBeGreaterThan(1);
   });
 
-  it('bulk status for a selection', async () => {
+  it('a bulk stage for a selection', async () => {
     await countsFollowList(page);
     const fresh = await chipCount(page, /^New \d+/);
     await page.getByRole('button', { name: /^New \d+/ }).click();
@@ -244,8 +244,8 @@ describe('first run, sync, triage, export', () => {
     }
     await page.getByRole('toolbar', { name: 'Selection' }).getByText('3 selected').waitFor();
     await shoot(page, '06-selection');
-    await page.getByRole('toolbar', { name: 'Selection' }).getByRole('button', { name: 'Done' }).click();
-    await toast(page, '3 opportunities set to Done.').waitFor();
+    await page.getByRole('toolbar', { name: 'Selection' }).getByLabel('Move the selection to a stage').selectOption('Won');
+    await toast(page, '3 opportunities moved to Won.').waitFor();
     await page.getByRole('button', { name: /^New \d+/ }).click();
   });
 

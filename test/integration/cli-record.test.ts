@@ -34,7 +34,8 @@ describe('the record on the command line', () => {
     const h = await cli(['history', '--brand', brand, '--id', ids[0]!]);
     expect(h.code).toBe(0);
     expect(h.out).toMatch(/Note edited\s+Pitched Ana/);
-    expect(h.out).toMatch(/Status set\s+Done/);
+    // (--status is deprecated: carried onto the stage it stands for.)
+    expect(h.out).toMatch(/Stage\s+Won/);
     const list = await cli(['backup', 'list', '--json']);
     const backups = JSON.parse(list.out) as { id: string; counts: { triage: number } }[];
     expect(backups).toHaveLength(1);

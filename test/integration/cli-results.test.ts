@@ -7,6 +7,7 @@ import { Cache } from '../../electron/core/store/cache';
 import { startSimulator, type Simulator } from '../../electron/simulator/server';
 import type { ResultsReport } from '../../shared/results';
 import { runCli } from '../support/cli-run';
+import { setTriage } from '../support/store';
 import { tempDir } from '../support/tmp';
 
 let sim: Simulator;
@@ -31,8 +32,8 @@ beforeAll(async () => {
   sim.inject(brand, { ...base, _id: 'cli-b', domain: 'beta.example', url: 'https://beta.example/list', title: 'The beta list', site_type: 'news publication' });
   expect((await cli(['sync', '--no-scores'])).code).toBe(0);
   const cache = await Cache.open(db);
-  cache.triage.set(brand, 'cli-a', { stage: 'Contacted', contacted_at: '2026-11-04' });
-  cache.triage.set(brand, 'cli-b', { stage: 'Contacted', contacted_at: '2026-11-12' });
+  setTriage(cache, brand, 'cli-a', { stage: 'Contacted', contacted_at: '2026-11-04' });
+  setTriage(cache, brand, 'cli-b', { stage: 'Contacted', contacted_at: '2026-11-12' });
   cache.close();
   sim.mutate({
     brand,

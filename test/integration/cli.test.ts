@@ -66,7 +66,7 @@ describe('workbench CLI', () => {
       'domain',
       'url',
       'opportunity_type',
-      'status',
+      'stage',
       'server_status',
       'archived',
       'removed_on_server',
@@ -85,19 +85,22 @@ describe('workbench CLI', () => {
       (await cli(['list', '--brand', brand, '--json', '--status', 'in progress', '--type', 'publication-gap', '--sort', 'fit_score'])).out,
     ) as Record<string, any>[];
     expect(f.length).toBeGreaterThan(0);
-    expect(f.every((o) => o.status === 'In Progress' && o.opportunity_type === 'publication-gap')).toBe(true);
+    // --status is Trakkr's own status (the service's data).
+    expect(f.every((o) => o.server_status === 'In Progress' && o.opportunity_type === 'publication-gap')).toBe(true);
     for (let i = 1; i < f.length; i++) expect(f[i - 1]!.fit_score).toBeGreaterThanOrEqual(f[i]!.fit_score);
 
     const target = items[0]!;
+    // triage --status still works, deprecated: carried onto the stage it stands for, and said on stderr.
     const t = await cli(['triage', '--brand', brand, '--id', target.id, '--status', 'Done', '--note', 'Pitched by phone']);
     expect(t.code).toBe(0);
-    const after = (JSON.parse((await cli(['list', '--brand', brand, '--json', '--status', 'Done'])).out) as Record<string, any>[]).find(
+    expect(t.err).toMatch(/`triage --status` is deprecated: .* --status Done was taken as the stage Won; next time run `workbench stage/);
+    const after = (JSON.parse((await cli(['list', '--brand', brand, '--json', '--stage', 'Won'])).out) as Record<string, any>[]).find(
       (o) => o.id === target.id,
     )!;
-    expect(after).toMatchObject({ status: 'Done', note: 'Pitched by phone' });
+    expect(after).toMatchObject({ stage: 'Won', note: 'Pitched by phone', server_status: target.server_status });
 
     const text = await cli(['list', '--brand', brand, '--limit', '3']);
-    expect(text.out.split('\n')[0]).toMatch(/^PRIO\s+FIT\s+STATUS/);
+    expect(text.out.split('\n')[0]).toMatch(/^PRIO\s+FIT\s+STAGE\s+TRAKKR/);
 
     sim = await startSimulator({
       seed: 21,
@@ -275,7 +278,7 @@ describe('workbench export and dnc', () => {
     expect(check.err).toContain('catch-all');
 
     const out = join(tmp.dir, 'cli-export.csv');
-    const r = await cli(['export', '--brand', brand, '--preset', 'contacts', '--out', out, '--exclude-catch-all', '--mark-exported']);
+    const r = await cli(['export', '--brand', brand, '--preset', 'contacts', '--out', out, '--exclude-catch-all', '--mark-exported', '--unfilled', 'keep']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^Exported [\d,]+ rows to .*cli-export\.csv; \d+ opportunities marked exported\.$/m);
     const { parse } = await import('csv-parse/sync');
@@ -287,7 +290,7 @@ describe('workbench export and dnc', () => {
     expect((await cli(['dnc', 'add', domain])).out).toContain(`Added domain ${domain}`);
     expect((await cli(['dnc', 'list'])).out).toContain(domain);
     const again = join(tmp.dir, 'cli-export-2.csv');
-    await cli(['export', '--brand', brand, '--out', again]);
+    await cli(['export', '--brand', brand, '--out', again, '--unfilled', 'keep']);
     const rows2 = parse((await import('node:fs')).readFileSync(again, 'utf8'), { columns: true }) as Record<string, string>[];
     expect(rows2.some((x) => x.email!.toLowerCase().endsWith('@' + domain))).toBe(false);
     expect((await cli(['dnc', 'remove', domain])).out).toContain('Removed');

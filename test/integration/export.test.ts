@@ -10,6 +10,9 @@ import fc from 'fast-check';
 import { Cache } from '../../electron/core/store/cache';
 import { CONTACT_COLUMNS, OPPORTUNITY_COLUMNS, cell, exportCsv, previewExport, splitName } from '../../electron/core/export/csv-export';
 import { tempDir } from '../support/tmp';
+import { act, detail, list, setTriage, setTriageMany, triageOf } from '../support/store';
+import { resetDraft, saveDraft } from '../../electron/core/store/drafts';
+import { confirmExportSent } from '../../electron/core/export/confirm-sent';
 
 const tmp = tempDir();
 const B = '1749113348709x432280934699237400';
@@ -104,7 +107,7 @@ function golden(name: string, path: string) {
 describe('contacts preset', () => {
   it('one row per distinct address, highest priority wins; invalid and do-not-contact never exported; golden file', async () => {
     const out = join(tmp.dir, 'contacts.csv');
-    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', out, now: () => new Date('2026-11-02T00:00:00Z') });
+    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out, now: () => new Date('2026-11-02T00:00:00Z') });
     golden('contacts.csv', out);
     const rows = readCsv(out);
     expect(Object.keys(rows[0]!)).toEqual([...CONTACT_COLUMNS]);
@@ -142,24 +145,26 @@ describe('contacts preset', () => {
 
   it('per (opportunity, address) pair keeps the same address under each opportunity', async () => {
     const out = join(tmp.dir, 'pairs.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', out, perPair: true });
+    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out, perPair: true });
     const rows = readCsv(out);
     expect(rows.filter((x) => x.email!.toLowerCase() === 'ana@wired.com').map((x) => x.opportunity_id)).toEqual(['o1', 'o2']);
   });
 
   it('catch-all only and excluded', async () => {
     const only = join(tmp.dir, 'only.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', out: only, onlyCatchAll: true });
+    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out: only, onlyCatchAll: true });
     expect(readCsv(only).map((x) => x.email)).toEqual(['tips@wired.com', 'editor@theverge.com']);
     const none = join(tmp.dir, 'none.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', out: none, excludeCatchAll: true });
+    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out: none, excludeCatchAll: true });
     expect(readCsv(none).every((x) => x.catch_all === 'false')).toBe(true);
-    await expect(exportCsv(cache, { brandId: B, preset: 'contacts', out: none, excludeCatchAll: true, onlyCatchAll: true })).rejects.toThrow(/either/);
+    await expect(exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out: none, excludeCatchAll: true, onlyCatchAll: true })).rejects.toThrow(
+      /either/,
+    );
   });
 
   it('raw turns the formula guard off, with a warning; golden file', async () => {
     const out = join(tmp.dir, 'raw.csv');
-    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', out, raw: true });
+    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out, raw: true });
     golden('contacts-raw.csv', out);
     expect(readCsv(out)[2]!.title).toBe('=HYPERLINK("http://x","y")');
     expect(r.warnings.join(' ')).toContain('Formula guard off');
@@ -167,7 +172,7 @@ describe('contacts preset', () => {
 
   it('BOM, semicolon and tab delimiters, flattened newlines; golden file', async () => {
     const out = join(tmp.dir, 'excel.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', out, bom: true, delimiter: ';', flattenNewlines: true });
+    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out, bom: true, delimiter: ';', flattenNewlines: true });
     golden('contacts-excel.csv', out);
     expect(
       readFileSync(out)
@@ -178,62 +183,76 @@ describe('contacts preset', () => {
     expect(rows[0]!.pitch_body).toBe('Hi Ana, Line two, with "quotes", commas; and semicolons. Best, Sam');
     expect(rows[2]!.pitch_body).toBe('-2+3 @home\ttab'.replace(/^/, "'"));
     const tsv = join(tmp.dir, 'tabs.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', out: tsv, delimiter: '\t' });
+    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out: tsv, delimiter: '\t' });
     expect(readCsv(tsv, '\t')).toHaveLength(4);
   });
 });
 
 describe('opportunities preset', () => {
   it('one row per opportunity with every scalar field, addresses joined, and the local triage', async () => {
-    cache.triage.set(B, 'o3', { status: 'In Progress', note: 'call first', contacted_at: '2026-10-30' });
+    setTriage(cache, B, 'o3', { stage: 'Drafted', note: 'call first', contacted_at: '2026-10-30' });
     const out = join(tmp.dir, 'opps.csv');
     await exportCsv(cache, { brandId: B, preset: 'opportunities', out });
     const rows = readCsv(out);
     expect(Object.keys(rows[0]!)).toEqual([...OPPORTUNITY_COLUMNS]);
     expect(rows.map((x) => x._id)).toEqual(['o1', 'o2', 'o3', 'o4', 'o5']);
     expect(rows[0]).toMatchObject({ emails: 'ana@wired.com', catch_all_emails: 'tips@wired.com', server_status: 'New', status: 'New', archived: 'false' });
-    expect(rows[2]).toMatchObject({ status: 'In Progress', server_status: 'New', note: 'call first', contacted_at: '2026-10-30' });
+    // The user's triage is the stage; Trakkr's status stays the service's.
+    expect(rows[2]).toMatchObject({ stage: 'Drafted', status: 'New', server_status: 'New', note: 'call first', contacted_at: '2026-10-30' });
     expect(rows[3]).toMatchObject({ emails: '', title: 'Blocked domain' });
-    cache.triage.set(B, 'o3', { status: null, contacted_at: null, note: '' });
+    setTriage(cache, B, 'o3', { stage: null, contacted_at: null, note: '' });
   });
 });
 
 describe('never pitching the same person twice', () => {
-  it('already pitched shows on every opportunity sharing an address; skip-contacted leaves it out; mark-exported records the date', async () => {
-    expect(cache.opportunities.list({ brandId: B }).every((o) => o.pitched_at === null)).toBe(true);
-    cache.triage.set(B, 'o1', { contacted_at: '2026-11-05' });
-    const o2 = cache.opportunities.get(B, 'o2')!;
-    expect(cache.opportunities.list({ brandId: B, alreadyPitched: true }).map((o) => [o.id, o.pitched_at])).toEqual([
+  it('already pitched shows on every opportunity sharing an address written to; skip-contacted leaves those out; an export counts once confirmed sent', async () => {
+    expect(list(cache, { brandId: B }).every((o) => o.pitched_at === null)).toBe(true);
+    act(cache, B, ['o1'], { do: 'contacted', on: '2026-11-05' }, '2026-11-05');
+    // Marked contacted without naming the addresses: the pre-selected one is recorded (the person, not the catch-all tips@).
+    expect(triageOf(cache, B, 'o1').contacted_addresses).toEqual(['ana@wired.com']);
+    const o2 = detail(cache, B, 'o2')!;
+    expect(list(cache, { brandId: B, alreadyPitched: true }).map((o) => [o.id, o.pitched_at])).toEqual([
       ['o1', '2026-11-05'],
       ['o2', '2026-11-05'],
     ]);
     expect(o2.item.pitched_at).toBe('2026-11-05');
     const out = join(tmp.dir, 'skip.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', out, skipContacted: true });
-    expect(readCsv(out).map((x) => x.email)).toEqual(['bob@evil.example', 'editor@theverge.com']);
+    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out, skipContacted: true });
+    // tips@wired.com was never written to: it is not "already contacted".
+    expect(readCsv(out).map((x) => x.email)).toEqual(['tips@wired.com', 'bob@evil.example', 'editor@theverge.com']);
 
     const marked = join(tmp.dir, 'marked.csv');
     const r = await exportCsv(cache, {
       brandId: B,
       preset: 'contacts',
+      unfilled: 'keep',
       out: marked,
       skipContacted: true,
       markExported: true,
       now: () => new Date('2026-11-06T09:00:00Z'),
     });
-    expect(r.markedExported).toBe(2);
-    expect(cache.opportunities.get(B, 'o3')!.triage.exported_at).toBe('2026-11-06T09:00:00.000Z');
+    expect(r.markedExported).toBe(3);
+    expect(r.carried).toBe(3);
+    expect(detail(cache, B, 'o3')!.triage.exported_at).toBe('2026-11-06T09:00:00.000Z');
+    // Exported is not contacted: the next export still carries them, and nothing shows as pitched because of it...
     const again = join(tmp.dir, 'again.csv');
-    const r2 = await exportCsv(cache, { brandId: B, preset: 'contacts', out: again, skipContacted: true });
+    expect((await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out: again, skipContacted: true })).rows).toBe(3);
+    expect(detail(cache, B, 'o3')!.item.pitched_at).toBeNull();
+    // ...until the person says the export was sent: its addresses are then contacted.
+    expect(confirmExportSent(cache, r.exportId, '2026-11-07')).toMatchObject({ updated: 3, addresses: 3, alreadySent: null });
+    expect(triageOf(cache, B, 'o3')).toMatchObject({ contacted_at: '2026-11-07', contacted_addresses: ['editor@theverge.com'], stage: 'Contacted' });
+    expect(confirmExportSent(cache, r.exportId, '2026-11-08')).toMatchObject({ updated: 0, alreadySent: expect.any(String) });
+    const r2 = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out: again, skipContacted: true });
     expect(r2.rows).toBe(0);
     expect(readFileSync(again, 'utf8')).toBe(CONTACT_COLUMNS.join(',') + '\r\n');
     expect(r2.warnings).toContain('Nothing to export under these filters.');
-    cache.triage.setMany(B, ['o1', 'o2', 'o3'], { contacted_at: null, exported_at: null });
+    setTriageMany(cache, B, ['o1', 'o2', 'o3'], { contacted_at: null, exported_at: null, contacted_addresses: null, contacted_subject: null, stage: null });
   });
 
   it('flags, by name, every token the editor flags as unfilled, in any spelling (a draft for a catch-all inbox)', async () => {
     const body = "Hi {First_Name}, {firstName} {{ First Name }}: about [Journalist's Name] and [Article 2 Title]. {brand}";
-    cache.drafts.save(B, 'o3', 'pitch', { subject: 'For {publication}', body }, null);
+    const save = (text: { subject: string; body: string }) => cache.writable.transaction(() => saveDraft(cache.writable, B, 'o3', 'pitch', text, null));
+    save({ subject: 'For {publication}', body });
     try {
       const check = await previewExport(cache, { brandId: B, preset: 'contacts' });
       // The editor's own reading of the same text, filled for the same inbox: what stays is what the export must name.
@@ -242,21 +261,21 @@ describe('never pitching the same person twice', () => {
       expect(check.warnings.join(' ')).toContain("[Journalist's Name]");
       expect(check.warnings.join(' ')).not.toContain('more');
       // More distinct ones than the warning names: it says how many it left out.
-      cache.drafts.save(B, 'o3', 'pitch', { subject: '{a1} {a2} {a3} {a4}', body: '{a5} {a6} {a7} {a8} {a9} {a10} {a11}' }, null);
+      save({ subject: '{a1} {a2} {a3} {a4}', body: '{a5} {a6} {a7} {a8} {a9} {a10} {a11}' });
       const many = await previewExport(cache, { brandId: B, preset: 'contacts' });
       expect(many.unfilled).toHaveLength(8);
       expect(many.warnings).toContain(
         '1 row with a merge field or placeholder not filled in the pitch: {a1}, {a2}, {a3}, {a4}, {a5}, {a6}, {a7}, {a8}, and 3 more',
       );
     } finally {
-      cache.drafts.reset(B, 'o3', 'pitch');
+      cache.writable.transaction(() => resetDraft(cache.writable, B, 'o3', 'pitch'));
     }
   });
 
   it('the do-not-contact list: addresses and domains (with subdomains), flagged in the list', async () => {
-    expect(cache.opportunities.get(B, 'o4')!.item.do_not_contact_count).toBe(2);
+    expect(detail(cache, B, 'o4')!.item.do_not_contact_count).toBe(2);
     cache.doNotContact.add('BOB@evil.example');
-    expect(cache.opportunities.get(B, 'o2')!.item.do_not_contact_count).toBe(1);
+    expect(detail(cache, B, 'o2')!.item.do_not_contact_count).toBe(1);
     expect((await previewExport(cache, { brandId: B, preset: 'contacts' })).rows).toBe(3);
     expect(cache.doNotContact.remove('bob@evil.example')).toBe(true);
     expect(cache.doNotContact.list().map((d) => [d.kind, d.value])).toEqual([['domain', 'blocked.org']]);
@@ -268,25 +287,25 @@ describe('files', () => {
   it('max rows with split writes numbered parts, each with a header; without split it stops and says so', async () => {
     const out = join(tmp.dir, 'split', 'batch.csv');
     execFileSync('mkdir', ['-p', join(tmp.dir, 'split')]);
-    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', out, maxRows: 3, split: true });
+    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out, maxRows: 3, split: true });
     expect(r.files.map((f) => f.split('/').pop())).toEqual(['batch-1.csv', 'batch-2.csv']);
     expect(readCsv(r.files[0]!)).toHaveLength(3);
     expect(readCsv(r.files[1]!)).toHaveLength(1);
     expect(readdirSync(join(tmp.dir, 'split')).sort()).toEqual(['batch-1.csv', 'batch-2.csv']);
-    const cut = await exportCsv(cache, { brandId: B, preset: 'contacts', out: join(tmp.dir, 'cut.csv'), maxRows: 2 });
+    const cut = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out: join(tmp.dir, 'cut.csv'), maxRows: 2 });
     expect(cut).toMatchObject({ rows: 2, truncated: true });
     expect(cut.warnings.join(' ')).toContain('Stopped at 2 rows');
   });
 
   it('a failed export leaves no half-written file', async () => {
     const out = join(tmp.dir, 'nope', 'missing-dir', 'x.csv');
-    await expect(exportCsv(cache, { brandId: B, preset: 'contacts', out })).rejects.toThrow();
+    await expect(exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out })).rejects.toThrow();
     expect(existsSync(out)).toBe(false);
   });
 
   it("Python's csv module reads the file exactly as csv-parse does", async () => {
     const out = join(tmp.dir, 'py.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', out, bom: true });
+    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out, bom: true });
     const py = execFileSync(
       'python3',
       ['-c', 'import csv,json,sys\nwith open(sys.argv[1], newline="", encoding="utf-8-sig") as f: print(json.dumps(list(csv.DictReader(f))))', out],
@@ -320,7 +339,7 @@ describe('cells, properties', () => {
           }));
           c.tx(() => c.opportunities.upsertPage(B, recs, 1, 'now'));
           const out = join(tmp.dir, `prop-${Math.random().toString(36).slice(2)}.csv`);
-          await exportCsv(c, { brandId: B, preset: 'contacts', out, delimiter });
+          await exportCsv(c, { brandId: B, preset: 'contacts', unfilled: 'keep', out, delimiter });
           const rows = readCsv(out, delimiter);
           expect(rows).toHaveLength(recs.length);
           rows.forEach((row, i) => {

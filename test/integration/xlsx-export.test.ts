@@ -11,6 +11,7 @@ import { exportCsv } from '../../electron/core/export/csv-export';
 import { CsvWriter } from '../../electron/core/export/csv-writer';
 import { XlsxWriter } from '../../electron/core/export/xlsx-writer';
 import { tempDir } from '../support/tmp';
+import { setTriage } from '../support/store';
 
 const tmp = tempDir();
 const B = '1749113348709x432280934699237400';
@@ -37,7 +38,7 @@ beforeAll(async () => {
   cache = await Cache.open(join(tmp.dir, 'xlsx.db'));
   cache.brands.replaceAll([{ id: B, name: 'Northwind Coffee' }], '2026-11-01T00:00:00Z');
   cache.tx(() => cache.opportunities.upsertPage(B, [record], 1, '2026-11-01T00:00:00Z'));
-  cache.triage.set(B, '00042', { note: '0451' });
+  setTriage(cache, B, '00042', { note: '0451' });
 });
 afterAll(() => {
   cache.close();
@@ -92,7 +93,7 @@ describe('the .xlsx export keeps text as text', () => {
 describe('abandon() closes the file at once', () => {
   it('XlsxWriter: once abandon() resolves no handle is open on the file, and once removed it stays removed', async () => {
     const path = join(tmp.dir, 'abandoned.xlsx.partial');
-    const w = await XlsxWriter.create(path, 'Contacts', new Set(['n']));
+    const w = await XlsxWriter.create(path, 'Contacts', new Map([['n', 'number']]));
     await w.write(['email', 'n']);
     for (let i = 0; i < 5000; i++) await w.write([`a${i}@x.example`, String(i)]);
     await new Promise((r) => setTimeout(r, 50));

@@ -7,6 +7,7 @@ import { Cache } from '../../electron/core/store/cache';
 import { TrakkrClient } from '../../electron/core/api/client';
 import { runSync, type SyncOptions } from '../../electron/core/sync';
 import { DEMO_KEY } from '../../electron/simulator/server';
+import { setTriage, setTriageMany } from './store';
 
 const say = (o: unknown) => process.stdout.write(JSON.stringify(o) + '\n');
 const [mode, dbPath, a, b, c] = process.argv.slice(2);
@@ -19,9 +20,9 @@ if (mode === 'sync') {
   const summary = await runSync(cache, client, { pageSize: 100, scores: false, citations: false, ...opts, onEvent: (e) => say(e) });
   say({ type: 'done', summary });
 } else if (mode === 'triage') {
-  // Rounds of bulk changes over the same ids: status, a note naming the round, a star; each timed.
+  // Rounds of bulk changes over the same ids: the stage, a note naming the round, a star; each timed.
   const ids = JSON.parse(b!) as string[];
-  const statuses = ['In Progress', 'Done'] as const;
+  const stages = ['Drafted', 'Won'] as const;
   // `ms`: the round; `worst`: its longest single write (what a user pressing a key would wait for).
   for (let round = 1; round <= Number(c); round++) {
     const t0 = performance.now();
@@ -33,9 +34,9 @@ if (mode === 'sync') {
     };
     for (let i = 0; i < ids.length; i += 50) {
       const part = ids.slice(i, i + 50);
-      timed(() => cache.triage.setMany(a!, part, { status: statuses[round % 2], note: `round ${round}` }));
+      timed(() => setTriageMany(cache, a!, part, { stage: stages[round % 2], note: `round ${round}` }));
     }
-    timed(() => cache.triage.set(a!, ids[0]!, { starred: round % 2 === 1 }));
+    timed(() => setTriage(cache, a!, ids[0]!, { starred: round % 2 === 1 }));
     say({ type: 'round', round, ms: Math.round(performance.now() - t0), worst: Math.round(worst) });
   }
   say({ type: 'done' });

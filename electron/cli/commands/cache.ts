@@ -1,7 +1,7 @@
 // `workbench cache`: where the cache file is; recovering a damaged one (kept
 // aside, a fresh one built with the user's record carried over); moving one aside.
 import { existsSync } from 'node:fs';
-import { checkFileIntegrity, moveAside } from '../../core/store/db';
+import { checkFileIntegrity, moveAside, refuseIfNotAppCache } from '../../core/store/db';
 import { recoverDamagedCache } from '../../core/store/recover';
 import { APP_VERSION, backupsFor, type Ctx } from '../context';
 import { parse, UsageError } from '../options';
@@ -19,6 +19,8 @@ export async function run(ctx: Ctx, args: string[]): Promise<void> {
       ctx.io.out(`There is no cache at ${ctx.dbPath}; nothing to do.\n`);
       return;
     }
+    // Another program's database is never checked, moved or rebuilt.
+    refuseIfNotAppCache(ctx.dbPath);
     // A healthy cache is not rebuilt by accident: that would drop its opportunities until the next sync.
     const health = checkFileIntegrity(ctx.dbPath);
     if (health.ok && !values.force) {

@@ -1,17 +1,33 @@
-// `workbench export`: a CSV (or an .xlsx workbook) for mail tools from the
-// cache, honouring the do-not-contact list, with the app's settings (the
-// follow-up days, the sender's name for {sender_name}); --check reports the
-// row count and warnings only.
-import { DELIMITERS, EXPORT_PRESETS, exportCsv, previewExport } from '../../core/export/csv-export';
+// `workbench export`: a file for a mail tool or a spreadsheet from the cache,
+// by preset (one per destination: its headers, format, line breaks and guard),
+// honouring the do-not-contact list, with the app's settings (the follow-up
+// days, the sender's name for {sender_name}); --check reports the row count
+// and warnings only. Rows whose merge fields could not be filled need a
+// choice (--unfilled) before a mail export is written. `export sent` marks an
+// export's addresses contacted once it went out; `export log` lists them.
+import { join, dirname } from 'node:path';
+import { EXPORT_PRESETS, MAIL_TEXT_CHOICES, PRESETS, UNFILLED_CHOICES } from '../../../shared/export-presets';
+import { MERGE_FIELDS, type MergeDefaults, type MergeField } from '../../../shared/merge-fields';
+import { SettingsFile } from '../../core/app/settings';
+import { confirmExportSent, ExportNotFound } from '../../core/export/confirm-sent';
+import { DELIMITERS, exportCsv, previewExport, UnfilledChoiceNeeded } from '../../core/export/csv-export';
+import { storedCount } from '../../core/store/opportunity-detail';
+import { localToday } from '../../core/store/opportunity-list';
 import { settingsFor, withCache, type Ctx } from '../context';
 import { LIST_OPTIONS, listFilter } from '../list-filter';
+import { plain, table } from '../output';
 import { brandOf, oneOf, parse, positiveInt, UsageError } from '../options';
 
-export const help = `  export --brand ID --preset contacts|opportunities|followups --out FILE [--format csv|xlsx] [list filters]
-       [--exclude-catch-all | --only-catch-all] [--per-pair] [--skip-contacted] [--mark-exported]
-       [--bom] [--delimiter ,|;|tab] [--flatten-newlines] [--max-rows N [--split]] [--raw] [--check]
-                                        CSV or .xlsx for mail tools (from the cache; --check only reports);
-                                        followups: the follow-ups due, with the follow-up filled
+const presetLines = EXPORT_PRESETS.map((p) => `                                          ${p.padEnd(13)} ${PRESETS[p].purpose}\n`).join('');
+
+export const help = `  export --brand ID --preset PRESET --out FILE [--format csv|xlsx] [--columns A,B,…] [list filters]
+       [--unfilled leave-out|default|keep [--default FIELD=TEXT]…] [--sender-name NAME]
+       [--mail-text guard|leave-out|as-written] [--exclude-catch-all | --only-catch-all] [--per-pair]
+       [--skip-contacted] [--mark-exported] [--bom] [--delimiter ,|;|tab] [--flatten-newlines]
+       [--max-rows N [--split]] [--raw] [--check]
+                                        a file for a mail tool or spreadsheet (from the cache; --check only reports).
+                                        Presets (each follows its tool's import rule; see the README):
+${presetLines}  export sent [ID|latest] | export log   "I sent these": its addresses become contacted; the exports made
 `;
 
 const OPTIONS = {
@@ -19,6 +35,11 @@ const OPTIONS = {
   preset: { type: 'string' },
   format: { type: 'string' },
   out: { type: 'string' },
+  columns: { type: 'string' },
+  unfilled: { type: 'string' },
+  default: { type: 'string', multiple: true },
+  'sender-name': { type: 'string' },
+  'mail-text': { type: 'string' },
   'exclude-catch-all': { type: 'boolean' },
   'only-catch-all': { type: 'boolean' },
   'per-pair': { type: 'boolean' },
@@ -35,23 +56,90 @@ const OPTIONS = {
 
 const rows = (n: number) => `${n.toLocaleString('en-US')} row${n === 1 ? '' : 's'}`;
 
-export async function run(ctx: Ctx, args: string[]): Promise<void> {
-  const { values } = parse(args, OPTIONS);
+/** --default first_name=there: a merge field's default for --unfilled default. */
+function defaults(values: readonly string[] | undefined): MergeDefaults | undefined {
+  if (!values?.length) return undefined;
+  const out: MergeDefaults = {};
+  for (const v of values) {
+    const at = v.indexOf('=');
+    const field = v.slice(0, at).trim() as MergeField;
+    if (at < 1 || !MERGE_FIELDS.includes(field)) throw new UsageError(`--default takes FIELD=TEXT, FIELD one of: ${MERGE_FIELDS.join(', ')}.`);
+    out[field] = v.slice(at + 1);
+  }
+  return out;
+}
+
+async function sent(ctx: Ctx, id: string | undefined): Promise<void> {
+  await withCache(
+    ctx,
+    (cache) => {
+      try {
+        const r = confirmExportSent(cache, id ?? 'latest', localToday());
+        if (r.alreadySent) ctx.io.out(`${plain(r.fileName)} was confirmed sent on ${r.alreadySent}; nothing changed.\n`);
+        else
+          ctx.io.out(
+            `${plain(r.fileName)}: ${r.addresses.toLocaleString('en-US')} address${r.addresses === 1 ? '' : 'es'} of ${r.updated.toLocaleString('en-US')} opportunit${r.updated === 1 ? 'y' : 'ies'} marked ${r.preset === 'followups' ? 'followed up' : 'contacted'} today.\n`,
+          );
+      } catch (e) {
+        if (e instanceof ExportNotFound) throw new UsageError(`${e.message} See \`workbench export log\` for the exports made here.`);
+        throw e;
+      }
+    },
+    { changesRecord: true },
+  );
+}
+
+async function log(ctx: Ctx, asJson: boolean): Promise<void> {
+  await withCache(ctx, (cache) => {
+    // Each export's addresses carried stay out of the log (`export sent` marks them); whether it was sent is in it.
+    const list = cache.exports.list(20).map(({ carried: _carried, ...e }) => ({ ...e, sent_at: e.sent_at ?? null }));
+    if (asJson) return ctx.io.out(JSON.stringify(list) + '\n');
+    ctx.io.out(
+      list.length
+        ? table([
+            ['ID', 'WHEN', 'PRESET', 'ROWS', 'FILE', 'SENT'],
+            ...list.map((e) => [e.id, e.at.slice(0, 16).replace('T', ' '), e.preset, String(e.rows), plain(e.file_name), e.sent_at?.slice(0, 10) ?? '']),
+          ])
+        : 'No export has been made with this cache yet.\n',
+    );
+  });
+}
+
+export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<void> {
+  const { values, positionals } = parse(args, OPTIONS);
+  if (positionals[0] === 'sent') return sent(ctx, positionals[1]);
+  if (positionals[0] === 'log') return log(ctx, asJson);
+  if (positionals.length)
+    throw new UsageError('Use `workbench export --brand ID --preset PRESET --out FILE`, `workbench export sent [ID]` or `workbench export log`.');
   const brandId = brandOf(values.brand);
   const preset = oneOf(EXPORT_PRESETS, values.preset ?? 'contacts', '--preset')!;
-  const format = oneOf(['csv', 'xlsx'] as const, values.format ?? (values.out?.toLowerCase().endsWith('.xlsx') ? 'xlsx' : 'csv'), '--format')!;
+  const info = PRESETS[preset];
+  const byName = values.out?.toLowerCase().endsWith('.xlsx') ? 'xlsx' : values.out?.toLowerCase().endsWith('.csv') ? 'csv' : undefined;
+  const format = oneOf(['csv', 'xlsx'] as const, values.format ?? byName ?? info.formats[0], '--format')!;
+  if (!info.formats.includes(format)) throw new UsageError(`${info.label} takes ${info.formats.join(' or ')} only.`);
   if (!values.out && !values.check) throw new UsageError('--out FILE is required (or --check to see the row count and warnings only).');
   if (values['exclude-catch-all'] && values['only-catch-all']) throw new UsageError('Use --exclude-catch-all or --only-catch-all, not both.');
+  if (info.neverEvaluates && (values.delimiter !== undefined || values.bom))
+    throw new UsageError(`${info.label} reads comma-separated UTF-8 without a byte-order mark: --delimiter and --bom do not apply.`);
   const delimiter = values.delimiter === undefined ? ',' : (DELIMITERS as Record<string, ',' | ';' | '\t'>)[values.delimiter];
   if (!delimiter) throw new UsageError('--delimiter must be , ; or tab.');
   const maxRows = values['max-rows'] === undefined ? undefined : positiveInt(values['max-rows'], '--max-rows');
   if (values.split && maxRows === undefined) throw new UsageError('--split needs --max-rows N (the most rows per file).');
+  const unfilled = oneOf(UNFILLED_CHOICES, values.unfilled, '--unfilled');
+  const mailText = oneOf(MAIL_TEXT_CHOICES, values['mail-text'], '--mail-text');
+  if (values.default?.length && unfilled !== 'default') throw new UsageError('--default goes with --unfilled default.');
+  // The sender's name, given once, is kept in the app's settings (beside the cache) for every export and draft after.
+  if (values['sender-name'] !== undefined) new SettingsFile(join(dirname(ctx.dbPath), 'settings.json')).set({ senderName: values['sender-name'].trim() });
   const { brandId: _b, ...filter } = listFilter(values, brandId);
   const opts = {
     brandId,
     preset,
     format,
     filter,
+    columns: values.columns?.split(',').map((c) => c.trim()),
+    unfilled,
+    fill: defaults(values.default),
+    mailText,
     perPair: values['per-pair'],
     excludeCatchAll: values['exclude-catch-all'],
     onlyCatchAll: values['only-catch-all'],
@@ -68,18 +156,31 @@ export async function run(ctx: Ctx, args: string[]): Promise<void> {
   await withCache(
     ctx,
     async (cache) => {
-      if (cache.opportunities.count({ brandId, includeArchived: true, includeRemoved: true }) === 0) {
+      if (storedCount(cache.readable, brandId) === 0) {
         throw new UsageError('The cache holds no opportunities for this brand yet. Run `workbench sync` first.');
       }
-      if (values.check) {
-        const c = await previewExport(cache, opts);
-        ctx.io.out(`${rows(c.rows)} would be exported.\n`);
-        for (const w of c.warnings) ctx.io.err(`warning: ${w}\n`);
-        return;
+      try {
+        if (values.check) {
+          const c = await previewExport(cache, opts);
+          ctx.io.out(`${rows(c.rows)} would be exported.\n`);
+          for (const w of c.warnings) ctx.io.err(`warning: ${w}\n`);
+          return;
+        }
+        const r = await exportCsv(cache, { ...opts, out: values.out! });
+        for (const w of r.warnings) ctx.io.err(`warning: ${w}\n`);
+        ctx.io.out(`Exported ${rows(r.rows)} to ${r.files.join(', ')}${r.markedExported ? `; ${r.markedExported} opportunities marked exported` : ''}.\n`);
+        if (r.carried) ctx.io.out(`Once they are sent: \`workbench export sent ${r.exportId}\` marks these ${r.carried} addresses contacted.\n`);
+      } catch (e) {
+        if (e instanceof UnfilledChoiceNeeded) {
+          // Nothing was written: name the rows (the whole check) and the choices.
+          const c = await previewExport(cache, opts);
+          for (const w of c.warnings) ctx.io.err(`warning: ${w}\n`);
+          throw new UsageError(
+            `Nothing was written: ${rows(c.placeholders)} hold merge fields that could not be filled. Choose --unfilled leave-out (those rows left out), --unfilled default (e.g. "Hi there"; --default first_name=TEXT), or --unfilled keep (on purpose).${c.senderNameMissing ? ' Your name for {sender_name}: --sender-name NAME (kept for next time).' : ''}`,
+          );
+        }
+        throw e;
       }
-      const r = await exportCsv(cache, { ...opts, out: values.out! });
-      for (const w of r.warnings) ctx.io.err(`warning: ${w}\n`);
-      ctx.io.out(`Exported ${rows(r.rows)} to ${r.files.join(', ')}${r.markedExported ? `; ${r.markedExported} opportunities marked exported` : ''}.\n`);
     },
     { changesRecord: !values.check },
   );

@@ -1,6 +1,9 @@
-// `workbench history`: what was done to an opportunity (status, note, star,
-// contacted, exported), and contacts and exports at the same outlet: "did we
-// pitch this outlet already, and when".
+// `workbench history`: what was done to an opportunity (stage, note, star,
+// contacted, exported, undone), and contacts and exports at the same outlet:
+// "did we pitch this outlet already, and when".
+import { historyAtOutlet, historyOf } from '../../core/store/history';
+import { prepareBrand } from '../../core/store/list-items';
+import { readOpportunity } from '../../core/store/opportunity-detail';
 import { withCache, type Ctx } from '../context';
 import { plain, table } from '../output';
 import { brandOf, parse, UsageError } from '../options';
@@ -13,10 +16,10 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
   const brandId = brandOf(values.brand);
   if (!values.id) throw new UsageError('--id is required (the opportunity id from `workbench list`).');
   await withCache(ctx, (cache) => {
-    const o = cache.opportunities.get(brandId, values.id!);
+    const o = readOpportunity(cache.readable, prepareBrand(cache.writable, brandId), values.id!);
     if (!o) throw new UsageError(`No opportunity ${values.id} for brand ${brandId} in the cache.`);
-    const entries = cache.history.forOpportunity(brandId, values.id!);
-    const outlet = cache.history.atSameOutlet(brandId, values.id!);
+    const entries = historyOf(cache.readable, brandId, values.id!);
+    const outlet = historyAtOutlet(cache.readable, brandId, values.id!);
     if (asJson) return void ctx.io.out(JSON.stringify({ entries, sameOutlet: outlet }) + '\n');
     ctx.io.out(`${plain(o.item.title)} (${plain(o.item.domain)})\n`);
     ctx.io.out(

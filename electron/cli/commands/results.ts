@@ -4,7 +4,7 @@
 import { checkDate } from '../../../shared/rules';
 import { periodOf } from '../../../shared/results';
 import { resultsOf } from '../../core/results/report';
-import { localToday } from '../../core/store/opportunities';
+import { localToday } from '../../core/store/opportunity-list';
 import { withCache, type Ctx } from '../context';
 import { clip, json, plain, table } from '../output';
 import { brandOf, parse, UsageError } from '../options';

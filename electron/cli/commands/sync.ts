@@ -1,8 +1,9 @@
 // `workbench sync`: fetch opportunities, scores and citations into the cache,
 // with a progress line on a TTY and a summary per brand.
-import { WorkbenchError } from '../../../shared/errors';
+import { WorkbenchError, type ErrorKind } from '../../../shared/errors';
 import { runSync, type SyncEvent } from '../../core/sync';
 import { clientFor, withCache, type Ctx } from '../context';
+import { exitCodeOf } from '../exit-codes';
 import { plain } from '../output';
 import { brandOf, parse } from '../options';
 import { spinner, StatusLine } from '../progress';
@@ -13,7 +14,11 @@ export const help = `  sync [--brand ID ...] [--no-scores] [--no-citations] [--n
                                         for (--no-wait: skipped)
 `;
 
-/** Exits 4 when a brand's phase failed (the others were still synced). */
+/**
+ * A brand's phase that failed (the others were still synced) exits with its
+ * kind's code (4 for the service's failures); a failure that stopped the sync
+ * is reported as itself; "Done" is said only when nothing failed.
+ */
 export async function run(ctx: Ctx, args: string[]): Promise<number> {
   const { values } = parse(args, {
     brand: { type: 'string', multiple: true },
@@ -41,15 +46,19 @@ export async function run(ctx: Ctx, args: string[]): Promise<number> {
       status.blank();
     }
   };
-  const summary = await withCache(ctx, (cache) =>
-    runSync(cache, client, {
-      brandIds: ids,
-      onEvent,
-      scores: !values['no-scores'],
-      citations: !values['no-citations'],
-      holderLabel: 'workbench sync',
-      whenBusy: values['no-wait'] ? 'skip' : 'wait',
-    }),
+  const summary = await withCache(
+    ctx,
+    (cache) =>
+      runSync(cache, client, {
+        brandIds: ids,
+        onEvent,
+        signal: ctx.signal,
+        scores: !values['no-scores'],
+        citations: !values['no-citations'],
+        holderLabel: 'workbench sync',
+        whenBusy: values['no-wait'] ? 'skip' : 'wait',
+      }),
+    { writes: true },
   );
   status.clear();
   for (const b of summary.brands) {
@@ -63,9 +72,20 @@ export async function run(ctx: Ctx, args: string[]): Promise<number> {
     );
     for (const f of b.failures) io.err(`  ${f.phase} failed: ${f.message}\n`);
   }
-  io.out(`Done in ${(summary.durationMs / 1000).toFixed(1)} s.\n`);
-  if (summary.cancelled) throw new WorkbenchError('cancelled', 'Sync cancelled.');
+  if (summary.cancelled)
+    throw new WorkbenchError('cancelled', 'Sync stopped. Every page written so far is kept; the next `workbench sync` resumes where this one stopped.');
   if (summary.error) throw new WorkbenchError(summary.error.kind, summary.error.message);
   const failures = summary.brands.flatMap((b) => b.failures);
-  return failures.length ? 4 : 0;
+  if (failures.length === 0) {
+    io.out(`Done in ${(summary.durationMs / 1000).toFixed(1)} s.\n`);
+    return 0;
+  }
+  io.err(`Finished in ${(summary.durationMs / 1000).toFixed(1)} s with ${failures.length} failure${failures.length === 1 ? '' : 's'} (above).\n`);
+  return worstExit(failures.map((f) => f.kind));
+}
+
+/** The exit code of several failures: the first one's, unless one is a bug (1). */
+function worstExit(kinds: ErrorKind[]): number {
+  const codes = kinds.map(exitCodeOf);
+  return codes.includes(1) ? 1 : codes[0]!;
 }

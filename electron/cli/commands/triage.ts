@@ -1,62 +1,54 @@
-// `workbench triage`: set an opportunity's status, note, star or contacted date
-// in the cache (the user's data; sync never overwrites it). Marked contacted,
-// the outreach stage moves on as it does in the app (New or Drafted to
-// Contacted), so its follow-up comes due.
+// `workbench triage`: the older command, kept as an alias of the intent
+// commands (stage, contacted) plus the note and the star. --status is
+// deprecated: the stage is the one local triage now, so a status is carried
+// onto the stage it stands for (In Progress: Drafted, Done: Won, Archived:
+// Not a fit), said in a line on stderr. --contacted is `workbench contacted`
+// (one implementation): alone it means today, and the addresses written to
+// are recorded, those named with --to, else the ones the app pre-selects (its
+// personal addresses; never a catch-all unless that is all; never one on the
+// do-not-contact list). Each change goes through the one owner of the user's
+// record, as in the window.
 import { STATUSES, type Status } from '../../../shared/domain';
-import { STAGE_TO_STATUS, stageAfter, type Stage } from '../../../shared/pipeline';
-import { localToday } from '../../core/store/opportunities';
-import { checkDate } from '../../../shared/rules';
-import { withCache, type Ctx } from '../context';
-import { plain } from '../output';
-import { brandOf, oneOf, parse, UsageError } from '../options';
+import { ARCHIVED_REASON, STAGE_OF_LEGACY_STATUS, type TriageAction } from '../../../shared/pipeline';
+import type { Ctx } from '../context';
+import { oneOf, parse, UsageError } from '../options';
+import { act, contactedAction, TARGET_OPTIONS, targetsOf } from '../triage-act';
 
-export const help = `  triage --brand ID --id OPP_ID [--status New|"In Progress"|Done|Archived|none]
-       [--note TEXT] [--star|--unstar] [--contacted [YYYY-MM-DD]]
+export const help = `  triage --brand ID --id OPP_ID [--note TEXT] [--star|--unstar] [--contacted [YYYY-MM-DD] [--to ADDRESS,…]]
+       [--status New|"In Progress"|Done|Archived]   (deprecated: use \`workbench stage\`)
+                                        --contacted alone: today; --to: the addresses written to
+                                        (else the ones the app pre-selects)
 `;
 
-export async function run(ctx: Ctx, args: string[]): Promise<void> {
-  const { values } = parse(args, {
-    brand: { type: 'string' },
-    id: { type: 'string' },
+/** `--contacted` with no date (at the end, or before another option) means today, as documented. */
+function withContactedDate(args: string[]): string[] {
+  return args.flatMap((a, i) => (a === '--contacted' && (i === args.length - 1 || args[i + 1]!.startsWith('--')) ? [a, 'today'] : [a]));
+}
+
+export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<void> {
+  const { values } = parse(withContactedDate(args), {
+    ...TARGET_OPTIONS,
     status: { type: 'string' },
     note: { type: 'string' },
     star: { type: 'boolean' },
     unstar: { type: 'boolean' },
     contacted: { type: 'string' },
+    to: { type: 'string', multiple: true },
   });
-  const brandId = brandOf(values.brand);
-  if (!values.id) throw new UsageError('--id is required (the opportunity id from `workbench list`).');
-  let status: Status | null | undefined;
-  if (values.status !== undefined) status = values.status.toLowerCase() === 'none' ? null : oneOf(STATUSES, values.status, '--status');
-  let contacted: string | undefined;
-  if (values.contacted !== undefined) {
-    const d = values.contacted === '' || values.contacted === 'today' ? localToday() : values.contacted;
-    const r = checkDate(d, '--contacted');
-    if (!r.ok) throw new UsageError(r.message);
-    contacted = r.value;
+  const { brandId, ids } = targetsOf(values);
+  if (values.to !== undefined && values.contacted === undefined) throw new UsageError('--to goes with --contacted: the addresses the pitch was sent to.');
+  const actions: TriageAction[] = [];
+  if (values.status !== undefined) {
+    const status: Status | undefined = values.status.toLowerCase() === 'none' ? 'New' : oneOf(STATUSES, values.status, '--status');
+    const stage = STAGE_OF_LEGACY_STATUS[status!];
+    ctx.io.err(
+      `note: \`triage --status\` is deprecated: the outreach stage is the one triage now. --status ${status} was taken as the stage ${stage}; next time run \`workbench stage --brand ${brandId} --id ${ids[0]} "${stage}"\`.\n`,
+    );
+    actions.push({ do: 'stage', stage, reason: stage === 'Not a fit' ? ARCHIVED_REASON : null });
   }
-  if (status === undefined && values.note === undefined && !values.star && !values.unstar && contacted === undefined) {
-    throw new UsageError('Say what to change: --status, --note, --star, --unstar or --contacted.');
-  }
-  await withCache(
-    ctx,
-    (cache) => {
-      if (!cache.opportunities.exists(brandId, values.id!))
-        throw new UsageError(`No opportunity ${values.id} for brand ${brandId} in the cache. Run \`workbench sync\`, or check the id with \`workbench list\`.`);
-      // Contacted: the stage moves on (forward only), its status with it unless --status says otherwise, and a snooze ends.
-      const stage = contacted ? stageAfter('mailed', (cache.triage.get(brandId, values.id!)?.stage ?? null) as Stage | null) : undefined;
-      cache.triage.set(brandId, values.id!, {
-        ...(stage ? { stage: stage === 'New' ? null : stage, status: STAGE_TO_STATUS[stage], snoozed_until: null } : {}),
-        ...(status !== undefined ? { status } : {}),
-        ...(values.note !== undefined ? { note: values.note } : {}),
-        ...(values.star ? { starred: true } : values.unstar ? { starred: false } : {}),
-        ...(contacted ? { contacted_at: contacted } : {}),
-      });
-      const d = cache.opportunities.get(brandId, values.id!)!;
-      ctx.io.out(
-        `${plain(d.item.title)}: status ${d.item.status}${d.item.stage ? `, stage ${d.item.stage}` : ''}${d.triage.starred ? ', starred' : ''}${d.triage.note ? `, note saved (${d.triage.note.length} characters)` : ''}${d.triage.contacted_at ? `, contacted ${d.triage.contacted_at}` : ''}.\n`,
-      );
-    },
-    { changesRecord: true },
-  );
+  if (values.contacted !== undefined) actions.push(contactedAction({ on: values.contacted, to: values.to, flag: '--contacted' }));
+  if (values.note !== undefined) actions.push({ do: 'note', text: values.note });
+  if (values.star || values.unstar) actions.push({ do: 'star', on: values.star === true });
+  if (actions.length === 0) throw new UsageError('Say what to change: --note, --star, --unstar, --contacted (or `workbench stage`).');
+  await act(ctx, brandId, ids, actions, asJson);
 }

@@ -1,15 +1,18 @@
 // The Trakkr API client: all four endpoints with every documented parameter,
 // inputs checked before any request, resilient to 429s, 5xx, dropped
 // connections and bad bodies, paced under the plan's rate, and incapable of
-// letting the key leave in a message. The request loop lives here; its parts
-// are inputs.ts, pacing.ts, retry.ts, parse.ts and cursors.ts.
+// letting the key leave in a message. Answers are taken only from the origin
+// asked: a redirect to another address is an error, never data. The request
+// loop lives here; its parts are inputs.ts, pacing.ts, retry.ts, parse.ts and
+// cursors.ts.
 import { DEFAULT_BASE_URL, type CitationMode } from '../../../shared/domain';
 import type { Brand, CitationsQuery, Opportunity, OutreachQuery, Pagination, ScorePoint, ScoresQuery } from '../../../shared/api/schemas';
 import { checkApiBaseUrl } from '../../../shared/api-origin';
 import type { WaitInfo } from '../../../shared/model';
 import { systemClock, type Clock, type SecretStore, type Transport } from '../seams';
-import { ApiError, cancelledError, toApiError } from './errors';
-import { followCursors } from './cursors';
+import { ApiError, cancelledError, toApiError, type ApiFailure } from './errors';
+import { followCursors, type CursorLimits } from './cursors';
+import { redactSecret } from '../../../shared/rules';
 import { citationsQuery, outreachQuery, requestUrl, scoresInput, type Query } from './inputs';
 import { Pacer, sleepOrCancel } from './pacing';
 import { brandsFrom, citationsFrom, networkFailure, outreachFrom, readReply, scorePointsFrom, type Reply } from './parse';
@@ -36,6 +39,8 @@ export interface ClientOptions {
   maxWaitMs?: number;
   random?: () => number;
   onWait?: (w: WaitInfo) => void;
+  /** When following pages stops a misbehaving service (empty pages, repeats, too many pages or too long). */
+  pageLimits?: CursorLimits;
 }
 
 export interface Page<T> {
@@ -93,6 +98,8 @@ export class TrakkrClient {
   private async key(): Promise<string> {
     const key = this.opts.apiKey ?? (await this.opts.secrets?.get()) ?? null;
     if (!key) throw new ApiError('no-key', 'No API key is stored. Add one in Settings, or with `workbench key set`.');
+    // The key in use is redacted in every form (whole, without its prefix, URL-encoded) from every message of this process.
+    redactSecret(key);
     return key;
   }
 
@@ -135,6 +142,11 @@ export class TrakkrClient {
         },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
+      const elsewhere = answeredFrom(url, res);
+      if (elsewhere) {
+        await res.body?.cancel().catch(() => {});
+        return { ok: false, failure: elsewhere };
+      }
       return { ok: true, status: res.status, headers: res.headers, text: await res.text() };
     } catch (e) {
       if (signal?.aborted) throw cancelledError();
@@ -162,7 +174,7 @@ export class TrakkrClient {
   /** Every page of get-outreach from `q.cursor` (or the first) to the end. */
   outreachPages(q: OutreachQuery, signal?: AbortSignal): AsyncGenerator<Page<Opportunity>> {
     outreachQuery(q); // refuse bad input before the first request
-    return followCursors((cursor) => this.outreachPage({ ...q, cursor }, signal), q.cursor);
+    return followCursors((cursor) => this.outreachPage({ ...q, cursor }, signal), q.cursor, this.opts.pageLimits);
   }
 
   static citationsQuery(q: CitationsQuery): Query {
@@ -178,7 +190,7 @@ export class TrakkrClient {
 
   citationsPages(q: CitationsQuery, signal?: AbortSignal): AsyncGenerator<CitationsPage> {
     citationsQuery(q);
-    return followCursors((cursor) => this.citationsPage({ ...q, cursor }, signal), q.cursor);
+    return followCursors((cursor) => this.citationsPage({ ...q, cursor }, signal), q.cursor, this.opts.pageLimits);
   }
 
   /** get-scores; POST with a JSON body when a breakdown is asked for (how GET encodes it is not documented). */
@@ -191,4 +203,36 @@ export class TrakkrClient {
         : await this.request('GET', '/get-scores', input.query, undefined, opts.signal);
     return { response: json as Record<string, unknown>, ...scorePointsFrom(json) };
   }
+}
+
+/**
+ * A response that did not come from the origin asked (fetch followed a
+ * redirect elsewhere, without the key), or a redirect left unfollowed: a
+ * failure, never data. A redirect within the same origin is followed as fetch
+ * does. Not retried: the address itself sends the request away.
+ */
+function answeredFrom(asked: URL, res: Response): ApiFailure | null {
+  const status = res.status;
+  let from: URL | null = null;
+  try {
+    from = res.url ? new URL(res.url) : null;
+  } catch {
+    from = null;
+  }
+  const advice = 'The answer was not used. Check the API address (Settings, or --base-url); if it is right, the service is at fault.';
+  if (from && from.origin !== asked.origin)
+    return {
+      kind: 'bad-response',
+      final: true,
+      status,
+      message: `The service at ${asked.origin} sent the request on to another address (${from.origin}). ${advice}`,
+    };
+  if ((status >= 300 && status < 400) || res.type === 'opaqueredirect')
+    return {
+      kind: 'bad-response',
+      final: true,
+      status,
+      message: `The service at ${asked.origin} answered with a redirect (${status || 'opaque'}) instead of data. ${advice}`,
+    };
+  return null;
 }

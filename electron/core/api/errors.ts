@@ -62,10 +62,12 @@ export interface ApiFailure {
   field?: string;
   requestId?: string;
   cause?: unknown;
+  /** Never tried again, whatever its kind (an answer from another origin). */
+  final?: boolean;
 }
 
 export function toApiError(f: ApiFailure): ApiError {
-  const { kind, message, ...opts } = f;
+  const { kind, message, final: _final, ...opts } = f;
   return new ApiError(kind, message, opts);
 }
 

@@ -116,7 +116,7 @@ export function nextStep(failure: ApiFailure, ctx: StepContext): Step {
     const wait = capWait({ reason: 'rate-limit', seconds, attempt: waits, status: failure.status, message: redactKeys(failure.message) }, policy.maxWaitMs);
     return { action: 'wait', wait, tries: { ...tries, rateLimitWaits: waits } };
   }
-  if (!isRetried(failure.kind)) return { action: 'stop', failure };
+  if (failure.final || !isRetried(failure.kind)) return { action: 'stop', failure };
   const attempt = tries.failures + 1;
   if (attempt >= policy.maxAttempts) {
     return {

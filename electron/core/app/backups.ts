@@ -5,6 +5,11 @@
 // record file with a small description beside it (when, why, how many), so
 // the list shows date and counts without opening every file. Restoring one
 // first backs up what is there now, then replaces the record.
+// A backup is written by the app's one writer (files/atomic-write.ts): the
+// record first, then its description; if either fails, neither is left, so a
+// file under a backup's name is always whole. What a killed or failed backup
+// of an older version left (a record without its description, a temporary
+// part) is removed at the next start (sweep).
 import { WorkbenchError } from '../../../shared/errors';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +18,9 @@ import { gzip } from 'node:zlib';
 import type { BackupInfo, BackupReason, RecordFile } from '../../../shared/user-record';
 export type { BackupInfo, BackupReason } from '../../../shared/user-record';
 import type { Cache } from '../store/cache';
-import { readRecordFile, writeFileAtomic } from './record-files';
+import { readRecordFile } from './record-files';
+import { asFileError } from '../files/file-error';
+import { removeStalePartials, STALE_PARTIAL_MS, writeFileAtomic } from '../files/atomic-write';
 
 const gzipAsync = promisify(gzip);
 
@@ -37,6 +44,7 @@ export interface BackupsOptions {
 }
 
 const ID = /^record-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z(-\d+)?\.json\.gz$/;
+const META = /^(record-.+\.json\.gz)\.meta\.json$/;
 const HOUR = 3_600_000;
 
 export class Backups {
@@ -117,16 +125,64 @@ export class Backups {
     const now = this.now();
     // The record's JSON straight from SQLite; compressed in zlib's thread pool, off the core's thread.
     const { json, counts } = cache.record.readJson(this.o.appVersion, now);
-    mkdirSync(this.o.dir, { recursive: true });
+    try {
+      mkdirSync(this.o.dir, { recursive: true });
+    } catch (e) {
+      throw asFileError(e, this.o.dir, 'The backup of your record');
+    }
     let id = `record-${now.toISOString().replace(/[:.]/g, '-')}.json.gz`;
     for (let k = 2; existsSync(join(this.o.dir, id)); k++) id = id.replace(/(-\d+)?\.json\.gz$/, `-${k}.json.gz`);
     const packed = await gzipAsync(Buffer.from(json, 'utf8'), { level: 3 });
-    writeFileAtomic(join(this.o.dir, id), packed);
+    const file = join(this.o.dir, id);
+    writeFileAtomic(file, packed, { what: 'The backup of your record' });
     const bytes = packed.length;
     const meta: Meta = { created_at: now.toISOString(), reason, counts, bytes, fingerprint };
-    writeFileAtomic(join(this.o.dir, `${id}.meta.json`), JSON.stringify(meta) + '\n');
+    try {
+      writeFileAtomic(join(this.o.dir, `${id}.meta.json`), JSON.stringify(meta) + '\n', { what: 'The backup of your record' });
+    } catch (e) {
+      // Without its description a backup is never listed: it must not stay under a backup's name.
+      rmSync(file, { force: true });
+      throw e;
+    }
     this.prune();
     return { id, created_at: meta.created_at, reason, counts: meta.counts, bytes };
+  }
+
+  /**
+   * At start: remove what killed or failed backups left in the folder (only
+   * this app's files, by name and age): temporary parts whose writer is gone,
+   * a record without its description and a description without its record.
+   * Returns the names removed; never throws.
+   */
+  sweep(): string[] {
+    const removed = removeStalePartials(this.o.dir, this.now().getTime());
+    let names: string[];
+    try {
+      names = readdirSync(this.o.dir);
+    } catch {
+      return removed;
+    }
+    const have = new Set(names);
+    const old = (name: string) => {
+      try {
+        return this.now().getTime() - statSync(join(this.o.dir, name)).mtimeMs > STALE_PARTIAL_MS;
+      } catch {
+        return false;
+      }
+    };
+    for (const name of names) {
+      const meta = META.exec(name);
+      const orphan = ID.test(name) ? !have.has(`${name}.meta.json`) : meta ? !have.has(meta[1]!) : false;
+      // A backup in progress has its record for a moment before its description: only old orphans go.
+      if (!orphan || !old(name)) continue;
+      try {
+        rmSync(join(this.o.dir, name), { force: true });
+        removed.push(name);
+      } catch {
+        // left for the next start
+      }
+    }
+    return removed;
   }
 
   /** Backups older than the keep period go; the newest always stays. */

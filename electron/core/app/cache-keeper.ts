@@ -7,18 +7,31 @@ import { Cache } from '../store/cache';
 import { CacheError, type OpenProgress } from '../store/db';
 import { otherOpeners } from '../store/open-marker';
 import { recoverDamagedCache } from '../store/recover';
+import type { PipelineDays } from '../store/opportunity-list';
 import type { Backups } from './backups';
 
 export interface CacheKeeperDeps {
   appVersion: string;
   backups: () => Backups;
+  /** The days the pipeline's filters are measured from (the user's calendar and settings), given to every cache opened. */
+  days?: () => PipelineDays;
   log?(level: 'warn' | 'error', message: string): void;
   /** Each long step of opening the cache, as it starts (db.ts OpenOptions.onProgress). */
   onOpenProgress?(progress: OpenProgress): void;
 }
 
 export class CacheKeeper {
-  cache!: Cache;
+  private current!: Cache;
+
+  /** The open cache (a recovery replaces it; each one measures the pipeline's days from the user's settings). */
+  get cache(): Cache {
+    return this.current;
+  }
+  set cache(c: Cache) {
+    if (this.deps.days) c.days = this.deps.days;
+    this.current = c;
+  }
+
   /** What the recovery of a damaged cache said, for the window to show once. */
   recovery: { message: string; at: string } | null = null;
   /** The last open rebuilt the cache (damaged, or started over): it holds the record but no opportunities until a sync. */
@@ -43,7 +56,7 @@ export class CacheKeeper {
 
   /** Open the cache at `path`; a damaged one (or, with `startOver`, any) is recovered instead. */
   async open(path: string, startOver = false): Promise<void> {
-    if (this.cache?.db.open) this.cache.close();
+    if (this.current?.db.open) this.current.close();
     this.recoveredAtOpen = false;
     try {
       if (startOver && existsSync(path)) await this.recover(path);

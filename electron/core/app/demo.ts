@@ -2,9 +2,9 @@
 // a keychain of its own, and its own cache file, which "reset" deletes.
 import { existsSync, rmSync } from 'node:fs';
 import { DEMO_KEY, startDemoSimulator, type DemoSimulator } from '../../simulator/demo';
-import { STAGE_TO_STATUS } from '../../../shared/pipeline';
 import { MemorySecretStore } from '../seams';
 import type { Cache } from '../store/cache';
+import { allTriage, writeTriage } from '../store/triage';
 import type { Keychain } from './keys';
 
 export type { DemoSimulator };
@@ -36,14 +36,22 @@ export function removeCacheFiles(path: string): void {
  * A demo cache with any record already is left as it is. Returns how many.
  */
 export function seedDemoRecord(cache: Cache, demo: Pick<DemoSimulator, 'pitches'>): number {
-  if (cache.triage.all().length > 0) return 0;
-  let n = 0;
-  for (const { brandId, pitches } of demo.pitches()) {
-    for (const p of pitches) {
-      const patch = { contacted_at: p.pitchedOn, contacted_addresses: p.addresses, stage: p.stage, status: STAGE_TO_STATUS[p.stage] };
-      cache.triage.set(brandId, p.opportunityId, patch, `${p.pitchedOn}T09:30:00.000Z`);
-      n++;
+  if (allTriage(cache.readable).length > 0) return 0;
+  const db = cache.writable;
+  return db.transaction(() => {
+    let n = 0;
+    for (const { brandId, pitches } of demo.pitches()) {
+      for (const p of pitches) {
+        writeTriage(
+          db,
+          brandId,
+          p.opportunityId,
+          { contacted_at: p.pitchedOn, contacted_addresses: p.addresses, stage: p.stage },
+          `${p.pitchedOn}T09:30:00.000Z`,
+        );
+        n++;
+      }
     }
-  }
-  return n;
+    return n;
+  });
 }

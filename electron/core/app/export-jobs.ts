@@ -1,12 +1,16 @@
 // Export as a job: the pre-export check, the chosen file kept here behind an opaque handle, the CSV
 // written with progress events, cancel by job id (the job ends as cancelled, no file and no
 // temporary part left), and "Show in folder" by job id; no user's path reaches the renderer.
+// An export for mail with rows whose merge fields could not be filled is refused until the
+// person chooses what to do with them (the dialog asks); "I sent these" (confirmSent) makes an
+// export's addresses contacted.
 import { WorkbenchError } from '../../../shared/errors';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { ContractError, ContractResults } from '../../../shared/contract';
 import { asFileError } from '../files/file-error';
 import { exportCsv, previewExport, type ExportOptions } from '../export/csv-export';
+import { confirmExportSent, ExportNotFound } from '../export/confirm-sent';
 import type { Cache } from '../store/cache';
 import type { FileChoices } from './file-choices';
 import type { Platform } from './platform';
@@ -17,7 +21,7 @@ export class ExportJobs {
   private readonly running = new Map<string, { controller: AbortController; done: Promise<void>; cancelled: boolean }>();
   private readonly exportedFiles = new Map<string, string[]>();
 
-  constructor(private readonly deps: { platform: Platform; cache(): Cache; files: FileChoices; onDone?(): void; senderName?(): string }) {}
+  constructor(private readonly deps: { platform: Platform; cache(): Cache; files: FileChoices; onDone?(): void; senderName?(): string; today?(): string }) {}
 
   private checked(o: ExportChoices): ExportChoices {
     if (o.onlyCatchAll && o.excludeCatchAll)
@@ -27,7 +31,20 @@ export class ExportJobs {
   }
 
   preview(o: ExportChoices): Promise<ContractResults['export:preview']> {
-    return previewExport(this.deps.cache(), this.checked(o));
+    const senderName = this.deps.senderName?.() || undefined;
+    return previewExport(this.deps.cache(), { senderName, ...this.checked(o) });
+  }
+
+  /** "I sent these": the export's addresses become contacted (a follow-ups export: followed up) today. */
+  confirmSent(exportId: string): ContractResults['export:confirm-sent'] {
+    try {
+      const r = confirmExportSent(this.deps.cache(), exportId, this.deps.today?.() ?? new Date().toISOString().slice(0, 10));
+      if (r.updated) this.deps.onDone?.();
+      return { updated: r.updated, addresses: r.addresses, alreadySent: r.alreadySent };
+    } catch (e) {
+      if (e instanceof ExportNotFound) throw new ExportNotFound(`${e.message} (it may have been made on another computer).`);
+      throw e;
+    }
   }
 
   /** The save dialog runs in main; the chosen path stays here and the renderer gets a handle and the file's name. */
@@ -35,17 +52,22 @@ export class ExportJobs {
     return { file: await this.deps.files.save(suggestedName) };
   }
 
+  /**
+   * Write the export. Nothing with merge fields left unfilled goes out without a choice: the
+   * dialog's check asks for one first, and a job started without it stops at the first such
+   * row, before any file takes its name (export:done says why).
+   */
   start(o: ExportChoices, fileHandle: string): { jobId: string } {
     const opts = this.checked(o);
+    const senderName = this.deps.senderName?.() || undefined;
     const path = this.deps.files.take(fileHandle, 'save', 'where to save the export');
     const jobId = randomUUID();
     const controller = new AbortController();
     const { platform } = this.deps;
     const job = { controller, done: Promise.resolve(), cancelled: false };
-    const senderName = this.deps.senderName?.() || undefined;
     job.done = exportCsv(this.deps.cache(), {
-      ...opts,
       senderName,
+      ...opts,
       out: path,
       signal: controller.signal,
       onProgress: (p) => platform.emit('export:progress', { jobId, rows: p.rows, bytes: p.bytes }),

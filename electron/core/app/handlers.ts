@@ -1,12 +1,20 @@
-// One handler per contract method, each a call to the app service, typed
-// from the contract's declaration so a missing or misspelt handler, or a wrong
-// result, fails to compile. Every argument arrives as `unknown` and is parsed
-// with the contract's schema before it reaches the service; every answer is a
-// Result (plain data).
+// The core's handler map, one handler per contract method, typed from the
+// contract's declaration so a missing or misspelt handler, or a wrong result,
+// fails to compile. The domains of the user's work bring their own slice,
+// declared and done side by side (opportunities.ts, triage.ts, drafts.ts,
+// results.ts),
+// straight over the store; the app's own methods (keys, settings, sync,
+// export, files, demo) call the service. Every argument arrives as `unknown`
+// and is parsed with the contract's schema before any handler runs; every
+// answer is a Result (plain data).
 import { contract, type ContractError, type ContractHandlers, type MethodName, type Result } from '../../../shared/contract';
 import { redactKeys } from '../../../shared/rules';
 import { WorkbenchError } from '../../../shared/errors';
+import { draftHandlers } from './drafts';
+import { opportunityHandlers } from './opportunities';
+import { resultsHandlers } from './results';
 import type { AppService } from './service';
+import { triageHandlers } from './triage';
 
 /** A suggested file name without path separators or control characters. */
 function safeFileName(name: string): string {
@@ -18,24 +26,18 @@ function safeFileName(name: string): string {
 export type Handlers = ContractHandlers;
 
 /**
- * The handler map: each handler one call to the service. The second argument
- * is ignored (callers written when the clipboard bypassed the service pass their Platform).
+ * The handler map: the domains' slices, then the app's methods, each a call
+ * to the service. The second argument is ignored (callers written when the
+ * clipboard bypassed the service pass their Platform).
  */
 export function createHandlers(s: AppService, _platform?: unknown): Handlers {
   return {
+    ...opportunityHandlers(s.domain),
+    ...triageHandlers(s.domain),
+    ...draftHandlers(s.domain),
+    ...resultsHandlers(s.resultsDomain),
     'app:info': () => s.info(),
     'app:state': () => s.state(),
-    'brands:list': () => s.brands(),
-    'opportunities:list': ({ filter, offset, limit, after }) => s.list(filter, offset, limit, after),
-    'opportunities:view': ({ filter, limit, counts }) => s.view(filter, limit, counts),
-    'opportunities:counts': (filter) => s.counts(filter),
-    'opportunities:get': ({ brandId, id }) => s.opportunity(brandId, id),
-    'triage:set': ({ brandId, id, patch }) => s.setTriage(brandId, id, patch),
-    'triage:bulk': ({ brandId, ids, patch }) => s.setTriageMany(brandId, ids, patch),
-    'dnc:list': () => s.doNotContact(),
-    'dnc:add': ({ value, note }) => s.addDoNotContact(value, note),
-    'dnc:remove': ({ value }) => s.removeDoNotContact(value),
-    'history:get': ({ brandId, id }) => s.history(brandId, id),
     'files:choose': ({ purpose }) => s.chooseFile(purpose),
     'record:export': ({ file }) => s.record.exportRecord(file),
     'record:import-preview': ({ file }) => s.record.previewImport(file),
@@ -46,20 +48,6 @@ export function createHandlers(s: AppService, _platform?: unknown): Handlers {
     'dnc:import-preview': ({ file, column }) => s.record.previewDncCsv(file, column),
     'dnc:import': ({ file, column }) => s.record.importDncCsv(file, column),
     'dnc:export': ({ file }) => s.record.exportDncCsv(file),
-    'drafts:get': ({ brandId, id, kind, to }) => s.pipeline.draft(brandId, id, kind, to),
-    'drafts:save': ({ brandId, id, kind, subject, body }) => s.pipeline.saveDraft(brandId, id, kind, subject, body),
-    'drafts:reset': ({ brandId, id, kind }) => s.pipeline.resetDraft(brandId, id, kind),
-    'snippets:list': () => s.snippets(),
-    'snippets:save': (snippet) => s.pipeline.saveSnippet(snippet),
-    'snippets:remove': ({ id }) => s.pipeline.removeSnippet(id),
-    'pipeline:stage': ({ brandId, ids, stage, reason }) => ({ updated: s.pipeline.setStageMany(brandId, ids, stage, reason) }),
-    'pipeline:snooze': ({ brandId, ids, until }) => ({ updated: s.pipeline.snooze(brandId, ids, until) }),
-    'pipeline:contacted': ({ brandId, id, addresses }) => (s.pipeline.markContacted(brandId, id, addresses), s.opportunity(brandId, id)),
-    'pipeline:followed-up': ({ brandId, id }) => (s.pipeline.markFollowedUp(brandId, id), s.opportunity(brandId, id)),
-    'pipeline:due': () => s.pipeline.due(),
-    'pipeline:warnings': ({ brandId, id, addresses }) => s.pipeline.warnings(brandId, id, addresses),
-    'mail:compose': ({ brandId, id, kind, via, to }) => s.pipeline.compose(brandId, id, kind, via, to),
-    'opportunities:domains': (filter) => s.domains(filter),
     'sync:start': ({ brandIds }) => s.startSync({ brandIds }),
     'sync:cancel': ({ jobId }) => s.cancelSync(jobId),
     'export:preview': (o) => s.previewExport(o),
@@ -67,18 +55,12 @@ export function createHandlers(s: AppService, _platform?: unknown): Handlers {
     'export:start': ({ options, file }) => s.startExport(options, file),
     'export:show-in-folder': ({ jobId }) => s.showExportInFolder(jobId),
     'export:cancel': ({ jobId }) => s.cancelExport(jobId),
+    'export:confirm-sent': ({ exportId }) => s.confirmExportSent(exportId),
     'clipboard:write': ({ text }) => s.writeClipboard(text),
     'links:open': ({ url }) => s.openLink(url),
     'mail:open': ({ emails, subject, body }) => s.openMail(emails, subject, body),
     'scores:get': ({ brandId, breakdown, start, end }) => s.scores(brandId, breakdown, start, end),
     'citations:get': ({ brandId, mode, domain, start, end }) => s.citations(brandId, mode, { domain, start, end }),
-    'results:get': ({ brandId, ...period }) => s.results.report(brandId, period),
-    'results:evidence': ({ brandId, id }) => s.results.evidence(brandId, id),
-    'results:cited': ({ brandId }) => s.results.cited(brandId),
-    'results:mark-won': ({ brandId, id }) => s.results.markWon(brandId, id),
-    'results:undo-won': ({ brandId, id, before }) => s.results.undoWon(brandId, id, before),
-    'results:save-report': (o) => s.results.saveReport(o),
-    'results:export': ({ brandId, format, file, ...period }) => s.results.exportTables(brandId, period, format, file),
     'settings:get': () => s.getSettings(),
     'settings:set': (patch) => s.setSettings(patch),
     'keys:status': () => s.keyStatus(),

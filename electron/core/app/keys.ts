@@ -61,8 +61,9 @@ export class KeyManager implements SecretStore {
     }
   }
 
+  /** What the window may know about the key. Never fails: a keychain that cannot even say its state reads as unavailable (the cache stays readable). */
   async status(): Promise<KeyStatus> {
-    const keychain = await this.keychain.state();
+    const keychain: KeychainState = await this.keychain.state().catch(() => 'unavailable' as const);
     const lastCheck = this.readCheck();
     let stored: string | null = null;
     if (this.session === null && keychain === 'available') stored = await this.keychain.get().catch(() => null);

@@ -1,17 +1,19 @@
 // The service's life, a concern of its own: which cache is open (the user's, or
 // the demo's with its in-process simulator), what launch starts in the
-// background (a sync, the no-reply rule, the integrity check), recovery when
-// that check finds damage, demo mode's switch and reset, and closing.
+// background (a sync when a key is stored, the no-reply rule, the integrity
+// check), recovery when that check finds damage, demo mode's switch and reset,
+// and closing. Nothing here needs the key to open or read the cache: without
+// one (removed, the keychain locked, offline) the cache opens as it is, and
+// only a sync waits for a key.
 import { WorkbenchError } from '../../../shared/errors';
 import { join } from 'node:path';
-import { pipelineDays } from '../store/opportunities';
 import type { CacheKeeper } from './cache-keeper';
 import type { Connection } from './connection';
 import { DemoKeychain, removeCacheFiles, seedDemoRecord, startDemoApi, type DemoSimulator } from './demo';
 import type { ExportJobs } from './export-jobs';
 import type { Keychain } from './keys';
-import type { Pipeline } from './pipeline';
 import type { Platform } from './platform';
+import { applyNoReply } from './triage';
 import type { RecordKeeping } from './record-keeping';
 import type { SettingsFile } from './settings';
 import type { SyncJobs } from './sync-jobs';
@@ -28,6 +30,8 @@ export interface LifecycleDeps {
   demoOpportunities?: number;
   /** How long after launch the background integrity check starts. Default 5 s. */
   integrityCheckDelayMs?: number;
+  /** How often, while the app stays open, the no-reply rule runs again. Default an hour. */
+  noReplyEveryMs?: number;
   log?(level: 'warn' | 'error', message: string): void;
   keeper: CacheKeeper;
   settings: SettingsFile;
@@ -35,21 +39,23 @@ export interface LifecycleDeps {
   sync: SyncJobs;
   exports: ExportJobs;
   record: RecordKeeping;
-  pipeline: Pipeline;
   /** Today on the user's calendar (YYYY-MM-DD). */
   today(): string;
 }
 
-export class Lifecycle {
+/** How often, while the app stays open, the no-reply rule looks again (a window left open for days). */
+const NO_REPLY_EVERY_MS = 60 * 60_000;
+
+export class AppLifecycle {
   /** The demo's simulator while in demo mode, else null. */
   demo: DemoSimulator | null = null;
+  private noReplyTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(private readonly d: LifecycleDeps) {}
 
   /** Open the cache at `path` with its keychain; a damaged one (or, with `startOver`, any) is rebuilt with the record carried over. */
   async openCache(path: string, keychain: Keychain, startOver = false): Promise<void> {
     await this.d.keeper.open(path, startOver);
-    this.d.keeper.cache.opportunities.days = () => pipelineDays(this.d.today(), this.d.settings.get().followUpAfterDays);
     this.d.connection.useKeychain(keychain, join(this.d.userDataDir, this.demo ? 'demo-key-check.json' : 'key-check.json'));
   }
 
@@ -80,17 +86,27 @@ export class Lifecycle {
    * rebuilt at open (its opportunities come back only with a sync).
    */
   async launch(): Promise<void> {
+    // The key is asked for only to decide on a sync: a locked or missing keychain leaves the cache as it is, readable.
     const st = await this.d.connection.keyStatus().catch(() => null);
     const wanted = this.demo !== null || this.d.settings.get().syncOnLaunch || this.d.keeper.recoveredAtOpen;
     if (st && st.state !== 'none' && wanted) this.d.sync.start({});
-    // After the one follow-up, no reply for a while: Not a fit (No reply).
-    try {
-      this.d.pipeline.applyNoReply();
-    } catch (e) {
-      this.d.log?.('warn', `the no-reply rule could not run: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    // After the one follow-up, no reply for a while: Not a fit (No reply). Now, and every hour while the app stays open.
+    this.noReplyRule();
+    this.noReplyTimer ??= setInterval(() => this.noReplyRule(), this.d.noReplyEveryMs ?? NO_REPLY_EVERY_MS);
+    this.noReplyTimer.unref?.();
     // The check the open skipped (a clean last close), in the background once the window has data.
     this.d.keeper.later(this.d.integrityCheckDelayMs ?? 5000, () => this.checkIntegrity());
+  }
+
+  /** The no-reply rule, once: a failure is logged, never in the way. */
+  noReplyRule(): number {
+    try {
+      const s = this.d.settings.get();
+      return applyNoReply(this.d.keeper.cache, s, this.d.today());
+    } catch (e) {
+      this.d.log?.('warn', `the no-reply rule could not run: ${e instanceof Error ? e.message : String(e)}`);
+      return 0;
+    }
   }
 
   /** "Try with demo data": switch to the simulator, its key and its own cache, then sync. */
@@ -128,6 +144,8 @@ export class Lifecycle {
       await Promise.race([running, new Promise((r) => (timer = setTimeout(r, opts.settleMs)))]);
       clearTimeout(timer);
     }
+    if (this.noReplyTimer) clearInterval(this.noReplyTimer);
+    this.noReplyTimer = null;
     this.d.keeper.dispose();
     await this.d.record.close().catch((e: unknown) => this.d.log?.('warn', `the backup at quit failed: ${e instanceof Error ? e.message : String(e)}`));
     this.d.keeper.cache.close();

@@ -2,7 +2,7 @@
 // long for a mailto: link) and the clipboard; checked here, then handed to main through the Platform.
 import type { ContractResults } from '../../../shared/contract';
 import { checkExternalUrl, checkMailto } from '../../../shared/links';
-import { mailtoLink } from '../../../shared/outreach';
+import { composeLink } from '../../../shared/mail-links';
 import type { Platform } from './platform';
 
 export async function openLink(platform: Platform, url: string): Promise<ContractResults['links:open']> {
@@ -13,12 +13,13 @@ export async function openLink(platform: Platform, url: string): Promise<Contrac
 }
 
 export async function openMail(platform: Platform, emails: string[], subject?: string, body?: string): Promise<ContractResults['mail:open']> {
-  const m = mailtoLink(emails, subject, body);
+  const m = composeLink('default', { to: emails, subject: subject ?? '', body: body ?? '' });
   const c = checkMailto(m.url);
   if (!c.ok) return { opened: false, message: c.reason, copiedBody: false };
-  if (m.tooLong && body) platform.writeClipboard(body);
+  // What did not fit (the body, addresses, the subject) is copied, and the message says what is where.
+  if (m.clipboard !== null) platform.writeClipboard(m.clipboard);
   await platform.openExternal(c.url);
-  return { opened: true, message: m.message, copiedBody: m.tooLong && !!body };
+  return { opened: true, message: m.message, copiedBody: m.bodyLeftOut };
 }
 
 export function writeClipboard(platform: Platform, text: string): ContractResults['clipboard:write'] {

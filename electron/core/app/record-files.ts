@@ -1,32 +1,16 @@
 // The user's record on disk: one JSON document (shared/user-record.ts), plain
-// for a record export a person may open, gzipped for backups. Written under a
-// temporary name, flushed, then renamed, so a crash never leaves half a file
-// under the real name; read back with every kind of bad file refused in words.
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+// for a record export a person may open, gzipped for backups. Written by the
+// app's one writer (files/atomic-write.ts), so a crash or a full disk never
+// leaves half a file under the real name; read back with every kind of bad
+// file refused in words.
+import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { gunzip, gzip } from 'node:zlib';
 import { parseRecordFile, type RecordFile } from '../../../shared/user-record';
+import { writeFileAtomic } from '../files/atomic-write';
 
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
-
-/** Write bytes to `path` atomically: a temporary file beside it, flushed, then renamed over. */
-export function writeFileAtomic(path: string, bytes: Buffer | string): void {
-  const tmp = `${path}.partial-${process.pid}`;
-  try {
-    const fd = openSync(tmp, 'w');
-    try {
-      writeSync(fd, typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
-}
 
 /** The record as bytes: pretty JSON for a person, or gzipped (compressed off this thread) for a backup. */
 export async function encodeRecord(record: RecordFile, opts: { gzip?: boolean } = {}): Promise<Buffer> {
@@ -36,7 +20,7 @@ export async function encodeRecord(record: RecordFile, opts: { gzip?: boolean } 
 
 export async function writeRecordFile(path: string, record: RecordFile, opts: { gzip?: boolean } = {}): Promise<number> {
   const bytes = await encodeRecord(record, opts);
-  writeFileAtomic(path, bytes);
+  writeFileAtomic(path, bytes, { what: 'Your record' });
   return bytes.length;
 }
 

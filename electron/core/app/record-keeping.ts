@@ -1,9 +1,8 @@
 // The user's record as the app looks after it (a concern of the service):
-// per-opportunity history and "pitched at this outlet already?", backups and
-// restoring one, moving the record to and from a file, and the do-not-contact
+// backups and restoring one, moving the record to and from a file, and the do-not-contact
 // list as CSV. Files come through main's dialogs as handles (file-choices.ts).
 import { WorkbenchError } from '../../../shared/errors';
-import type { BackupInfo, DncCsvPreview, HistoryEntry, ImportPreview, OutletHistoryEntry, RecordCounts } from '../../../shared/user-record';
+import type { BackupInfo, DncCsvPreview, ImportPreview, RecordCounts } from '../../../shared/user-record';
 import type { Cache } from '../store/cache';
 import { Backups } from './backups';
 import type { FileChoices } from './file-choices';
@@ -16,16 +15,13 @@ export class RecordKeeping {
 
   constructor(private readonly deps: { cache: () => Cache; files: FileChoices; appVersion: string; backupsDir: string; onError?: (e: unknown) => void }) {
     this.backups = new Backups({ dir: deps.backupsDir, cache: deps.cache, appVersion: deps.appVersion, onError: deps.onError });
+    // At start: what killed or failed backups left behind goes (this app's files only, by name and age).
+    this.backups.sweep();
   }
 
   /** A change to the user's record was made: a backup follows (at most once an hour). */
   changed(): void {
     this.backups.noteChange();
-  }
-
-  history(brandId: string, id: string): { entries: HistoryEntry[]; sameOutlet: OutletHistoryEntry[] } {
-    const cache = this.deps.cache();
-    return { entries: cache.history.forOpportunity(brandId, id), sameOutlet: cache.history.atSameOutlet(brandId, id) };
   }
 
   async chooseFile(purpose: FilePurpose): Promise<{ file: { handle: string; name: string } | null }> {

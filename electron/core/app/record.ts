@@ -12,7 +12,9 @@ import { cell } from '../export/csv-export';
 import type { Cache } from '../store/cache';
 import { parseDoNotContact } from '../store/do-not-contact';
 import type { Backups } from './backups';
-import { readRecordFile, writeFileAtomic, writeRecordFile } from './record-files';
+import { readRecordFile, writeRecordFile } from './record-files';
+import { writeFileAtomic } from '../files/atomic-write';
+import { decodeText, TextFileError } from './text-file';
 
 const CONFLICTS_SHOWN = 50;
 
@@ -54,8 +56,10 @@ const LIKELY = ['email', 'e-mail', 'email address', 'address', 'domain', 'websit
 function readCsv(path: string): string[][] {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    // UTF-8 or UTF-16 (by its byte-order mark, or its zero bytes); any other encoding is refused by name (text-file.ts).
+    text = decodeText(readFileSync(path), path);
   } catch (e) {
+    if (e instanceof TextFileError) throw new WorkbenchError('invalid-input', `Nothing was imported: ${e.message}`, { field: 'file' });
     throw new WorkbenchError('invalid-input', `The file could not be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`, { field: 'file' });
   }
   try {
@@ -146,6 +150,6 @@ export function importDncCsv(cache: Cache, path: string, column?: string, now = 
 export function exportDncCsv(cache: Cache, path: string): number {
   const list = cache.doNotContact.list();
   const rows = [['kind', 'value', 'note', 'added_at'], ...list.map((d) => [d.kind, d.value, d.note, d.added_at].map((v) => cell(v)))];
-  writeFileAtomic(path, stringify(rows, { record_delimiter: 'windows' }));
+  writeFileAtomic(path, stringify(rows, { record_delimiter: 'windows' }), { what: 'The do-not-contact list' });
   return list.length;
 }

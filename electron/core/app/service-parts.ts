@@ -5,20 +5,19 @@
 import { join } from 'node:path';
 import type { Transport } from '../seams';
 import type { OpenProgress } from '../store/db';
-import { localToday } from '../store/opportunities';
+import { localToday, pipelineDays } from '../store/opportunity-list';
+import type { DomainDeps } from './domain-deps';
 import { CacheKeeper } from './cache-keeper';
 import { Connection } from './connection';
 import { ExportJobs } from './export-jobs';
 import { FileChoices } from './file-choices';
 import type { Keychain } from './keys';
-import { Lifecycle } from './lifecycle';
+import { AppLifecycle } from './lifecycle';
 import type { Platform } from './platform';
-import { Pipeline } from './pipeline';
 import { RecordKeeping } from './record-keeping';
-import { Results } from './results';
+import { afterSync, type ResultsDeps } from './results';
 import { SettingsFile } from './settings';
 import { SyncJobs } from './sync-jobs';
-import { Triage } from './triage';
 
 export interface AppServiceOptions {
   userDataDir: string;
@@ -38,6 +37,8 @@ export interface AppServiceOptions {
   startOver?: boolean;
   /** How long after launch the background integrity check starts. Default 5 s. */
   integrityCheckDelayMs?: number;
+  /** How often, while the app stays open, the no-reply rule runs again. Default an hour. */
+  noReplyEveryMs?: number;
   log?(level: 'warn' | 'error', message: string): void;
   /** Told as each long step of opening the cache starts (a migration, say): main waits while these come. */
   onOpenProgress?(progress: OpenProgress): void;
@@ -51,10 +52,11 @@ export interface ServiceParts {
   files: FileChoices;
   record: RecordKeeping;
   exports: ExportJobs;
-  pipeline: Pipeline;
-  triage: Triage;
-  results: Results;
-  life: Lifecycle;
+  /** What the domains behind the contract (opportunities, triage, drafts) are given. */
+  domain: DomainDeps;
+  /** What the results domain is given: the domains' parts and the files chosen in main's dialogs. */
+  results: ResultsDeps;
+  life: AppLifecycle;
   /** Today on the user's calendar (YYYY-MM-DD); a test fixes it. */
   today(): string;
 }
@@ -62,7 +64,13 @@ export interface ServiceParts {
 export function buildParts(opts: AppServiceOptions): ServiceParts {
   const { platform } = opts;
   const today = () => opts.today?.() ?? localToday();
-  const keeper = new CacheKeeper({ appVersion: opts.appVersion, backups: () => record.backups, log: opts.log, onOpenProgress: opts.onOpenProgress });
+  const keeper = new CacheKeeper({
+    appVersion: opts.appVersion,
+    backups: () => record.backups,
+    days: () => pipelineDays(today(), settings.get().followUpAfterDays),
+    log: opts.log,
+    onOpenProgress: opts.onOpenProgress,
+  });
   const cache = () => keeper.cache;
   const settings = new SettingsFile(join(opts.userDataDir, 'settings.json'));
   const connection: Connection = new Connection({ platform, settings, fetch: opts.fetch, cache, demoUrl: () => life.demo?.url ?? null });
@@ -72,7 +80,7 @@ export function buildParts(opts: AppServiceOptions): ServiceParts {
     client: () => connection.client(),
     setOnline: (online) => connection.setOnline(online),
     keyRefused: (message) => connection.recordKeyCheck(false, message),
-    afterSync: (summary, startedAt) => results.afterSync(summary, startedAt),
+    afterSync: (summary, startedAt) => afterSync(results, summary, startedAt),
     log: opts.log,
   });
   const files = new FileChoices(platform);
@@ -83,18 +91,9 @@ export function buildParts(opts: AppServiceOptions): ServiceParts {
     backupsDir: join(opts.userDataDir, 'backups'),
     onError: (e) => opts.log?.('warn', `a backup of the user's record failed: ${e instanceof Error ? e.message : String(e)}`),
   });
-  const exports = new ExportJobs({ platform, cache, files, onDone: () => record.changed(), senderName: () => settings.get().senderName });
-  const pipeline = new Pipeline({ cache, platform, settings: () => settings.get(), today, changed: () => record.changed() });
-  const triage = new Triage(cache);
-  const results: Results = new Results({
-    cache,
-    pipeline,
-    settings: () => settings.get(),
-    files,
-    platform,
-    today,
-    changed: () => record.changed(),
-  });
-  const life: Lifecycle = new Lifecycle({ ...opts, keeper, settings, connection, sync, exports, record, pipeline, today });
-  return { keeper, settings, connection, sync, files, record, exports, pipeline, triage, results, life, today };
+  const exports = new ExportJobs({ platform, cache, files, onDone: () => record.changed(), senderName: () => settings.get().senderName, today });
+  const domain: DomainDeps = { cache, platform, settings: () => settings.get(), today, changed: () => record.changed() };
+  const results: ResultsDeps = { ...domain, files };
+  const life: AppLifecycle = new AppLifecycle({ ...opts, keeper, settings, connection, sync, exports, record, today });
+  return { keeper, settings, connection, sync, files, record, exports, domain, results, life, today };
 }

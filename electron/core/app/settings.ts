@@ -1,5 +1,6 @@
 // Settings kept locally as a small JSON file in the user-data folder, written
-// atomically (temporary file, then rename). Never holds the key.
+// by the app's one writer (files/atomic-write.ts: whole or not at all). Never
+// holds the key.
 //
 // The API base URL decides where the key is sent, so it is checked on the way
 // in (shared/api-origin.ts), and a change of the API's origin to anywhere but
@@ -14,12 +15,14 @@
 // computer, written by another program) is read, but gets no key until the
 // user confirms it in Settings.
 import { WorkbenchError } from '../../../shared/errors';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { checkApiBaseUrl, DEFAULT_API_ORIGIN, isLoopbackHost } from '../../../shared/api-origin';
 import { settingsSchema, type Settings, type SettingsPatch } from '../../../shared/contract';
 import { DEFAULT_BASE_URL } from '../../../shared/domain';
 import { PIPELINE_DEFAULTS } from '../../../shared/pipeline';
+import { removeStalePartials, writeFileAtomic } from '../files/atomic-write';
+import { asFileError } from '../files/file-error';
 
 export const DEFAULT_SETTINGS: Settings = {
   baseUrl: DEFAULT_BASE_URL,
@@ -63,6 +66,8 @@ export class SettingsFile {
   private readWarning: string | null = null;
 
   constructor(private readonly path: string) {
+    // At start: temporary settings files of a process killed while saving them go.
+    removeStalePartials(dirname(path));
     this.current = this.read();
   }
 
@@ -149,10 +154,12 @@ export class SettingsFile {
     }
     const next = settingsSchema.parse({ ...this.current, ...changes });
     const onDisk: OnDisk = confirmed === null ? next : { ...next, confirmedOrigin: confirmed };
-    mkdirSync(dirname(this.path), { recursive: true });
-    const tmp = `${this.path}.tmp-${process.pid}`;
-    writeFileSync(tmp, JSON.stringify(onDisk, null, 2) + '\n', { mode: 0o600 });
-    renameSync(tmp, this.path);
+    try {
+      mkdirSync(dirname(this.path), { recursive: true });
+    } catch (e) {
+      throw asFileError(e, this.path, 'The settings');
+    }
+    writeFileAtomic(this.path, JSON.stringify(onDisk, null, 2) + '\n', { what: 'The settings', mode: 0o600 });
     this.current = next;
     this.confirmed = confirmed;
     if (changes.baseUrl !== undefined) this.readWarning = null;

@@ -2,63 +2,52 @@
 // row, quoting as needed) or an .xlsx workbook, streamed from SQLite to the
 // file so memory stays flat for any size; written to a temporary file and
 // renamed, so a half-written file is never left under the user's name; a
-// cancel (the signal) is heard between rows and leaves no file at all. In a
-// CSV, cells that a spreadsheet would run as a formula get a leading
-// apostrophe unless `raw` is asked for; in an .xlsx every text cell is text.
-import { invalidInput } from '../../../shared/errors';
+// cancel (the signal) is heard between rows and leaves no file at all. What
+// each destination needs comes from its preset (shared/export-presets.ts);
+// the rows and their cells from rows.ts; what a person should know first from
+// the check (check.ts), which the preview runs the same way.
+//
+// The formula guard (guard.ts): in a CSV, a cell that would start a formula
+// gets a leading apostrophe, unless `raw` is asked for; mail text (names,
+// subject, body) is never changed without a word: the check names each such
+// cell and the person chooses (the apostrophe, those rows left out, an .xlsx
+// where the text stays as written, or for a tool that never runs formulas the
+// text as written). In an .xlsx every text cell is a string: nothing can run.
+import { accessSync, constants, rmSync, statSync } from 'node:fs';
 import { asFileError } from '../files/file-error';
-import { accessSync, constants, renameSync, rmSync, statSync } from 'node:fs';
+import { commitPartial, partialName, removeStalePartials } from '../files/atomic-write';
 import { basename, dirname, extname, join } from 'node:path';
-import { findTokens } from '../../../shared/merge-fields';
-import type { Pitch } from '../../../shared/opportunity-fields';
-import type { Cache } from '../store/cache';
-import type { ContactRowOptions } from '../store/export-rows';
-import { CsvWriter } from './csv-writer';
-import { XlsxWriter } from './xlsx-writer';
-import type { ListFilter } from '../store/opportunities';
+import { invalidInput } from '../../../shared/errors';
 import type { ExportCheck, ExportResult } from '../../../shared/model';
-import {
-  CONTACT_COLUMNS,
-  contactColumns,
-  contactExportRow,
-  contactFields,
-  FOLLOW_UP_COLUMNS,
-  followUpColumns,
-  NUMERIC_COLUMNS,
-  OPPORTUNITY_COLUMNS,
-  opportunityColumns,
-  opportunityExportRow,
-  type ExportPreset,
-} from './presets';
+import { PRESETS, type ExportFormat } from '../../../shared/export-presets';
+import type { Cache } from '../store/cache';
+import { finishCheck, newCheck } from './check';
+import { CsvWriter } from './csv-writer';
+import { guarded } from './guard';
+import { presetHeaders, type Column } from './presets';
+import { chosenColumns, readyRows, taken, type RowChoices } from './rows';
+import { XlsxWriter, type CellKind } from './xlsx-writer';
 export type { ExportCheck, ExportResult } from '../../../shared/model';
-export { CONTACT_COLUMNS, EXPORT_PRESETS, FOLLOW_UP_COLUMNS, OPPORTUNITY_COLUMNS, splitName, type ExportPreset } from './presets';
+export { CONTACT_COLUMNS, EXPORT_PRESETS, FOLLOW_UP_COLUMNS, OPPORTUNITY_COLUMNS, presetHeaders, splitName, type ExportPreset } from './presets';
+export { UnfilledChoiceNeeded } from './rows';
 
 export const DELIMITERS = { ',': ',', ';': ';', tab: '\t' } as const;
 
-export interface ExportOptions extends ContactRowOptions {
-  brandId: string;
-  filter?: Omit<ListFilter, 'brandId'>;
-  preset: ExportPreset;
+export interface ExportOptions extends RowChoices {
   /** The file to write (.csv or .xlsx); with `split`, parts are numbered -1, -2, … */
   out: string;
-  /** csv (default) or xlsx. */
-  format?: 'csv' | 'xlsx';
-  /** The user's name, for {sender_name} in the filled text. */
-  senderName?: string;
+  /** The preset's first format when not given (an .xlsx file name asks for a workbook). */
+  format?: ExportFormat;
   markExported?: boolean;
   bom?: boolean;
   delimiter?: ',' | ';' | '\t';
-  flattenNewlines?: boolean;
   maxRows?: number;
   split?: boolean;
-  /** Turn off the formula guard (cells starting with = + - @ tab CR LF). */
-  raw?: boolean;
   now?: () => Date;
   signal?: AbortSignal;
   onProgress?: (p: { rows: number; bytes: number; file: string }) => void;
 }
 
-const FORMULA_START = /^[=+\-@\t\r\n]/;
 /** Rows between two turns of the event loop, so a cancel (or a quit) can reach a long export. */
 const YIELD_EVERY = 500;
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -70,107 +59,41 @@ export function cell(v: unknown, opts: { raw?: boolean; flattenNewlines?: boolea
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
   let s = typeof v === 'string' ? v : JSON.stringify(v);
   if (opts.flattenNewlines) s = s.replace(/\s*(\r\n|\r|\n)+\s*/g, ' ').trim();
-  if (!opts.raw && FORMULA_START.test(s)) s = `'${s}`;
-  return s;
+  return opts.raw ? s : guarded(s);
 }
 
-interface Record_ {
-  cells: unknown[];
-  opportunityRowid: number;
-  email: string;
-  catchAll: boolean;
-  pitch: Pitch;
+/** The format an export writes: asked for, else what the file name says, else the preset's first; one the destination takes. */
+function formatOf(o: { preset: RowChoices['preset']; format?: ExportFormat; out?: string }): ExportFormat {
+  const preset = PRESETS[o.preset];
+  const byName = o.out && extname(o.out).toLowerCase() === '.xlsx' ? 'xlsx' : o.out && extname(o.out).toLowerCase() === '.csv' ? 'csv' : undefined;
+  const format = o.format ?? byName ?? preset.formats[0]!;
+  if (!preset.formats.includes(format))
+    throw invalidInput(`${preset.label} takes ${preset.formats.map((f) => f.toUpperCase()).join(' or ')} only, not ${format.toUpperCase()}.`, 'format');
+  return format;
 }
 
-const FOLLOW_UPS = followUpColumns();
-const CONTACTS = contactColumns();
-const CONTACT_FIELDS = contactFields();
-const OPPORTUNITIES = opportunityColumns();
-
-async function* records(cache: Cache, o: ExportOptions): AsyncGenerator<Record_> {
-  const filter: ListFilter = { ...o.filter, brandId: o.brandId };
-  const brand = cache.brands.get(o.brandId)?.name ?? o.brandId;
-  if (o.preset === 'contacts') {
-    for (const contact of cache.exportRows.contactRows(filter, o, CONTACT_FIELDS)) {
-      const { row, pitch } = contactExportRow(contact, brand, o.senderName);
-      yield {
-        cells: CONTACTS.map(([, value]) => value(row)),
-        opportunityRowid: contact.opportunity_rowid,
-        email: contact.email,
-        catchAll: contact.catch_all === 1,
-        pitch,
-      };
-    }
-    return;
-  }
-  // The follow-ups preset lists exactly what the Due view shows, with the follow-up filled.
-  const due = o.preset === 'followups';
-  const columns = due ? FOLLOW_UPS : OPPORTUNITIES;
-  for (const opportunity of cache.exportRows.opportunityRows(due ? { ...filter, view: 'due' } : filter, o)) {
-    const { row, pitch } = opportunityExportRow(opportunity, brand, undefined, o.senderName);
-    yield {
-      cells: columns.map(([, value]) => value(row)),
-      opportunityRowid: opportunity.opportunity_rowid,
-      email: [...row.emails, ...row.catchAlls].join('; '),
-      catchAll: row.catchAlls.length > 0,
-      pitch: due ? row.followUp : pitch,
-    };
-  }
-}
-
-/** How many distinct unfilled tokens the check names (the count covers every row). */
-const MAX_UNFILLED_NAMED = 8;
-/** Every distinct unfilled token a check has met, named or not (for "and N more"). */
-const unfilledSeen = new WeakMap<ExportCheck, Set<string>>();
-
-function newCheck(): ExportCheck {
-  return { rows: 0, emptyEmail: 0, emptySubject: 0, emptyBody: 0, placeholders: 0, unfilled: [], catchAll: 0, warnings: [] };
-}
-
-function tally(c: ExportCheck, r: Record_): void {
-  c.rows++;
-  if (!r.email) c.emptyEmail++;
-  if (!r.pitch.subject.trim()) c.emptySubject++;
-  if (!r.pitch.body.trim()) c.emptyBody++;
-  // The editor's own token finder: what it flags as unfilled, the export flags too, by name.
-  const left = [...findTokens(r.pitch.subject), ...findTokens(r.pitch.body)];
-  if (left.length > 0) {
-    c.placeholders++;
-    const seen = unfilledSeen.get(c) ?? new Set<string>();
-    unfilledSeen.set(c, seen);
-    for (const t of left) {
-      seen.add(t.token);
-      if (c.unfilled.length < MAX_UNFILLED_NAMED && !c.unfilled.includes(t.token)) c.unfilled.push(t.token);
-    }
-  }
-  if (r.catchAll) c.catchAll++;
-}
-
-function finishCheck(c: ExportCheck): ExportCheck {
-  const n = (k: number, what: string) => `${k.toLocaleString('en-US')} row${k === 1 ? '' : 's'} ${what}`;
-  const w: string[] = [];
-  if (c.rows === 0) w.push('Nothing to export under these filters.');
-  if (c.emptyEmail) w.push(n(c.emptyEmail, 'without an e-mail address'));
-  if (c.emptySubject) w.push(n(c.emptySubject, 'without a pitch subject'));
-  if (c.emptyBody) w.push(n(c.emptyBody, 'without a pitch body'));
-  const more = (unfilledSeen.get(c)?.size ?? 0) - c.unfilled.length;
-  if (c.placeholders)
-    w.push(
-      `${n(c.placeholders, 'with a merge field or placeholder not filled')} in the pitch: ${c.unfilled.join(', ')}${more > 0 ? `, and ${more} more` : ''}`,
-    );
-  if (c.catchAll) w.push(`${n(c.catchAll, 'with a catch-all address')} (may reach nobody in particular)`);
-  c.warnings = w;
-  return c;
+function checkOptions(o: RowChoices & { maxRows?: number }): void {
+  if (o.onlyCatchAll && o.excludeCatchAll) throw invalidInput('Choose either only catch-all addresses or none, not both.', 'onlyCatchAll');
+  if (o.maxRows !== undefined && (!Number.isInteger(o.maxRows) || o.maxRows < 1))
+    throw invalidInput('The row limit must be a whole number of at least 1.', 'maxRows');
 }
 
 /** The pre-export check and row count, without writing anything. */
-export async function previewExport(cache: Cache, o: Omit<ExportOptions, 'out'>): Promise<ExportCheck> {
-  const c = newCheck();
-  for await (const r of records(cache, { ...o, out: '' })) {
-    if (o.maxRows && !o.split && c.rows >= o.maxRows) break;
-    tally(c, r);
+export async function previewExport(cache: Cache, o: Omit<ExportOptions, 'out'> & { out?: string }): Promise<ExportCheck> {
+  checkOptions(o);
+  const format = formatOf(o);
+  const columns = chosenColumns(o.preset, o.columns);
+  const check = newCheck(
+    o.preset,
+    format,
+    presetHeaders(o.preset),
+    columns.map(([h]) => h),
+  );
+  for await (const r of readyRows(cache, o, format, columns, check, () => check.rows + 2, false)) {
+    if (o.maxRows && !o.split && check.rows >= o.maxRows) break;
+    taken(check, r);
   }
-  return finishCheck(c);
+  return finishCheck(check, o);
 }
 
 function partName(out: string, k: number): string {
@@ -182,21 +105,29 @@ export async function exportCsv(cache: Cache, o: ExportOptions): Promise<ExportR
   return cache.readingOnce(() => writeExport(cache, o));
 }
 
+/** What a workbook writes each column as (text where not said). */
+const kindsOf = (columns: Column<never>[]) => new Map<string, CellKind>(columns.map(([h, , opts]) => [h, opts?.kind ?? 'text']));
+
 async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult> {
-  if (o.onlyCatchAll && o.excludeCatchAll) throw invalidInput('Choose either only catch-all addresses or none, not both.', 'onlyCatchAll');
-  if (o.maxRows !== undefined && (!Number.isInteger(o.maxRows) || o.maxRows < 1))
-    throw invalidInput('The row limit must be a whole number of at least 1.', 'maxRows');
+  checkOptions(o);
+  const format = formatOf(o);
+  const columns = chosenColumns(o.preset, o.columns);
   try {
     accessSync(dirname(o.out), constants.W_OK);
   } catch (e) {
     throw asFileError(e, o.out, 'The export');
   }
-  const header = o.preset === 'contacts' ? CONTACT_COLUMNS : o.preset === 'followups' ? FOLLOW_UP_COLUMNS : OPPORTUNITY_COLUMNS;
-  const xlsx = (o.format ?? (extname(o.out).toLowerCase() === '.xlsx' ? 'xlsx' : 'csv')) === 'xlsx';
-  const check = newCheck();
+  removeStalePartials(dirname(o.out));
+  const preset = PRESETS[o.preset];
+  const header = columns.map(([h]) => h);
+  const xlsx = format === 'xlsx';
+  // A mail tool's CSV: comma-separated UTF-8 without a byte-order mark, as its import reads it.
+  const toolCsv = preset.neverEvaluates;
+  const check = newCheck(o.preset, format, presetHeaders(o.preset), header);
   const written: string[] = [];
   const temps: string[] = [];
   const exported = new Set<number>();
+  const carried = new Map<string, string[]>();
   let truncated = false;
   let bytes = 0;
 
@@ -207,9 +138,11 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
   const open = async () => {
     part++;
     const final = o.split ? partName(o.out, part) : o.out;
-    const tmp = `${final}.partial-${process.pid}`;
-    const sheet = o.preset === 'followups' ? 'Follow-ups due' : o.preset === 'contacts' ? 'Contacts' : 'Opportunities';
-    const writer = xlsx ? await XlsxWriter.create(tmp, sheet, NUMERIC_COLUMNS) : new CsvWriter(tmp, o.delimiter ?? ',', o.bom ?? false);
+    const tmp = partialName(final);
+    const sheet = o.preset === 'followups' ? 'Follow-ups due' : o.preset === 'opportunities' ? 'Opportunities' : 'Contacts';
+    const writer = xlsx
+      ? await XlsxWriter.create(tmp, sheet, kindsOf(columns), o.now?.())
+      : new CsvWriter(tmp, toolCsv ? ',' : (o.delimiter ?? ','), toolCsv ? false : (o.bom ?? false));
     temps.push(tmp);
     current = { writer, tmp, final };
     inPart = 0;
@@ -224,7 +157,8 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
   };
 
   try {
-    for await (const r of records(cache, o)) {
+    const nextRow = () => (o.maxRows && inPart >= o.maxRows ? 0 : inPart) + 2;
+    for await (const r of readyRows(cache, o, format, columns, check, nextRow, true)) {
       if (check.rows % YIELD_EVERY === 0) await turn();
       if (o.signal?.aborted) throw cancelled();
       if (o.maxRows && inPart >= o.maxRows && current) {
@@ -235,11 +169,15 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
         await close();
       }
       if (!current) await open();
-      tally(check, r);
+      taken(check, r);
       exported.add(r.opportunityRowid);
+      if (preset.forMail) {
+        const list = carried.get(r.opportunityId) ?? [];
+        if (!list.includes(r.email)) list.push(r.email);
+        carried.set(r.opportunityId, list);
+      }
       const c = current!;
-      // A workbook keeps text as text (no formula can run); a CSV gets the formula guard.
-      await c.writer.write(r.cells.map((v) => cell(v, xlsx ? { ...o, raw: true } : o)));
+      await c.writer.write(r.cells);
       inPart++;
       if (check.rows % 1000 === 0) o.onProgress?.({ rows: check.rows, bytes: c.writer.bytesWritten, file: c.final });
     }
@@ -249,9 +187,9 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
     // Only now, with every part complete, do the files take the user's names.
     const finals = written.slice();
     if (o.split && finals.length === 1) {
-      renameSync(temps[0]!, o.out);
+      commitPartial(temps[0]!, o.out, 'The export');
       written[0] = o.out;
-    } else finals.forEach((f, i) => renameSync(temps[i]!, f));
+    } else finals.forEach((f, i) => commitPartial(temps[i]!, f, 'The export'));
   } catch (e) {
     // The open part's file is closed before the temporary parts are removed, so none is left behind.
     await (current as { writer: CsvWriter | XlsxWriter } | null)?.writer.abandon();
@@ -262,8 +200,9 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
   const now = () => (o.now?.() ?? new Date()).toISOString();
   const fileName = written.map((f) => basename(f)).join(', ');
   const { at, marked: markedExported } = o.markExported ? cache.exportRows.markExported(o.brandId, exported, now, fileName) : { at: now(), marked: 0 };
-  // The user's record keeps every export made: when, what, how many, and the file's name (not its folder).
-  cache.exports.add({
+  // The user's record keeps every export made: when, what, how many, and the file's name (not its folder);
+  // this computer keeps the addresses it carried, which "I sent these" marks contacted.
+  const record = cache.exports.add({
     at,
     brand_id: o.brandId,
     preset: o.preset,
@@ -271,9 +210,11 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
     rows: check.rows,
     opportunities: exported.size,
     marked_exported: markedExported,
+    carried,
   });
-  const warnings = [...finishCheck(check).warnings];
+  const warnings = [...finishCheck(check, o).warnings];
   if (truncated) warnings.push(`Stopped at ${o.maxRows!.toLocaleString('en-US')} rows; use split to write the rest to further files.`);
   if (o.raw && !xlsx) warnings.push('Formula guard off (raw): cells starting with = + - @ may run as formulas in a spreadsheet.');
-  return { files: written, rows: check.rows, bytes, truncated, markedExported, check, warnings };
+  const addresses = [...carried.values()].reduce((n, l) => n + l.length, 0);
+  return { files: written, rows: check.rows, bytes, truncated, markedExported, exportId: record.id, carried: addresses, check, warnings };
 }

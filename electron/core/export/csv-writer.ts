@@ -3,15 +3,36 @@
 // UTF-8 with an optional BOM. Records are gathered into chunks of about
 // 256 KB before they reach the file, so writing 100,000 rows waits on the
 // disk a few hundred times, not once a row.
-import { createWriteStream, type WriteStream } from 'node:fs';
+import type { Writable } from 'node:stream';
+import { FileStream } from '../files/atomic-write';
 
 const CHUNK = 256 * 1024;
 
-export class CsvWriter {
-  private readonly file: WriteStream;
-  private readonly needsQuotes: RegExp;
+/** Text gathered into chunks of about 256 KB, so a file is written a few hundred times for 100,000 rows, not once a row. */
+export class Chunks {
   private parts: string[] = [];
   private size = 0;
+
+  /** Add text; true when a chunk is ready to go (take() it). */
+  add(text: string): boolean {
+    this.parts.push(text);
+    this.size += text.length;
+    return this.size >= CHUNK;
+  }
+
+  /** What was gathered, as one string ('' when nothing). */
+  take(): string {
+    const chunk = this.parts.join('');
+    this.parts = [];
+    this.size = 0;
+    return chunk;
+  }
+}
+
+export class CsvWriter {
+  private readonly file: FileStream;
+  private readonly needsQuotes: RegExp;
+  private chunks = new Chunks();
   private failure: Error | null = null;
 
   constructor(
@@ -19,11 +40,12 @@ export class CsvWriter {
     private readonly delimiter: string,
     bom: boolean,
   ) {
-    this.file = createWriteStream(path, { flags: 'w', highWaterMark: CHUNK });
+    // The app's one writer: every byte written, flushed at the end, failures named (files/atomic-write.ts).
+    this.file = new FileStream(path, 'The export');
     // A write failure (disk full, folder gone) is kept and ends the export at the next write.
     this.file.on('error', (e) => (this.failure = e));
     this.needsQuotes = new RegExp(`["\\r\\n${delimiter === '\t' ? '\\t' : delimiter}]`);
-    if (bom) this.parts.push('\uFEFF');
+    if (bom) this.chunks.add('\uFEFF');
   }
 
   /** Bytes handed to the file so far. */
@@ -41,16 +63,12 @@ export class CsvWriter {
     let line = '';
     for (let i = 0; i < cells.length; i++) line += (i ? this.delimiter : '') + this.encode(cells[i]!);
     line += '\r\n';
-    this.parts.push(line);
-    this.size += line.length;
-    if (this.size >= CHUNK) await this.flush();
+    if (this.chunks.add(line)) await this.flush();
   }
 
   private async flush(): Promise<void> {
-    if (this.parts.length === 0) return;
-    const chunk = this.parts.join('');
-    this.parts = [];
-    this.size = 0;
+    const chunk = this.chunks.take();
+    if (chunk === '') return;
     if (!this.file.write(chunk)) await this.until('drain');
     if (this.failure) throw this.failure;
   }
@@ -79,13 +97,13 @@ export class CsvWriter {
 
   /** Give up (a cancel, an error elsewhere): close the file at once without caring what it says; resolves once it is closed. */
   abandon(): Promise<void> {
-    this.parts = [];
+    this.chunks.take();
     return closeAtOnce(this.file);
   }
 }
 
 /** Destroy a file stream now; resolves once its file is closed (so it can be removed and stays removed). */
-export function closeAtOnce(file: WriteStream): Promise<void> {
+export function closeAtOnce(file: Writable): Promise<void> {
   if (file.closed) return Promise.resolve();
   return new Promise((resolve) => {
     file.once('close', () => resolve());

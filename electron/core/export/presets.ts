@@ -1,27 +1,29 @@
-// The export presets' columns, in order, each with where its value comes from:
-// every scalar field of the field table (opportunities), or a pick for mail tools (contacts).
-import {
-  apiKey,
-  exportHeader,
-  fieldNamed,
-  fieldReader,
-  OPPORTUNITY_FIELDS,
-  pitchOf,
-  type FieldReader,
-  type FieldTable,
-  type OpportunityField,
-  type Pitch,
-} from '../../../shared/opportunity-fields';
-import type { ContactRow, OpportunityRow } from '../store/export-rows';
-import { unpackRecord } from '../store/record-codec';
-import { authorNames, fieldValues, fillDraft, isRoleAddress, type MergeContext } from '../../../shared/merge-fields';
-import { defaultFollowUp } from '../../../shared/follow-up';
+// The export presets' columns, in order, each with where its value comes
+// from, what a workbook writes it as (text, a number, a date, a link: from
+// the field table, never a list of names) and whether it is mail text (what
+// reaches the recipient: names, subject, body; the CSV guard never changes it
+// silently). What each preset is for and the import rule it follows are in
+// shared/export-presets.ts.
+import { apiKey, exportHeader, fieldNamed, OPPORTUNITY_FIELDS, type FieldTable, type OpportunityField } from '../../../shared/opportunity-fields';
+import { EXPORT_PRESETS, PRESETS, type ExportPreset, type PresetRows } from '../../../shared/export-presets';
+import type { CellKind } from './xlsx-writer';
+import { valueIn, type ContactExportRow, type FollowUpExportRow, type OpportunityExportRow } from './filled-rows';
+export * from './filled-rows';
 
-export const EXPORT_PRESETS = ['contacts', 'opportunities', 'followups'] as const;
-export type ExportPreset = (typeof EXPORT_PRESETS)[number];
+export { EXPORT_PRESETS, type ExportPreset };
 
-/** A column: its header and its value in one row. */
-export type Column<R> = readonly [header: string, value: (row: R) => unknown];
+/** How a column's cells are written: a workbook's cell kind (text when not said), and whether it is mail text. */
+export interface ColumnOptions {
+  kind?: CellKind;
+  mail?: boolean;
+}
+/** A column: its header, its value in one row, and how it is written. */
+export type Column<R> = readonly [header: string, value: (row: R) => unknown, options?: ColumnOptions];
+
+const MAIL: ColumnOptions = { mail: true };
+const NUMBER: ColumnOptions = { kind: 'number' };
+const DATE: ColumnOptions = { kind: 'date' };
+const LINK: ColumnOptions = { kind: 'link' };
 
 /** Split an author name into first and last; nothing is made up when it is missing. */
 export function splitName(name: string | null | undefined): { first: string; last: string } {
@@ -30,69 +32,34 @@ export function splitName(name: string | null | undefined): { first: string; las
   return { first: parts[0]!, last: parts.slice(1).join(' ') };
 }
 
-export interface ContactExportRow {
-  contact: ContactRow;
-  brand: string;
-  author: string | null;
-  name: { first: string; last: string };
-  /** What goes out: the user's draft (or the service's pitch), its merge fields filled for this address. */
-  outgoing: Outgoing;
-  /** A catch-all or role address: an inbox, not the author. */
-  inbox: boolean;
-}
-
-/** The text that goes out, filled, and what could not be filled. */
-export interface Outgoing {
-  subject: string;
-  body: string;
-  unfilled: string;
-}
-
-export interface OpportunityExportRow {
-  opportunity: OpportunityRow;
-  /** The record as the server sent it. */
-  record: Record<string, unknown>;
-  brand: string;
-  emails: string[];
-  catchAlls: string[];
-  outgoing: Outgoing;
-  /** The one follow-up, filled (the follow-ups preset). */
-  followUp: Outgoing;
-  /** The addresses the pitch went to. */
-  sentTo: string[];
-}
-
-/** The opportunity's fields a contact row carries for the contacts preset. */
+/** The opportunity's fields a contact row carries for the address presets. */
 export const contactFields = (table: FieldTable = OPPORTUNITY_FIELDS): OpportunityField[] =>
   ['author_name', 'domain', 'url', 'title', 'opportunity_type', 'priority_score', 'fit_score', 'difficulty', 'pitch_subject', 'pitch_body'].map((name) =>
     fieldNamed(name, table),
   );
 
-/** A field's value in a contact row: a stored field's from its column, any other read from the record as everywhere. */
-function valueIn(f: OpportunityField): (c: ContactRow) => unknown {
-  if (f.column) return (c) => c.stored[f.name];
-  const read = fieldReader(f);
-  return (c) => read(c.record);
-}
+/** How the field table says a field's cells are written in a workbook. */
+const optionsOf = (f: OpportunityField): ColumnOptions | undefined => (f.date ? DATE : f.kind === 'int' ? NUMBER : f.name === 'url' ? LINK : undefined);
 
-/** The contacts preset: one row per address. */
+/** The contacts preset: one row per address, every field a mail merge might use. */
 export function contactColumns(table: FieldTable = OPPORTUNITY_FIELDS): Column<ContactExportRow>[] {
   const field = (name: string): Column<ContactExportRow> => {
-    const value = valueIn(fieldNamed(name, table));
-    return [name, (r) => value(r.contact)];
+    const f = fieldNamed(name, table);
+    const value = valueIn(f);
+    return [name, (r) => value(r.contact), optionsOf(f)];
   };
   return [
-    ['email', (r) => r.contact.email],
+    ['email', (r) => r.email],
     ['catch_all', (r) => r.contact.catch_all === 1],
-    ['name', (r) => r.author ?? ''],
+    ['name', (r) => r.author ?? '', MAIL],
     // The author's names, except for a catch-all or role address: whoever reads it may not be the author (shared/merge-fields.ts).
-    ['first_name', (r) => (r.inbox ? '' : r.name.first)],
-    ['last_name', (r) => (r.inbox ? '' : r.name.last)],
+    ['first_name', (r) => (r.inbox ? '' : r.name.first), MAIL],
+    ['last_name', (r) => (r.inbox ? '' : r.name.last), MAIL],
     ...['domain', 'url', 'title', 'opportunity_type', 'priority_score', 'fit_score', 'difficulty'].map(field),
     ['status', (r) => r.contact.status],
     ['stage', (r) => r.contact.pipeline.stage ?? 'New'],
-    ['subject', (r) => r.outgoing.subject],
-    ['body', (r) => r.outgoing.body],
+    ['subject', (r) => r.outgoing.subject, MAIL],
+    ['body', (r) => r.outgoing.body, MAIL],
     ['unfilled', (r) => r.outgoing.unfilled],
     field('pitch_subject'),
     field('pitch_body'),
@@ -101,12 +68,41 @@ export function contactColumns(table: FieldTable = OPPORTUNITY_FIELDS): Column<C
   ];
 }
 
+/** A mail tool's lead list: its own names for the address, the names, the outlet, the text and the article. */
+function leadColumns(names: {
+  email: string;
+  first: string;
+  last: string;
+  full?: string;
+  company: string;
+  subject: string | null;
+  body: string | null;
+  title: string;
+  url: string;
+  id: string;
+}): Column<ContactExportRow>[] {
+  const title = valueIn(fieldNamed('title'));
+  const url = valueIn(fieldNamed('url'));
+  return [
+    [names.email, (r) => r.email],
+    [names.first, (r) => (r.inbox ? '' : r.name.first), MAIL],
+    [names.last, (r) => (r.inbox ? '' : r.name.last), MAIL],
+    ...(names.full ? [[names.full, (r: ContactExportRow) => (r.inbox ? '' : (r.author ?? '')), MAIL] as const] : []),
+    [names.company, (r) => r.publication, MAIL],
+    ...(names.subject ? [[names.subject, (r: ContactExportRow) => r.outgoing.subject, MAIL] as const] : []),
+    ...(names.body ? [[names.body, (r: ContactExportRow) => r.outgoing.body, MAIL] as const] : []),
+    [names.title, (r) => title(r.contact), MAIL],
+    [names.url, (r) => url(r.contact), { ...MAIL, kind: 'link' }],
+    [names.id, (r) => r.contact.opportunity_id],
+  ];
+}
+
 /** The opportunities preset: every scalar field as the server sent it, then the addresses and the user's triage. */
 export function opportunityColumns(table: FieldTable = OPPORTUNITY_FIELDS): Column<OpportunityExportRow>[] {
   const fields = table.flatMap((f): Column<OpportunityExportRow>[] => {
     const header = exportHeader(f);
     const key = apiKey(f);
-    return header === null ? [] : [[header, (r) => r.record[key]]];
+    return header === null ? [] : [[header, (r) => r.record[key], optionsOf(f)]];
   });
   return [
     ...fields,
@@ -114,12 +110,12 @@ export function opportunityColumns(table: FieldTable = OPPORTUNITY_FIELDS): Colu
     ['catch_all_emails', (r) => r.catchAlls.join('; ')],
     ['status', (r) => r.opportunity.status],
     ['note', (r) => r.opportunity.note],
-    ['contacted_at', (r) => r.opportunity.contacted_at],
-    ['exported_at', (r) => r.opportunity.exported_at],
+    ['contacted_at', (r) => r.opportunity.contacted_at, DATE],
+    ['exported_at', (r) => r.opportunity.exported_at, DATE],
     ['stage', (r) => r.opportunity.pipeline.stage ?? 'New'],
     ['stage_reason', (r) => r.opportunity.pipeline.stage_reason],
-    ['snoozed_until', (r) => r.opportunity.pipeline.snoozed_until],
-    ['followed_up_at', (r) => r.opportunity.pipeline.followed_up_at],
+    ['snoozed_until', (r) => r.opportunity.pipeline.snoozed_until, DATE],
+    ['followed_up_at', (r) => r.opportunity.pipeline.followed_up_at, DATE],
     ['subject', (r) => r.outgoing.subject],
     ['body', (r) => r.outgoing.body],
     ['unfilled', (r) => r.outgoing.unfilled],
@@ -127,115 +123,113 @@ export function opportunityColumns(table: FieldTable = OPPORTUNITY_FIELDS): Colu
   ];
 }
 
-/** The follow-ups preset: one row per opportunity due for its follow-up, with the follow-up filled. */
-export function followUpColumns(): Column<OpportunityExportRow>[] {
+/** The follow-ups preset: one row per address the pitch went to, the follow-up filled for that person. */
+export function followUpColumns(): Column<FollowUpExportRow>[] {
   return [
-    ['email', (r) => (r.sentTo.length ? r.sentTo : r.emails).join('; ')],
-    ['name', (r) => (r.record.author_name as string | null) ?? ''],
-    [
-      'first_name',
-      (r) =>
-        fieldValues({
-          author_name: r.record.author_name as string | null,
-          contact: r.sentTo[0] ? { email: r.sentTo[0], catchAll: r.catchAlls.includes(r.sentTo[0]) } : null,
-        }).first_name ?? '',
-    ],
+    ['email', (r) => r.email],
+    ['name', (r) => (r.record.author_name as string | null) ?? '', MAIL],
+    ['first_name', (r) => r.name.first, MAIL],
     ['title', (r) => r.record.title],
     ['domain', (r) => r.record.domain],
-    ['url', (r) => r.record.url],
-    ['contacted_at', (r) => r.opportunity.contacted_at],
+    ['url', (r) => r.record.url, LINK],
+    ['contacted_at', (r) => r.opportunity.contacted_at, DATE],
     ['stage', (r) => r.opportunity.pipeline.stage ?? 'New'],
-    ['subject', (r) => r.followUp.subject],
-    ['body', (r) => r.followUp.body],
+    ['subject', (r) => r.followUp.subject, MAIL],
+    ['body', (r) => r.followUp.body, MAIL],
     ['unfilled', (r) => r.followUp.unfilled],
     ['opportunity_id', (r) => r.record._id ?? r.record.unique_key],
     ['brand', (r) => r.brand],
   ];
 }
 
-const authorOf = valueIn(fieldNamed('author_name'));
-const readField = (name: string) => fieldReader(fieldNamed(name));
-const [titleOf, urlOf, domainOf, authorInRecord] = ['title', 'url', 'domain', 'author_name'].map(readField) as [
-  FieldReader,
-  FieldReader,
-  FieldReader,
-  FieldReader,
-];
+/** Every preset's columns by the kind of row it writes. */
+export type PresetColumns =
+  | { rows: 'address'; columns: Column<ContactExportRow>[] }
+  | { rows: 'opportunity'; columns: Column<OpportunityExportRow>[] }
+  | { rows: 'followup'; columns: Column<FollowUpExportRow>[] };
 
-/** Fill a text for an address (the merge fields of shared/merge-fields.ts); unfilled tokens listed in one cell. */
-function outgoingOf(text: Pitch, ctx: MergeContext): Outgoing {
-  const f = fillDraft(text.subject, text.body, ctx);
-  return { subject: f.subject, body: f.body, unfilled: [...new Set(f.unfilled.map((u) => u.token))].join(' ') };
-}
+export const PRESET_COLUMNS: Record<ExportPreset, PresetColumns> = {
+  contacts: { rows: 'address', columns: contactColumns() },
+  opportunities: { rows: 'opportunity', columns: opportunityColumns() },
+  followups: { rows: 'followup', columns: followUpColumns() },
+  instantly: {
+    rows: 'address',
+    columns: leadColumns({
+      email: 'email',
+      first: 'first_name',
+      last: 'last_name',
+      company: 'company_name',
+      subject: 'subject',
+      body: 'personalization',
+      title: 'article_title',
+      url: 'website',
+      id: 'opportunity_id',
+    }),
+  },
+  lemlist: {
+    rows: 'address',
+    columns: leadColumns({
+      email: 'email',
+      first: 'firstName',
+      last: 'lastName',
+      company: 'companyName',
+      subject: 'subject',
+      body: 'icebreaker',
+      title: 'articleTitle',
+      url: 'articleUrl',
+      id: 'opportunityId',
+    }),
+  },
+  mailchimp: {
+    rows: 'address',
+    columns: leadColumns({
+      email: 'Email Address',
+      first: 'First Name',
+      last: 'Last Name',
+      company: 'Company',
+      subject: 'Subject',
+      body: null,
+      title: 'Article Title',
+      url: 'Article URL',
+      id: 'Opportunity ID',
+    }),
+  },
+  'sheets-merge': {
+    rows: 'address',
+    columns: leadColumns({
+      email: 'Email',
+      first: 'First Name',
+      last: 'Last Name',
+      full: 'Full Name',
+      company: 'Publication',
+      subject: 'Subject',
+      body: 'Body',
+      title: 'Article Title',
+      url: 'Article URL',
+      id: 'Opportunity ID',
+    }),
+  },
+  'word-merge': {
+    rows: 'address',
+    columns: leadColumns({
+      email: 'Email',
+      first: 'FirstName',
+      last: 'LastName',
+      full: 'FullName',
+      company: 'Publication',
+      subject: 'Subject',
+      body: 'Body',
+      title: 'ArticleTitle',
+      url: 'ArticleURL',
+      id: 'OpportunityID',
+    }),
+  },
+};
 
-/** A contact row ready for its columns, with the text that goes out (for the pre-export check). */
-export function contactExportRow(contact: ContactRow, brand: string, senderName?: string): { row: ContactExportRow; pitch: Pitch } {
-  const author = authorOf(contact) as string | null;
-  const text = contact.pipeline.pitch_draft ?? pitchOf(contact.record);
-  const stored = contact.stored;
-  const outgoing = outgoingOf(text, {
-    author_name: author,
-    domain: (stored.domain as string | undefined) ?? null,
-    title: (stored.title as string | undefined) ?? null,
-    url: (stored.url as string | undefined) ?? null,
-    brand,
-    contact: { email: contact.email, catchAll: contact.catch_all === 1 },
-    sender_name: senderName ?? null,
-  });
-  const inbox = contact.catch_all === 1 || isRoleAddress(contact.email);
-  // The same names the merge fields use: none for a byline that is not one person ("Staff", "Ana and Ben").
-  const names = authorNames(author);
-  return { row: { contact, brand, author, name: { first: names?.first ?? '', last: names?.last ?? '' }, outgoing, inbox }, pitch: outgoing };
-}
+/** The headers a preset writes, in order (the columns a person may choose from). */
+export const presetHeaders = (preset: ExportPreset): string[] => PRESET_COLUMNS[preset].columns.map(([h]) => h);
+export const rowsOf = (preset: ExportPreset): PresetRows => PRESETS[preset].rows;
 
-/** An opportunity row ready for its columns, with the text that goes out (for the first personal address). */
-export function opportunityExportRow(
-  opportunity: OpportunityRow,
-  brand: string,
-  json = unpackRecord(opportunity.packed),
-  senderName?: string,
-): { row: OpportunityExportRow; pitch: Pitch } {
-  const record = JSON.parse(json) as Record<string, unknown>;
-  const addresses = JSON.parse(opportunity.addresses) as [string, number][];
-  const emails = addresses.filter(([, c]) => c === 0).map(([e]) => e);
-  const catchAlls = addresses.filter(([, c]) => c === 1).map(([e]) => e);
-  const sentTo = opportunity.pipeline.contacted_addresses ? (JSON.parse(opportunity.pipeline.contacted_addresses) as string[]) : [];
-  const first = emails[0] ?? catchAlls[0] ?? null;
-  const ctx: MergeContext = {
-    author_name: (authorInRecord(record) as string | null) ?? null,
-    domain: (domainOf(record) as string | null) ?? null,
-    title: (titleOf(record) as string | null) ?? null,
-    url: (urlOf(record) as string | null) ?? null,
-    brand,
-    contact: first ? { email: first, catchAll: !emails.includes(first) } : null,
-    sender_name: senderName ?? null,
-  };
-  const outgoing = outgoingOf(opportunity.pipeline.pitch_draft ?? pitchOf(record), ctx);
-  // Filled when a column asks for it (the follow-ups preset), not for every row of every export.
-  let followUp: Outgoing | undefined;
-  const row: OpportunityExportRow = {
-    opportunity,
-    record,
-    brand,
-    emails,
-    catchAlls,
-    outgoing,
-    get followUp() {
-      return (followUp ??= outgoingOf(opportunity.pipeline.followup_draft ?? defaultFollowUp(pitchOf(record)), {
-        ...ctx,
-        contact: sentTo[0] ? { email: sentTo[0], catchAll: catchAlls.includes(sentTo[0]) } : ctx.contact,
-      }));
-    },
-    sentTo,
-  };
-  return { row, pitch: outgoing };
-}
-
-/** Columns that hold a number (the API's whole-number fields, by their export header and name): a workbook writes these as numbers, every other column's text as text. */
-export const NUMERIC_COLUMNS: ReadonlySet<string> = new Set(
-  (OPPORTUNITY_FIELDS as readonly OpportunityField[]).filter((f) => f.kind === 'int').flatMap((f) => [f.name, exportHeader(f) ?? f.name]),
-);
-
-export const CONTACT_COLUMNS = contactColumns().map(([header]) => header);
-export const OPPORTUNITY_COLUMNS = opportunityColumns().map(([header]) => header);
-export const FOLLOW_UP_COLUMNS = followUpColumns().map(([header]) => header);
+export const CONTACT_COLUMNS = presetHeaders('contacts');
+export const OPPORTUNITY_COLUMNS = presetHeaders('opportunities');
+export const FOLLOW_UP_COLUMNS = presetHeaders('followups');

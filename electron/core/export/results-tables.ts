@@ -1,19 +1,22 @@
 // The Results' tables through the export path: the funnel by week, the wins
-// with their evidence, the outlets by type and the time to citation, as one
-// CSV file per table (name-funnel.csv, name-wins.csv, …, with a BOM so a
-// spreadsheet reads accents right) or one workbook with a sheet per table.
+// with their evidence, the outlets by type and the time to citation, one file
+// per table beside the name chosen (name-funnel.csv, name-wins.csv, …; a CSV
+// with a BOM so a spreadsheet reads accents right, or a workbook whose one
+// sheet is named for its table: the export's XLSX writer writes one sheet).
 // The same writers as every export (csv-writer.ts, xlsx-writer.ts), the same
-// formula guard in a CSV and text kept text in a workbook, written to
-// temporary files renamed when all are complete, and the export kept in the
-// user's record.
-import { accessSync, constants, renameSync, rmSync } from 'node:fs';
+// formula guard in a CSV and text kept text in a workbook (its columns typed
+// by kind: numbers, dates, links), written through the app's one atomic
+// writer (files/atomic-write.ts: each under its temporary name, all given
+// their names once all are complete), and the export kept in the user's record.
+import { accessSync, constants, rmSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
 import { evidenceWords, type ResultsReport } from '../../../shared/results';
+import { commitPartial, partialName, removeStalePartials } from '../files/atomic-write';
 import { asFileError } from '../files/file-error';
 import type { Cache } from '../store/cache';
 import { cell } from './csv-export';
 import { CsvWriter } from './csv-writer';
-import { XlsxWriter } from './xlsx-writer';
+import { XlsxWriter, type CellKind } from './xlsx-writer';
 
 export interface ResultsTable {
   /** The file's suffix and the sheet's name. */
@@ -24,9 +27,12 @@ export interface ResultsTable {
 }
 
 const COUNTS = ['Pitched', 'Replied', 'Won', 'Cited'] as const;
-const NUMERIC = new Set([...COUNTS, 'Days to first citation', 'Times cited', 'Cited pages', 'Wins']);
-const DATES = new Set(['Week of', 'Pitched on', 'Won on', 'First cited']);
-const LINKS = new Set(['Cited page', 'Opportunity page']);
+/** What each named column holds in a workbook (text where not named). */
+const KINDS: ReadonlyMap<string, CellKind> = new Map<string, CellKind>([
+  ...[...COUNTS, 'Days to first citation', 'Times cited', 'Cited pages', 'Wins'].map((h) => [h, 'number'] as [string, CellKind]),
+  ...['Week of', 'Pitched on', 'Won on', 'First cited'].map((h) => [h, 'date'] as [string, CellKind]),
+  ...['Cited page', 'Opportunity page'].map((h) => [h, 'link'] as [string, CellKind]),
+]);
 
 /** The report's tables, as a spreadsheet shows them (the totals row last in the funnel). */
 export function resultsTables(r: ResultsReport): ResultsTable[] {
@@ -94,7 +100,7 @@ export function resultsTables(r: ResultsReport): ResultsTable[] {
 
 const text = (v: string | number | null): string => (v === null ? '' : String(v));
 
-/** One CSV file per table beside `out` (its name with -funnel, -wins, …), or one workbook at `out`. */
+/** One file per table beside `out` (its name with -funnel, -wins, …): a CSV each, or a workbook each. */
 export async function exportResultsTables(
   cache: Cache,
   report: ResultsReport,
@@ -107,36 +113,25 @@ export async function exportResultsTables(
   } catch (e) {
     throw asFileError(e, out, 'The export');
   }
+  removeStalePartials(dirname(out));
   const tables = resultsTables(report);
-  const ext = extname(out) || (format === 'xlsx' ? '.xlsx' : '.csv');
+  const ext = extname(out) || `.${format}`;
   const stem = join(dirname(out), basename(out, extname(out)));
-  const finals = format === 'xlsx' ? [out] : tables.map((t) => `${stem}-${t.key}${ext}`);
-  const temps = finals.map((f) => `${f}.partial-${process.pid}`);
+  const finals = tables.map((t) => `${stem}-${t.key}${ext}`);
+  const temps = finals.map((f) => partialName(f));
   let open: CsvWriter | XlsxWriter | null = null;
   let rows = 0;
   try {
-    if (format === 'xlsx') {
-      const book = await XlsxWriter.create(temps[0]!, tables[0]!.sheet, NUMERIC, { dates: DATES, links: LINKS });
-      open = book;
-      for (const [i, t] of tables.entries()) {
-        if (i > 0) book.nextSheet(t.sheet);
-        await book.write(t.header);
-        for (const r of t.rows) await book.write(r.map(text));
-        rows += t.rows.length;
-      }
-      await book.close();
-    } else {
-      for (const [i, t] of tables.entries()) {
-        const csv = new CsvWriter(temps[i]!, ',', true);
-        open = csv;
-        await csv.write(t.header);
-        for (const r of t.rows) await csv.write(r.map((v) => cell(v)));
-        rows += t.rows.length;
-        await csv.close();
-      }
+    for (const [i, t] of tables.entries()) {
+      const writer: CsvWriter | XlsxWriter = format === 'xlsx' ? await XlsxWriter.create(temps[i]!, t.sheet, KINDS) : new CsvWriter(temps[i]!, ',', true);
+      open = writer;
+      await writer.write(t.header);
+      for (const r of t.rows) await writer.write(format === 'xlsx' ? r.map(text) : r.map((v) => cell(v)));
+      rows += t.rows.length;
+      await writer.close();
     }
     open = null;
-    finals.forEach((f, i) => renameSync(temps[i]!, f));
+    finals.forEach((f, i) => commitPartial(temps[i]!, f, 'The export'));
   } catch (e) {
     await open?.abandon();
     for (const t of temps) rmSync(t, { force: true });

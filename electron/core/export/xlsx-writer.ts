@@ -1,157 +1,278 @@
-// An export as an .xlsx workbook (ExcelJS's streaming writer, so memory stays
-// flat for any size): one sheet, the header row bold and frozen, column
-// widths from the header and the first rows, links clickable, dates as
-// dates. Every text cell is written as text, never as a formula, so a cell
-// that starts with = + - @ cannot run (the same safety the CSV's formula guard
-// gives, without its apostrophe). Text stays text (a zip code or phone number
-// keeps its leading zeros) except in the columns declared numeric. The same
-// interface as CsvWriter, abandon() included: the file is closed at once.
-// ExcelJS is loaded the first time a workbook is written, not when the core
-// starts: it takes about a quarter of a second to load, which every launch and
-// every CLI command would otherwise pay for an export most never make.
-import { createWriteStream, type WriteStream } from 'node:fs';
-import type ExcelJS from 'exceljs';
-import { closeAtOnce } from './csv-writer';
+// An export as an .xlsx workbook (Office Open XML, ECMA-376), written as it
+// goes so memory stays flat for any size: one sheet, the header row bold and
+// frozen, column widths from the header and the first rows, links clickable
+// (up to Excel's 65,530 a sheet), dates as date cells. What each column holds
+// comes from the export's column table (a date, a number, a link, or text),
+// never from a list of names.
+//
+// Text is written as inline strings (`t="inlineStr"`), never as formula
+// strings (`t="str"`) and never with a formula: a cell that starts with = + -
+// @ is text and cannot run, with no apostrophe added. Every text run keeps
+// its spaces and line breaks (`xml:space="preserve"`, a CR as `&#13;`, which
+// XML readers would otherwise turn into LF); characters XML cannot carry are
+// written in the format's own escape (`_xHHHH_`, ECMA-376 Part 1, 22.9.2.19
+// ST_Xstring), and a literal `_xHHHH_` in the text is escaped as
+// `_x005F_xHHHH_` so it reads back as written. A text over 32,767 characters
+// (a spreadsheet cell's limit) is cut with a visible marker, and the cut is
+// reported (cutColumns) so the export can say which rows. Text cells carry
+// the Text number format (@), so a cell edited later stays text (a zip code
+// keeps its leading zeros). The same interface as CsvWriter, abandon()
+// included: the file is closed at once.
+import { Chunks, closeAtOnce } from './csv-writer';
+import { FileStream } from '../files/atomic-write';
+import { cutForSpreadsheet } from './cell-limits';
+import { ZipWriter, type StreamedEntry } from './zip-writer';
 
-/** Columns whose text is a web address: written as a link. */
-const LINK_COLUMNS = new Set(['url', 'article_url']);
-/** Columns holding a date or a time: written as a date. */
-const DATE_COLUMNS = new Set(['contacted_at', 'exported_at', 'last_seen', 'followed_up_at', 'snoozed_until', 'Created Date', 'Modified Date']);
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+/** What a column's cells hold in a workbook. */
+export type CellKind = 'text' | 'number' | 'date' | 'link';
+
+/** Excel's most hyperlinks in one worksheet; past it a link is written as text. */
+export const XLSX_LINKS_MAX = 65_530;
+
 const HELD_ROWS = 200;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 /** A number as the export writes one (no leading zero that a number would lose, no exponent). */
 const NUMBER = /^-?(0|[1-9]\d{0,14})(\.\d+)?$/;
+/** Excel's day 0 (its 1900 date system, past the 1900 leap-year slip): 1899-12-30. */
+const EPOCH = Date.UTC(1899, 11, 30);
+const DAY = 86_400_000;
 
-/** The zip ExcelJS writes through (not in its types): stopped when the export is abandoned. */
-interface Zip {
-  unpipe(dest?: NodeJS.WritableStream): void;
-  abort(): void;
-  on(event: 'error', listener: () => void): void;
+const NS = 'http://schemas.openxmlformats.org/spreadsheetml/2006/main';
+const REL = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships';
+const PKG = 'http://schemas.openxmlformats.org/package/2006/relationships';
+const XML = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
+
+/** Style indexes in styles.xml (cellXfs). */
+const STYLE = { header: 1, date: 2, dateTime: 3, link: 4, text: 5 } as const;
+
+// eslint-disable-next-line no-control-regex -- the control characters XML cannot carry are what these find
+const NEEDS_ESCAPE = /[&<>"\r\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|_x[0-9A-Fa-f]{4}_/;
+// eslint-disable-next-line no-control-regex -- as above
+const ESCAPES = /[&<>"\r\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]|_(?=x[0-9A-Fa-f]{4}_)/g;
+const hex4 = (c: string) => `_x${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}_`;
+
+/** Text as XML character data (and attribute values), in ST_Xstring's escape where XML cannot carry a character. */
+export function xmlText(text: string): string {
+  if (!NEEDS_ESCAPE.test(text)) return text;
+  return text.replace(ESCAPES, (c) => {
+    switch (c) {
+      case '&':
+        return '&amp;';
+      case '<':
+        return '&lt;';
+      case '>':
+        return '&gt;';
+      case '"':
+        return '&quot;';
+      case '\r':
+        return '&#13;';
+      case '_':
+        return '_x005F_';
+      default:
+        return hex4(c);
+    }
+  });
 }
 
-/** More columns to type, beyond the exports' own (the Results' tables name theirs in words). */
-export interface XlsxColumns {
-  dates?: ReadonlySet<string>;
-  links?: ReadonlySet<string>;
+/** An attribute value (a link's target, the sheet's name): XML's own escapes only. */
+const xmlAttr = (text: string) => text.replace(/[&<>"]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : c === '>' ? '&gt;' : '&quot;'));
+/** A web address a workbook can link to: http(s), nothing XML or a link cannot carry. */
+// eslint-disable-next-line no-control-regex -- a link with a control character is written as text
+const LINKABLE = /^https?:\/\/[^\s\x00-\x1f\ufffe\uffff]+$/i;
+
+/** A column's letters: 0 -> A, 25 -> Z, 26 -> AA. */
+function columnName(i: number): string {
+  let s = '';
+  for (let n = i + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
 }
+
+/** A date cell's serial number and style, or null when the text is not a date. */
+function dateCell(text: string): { serial: number; style: number } | null {
+  if (DATE_ONLY.test(text)) {
+    const t = Date.parse(`${text}T00:00:00Z`);
+    return Number.isNaN(t) ? null : { serial: (t - EPOCH) / DAY, style: STYLE.date };
+  }
+  if (!DATE_TIME.test(text)) return null;
+  const t = Date.parse(text);
+  return Number.isNaN(t) ? null : { serial: (t - EPOCH) / DAY, style: STYLE.dateTime };
+}
+
+const textCell = (ref: string, text: string, style: number) =>
+  `<c r="${ref}" s="${style}" t="inlineStr"><is><t xml:space="preserve">${xmlText(text)}</t></is></c>`;
 
 export class XlsxWriter {
-  private readonly file: WriteStream;
-  private readonly workbook: ExcelJS.stream.xlsx.WorkbookWriter;
-  private sheet: ExcelJS.Worksheet;
+  private readonly file: FileStream;
+  private readonly zip: ZipWriter;
+  private sheet: StreamedEntry | null = null;
   private header: string[] | null = null;
-  /** The first rows, held back until the column widths are known (a streamed sheet fixes them at its first row). */
+  private kinds: CellKind[] = [];
+  private columns: string[] = [];
+  /** The first rows, held back until the column widths are known (the <cols> element comes before the rows). */
   private held: string[][] | null = [];
   private widths: number[] = [];
+  private rows = 0;
+  private chunks = new Chunks();
+  private links: { ref: string; url: string }[] = [];
   private bytes = 0;
-  /** A write failure (disk full, folder gone): kept, and it ends the export at the next write or at close. */
   private failure: Error | null = null;
+  /** Links written as text because the sheet had Excel's most already. */
+  linksLeftAsText = 0;
+  /** The columns whose text was cut in the row last written (a spreadsheet cell holds 32,767 characters). */
+  cutColumns: string[] = [];
 
-  /** A writer for a new workbook at `path`; `numeric`: the columns whose cells are numbers; every other column's text is written as text. */
-  static async create(path: string, sheetName: string, numeric: ReadonlySet<string> = new Set(), columns: XlsxColumns = {}): Promise<XlsxWriter> {
-    const excel = ((await import('exceljs')) as unknown as { default: typeof ExcelJS }).default;
-    return new XlsxWriter(excel, path, sheetName, numeric, columns);
+  /** A writer for a new workbook at `path`; `kinds`: what each column (by header) holds, text where not said. */
+  static async create(path: string, sheetName: string, kinds: ReadonlyMap<string, CellKind> = new Map(), now = new Date()): Promise<XlsxWriter> {
+    return new XlsxWriter(path, sheetName, kinds, now);
   }
 
   private constructor(
-    excel: typeof ExcelJS,
     path: string,
-    sheetName: string,
-    private readonly numeric: ReadonlySet<string>,
-    private readonly columns: XlsxColumns,
+    private readonly sheetName: string,
+    private readonly kindOf: ReadonlyMap<string, CellKind>,
+    now: Date,
   ) {
-    this.file = createWriteStream(path);
+    this.file = new FileStream(path, 'The export');
     this.file.on('error', (e) => (this.failure = e));
-    this.workbook = new excel.stream.xlsx.WorkbookWriter({ stream: this.file, useStyles: true, useSharedStrings: false });
-    this.sheet = this.workbook.addWorksheet(sheetName.slice(0, 31) || 'Export', { views: [{ state: 'frozen', ySplit: 1 }] });
+    this.zip = new ZipWriter(this.file, now);
   }
 
-  /** Bytes of cell text handed over so far (the file is zipped at the end). */
+  /** Bytes of cell text handed over so far (the file is zipped as it goes). */
   get bytesWritten(): number {
     return this.bytes;
   }
 
-  private typed(column: string, text: string): ExcelJS.CellValue {
-    if (text === '') return null;
-    if ((LINK_COLUMNS.has(column) || this.columns.links?.has(column)) && /^https?:\/\//i.test(text)) return { text, hyperlink: text };
-    if ((DATE_COLUMNS.has(column) || this.columns.dates?.has(column)) && (DATE_ONLY.test(text) || DATE_TIME.test(text))) {
-      const d = new Date(DATE_ONLY.test(text) ? `${text}T00:00:00Z` : text);
-      if (!Number.isNaN(d.getTime())) return d;
-    }
-    if (this.numeric.has(column) && NUMBER.test(text)) return Number(text);
-    // Text stays text (a string cell, never a formula), whatever it starts with.
-    return text;
-  }
-
-  /** The header row first, then one call a record; `cells` are the cells' text before any formula guard. */
+  /** The header row first, then one call a record; `cells` are the cells' text (no formula guard: text cells cannot run). */
   async write(cells: readonly string[]): Promise<void> {
     if (this.failure) throw this.failure;
-    for (const c of cells) this.bytes += c.length;
     if (!this.header) {
       this.header = [...cells];
+      this.kinds = cells.map((h) => this.kindOf.get(h) ?? 'text');
+      this.columns = cells.map((_, i) => columnName(i));
       this.widths = cells.map((h) => h.length);
       return;
     }
+    this.cutColumns = [];
+    const row = cells.map((c, i) => {
+      this.bytes += c.length;
+      const cut = this.kinds[i] === 'text' || this.kinds[i] === 'link' ? cutForSpreadsheet(c) : null;
+      if (cut === null) return c;
+      this.cutColumns.push(this.header![i]!);
+      return cut;
+    });
     if (this.held) {
-      this.held.push([...cells]);
-      cells.forEach((c, i) => (this.widths[i] = Math.max(this.widths[i]!, Math.min(60, c.split('\n')[0]!.length))));
-      if (this.held.length >= HELD_ROWS) this.release();
+      this.held.push(row);
+      row.forEach((c, i) => (this.widths[i] = Math.max(this.widths[i]!, Math.min(60, c.split('\n', 1)[0]!.length))));
+      if (this.held.length >= HELD_ROWS) await this.release();
       return;
     }
-    this.add(cells);
+    await this.add(row);
   }
 
-  /** Column widths from the header and the first rows, then those rows. */
-  private release(): void {
+  /** The sheet's start (frozen header, column widths, the header row), then the rows held back. */
+  private async release(): Promise<void> {
     const header = this.header ?? [];
-    this.sheet.columns = header.map((h, i) => ({ header: h, key: h, width: Math.min(60, Math.max(10, (this.widths[i] ?? h.length) + 2)) }));
-    this.sheet.getRow(1).font = { bold: true };
-    this.sheet.getRow(1).commit();
     const held = this.held ?? [];
     this.held = null;
-    for (const r of held) this.add(r);
+    this.sheet = await this.zip.begin('xl/worksheets/sheet1.xml');
+    const cols = header.map(
+      (h, i) => `<col min="${i + 1}" max="${i + 1}" width="${Math.min(60, Math.max(10, (this.widths[i] ?? h.length) + 2))}" customWidth="1"/>`,
+    );
+    await this.sheet.write(
+      `${XML}<worksheet xmlns="${NS}" xmlns:r="${REL}"><sheetViews><sheetView workbookViewId="0"><pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/><selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews><sheetFormatPr defaultRowHeight="15"/>${cols.length ? `<cols>${cols.join('')}</cols>` : ''}<sheetData>`,
+    );
+    this.rows = 0;
+    await this.add(header, STYLE.header);
+    for (const r of held) await this.add(r);
   }
 
-  private add(cells: readonly string[]): void {
-    const row = this.sheet.addRow(cells.map((c, i) => this.typed(this.header![i]!, c)));
+  private async add(cells: readonly string[], headerStyle?: number): Promise<void> {
+    const r = ++this.rows;
+    let x = `<row r="${r}">`;
+    let date: ReturnType<typeof dateCell>;
     for (let i = 0; i < cells.length; i++) {
-      const cell = row.getCell(i + 1);
-      const v = cell.value;
-      if (v instanceof Date) cell.numFmt = DATE_ONLY.test(cells[i]!) ? 'yyyy-mm-dd' : 'yyyy-mm-dd hh:mm';
-      else if (v && typeof v === 'object' && 'hyperlink' in v) cell.font = { color: { argb: 'FF0563C1' }, underline: true };
+      const v = cells[i]!;
+      if (v === '') continue;
+      const ref = `${this.columns[i]!}${r}`;
+      if (headerStyle !== undefined) {
+        x += textCell(ref, v, headerStyle);
+        continue;
+      }
+      const kind = this.kinds[i];
+      if (kind === 'number' && NUMBER.test(v)) x += `<c r="${ref}"><v>${v}</v></c>`;
+      else if (kind === 'date' && (date = dateCell(v))) x += `<c r="${ref}" s="${date.style}"><v>${date.serial}</v></c>`;
+      else if (kind === 'link' && LINKABLE.test(v)) {
+        if (this.links.length < XLSX_LINKS_MAX) {
+          this.links.push({ ref, url: v });
+          x += textCell(ref, v, STYLE.link);
+        } else {
+          this.linksLeftAsText++;
+          x += textCell(ref, v, STYLE.text);
+        }
+      } else x += textCell(ref, v, STYLE.text);
     }
-    row.commit();
+    x += '</row>';
+    if (this.chunks.add(x)) await this.flush();
   }
 
-  /** Finish this sheet and start another in the same workbook (the Results' tables, a sheet each): its header row comes next. */
-  nextSheet(name: string): void {
-    if (this.held) this.release();
-    this.sheet.commit();
-    this.sheet = this.workbook.addWorksheet(name.slice(0, 31) || 'Sheet', { views: [{ state: 'frozen', ySplit: 1 }] });
-    this.header = null;
-    this.held = [];
-    this.widths = [];
+  private async flush(): Promise<void> {
+    const chunk = this.chunks.take();
+    if (chunk === '') return;
+    await this.sheet!.write(chunk);
+    if (this.failure) throw this.failure;
   }
 
+  /** The rest of the sheet, the workbook's other parts, and the zip's directory; rejects if anything failed to reach the file. */
   async close(): Promise<void> {
-    if (this.held) this.release();
-    this.sheet.commit();
-    const failed = new Promise<never>((_, reject) => (this.failure ? reject(this.failure) : this.file.once('error', reject)));
-    await Promise.race([this.workbook.commit(), failed]);
+    if (this.failure) throw this.failure;
+    if (!this.header) this.header = [];
+    if (this.held) await this.release();
+    await this.flush();
+    const links = this.links.map((l, i) => `<hyperlink ref="${l.ref}" r:id="rId${i + 1}"/>`).join('');
+    await this.sheet!.write(`</sheetData>${links ? `<hyperlinks>${links}</hyperlinks>` : ''}</worksheet>`);
+    await this.sheet!.end();
+    if (this.links.length) {
+      const rels = this.links
+        .map((l, i) => `<Relationship Id="rId${i + 1}" Type="${REL}/hyperlink" Target="${xmlAttr(l.url)}" TargetMode="External"/>`)
+        .join('');
+      await this.zip.add('xl/worksheets/_rels/sheet1.xml.rels', `${XML}<Relationships xmlns="${PKG}">${rels}</Relationships>`);
+    }
+    await this.zip.add('[Content_Types].xml', CONTENT_TYPES);
+    await this.zip.add(
+      '_rels/.rels',
+      `${XML}<Relationships xmlns="${PKG}"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    );
+    const name = xmlAttr(this.sheetName.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31) || 'Export');
+    await this.zip.add(
+      'xl/workbook.xml',
+      `${XML}<workbook xmlns="${NS}" xmlns:r="${REL}"><bookViews><workbookView/></bookViews><sheets><sheet name="${name}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+    );
+    await this.zip.add(
+      'xl/_rels/workbook.xml.rels',
+      `${XML}<Relationships xmlns="${PKG}"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${REL}/styles" Target="styles.xml"/></Relationships>`,
+    );
+    await this.zip.add('xl/styles.xml', STYLES);
+    await this.zip.finish();
+    if (this.failure) throw this.failure;
+    await new Promise<void>((resolve, reject) => {
+      if (this.failure) return reject(this.failure);
+      this.file.once('error', reject);
+      this.file.end(() => resolve());
+    });
   }
 
-  /** Give up (a cancel, an error elsewhere): stop the zip and close the file at once; resolves once it is closed (the caller removes it). */
+  /** Give up (a cancel, an error elsewhere): stop the sheet and close the file at once; resolves once it is closed (the caller removes it). */
   abandon(): Promise<void> {
     this.held = null;
-    const zip = (this.workbook as unknown as { zip?: Zip }).zip;
-    try {
-      zip?.on('error', () => {});
-      zip?.unpipe(this.file);
-      zip?.abort();
-    } catch {
-      // already broken: the file is closed below all the same
-    }
+    this.chunks.take();
+    this.sheet?.abort();
     return closeAtOnce(this.file);
   }
 }
+
+const CONTENT_TYPES = `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>`;
+
+// Fonts: 0 normal, 1 bold (the header), 2 link (blue, underlined). Cell formats (cellXfs): 0 normal,
+// 1 header, 2 date (yyyy-mm-dd), 3 date and time (yyyy-mm-dd hh:mm), 4 link, 5 text (the Text format, @).
+const STYLES = `${XML}<styleSheet xmlns="${NS}"><numFmts count="2"><numFmt numFmtId="164" formatCode="yyyy-mm-dd"/><numFmt numFmtId="165" formatCode="yyyy-mm-dd hh:mm"/></numFmts><fonts count="3"><font><sz val="11"/><name val="Calibri"/><family val="2"/></font><font><b/><sz val="11"/><name val="Calibri"/><family val="2"/></font><font><u/><sz val="11"/><color rgb="FF0563C1"/><name val="Calibri"/><family val="2"/></font></fonts><fills count="2"><fill><patternFill patternType="none"/></fill><fill><patternFill patternType="gray125"/></fill></fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders><cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs><cellXfs count="6"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/><xf numFmtId="49" fontId="1" fillId="0" borderId="0" xfId="0" applyFont="1" applyNumberFormat="1"/><xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/><xf numFmtId="165" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/><xf numFmtId="49" fontId="2" fillId="0" borderId="0" xfId="0" applyFont="1" applyNumberFormat="1"/><xf numFmtId="49" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/></cellXfs><cellStyles count="1"><cellStyle name="Normal" xfId="0" builtinId="0"/></cellStyles></styleSheet>`;

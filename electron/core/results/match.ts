@@ -3,11 +3,14 @@
 // pages the syncs kept (store/citation-facts.ts), by the rules of
 // shared/evidence.ts. One read of the pitches and one of the pages that
 // mention the brand, then an index (binary searches per outlet): its cost
-// grows with the pitches and the pages, not with their product.
+// grows with the pitches and the pages, not with their product. Reads only
+// (a ReadableDB): nothing here needs a derived table prepared.
 import { bestEvidence, EvidenceIndex, pageKeyOf, pitchOutlet, type Evidence, type PitchLike } from '../../../shared/evidence';
-import type { Cache } from '../store/cache';
-import type { StoredFact } from '../store/citation-facts';
-import type { OutreachRow } from '../store/outreach-results';
+import { brandKey } from '../store/brand-keys';
+import type { ReadableDB } from '../store/database';
+import { factDetails, factsAtOutlet, factsAtPage, factsForMatching, type StoredFact } from '../store/citation-facts';
+import { outreachRows, placeOf, type OutreachRow } from '../store/outreach-results';
+import { readTriage } from '../store/triage';
 
 export interface BrandMatch {
   /** Every opportunity pitched, replied to or won. */
@@ -24,12 +27,12 @@ const pitchOf = (r: OutreachRow): PitchLike | null =>
  * matching reads; `withDetails` fills in their prompts and last-seen day
  * (for the evidence shown: a few lookups each).
  */
-export function matchBrand(cache: Cache, brandId: string): BrandMatch {
-  const rows = cache.outreach.rows(brandId, cache.opportunities.key(brandId));
+export function matchBrand(db: ReadableDB, brandId: string): BrandMatch {
+  const rows = outreachRows(db, brandId, brandKey(db, brandId));
   const pitches = rows.map(pitchOf).filter((p): p is PitchLike => p !== null);
   const evidence = new Map<string, Evidence>();
   if (pitches.length === 0) return { rows, evidence };
-  const index = new EvidenceIndex(cache.citationFacts.forMatching(brandId), new Set(pitches.map(pitchOutlet)));
+  const index = new EvidenceIndex(factsForMatching(db, brandId), new Set(pitches.map(pitchOutlet)));
   for (const p of pitches) {
     const e = index.best(p);
     if (e) evidence.set(p.opportunity_id, e);
@@ -38,8 +41,9 @@ export function matchBrand(cache: Cache, brandId: string): BrandMatch {
 }
 
 /** The same evidence with its citations whole (prompts, last seen): for the few shown. */
-export function withDetails(cache: Cache, brandId: string, evidence: readonly Evidence[]): Evidence[] {
-  const whole = cache.citationFacts.details(
+export function withDetails(db: ReadableDB, brandId: string, evidence: readonly Evidence[]): Evidence[] {
+  const whole = factDetails(
+    db,
     brandId,
     evidence.map((e) => e.citation.url),
   );
@@ -47,16 +51,16 @@ export function withDetails(cache: Cache, brandId: string, evidence: readonly Ev
 }
 
 /** The evidence of one opportunity (the detail pane): its outlet's pages and its own page, by the rule itself. null when not pitched or none. */
-export function evidenceFor(cache: Cache, brandId: string, id: string): Evidence | null {
-  const t = cache.triage.get(brandId, id);
-  const pitched = [t?.contacted_at, t?.exported_at?.slice(0, 10)].filter((d): d is string => !!d).sort()[0];
+export function evidenceFor(db: ReadableDB, brandId: string, id: string): Evidence | null {
+  const t = readTriage(db, brandId, id);
+  const pitched = [t.contacted_at, t.exported_at?.slice(0, 10)].filter((d): d is string => !!d).sort()[0];
   if (!pitched) return null;
-  const o = cache.opportunities.get(brandId, id);
-  const p: PitchLike = { opportunity_id: id, url: o?.item.url ?? null, domain: o?.item.domain ?? null, pitched_on: pitched };
+  const o = placeOf(db, brandKey(db, brandId), id);
+  const p: PitchLike = { opportunity_id: id, url: o?.url ?? null, domain: o?.domain ?? null, pitched_on: pitched };
   const byPage = new Map<string, StoredFact>();
-  for (const f of cache.citationFacts.atOutlet(brandId, pitchOutlet(p))) byPage.set(f.url, f);
+  for (const f of factsAtOutlet(db, brandId, pitchOutlet(p))) byPage.set(f.url, f);
   const page = pageKeyOf(p.url);
-  if (page) for (const f of cache.citationFacts.atPage(brandId, page)) byPage.set(f.url, f);
+  if (page) for (const f of factsAtPage(db, brandId, page)) byPage.set(f.url, f);
   return bestEvidence(p, [...byPage.values()]);
 }
 

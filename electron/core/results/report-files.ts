@@ -1,24 +1,14 @@
 // The report to send, written where the user chose: the PDF main printed from
 // the window, or the page as the window shows it, made a file that runs
 // nothing (a policy that allows styles only, and the tags that could load or
-// run anything taken out). Each written to a temporary file renamed when
-// complete, so a half-written report never has the user's name.
-// (There is no shared atomic writer in electron/core/files/ yet; this is the
-// exports' temporary-file-and-rename pattern.)
-import { renameSync, rmSync, writeFileSync } from 'node:fs';
-import { asFileError } from '../files/file-error';
+// run anything taken out). Each written through the app's one atomic writer
+// (files/atomic-write.ts), so a half-written report never has the user's name.
+import { writeFileAtomic } from '../files/atomic-write';
 import { WorkbenchError } from '../../../shared/errors';
 
-/** Write a file whole or not at all. */
+/** Write a file whole or not at all (failures in the app's words, naming the file); its size in bytes. */
 export function writeWhole(path: string, data: string | Uint8Array, what: string): number {
-  const tmp = `${path}.partial-${process.pid}`;
-  try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw asFileError(e, path, what);
-  }
+  writeFileAtomic(path, data, { what });
   return typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
 }
 

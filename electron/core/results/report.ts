@@ -20,7 +20,7 @@ import {
   type WinRow,
 } from '../../../shared/results';
 import type { Cache } from '../store/cache';
-import type { OutreachRow } from '../store/outreach-results';
+import { everReplied, siteTypes, type OutreachRow } from '../store/outreach-results';
 import { matchBrand, withDetails } from './match';
 
 export interface ReportInput {
@@ -132,13 +132,14 @@ export function buildReport(i: ReportInput): ResultsReport {
   };
 }
 
-/** The brand's Results over the period, read from the cache. */
+/** The brand's Results over the period, read from the cache (reads only). */
 export function resultsOf(cache: Cache, brandId: string, period: Period, today: string): ResultsReport {
-  const { rows, evidence: matched } = matchBrand(cache, brandId);
+  const db = cache.readable;
+  const { rows, evidence: matched } = matchBrand(db, brandId);
   // The evidence shown (cited in the period) whole: its prompts and last-seen day.
   const shownEvidence = [...matched.values()].filter((e) => within(e.first_since, period));
   const evidence = new Map(matched);
-  for (const e of withDetails(cache, brandId, shownEvidence)) evidence.set(e.opportunity_id, e);
+  for (const e of withDetails(db, brandId, shownEvidence)) evidence.set(e.opportunity_id, e);
   const cohortIds = rows.filter((r) => within(r.pitched_on, period)).map((r) => r.id);
   const shown = rows.filter(
     (r) =>
@@ -153,8 +154,11 @@ export function resultsOf(cache: Cache, brandId: string, period: Period, today: 
     today,
     rows,
     evidence,
-    replied: cache.outreach.replied(brandId, cohortIds),
-    siteTypes: cache.outreach.siteTypes(shown.map((r) => r.rowid).filter((n): n is number => n !== null)),
+    replied: everReplied(db, brandId, cohortIds),
+    siteTypes: siteTypes(
+      db,
+      shown.map((r) => r.rowid).filter((n): n is number => n !== null),
+    ),
     scores: cache.scores.series(brandId, [], { start: period.from, end: period.to }),
     citationsSyncedAt: cache.citations.snapshot(brandId, 'citations')?.fetched_at ?? null,
   });

@@ -1,6 +1,8 @@
 // Brands reachable with the key, as last seen.
 import type { Brand } from '../../../shared/api/schemas';
 import type { DB } from './db';
+import { filterSql, type PipelineDays } from './opportunity-filter';
+import { pipelineDays } from './opportunity-list';
 import { slot, sql } from './sql';
 import { Statements } from './statements';
 import type { CachedBrand } from '../../../shared/model';
@@ -26,17 +28,32 @@ export class BrandStore {
     })();
   }
 
-  list(): CachedBrand[] {
-    const rows = this.statements.all<Omit<CachedBrand, 'removed_on_server'> & { removed_on_server: number }>(
+  /**
+   * The brands, each with how many opportunities its list shows with no
+   * filter on `days` (the same count as the list's total: not archived, not
+   * Not a fit, not snoozed, still on Trakkr).
+   */
+  list(days: PipelineDays = pipelineDays()): CachedBrand[] {
+    const rows = this.statements.all<Omit<CachedBrand, 'removed_on_server' | 'opportunities'> & { removed_on_server: number }>(
       sql`SELECT b.id, b.name, b.removed_on_server,
-          (SELECT max(finished_at) FROM sync_runs r WHERE r.brand_id = b.id AND r.kind = 'opportunities' AND r.state = 'done') AS last_synced_at,
-          (SELECT count(*) FROM opportunities o JOIN brand_keys k ON k.key = o.brand_key WHERE k.id = b.id AND o.removed_on_server = 0) AS opportunities
+          (SELECT max(finished_at) FROM sync_runs r WHERE r.brand_id = b.id AND r.kind = 'opportunities' AND r.state = 'done') AS last_synced_at
         FROM brands b ORDER BY b.removed_on_server, b.name COLLATE NOCASE`,
     );
-    return rows.map((r) => ({ ...r, removed_on_server: r.removed_on_server === 1 }));
+    return rows.map((r) => ({ ...r, removed_on_server: r.removed_on_server === 1, opportunities: this.listed(r.id, days) }));
   }
 
-  get(id: string): CachedBrand | undefined {
-    return this.list().find((b) => b.id === id);
+  /** How many the brand's list shows with no filter (the list's own WHERE). */
+  private listed(brandId: string, days: PipelineDays): number {
+    const bk = this.statements.get<{ key: number }>(sql`SELECT key FROM brand_keys WHERE id = ${brandId}`)?.key ?? -1;
+    return this.statements.get<{ n: number }>(sql`SELECT count(*) AS n FROM opportunities o WHERE ${filterSql({ brandId }, bk, days).where}`)!.n;
+  }
+
+  /** A brand's name as last seen (null: not a brand the key reached). */
+  name(id: string): string | null {
+    return this.statements.get<{ name: string }>(sql`SELECT name FROM brands WHERE id = ${id}`)?.name ?? null;
+  }
+
+  get(id: string): { id: string; name: string } | undefined {
+    return this.statements.get<{ id: string; name: string }>(sql`SELECT id, name FROM brands WHERE id = ${id}`);
   }
 }

@@ -151,3 +151,44 @@ export function classifyOpenError(e: unknown, path: string): CacheError | null {
     return new CacheError('io-error', `The cache file ${path} could not be read or written (${code}: ${msg}). The disk may be failing or disconnected.`, path);
   return null;
 }
+
+/** A cache another program is writing to, past the wait allowed; `who` names it when this computer can tell. */
+export function lockedError(path: string, who: string | null, waitedMs: number): CacheError {
+  const holder = who ?? 'another program (another Outreach Workbench, a `workbench` command, or a database tool)';
+  return new CacheError(
+    'cache-locked',
+    `The cache file ${path} is being written by ${holder}; this waited ${Math.round(waitedMs / 1000)} s for it and gave up. Nothing was changed. ` +
+      'Let it finish (or close it) and try again; `--lock-wait SECONDS` waits longer.',
+    path,
+  );
+}
+
+/**
+ * An error met while reading or writing an open cache (a triage write, a sync
+ * page), in words that name the file and what to do, or null when it is not
+ * a failure of the cache's file (a bug stays a bug). `who` names the holder
+ * of a lock.
+ */
+export function cacheWriteError(e: unknown, path: string, who: () => string | null = () => null, waitedMs = 0): CacheError | null {
+  if (e instanceof CacheError) return e;
+  const failure = classifyOpenError(e, path);
+  if (!failure) return null;
+  switch (failure.kind) {
+    case 'cache-locked':
+      return lockedError(path, who(), waitedMs);
+    case 'disk-full':
+      return new CacheError(
+        'disk-full',
+        `The disk that holds the cache (${path}) is full, so the change was not saved (nothing half-done was kept). Free some space and try again.`,
+        path,
+      );
+    case 'read-only':
+      return new CacheError(
+        'read-only',
+        `The cache file ${path} is read-only, or on a read-only disk, so the change was not saved. Make the file and the folder ${dirname(path)} writable and try again.`,
+        path,
+      );
+    default:
+      return failure;
+  }
+}

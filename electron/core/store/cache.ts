@@ -1,22 +1,24 @@
-// The cache: one SQLite file and the stores over it.
+// The cache: one SQLite file, its connection's two faces (a ReadableDB the
+// store's read functions take, a WritableDB its writes and preparing steps
+// take: database.ts), and the stores still kept as objects over it.
 import { statSync } from 'node:fs';
+import type { FieldTable } from '../../../shared/opportunity-fields';
+import { faces, type ReadableDB, type WritableDB } from './database';
 import { closeDatabase, openDatabase, type DB, type OpenOptions } from './db';
 import { checkIntegrityOffThread, type CheckedIntegrity } from './integrity';
+import { writeTransaction } from './lock-wait';
 import { BrandStore } from './brands';
 import { CitationStore } from './citations';
-import { CitationFactStore } from './citation-facts';
-import { OutreachResultsStore } from './outreach-results';
 import { DoNotContactStore } from './do-not-contact';
 import { ExportRowStore } from './export-rows';
 import { ExportLog } from './exports-log';
-import { HistoryStore } from './history';
 import { SyncLocks } from './sync-lock';
-import { DraftStore, SnippetStore } from './drafts';
 import { UserRecordStore } from './user-record';
-import { OpportunityStore } from './opportunities';
+import { OpportunityWriter } from './opportunities-write';
+import { pipelineDays, prepareList, type PipelineDays } from './opportunity-list';
 import { ScoreStore } from './scores';
 import { SyncRunStore } from './sync-runs';
-import { TriageStore } from './triage';
+import { markExported } from './triage';
 
 /** Pages given back per step of reclaimSpace (8 KB pages: 2 MB, a few milliseconds of writing). */
 const RECLAIM_STEP_PAGES = 256;
@@ -24,52 +26,52 @@ const RECLAIM_STEP_PAGES = 256;
 const RECLAIM_PAUSE_MS = 15;
 
 export class Cache {
+  /** Reads only: every statement run through it is checked not to write. */
+  readonly readable: ReadableDB;
+  /** Writes (in transactions that take the write lock first) and the steps that prepare derived tables. */
+  readonly writable: WritableDB;
   readonly brands: BrandStore;
-  readonly opportunities: OpportunityStore;
-  readonly triage: TriageStore;
+  /** The sync's writes of the service's opportunities. */
+  readonly opportunities: OpportunityWriter;
   readonly scores: ScoreStore;
   readonly citations: CitationStore;
-  /** What the syncs saw of each cited page, kept between syncs (evidence of a win). */
-  readonly citationFacts: CitationFactStore;
-  /** The user's outreach as the Results read it (pitched, replied, won). */
-  readonly outreach: OutreachResultsStore;
   readonly runs: SyncRunStore;
   readonly doNotContact: DoNotContactStore;
   readonly exportRows: ExportRowStore;
-  readonly history: HistoryStore;
   readonly exports: ExportLog;
   readonly locks: SyncLocks;
-  readonly drafts: DraftStore;
-  readonly snippets: SnippetStore;
   /** The user's record as one piece: read, merged, replaced. */
   readonly record: UserRecordStore;
+  /** The days the pipeline's filters are measured from: the app (or the CLI) sets the user's calendar and follow-up days here. */
+  days: () => PipelineDays = () => pipelineDays();
   /** Set when checkIntegrity found damage: then close() is not a clean close, and the next open checks again. */
   private damaged = false;
 
   private constructor(
     readonly db: DB,
     readonly path: string,
+    fields?: FieldTable,
   ) {
+    ({ readable: this.readable, writable: this.writable } = faces(db, fields, path));
     this.brands = new BrandStore(db);
-    this.opportunities = new OpportunityStore(db);
-    this.history = new HistoryStore(db);
-    this.triage = new TriageStore(db, this.history);
+    this.opportunities = new OpportunityWriter(this.writable);
     this.exports = new ExportLog(db);
     this.locks = new SyncLocks(db);
-    this.drafts = new DraftStore(db, this.history);
-    this.snippets = new SnippetStore(db);
-    this.record = new UserRecordStore(this);
+    this.record = new UserRecordStore(this.writable, this.exports);
     this.scores = new ScoreStore(db);
     this.citations = new CitationStore(db);
-    this.citationFacts = new CitationFactStore(db);
-    this.outreach = new OutreachResultsStore(db);
     this.runs = new SyncRunStore(db);
     this.doNotContact = new DoNotContactStore(db);
-    this.exportRows = new ExportRowStore(db, this.opportunities, this.triage);
+    this.exportRows = new ExportRowStore(
+      db,
+      (f) => prepareList(this.writable, f, this.days()),
+      (brandId, ids, at, fileName) => markExported(this.writable, brandId, ids, at, fileName),
+    );
   }
 
-  static async open(path: string, opts: OpenOptions = {}): Promise<Cache> {
-    return new Cache(await openDatabase(path, opts), path);
+  /** `fields`: the field table the opportunities table follows (a test may pass one with a field more). */
+  static async open(path: string, opts: OpenOptions & { fields?: FieldTable } = {}): Promise<Cache> {
+    return new Cache(await openDatabase(path, opts), path, opts.fields);
   }
 
   /**
@@ -79,7 +81,8 @@ export class Cache {
    * otherwise fail at its first write instead of waiting its turn.
    */
   tx<T>(fn: () => T): T {
-    return this.db.transaction(fn).immediate();
+    // Another program's lock: said (onLockWait) and waited for, then named in the error (lock-wait.ts).
+    return writeTransaction(this.db, this.path, fn);
   }
 
   /**

@@ -1,12 +1,12 @@
 // What the syncs saw of each cited page, kept from one sync to the next
-// (migration 7): the service's facts as last seen, and the time a sync saw the
+// (migration 9): the service's facts as last seen, and the time a sync saw the
 // brand mention appear where an earlier one saw it missing. Written by the
 // sync with each page of citations (in the page's transaction); read by the
-// matcher (core/results/match.ts).
+// matcher (core/results/match.ts). Functions over the cache's two faces
+// (database.ts): the sync's write takes a WritableDB, every read a ReadableDB.
 import { outletOf, pageKeyOf, type CitationFact } from '../../../shared/evidence';
-import type { DB } from './db';
+import type { ReadableDB, WritableDB } from './database';
 import { slot, sql } from './sql';
-import { Statements } from './statements';
 
 /** A cited page as stored, with when the syncs first saw it. */
 export interface StoredFact extends CitationFact {
@@ -64,117 +64,92 @@ const pageKey = (k: string): string | null => (k.startsWith('raw:') ? null : k);
 
 const COLUMNS = sql`page_key, url, domain, first_seen, last_seen, times_cited, prompts, mentions_brand, flipped_at, observed_first_at`;
 
-export class CitationFactStore {
-  private readonly statements: Statements;
-
-  constructor(db: DB) {
-    this.statements = new Statements(db);
-  }
-
-  /**
-   * One page of the citations mode as a sync saw it at `now` (inside the
-   * page's transaction). A page that mentions the brand where the last sync
-   * saw it not mention it gets `flipped_at`; the first sight of a page is no flip.
-   */
-  observe(brandId: string, items: readonly Record<string, unknown>[], now: string): void {
-    const upsert = this.statements.prepareOnce(
-      sql`INSERT INTO citation_facts (brand_id, page_key, url, domain, outlet_key, first_seen, last_seen, times_cited, prompts, mentions_brand,
-          unmentioned_at, observed_first_at, observed_at)
-        VALUES (${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot})
-        ON CONFLICT DO UPDATE SET url = excluded.url, domain = excluded.domain, outlet_key = excluded.outlet_key,
-          first_seen = excluded.first_seen, last_seen = excluded.last_seen, times_cited = excluded.times_cited, prompts = excluded.prompts,
-          flipped_at = CASE WHEN citation_facts.mentions_brand = 0 AND excluded.mentions_brand = 1 THEN excluded.observed_at ELSE citation_facts.flipped_at END,
-          unmentioned_at = coalesce(excluded.unmentioned_at, citation_facts.unmentioned_at),
-          mentions_brand = excluded.mentions_brand, observed_at = excluded.observed_at`,
+/**
+ * One page of the citations mode as a sync saw it at `now` (inside the
+ * page's transaction). A page that mentions the brand where the last sync
+ * saw it not mention it gets `flipped_at`; the first sight of a page is no flip.
+ */
+export function observeCitations(db: WritableDB, brandId: string, items: readonly Record<string, unknown>[], now: string): void {
+  const upsert = db.prepareOnce(
+    sql`INSERT INTO citation_facts (brand_id, page_key, url, domain, outlet_key, first_seen, last_seen, times_cited, prompts, mentions_brand,
+        unmentioned_at, observed_first_at, observed_at)
+      VALUES (${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot})
+      ON CONFLICT DO UPDATE SET url = excluded.url, domain = excluded.domain, outlet_key = excluded.outlet_key,
+        first_seen = excluded.first_seen, last_seen = excluded.last_seen, times_cited = excluded.times_cited, prompts = excluded.prompts,
+        flipped_at = CASE WHEN citation_facts.mentions_brand = 0 AND excluded.mentions_brand = 1 THEN excluded.observed_at ELSE citation_facts.flipped_at END,
+        unmentioned_at = coalesce(excluded.unmentioned_at, citation_facts.unmentioned_at),
+        mentions_brand = excluded.mentions_brand, observed_at = excluded.observed_at`,
+  );
+  for (const it of items) {
+    const url = text(it.url);
+    if (url === null) continue;
+    const domain = text(it.domain) ?? '';
+    const mentions = typeof it.mentions_brand === 'boolean' ? (it.mentions_brand ? 1 : 0) : null;
+    const prompts = Array.isArray(it.prompts) ? it.prompts.filter((p): p is string => typeof p === 'string').slice(0, 50) : [];
+    upsert.run(
+      brandId,
+      pageKeyOf(url) ?? `raw:${url}`,
+      url,
+      domain,
+      outletKey(outletOf(domain || url)),
+      text(it.first_seen),
+      text(it.last_seen),
+      typeof it.times_cited === 'number' && Number.isFinite(it.times_cited) ? Math.trunc(it.times_cited) : 0,
+      JSON.stringify(prompts),
+      mentions,
+      mentions === 0 ? now : null,
+      now,
+      now,
     );
-    for (const it of items) {
-      const url = text(it.url);
-      if (url === null) continue;
-      const domain = text(it.domain) ?? '';
-      const mentions = typeof it.mentions_brand === 'boolean' ? (it.mentions_brand ? 1 : 0) : null;
-      const prompts = Array.isArray(it.prompts) ? it.prompts.filter((p): p is string => typeof p === 'string').slice(0, 50) : [];
-      upsert.run(
-        brandId,
-        pageKeyOf(url) ?? `raw:${url}`,
-        url,
-        domain,
-        outletKey(outletOf(domain || url)),
-        text(it.first_seen),
-        text(it.last_seen),
-        typeof it.times_cited === 'number' && Number.isFinite(it.times_cited) ? Math.trunc(it.times_cited) : 0,
-        JSON.stringify(prompts),
-        mentions,
-        mentions === 0 ? now : null,
-        now,
-        now,
-      );
-    }
   }
+}
 
-  /** Every stored page of the brand, whole. */
-  forBrand(brandId: string): StoredFact[] {
-    return this.statements.all<Row>(sql`SELECT ${COLUMNS} FROM citation_facts WHERE brand_id = ${brandId}`).map(toFact);
-  }
+/**
+ * The brand's pages that mention it, with what matching reads and nothing
+ * more (no prompts, no last-seen day: `factDetails` gives those for the
+ * evidence shown). Rows as tuples: the match reads tens of thousands.
+ */
+export function factsForMatching(db: ReadableDB, brandId: string): StoredFact[] {
+  type T = [string, string, string, string | null, number, string | null, string];
+  return db
+    .tuples<T>(
+      sql`SELECT page_key, url, domain, first_seen, times_cited, flipped_at, observed_first_at FROM citation_facts WHERE brand_id = ${brandId} AND mentions_brand = 1`,
+    )
+    .map(([key, url, domain, first_seen, times_cited, flipped_at, observed_first_at]) => ({
+      page_key: pageKey(key),
+      url,
+      domain,
+      first_seen,
+      last_seen: null,
+      times_cited,
+      prompts: [],
+      mentions_brand: true,
+      flipped_on: flipped_at ? flipped_at.slice(0, 10) : null,
+      flipped_at,
+      observed_first_at,
+    }));
+}
 
-  /**
-   * The brand's pages that mention it, with what matching reads and nothing
-   * more (no prompts, no last-seen day: `details` gives those for the
-   * evidence shown). Rows as tuples: the match reads tens of thousands.
-   */
-  forMatching(brandId: string): StoredFact[] {
-    type T = [string, string, string, string | null, number, string | null, string];
-    return this.statements
-      .tuples<T>(
-        sql`SELECT page_key, url, domain, first_seen, times_cited, flipped_at, observed_first_at FROM citation_facts WHERE brand_id = ${brandId} AND mentions_brand = 1`,
-      )
-      .map(([key, url, domain, first_seen, times_cited, flipped_at, observed_first_at]) => ({
-        page_key: pageKey(key),
-        url,
-        domain,
-        first_seen,
-        last_seen: null,
-        times_cited,
-        prompts: [],
-        mentions_brand: true,
-        flipped_on: flipped_at ? flipped_at.slice(0, 10) : null,
-        flipped_at,
-        observed_first_at,
-      }));
+/** These pages whole (by address), for the evidence shown. */
+export function factDetails(db: ReadableDB, brandId: string, urls: readonly string[]): Map<string, StoredFact> {
+  const out = new Map<string, StoredFact>();
+  for (const url of new Set(urls)) {
+    const r = db.get<Row>(sql`SELECT ${COLUMNS} FROM citation_facts WHERE brand_id = ${brandId} AND page_key = ${pageKeyOf(url) ?? `raw:${url}`}`);
+    if (r) out.set(url, toFact(r));
   }
+  return out;
+}
 
-  /** These pages whole (by address), for the evidence shown. */
-  details(brandId: string, urls: readonly string[]): Map<string, StoredFact> {
-    const out = new Map<string, StoredFact>();
-    for (const url of new Set(urls)) {
-      const r = this.statements.get<Row>(
-        sql`SELECT ${COLUMNS} FROM citation_facts WHERE brand_id = ${brandId} AND page_key = ${pageKeyOf(url) ?? `raw:${url}`}`,
-      );
-      if (r) out.set(url, toFact(r));
-    }
-    return out;
-  }
+/** The stored pages at an outlet and its subdomains (one opportunity's evidence). */
+export function factsAtOutlet(db: ReadableDB, brandId: string, outlet: string): StoredFact[] {
+  const key = outletKey(outlet);
+  if (!key) return [];
+  // com.wired. up to com.wired/ ('/' follows '.'): the outlet and every subdomain of it.
+  const end = `${key.slice(0, -1)}/`;
+  return db.all<Row>(sql`SELECT ${COLUMNS} FROM citation_facts WHERE brand_id = ${brandId} AND outlet_key >= ${key} AND outlet_key < ${end}`).map(toFact);
+}
 
-  /** The stored pages at an outlet and its subdomains (one opportunity's evidence). */
-  atOutlet(brandId: string, outlet: string): StoredFact[] {
-    const key = outletKey(outlet);
-    if (!key) return [];
-    // com.wired. up to com.wired/ ('/' follows '.'): the outlet and every subdomain of it.
-    const end = `${key.slice(0, -1)}/`;
-    return this.statements
-      .all<Row>(sql`SELECT ${COLUMNS} FROM citation_facts WHERE brand_id = ${brandId} AND outlet_key >= ${key} AND outlet_key < ${end}`)
-      .map(toFact);
-  }
-
-  /** One page by its key. */
-  atPage(brandId: string, pageKey: string): StoredFact[] {
-    return this.statements.all<Row>(sql`SELECT ${COLUMNS} FROM citation_facts WHERE brand_id = ${brandId} AND page_key = ${pageKey}`).map(toFact);
-  }
-
-  count(brandId: string): number {
-    return this.statements.get<{ n: number }>(sql`SELECT count(*) AS n FROM citation_facts WHERE brand_id = ${brandId}`)!.n;
-  }
-
-  clear(brandId?: string): void {
-    this.statements.run(brandId === undefined ? sql`DELETE FROM citation_facts` : sql`DELETE FROM citation_facts WHERE brand_id = ${brandId}`);
-  }
+/** One page by its key. */
+export function factsAtPage(db: ReadableDB, brandId: string, pageKey: string): StoredFact[] {
+  return db.all<Row>(sql`SELECT ${COLUMNS} FROM citation_facts WHERE brand_id = ${brandId} AND page_key = ${pageKey}`).map(toFact);
 }

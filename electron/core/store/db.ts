@@ -13,13 +13,15 @@ import { acquireMarker, holdMarker, openMarkerFile, releaseMarker, releaseMarker
 export { openMarkerPath } from './open-marker';
 export { CacheError, classifyOpenError, type CacheFailureKind } from './cache-error';
 import { CacheError, classifyOpenError } from './cache-error';
+import { refuseForeignDatabase } from './cache-signature';
+import { setLockWait, type LockWaitOptions } from './lock-wait';
 
 export type DB = Database.Database;
 
 /** A step of opening the cache that can take long (seconds to minutes on a large cache), said as it starts (shared/core-link.ts). */
 export type OpenProgress = StartProgress;
 
-export interface OpenOptions {
+export interface OpenOptions extends LockWaitOptions {
   /** Folder for backups taken before migrations; default: `backups/` beside the file. */
   backupDir?: string;
   /** How many backups to keep. Default 5. */
@@ -46,11 +48,12 @@ async function announce(opts: OpenOptions, progress: OpenProgress): Promise<void
   await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
-function configure(db: DB): void {
+function configure(db: DB, opts: LockWaitOptions): void {
+  // How long a write waits for another program's lock (30 s by default), before the first write (the switch to WAL).
+  setLockWait(db, { lockWaitMs: opts.lockWaitMs, onLockWait: opts.onLockWait });
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
   // A 100,000-opportunity cache with its indexes and full-text index is a few
   // hundred MB; the default 2 MB page cache turns every list query and sync
   // page into reads from the OS. 64 MB keeps the hot pages in this process.
@@ -108,6 +111,8 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
   if (!fresh) {
     const version = headerSchemaVersion(path);
     if (version !== null && version > LATEST_VERSION) throw newerError(path, version);
+    // Another program's database is refused before anything is written to it or beside it.
+    refuseForeignDatabase(path, LATEST_VERSION, opts.nativeBinding);
   }
   const readonly = opts.readonly ?? false;
   const unclean = path === ':memory:' ? [] : uncleanMarkers(path);
@@ -129,7 +134,7 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
       db.pragma(`page_size = ${PAGE_SIZE}`);
       db.pragma('auto_vacuum = INCREMENTAL');
     }
-    configure(db);
+    configure(db, opts);
     // The version first: a newer app's file (its latest version may be in the WAL) is never called damaged.
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > LATEST_VERSION) throw newerError(path, current);
@@ -284,6 +289,11 @@ async function backupBeforeMigration(db: DB, path: string, version: number, opts
   return target;
 }
 
+/** Throws CacheError('not-app-cache') when the file at `path` is another program's SQLite database (nothing in it changed). */
+export function refuseIfNotAppCache(path: string): void {
+  refuseForeignDatabase(path, LATEST_VERSION);
+}
+
 /**
  * Move a cache file aside (with its WAL, shared-memory and journal files) so a
  * fresh one can be made: renamed in the same folder, never deleted, so the
@@ -291,6 +301,7 @@ async function backupBeforeMigration(db: DB, path: string, version: number, opts
  * "Start over" and by `workbench cache reset`.
  */
 export function moveAside(path: string): string {
+  refuseIfNotAppCache(path);
   const others = otherOpeners(path);
   if (others.length > 0) {
     throw new CacheError(

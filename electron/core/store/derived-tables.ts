@@ -1,14 +1,20 @@
 // Sets the list's queries read many times while nothing changes, worked out
 // once into temporary tables of this connection:
-// - a text search's matches (rowids): typing a word asks for a page, its
-//   total and its chip counts, and scrolling asks for more pages;
-// - "already pitched": every address of the brand marked contacted or
-//   exported, with the latest date, and the opportunities that have one of
-//   them (every page shows the date; the filter needs the set).
+// - a text search's matches (rowids), with their rank when the list is in
+//   Best match order: typing a word asks for a page, its total and its chip
+//   counts, and scrolling asks for more pages;
+// - "already pitched": every address of the brand that was written to (an
+//   address among those a contact recorded; an export counts once the user
+//   confirms it was sent), with the latest date, and the opportunities that
+//   have one of them (every page shows the date; the filter needs the set).
 // Each is kept until its key changes or anything in the cache does (a write
 // by this connection or, by SQLite's data_version, by another process); the
-// filling itself is not counted as a change.
+// filling itself is not counted as a change. Filling them is the explicit
+// step a read comes after (store/opportunity-list.ts, prepareList): a read
+// itself never writes.
 import type { DB } from './db';
+import { contactedAddress } from './opportunity-filter';
+import { rankMatches } from './search-rank';
 import { sql, type Sql } from './sql';
 import { Statements } from './statements';
 
@@ -19,6 +25,7 @@ export class DerivedTables {
   private own = 0;
   private searchKey: string | null = null;
   private searchSize = 0;
+  private rankedKey: string | null = null;
   private pitchedKey: string | null = null;
   private pitchedRowidsKey: string | null = null;
 
@@ -29,6 +36,7 @@ export class DerivedTables {
   private setUp(): void {
     if (this.ready) return;
     this.db.exec(`CREATE TEMP TABLE IF NOT EXISTS search_hits (rowid INTEGER PRIMARY KEY);
+      CREATE TEMP TABLE IF NOT EXISTS search_rank (rowid INTEGER PRIMARY KEY, rank REAL NOT NULL);
       CREATE TEMP TABLE IF NOT EXISTS pitched (identity TEXT PRIMARY KEY, at TEXT NOT NULL) WITHOUT ROWID;
       CREATE TEMP TABLE IF NOT EXISTS pitched_rowids (rowid INTEGER PRIMARY KEY);`);
     this.ready = true;
@@ -48,8 +56,12 @@ export class DerivedTables {
     return counts;
   }
 
-  /** The rowids the FTS query `q` matches, in `temp.search_hits`; returns the table and how many. */
-  searchHits(q: string): { table: Sql; size: number } {
+  /**
+   * The rowids the FTS query `q` matches, in `temp.search_hits`; returns the
+   * table and how many. `ranked`: each match's rank for Best match too, in
+   * `temp.search_rank` (search-rank.ts), worked out once per search.
+   */
+  searchHits(q: string, ranked = false): { table: Sql; size: number } {
     this.setUp();
     const key = `${this.generation()}/${q}`;
     if (key !== this.searchKey) {
@@ -59,14 +71,43 @@ export class DerivedTables {
       ]);
       this.searchSize = n!;
       this.searchKey = key;
+      this.rankedKey = null;
+    }
+    if (ranked && this.rankedKey !== key) {
+      this.fill(rankMatches(this.statements, q));
+      this.rankedKey = key;
     }
     return { table: sql`temp.search_hits`, size: this.searchSize };
   }
 
   /**
+   * Run `write`, a change of the user's triage alone (never the opportunities,
+   * their contacts or the search index): a search's matches, if current
+   * before it, stay current after it; so do the pitched sets, unless the
+   * write may set or clear a contacted date or its addresses (`pitched`). A key or
+   * a typed note then costs no refill. Only this connection's own write is
+   * let through: another process's write since a fill still makes it stale.
+   */
+  triageWrite<T>(write: () => T, opts: { pitched: boolean }): T {
+    const before = this.generation();
+    const keep = (key: string | null) => (key !== null && key.startsWith(`${before}/`) ? key.slice(before.length + 1) : null);
+    const search = keep(this.searchKey);
+    const ranked = keep(this.rankedKey);
+    const pitched = opts.pitched ? null : keep(this.pitchedKey);
+    const rowids = opts.pitched ? null : keep(this.pitchedRowidsKey);
+    const result = write();
+    const after = this.generation();
+    if (search !== null) this.searchKey = `${after}/${search}`;
+    if (ranked !== null) this.rankedKey = `${after}/${ranked}`;
+    if (pitched !== null) this.pitchedKey = `${after}/${pitched}`;
+    if (rowids !== null) this.pitchedRowidsKey = `${after}/${rowids}`;
+    return result;
+  }
+
+  /**
    * The brand's pitched addresses (`temp.pitched`: identity, latest date),
    * which every page and detail reads. Found from the triage rows that say
-   * contacted or exported, never by fanning out from each opportunity over
+   * contacted (the addresses they used), never by fanning out from each opportunity over
    * every other one that shares a generic address such as press@.
    */
   pitched(brandId: string, bk: number): void {
@@ -77,10 +118,11 @@ export class DerivedTables {
       sql`DELETE FROM temp.pitched`,
       // CROSS JOIN keeps this order: from the few triage rows out, whatever the statistics say.
       sql`INSERT INTO temp.pitched (identity, at)
-        SELECT c2.identity, max(max(COALESCE(t2.contacted_at, ''), COALESCE(t2.exported_at, '')))
+        SELECT c2.identity, max(t2.contacted_at)
         FROM triage t2 CROSS JOIN opportunities o2 CROSS JOIN contacts c2
-        WHERE t2.brand_id = ${brandId} AND (t2.contacted_at IS NOT NULL OR t2.exported_at IS NOT NULL)
+        WHERE t2.brand_id = ${brandId} AND t2.contacted_at IS NOT NULL
           AND o2.brand_key = ${bk} AND o2.id = t2.opportunity_id AND c2.opportunity_rowid = o2.rowid AND c2.valid = 1
+          AND ${contactedAddress(sql`t2`, sql`c2`, sql`o2`)}
         GROUP BY c2.identity`,
     ]);
     this.pitchedKey = key;

@@ -19,9 +19,21 @@ export function isBlocked(identity: Sql, domain: Sql): Sql {
 
 const DOMAIN = /^(?!-)[a-z0-9-]{1,63}(?<!-)(\.(?!-)[a-z0-9-]{1,63}(?<!-))+$/;
 
-/** An address, a domain, or "@domain": normalised, or an error in plain words. */
+/**
+ * An address, a domain, or "@domain", however it arrives (typed, a CSV line, a
+ * record file): normalised, or an error in plain words. The one normal form,
+ * lower-cased, whatever the way in: "Ana Lopez <Ana@Wired.com>",
+ * "mailto:ana@wired.com" and the API's "ana@wired.com CATCH" all read as the
+ * address ana@wired.com.
+ */
 export function parseDoNotContact(input: string): { kind: 'address' | 'domain'; value: string } | { error: string } {
-  const text = input.trim().toLowerCase();
+  const angled = /<([^<>]*)>\s*$/.exec(input.trim());
+  const text = (angled ? angled[1]! : input)
+    .trim()
+    .replace(/^mailto:/i, '')
+    .replace(/\s+catch$/i, '')
+    .trim()
+    .toLowerCase();
   if (text.includes('@') && !text.startsWith('@')) {
     const c = parseContact(text);
     if (!c.valid || !isEmailAddress(c.email)) return { error: `"${input.trim()}" is not an e-mail address.` };
@@ -30,6 +42,18 @@ export function parseDoNotContact(input: string): { kind: 'address' | 'domain'; 
   const domain = text.replace(/^@/, '').replace(/\.$/, '');
   if (!DOMAIN.test(domain)) return { error: `"${input.trim()}" is neither an e-mail address nor a domain such as example.com.` };
   return { kind: 'domain', value: domain };
+}
+
+/**
+ * Entries as a record file or a backup holds them, each in the normal form
+ * (parseDoNotContact), so an entry that came in as "Ana@Wired.com" is honoured
+ * like one typed; one that cannot be read is kept as it is (it matches nothing).
+ */
+export function normalisedEntries<T extends { kind: 'address' | 'domain'; value: string }>(entries: readonly T[]): T[] {
+  return entries.map((e) => {
+    const p = parseDoNotContact(e.value);
+    return 'error' in p ? e : { ...e, kind: p.kind, value: p.value };
+  });
 }
 
 export class DoNotContactStore {

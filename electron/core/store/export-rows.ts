@@ -6,12 +6,15 @@
 import type { ListFilter } from '../../../shared/model';
 import type { OpportunityField } from '../../../shared/opportunity-fields';
 import type { DB } from './db';
-import type { OpportunityStore } from './opportunities';
 import { someFieldsSql, type SomeFields } from './opportunity-columns';
 import { contactBlocked, contactPitched, triageOf } from './opportunity-filter';
 import { slot, sql, sqlJoin, type Sql } from './sql';
 import { Statements } from './statements';
-import type { TriageStore } from './triage';
+
+/** The list's FROM and WHERE for a filter, its derived tables prepared (store/opportunity-list.ts). */
+type PrepareFilter = (f: ListFilter) => { from: Sql; where: Sql };
+/** Record the export date on these opportunities, in the user's triage (store/triage.ts). */
+type MarkExported = (brandId: string, ids: readonly string[], at: string, fileName?: string) => number;
 
 export interface ContactRowOptions {
   /** One row per distinct address (the highest-priority opportunity wins), or per (opportunity, address) pair. */
@@ -29,7 +32,7 @@ export interface ContactRow extends SomeFields {
   identity: string;
   opportunity_rowid: number;
   opportunity_id: string;
-  /** Effective status: the user's, else the server's. */
+  /** Trakkr's status. */
   status: string | null;
   /** The user's pipeline fields and drafts of this opportunity. */
   pipeline: PipelineFields;
@@ -43,12 +46,14 @@ export interface PipelineFields {
   followed_up_at: string | null;
   /** The addresses the pitch went to, as a JSON array (null: none recorded). */
   contacted_addresses: string | null;
+  /** The subject the pitch went out with (the follow-up replies to it). */
+  contacted_subject: string | null;
   pitch_draft: { subject: string; body: string } | null;
   followup_draft: { subject: string; body: string } | null;
 }
 
 /** The pipeline columns of a query over `o`, its triage `t`, and its drafts `dp` (pitch) and `df` (follow-up). */
-const PIPELINE_COLUMNS = sql`o.stage, t.stage_reason, o.snoozed_until, t.followed_up_at, t.contacted_addresses,
+const PIPELINE_COLUMNS = sql`o.stage, t.stage_reason, o.snoozed_until, t.followed_up_at, t.contacted_addresses, t.contacted_subject,
   dp.subject AS dp_subject, dp.body AS dp_body, df.subject AS df_subject, df.body AS df_body`;
 const draftsOf = (brandId: string | Sql): Sql =>
   sql`LEFT JOIN drafts dp ON dp.brand_id = ${brandId} AND dp.opportunity_id = o.id AND dp.kind = 'pitch'
@@ -59,6 +64,7 @@ type PipelineColumns = {
   snoozed_until: string | null;
   followed_up_at: string | null;
   contacted_addresses: string | null;
+  contacted_subject: string | null;
   dp_subject: string | null;
   dp_body: string | null;
   df_subject: string | null;
@@ -71,6 +77,7 @@ function pipelineOf(r: PipelineColumns): PipelineFields {
     snoozed_until: r.snoozed_until,
     followed_up_at: r.followed_up_at,
     contacted_addresses: r.contacted_addresses,
+    contacted_subject: r.contacted_subject,
     pitch_draft: r.dp_subject === null ? null : { subject: r.dp_subject, body: r.dp_body ?? '' },
     followup_draft: r.df_subject === null ? null : { subject: r.df_subject, body: r.df_body ?? '' },
   };
@@ -102,8 +109,8 @@ export class ExportRowStore {
 
   constructor(
     private readonly db: DB,
-    private readonly opportunities: OpportunityStore,
-    private readonly triage: TriageStore,
+    private readonly prepare: PrepareFilter,
+    private readonly mark: MarkExported,
   ) {
     this.statements = new Statements(db);
   }
@@ -114,19 +121,19 @@ export class ExportRowStore {
    * each wide row is read by its key: memory stays flat however many pitches.
    */
   *contactRows(filter: ListFilter, opts: ContactRowOptions = {}, fields: readonly OpportunityField[] = []): IterableIterator<ContactRow> {
-    const w = this.opportunities.filterSql(filter);
+    const w = this.prepare(filter);
     const narrow = sql`SELECT c.opportunity_rowid AS rowid, c.position AS position, o.priority_score AS prio,
         row_number() OVER (PARTITION BY c.identity ORDER BY o.priority_score DESC NULLS LAST, o.fit_score DESC NULLS LAST, o.rowid) AS rank
       FROM ${w.from} JOIN contacts c ON c.opportunity_rowid = o.rowid
       WHERE ${w.where} AND ${contactConditions(opts)}`;
     const keys = this.statements.tuples<[number, number]>(
-      sql`${w.with} SELECT rowid, position FROM (${narrow}) ${opts.perPair ? sql`` : sql`WHERE rank = 1`} ORDER BY prio DESC NULLS LAST, rowid, position`,
+      sql`SELECT rowid, position FROM (${narrow}) ${opts.perPair ? sql`` : sql`WHERE rank = 1`} ORDER BY prio DESC NULLS LAST, rowid, position`,
     );
     const some = someFieldsSql(fields);
     // Prepared once per export, run once per address.
     const wide = this.statements
       .prepareOnce(
-        sql`SELECT c.email, c.catch_all, c.identity, o.rowid, o.id, COALESCE(t.status, o.status), ${PIPELINE_COLUMNS}${fields.length > 0 ? sql`, ${some.select}` : sql``}
+        sql`SELECT c.email, c.catch_all, c.identity, o.rowid, o.id, o.status, ${PIPELINE_COLUMNS}${fields.length > 0 ? sql`, ${some.select}` : sql``}
           FROM contacts c JOIN opportunities o ON o.rowid = c.opportunity_rowid JOIN opportunity_records r ON r.rowid = o.rowid
           ${triageOf(slot)} ${draftsOf(slot)} WHERE c.opportunity_rowid = ${slot} AND c.position = ${slot}`,
       )
@@ -137,6 +144,7 @@ export class ExportRowStore {
       'snoozed_until',
       'followed_up_at',
       'contacted_addresses',
+      'contacted_subject',
       'dp_subject',
       'dp_body',
       'df_subject',
@@ -176,13 +184,13 @@ export class ExportRowStore {
    * flat, and SQLite does the lookups of a batch in one statement.
    */
   *opportunityRows(filter: ListFilter, opts: ContactRowOptions = {}): IterableIterator<OpportunityRow> {
-    const w = this.opportunities.filterSql(filter);
-    const order = this.statements.tuples<[number]>(sql`${w.with} SELECT o.rowid FROM opportunities o WHERE ${w.where} ORDER BY o.priority_score DESC, o.rowid`);
+    const w = this.prepare(filter);
+    const order = this.statements.tuples<[number]>(sql`SELECT o.rowid FROM opportunities o WHERE ${w.where} ORDER BY o.priority_score DESC, o.rowid`);
     // The same text for every batch (only the rowids differ): prepared once, by the statement cache.
     const batch = (ids: number[]) =>
       this.statements
         .all<Omit<OpportunityRow, 'pipeline'> & PipelineColumns>(
-          sql`${w.with} SELECT o.rowid AS opportunity_rowid, r.packed, COALESCE(o.local_status, o.status) AS status, COALESCE(t.note, '') AS note, t.contacted_at, t.exported_at,
+          sql`SELECT o.rowid AS opportunity_rowid, r.packed, o.status AS status, COALESCE(t.note, '') AS note, t.contacted_at, t.exported_at,
           (SELECT COALESCE(json_group_array(json_array(c.email, c.catch_all)), '[]')
             FROM (SELECT * FROM contacts c WHERE c.opportunity_rowid = o.rowid AND ${contactConditions(opts)} ORDER BY c.position) c) AS addresses, ${PIPELINE_COLUMNS}
         FROM ${w.from} ${draftsOf(filter.brandId)} JOIN opportunity_records r ON r.rowid = o.rowid
@@ -222,7 +230,7 @@ export class ExportRowStore {
           const row = this.statements.get<{ id: string }>(sql`SELECT id FROM opportunities WHERE rowid = ${rowid}`);
           if (row) ids.push(row.id);
         }
-        return { at, marked: this.triage.markExported(brandId, ids, at, fileName) };
+        return { at, marked: this.mark(brandId, ids, at, fileName) };
       })
       .immediate();
   }

@@ -5,11 +5,12 @@ import { createHash } from 'node:crypto';
 import type { Opportunity } from '../../../shared/api/schemas';
 import { parseContacts } from '../../../shared/contacts';
 import { fieldValue, type FieldTable, type OpportunityField } from '../../../shared/opportunity-fields';
-import type { BrandKeys } from './brand-keys';
+import { MIRRORED_FIELDS } from '../../../shared/triage-fields';
+import { brandKey, ensureBrandKey } from './brand-keys';
+import type { WritableDB } from './database';
 import { columnPlan, recordValues, searchValues, upsertSql, type ColumnPlan } from './opportunity-columns';
 import { packRecord } from './record-codec';
-import { slot, sql } from './sql';
-import type { Statements } from './statements';
+import { identifier, slot, sql, sqlJoin } from './sql';
 
 export interface UpsertResult {
   added: number;
@@ -36,17 +37,18 @@ export class OpportunityWriter {
   private readonly triageOf: Statement<unknown[], unknown>;
   private readonly mirror: Statement<unknown[], unknown>;
 
+  private readonly keys = new Map<string, number>();
+
   constructor(
-    private readonly statements: Statements,
-    private readonly keys: BrandKeys,
-    fields: FieldTable,
+    private readonly db: WritableDB,
+    fields: FieldTable = db.fields,
   ) {
     this.plan = columnPlan(fields);
     this.idAt = this.plan.stored.findIndex((f) => f.column === 'key');
     if (this.idAt < 0) throw new Error('The field table has no key column.');
     this.idField = this.plan.stored[this.idAt]!;
     // Prepared once, run for every record: each ${slot} is bound at each run.
-    const once = statements.prepareOnce.bind(statements);
+    const once = db.prepareOnce.bind(db);
     const upsert = upsertSql(this.plan);
     this.find = once(sql`SELECT rowid, raw_hash, removed_on_server FROM opportunities WHERE brand_key = ${slot} AND id = ${slot}`);
     this.putRaw = once(
@@ -63,8 +65,14 @@ export class OpportunityWriter {
     this.delSearch = once(sql`DELETE FROM opportunity_search WHERE rowid = ${slot}`);
     this.addSearch = once(upsert.search);
     // The mirror of the user's triage (migration 4) for a new row whose triage came first (a recovered or imported record).
-    this.triageOf = once(sql`SELECT status, starred, stage, snoozed_until FROM triage WHERE brand_id = ${slot} AND opportunity_id = ${slot}`);
-    this.mirror = once(sql`UPDATE opportunities SET local_status = ${slot}, starred = ${slot}, stage = ${slot}, snoozed_until = ${slot} WHERE rowid = ${slot}`);
+    const mirrored = MIRRORED_FIELDS.map((f) => identifier(f, MIRRORED_FIELDS));
+    this.triageOf = once(sql`SELECT ${sqlJoin(mirrored, sql`, `)} FROM triage WHERE brand_id = ${slot} AND opportunity_id = ${slot}`).raw(true);
+    this.mirror = once(
+      sql`UPDATE opportunities SET ${sqlJoin(
+        mirrored.map((f) => sql`${f} = ${slot}`),
+        sql`, `,
+      )} WHERE rowid = ${slot}`,
+    );
   }
 
   /**
@@ -74,7 +82,7 @@ export class OpportunityWriter {
    */
   upsertPage(brandId: string, records: Opportunity[], runId: number, now: string): UpsertResult {
     const result: UpsertResult = { added: 0, changed: 0, unchanged: 0, skipped: 0, warnings: [] };
-    const bk = this.keys.key(brandId, true);
+    const bk = this.keyOf(brandId);
     for (const rec of records) {
       const r = rec as Record<string, unknown>;
       const id = fieldValue(this.idField, r);
@@ -103,10 +111,8 @@ export class OpportunityWriter {
         result.changed++;
       } else {
         rowid = Number(this.insert.run(bk, ...values, rawHash, now, now, runId).lastInsertRowid);
-        const triage = this.triageOf.get(brandId, id) as
-          | { status: string | null; starred: number; stage: string | null; snoozed_until: string | null }
-          | undefined;
-        if (triage) this.mirror.run(triage.status, triage.starred, triage.stage, triage.snoozed_until, rowid);
+        const triage = this.triageOf.get(brandId, id) as unknown[] | undefined;
+        if (triage) this.mirror.run(...triage, rowid);
         result.added++;
       }
       this.putRaw.run(rowid, packRecord(raw));
@@ -119,8 +125,15 @@ export class OpportunityWriter {
   /** After a complete pass: every record of the brand this run did not see is marked removed (kept, with its triage). */
   markUnseenRemoved(brandId: string, runId: number, now: string): number {
     // Only rows last seen by an earlier run: a row a later or concurrent run has seen is on the server.
-    return this.statements.run(
-      sql`UPDATE opportunities SET removed_on_server = 1, changed_at = ${now} WHERE brand_key = ${this.keys.key(brandId)} AND seen_in_run < ${runId} AND removed_on_server = 0`,
+    return this.db.run(
+      sql`UPDATE opportunities SET removed_on_server = 1, changed_at = ${now} WHERE brand_key = ${brandKey(this.db, brandId)} AND seen_in_run < ${runId} AND removed_on_server = 0`,
     ).changes;
+  }
+
+  /** The brand's key, created on its first page and remembered. */
+  private keyOf(brandId: string): number {
+    let k = this.keys.get(brandId);
+    if (k === undefined) this.keys.set(brandId, (k = ensureBrandKey(this.db, brandId)));
+    return k;
   }
 }

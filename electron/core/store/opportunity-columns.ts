@@ -15,7 +15,7 @@ export const COLUMN_DECLARATIONS: Record<ColumnType, { type: 'TEXT' | 'INTEGER';
   flag: { type: 'INTEGER', notNull: true, default: '0' },
 };
 
-/** The other columns of `opportunities`: the cache's own book-keeping, not the record's (local_status and starred mirror the triage, see migration 4). */
+/** The other columns of `opportunities`: the cache's own book-keeping, not the record's (starred, stage and snoozed_until mirror the triage: shared/triage-fields.ts). */
 export const BOOKKEEPING_COLUMNS = [
   'rowid',
   'brand_key',
@@ -24,7 +24,6 @@ export const BOOKKEEPING_COLUMNS = [
   'first_synced_at',
   'changed_at',
   'seen_in_run',
-  'local_status',
   'starred',
   'stage',
   'snoozed_until',

@@ -40,6 +40,8 @@ export function addressesIn(text: string): string[] {
  * a sort column is named; each has an index that gives this order.
  */
 export const SORTS: Record<ListSort, { key: Sql; desc: boolean; nullable: boolean }> = {
+  // Best match while searching: the rank prepareList worked out for each match (temp.search_hits; lower is better).
+  relevance: { key: sql`(SELECT h.rank FROM temp.search_rank h WHERE h.rowid = o.rowid)`, desc: false, nullable: false },
   priority: { key: sql`o.priority_score`, desc: true, nullable: true },
   fit: { key: sql`o.fit_score`, desc: true, nullable: true },
   last_seen: { key: sql`o.last_seen`, desc: true, nullable: true },
@@ -73,11 +75,25 @@ export function keysetAfter(sort: ListSort, a: After): { rest: Sql | null; empti
   return { rest, empties: s.nullable ? sql`${s.key} IS NULL` : null };
 }
 
+/**
+ * Was the contact `c` of the opportunity `o` written to, by the user's triage
+ * `t` of it? Only a contact counts, never an export (until the user confirms
+ * it was sent, which makes it a contact): its address is among the addresses
+ * recorded as used. A contact marked before the addresses were recorded, and
+ * not yet given them (a record file from an older version), counts its
+ * addresses other than catch-alls, or its catch-alls when that is all it has.
+ * `t`, `c` and `o` are the aliases of the query that asks.
+ */
+export const contactedAddress = (t: Sql, c: Sql, o: Sql): Sql =>
+  sql`(${t}.contacted_at IS NOT NULL AND CASE WHEN ${t}.contacted_addresses IS NOT NULL
+    THEN ${c}.identity IN (SELECT lower(value) FROM json_each(${t}.contacted_addresses))
+    ELSE ${c}.catch_all = 0 OR ${o}.catch_all_count >= ${o}.contact_count END)`;
+
 /** The latest date an address of the opportunity at `rowid` was pitched, or null (reads `temp.pitched`, see derived-tables.ts). */
 export const pitchedAt = (rowid: Sql): Sql =>
   sql`(SELECT NULLIF(max(p.at), '') FROM contacts c JOIN temp.pitched p ON p.identity = c.identity WHERE c.opportunity_rowid = ${rowid} AND c.valid = 1)`;
 
-/** Was this contact (`c`) pitched before, in any opportunity of the brand? (reads `temp.pitched`) */
+/** Was this contact (`c`) written to before, in any opportunity of the brand? (reads `temp.pitched`) */
 export const contactPitched = sql`EXISTS (SELECT 1 FROM temp.pitched p WHERE p.identity = c.identity)`;
 
 /** A contact (`c`) on the do-not-contact list. */
@@ -102,8 +118,6 @@ export interface PipelineDays {
 }
 
 export interface FilterSql {
-  /** Put before a query's SELECT (empty today: the sets it reads are derived tables, filled by the reader). */
-  with: Sql;
   /** The opportunity (`o`) with the user's triage (`t`), for queries that show triage fields. */
   from: Sql;
   /** Conditions on `o` alone (and the derived tables). */
@@ -124,13 +138,22 @@ export type SearchPlan = 'drive' | 'probe';
  * reader fills once per search (see search-hits.ts); without one, from the
  * full-text index directly.
  */
-export function filterSql(f: ListFilter, bk: number, days: PipelineDays, search: SearchPlan = 'probe', hits: Sql | null = null): FilterSql {
+export function filterSql(
+  f: ListFilter,
+  bk: number,
+  days: PipelineDays,
+  search: SearchPlan = 'probe',
+  hits: Sql | null = null,
+  opts: { dueFrom?: 'td' } = {},
+): FilterSql {
   const where: Sql[] = [sql`o.brand_key = ${bk}`];
   if (f.onlyRemoved) where.push(sql`o.removed_on_server = 1`);
   else if (!f.includeRemoved) where.push(sql`o.removed_on_server = 0`);
-  if (!f.includeArchived) where.push(sql`o.archived = 0 AND (o.local_status IS NULL OR o.local_status != 'Archived')`);
+  // Archived by Trakkr, or Not a fit by the user: out of the list unless asked for (choosing the Not a fit stage asks).
+  if (!f.includeArchived) where.push(f.stage === 'Not a fit' ? sql`o.archived = 0` : sql`o.archived = 0 AND (o.stage IS NULL OR o.stage != 'Not a fit')`);
   if (f.type !== undefined) where.push(sql`o.opportunity_type = ${f.type}`);
-  if (f.status !== undefined) where.push(sql`COALESCE(o.local_status, o.status) = ${f.status}`);
+  // Trakkr's own status (the service's data; the user's triage is the stage).
+  if (f.status !== undefined) where.push(sql`o.status = ${f.status}`);
   if (f.difficulty !== undefined) where.push(sql`o.difficulty = ${f.difficulty}`);
   if (f.domain !== undefined && f.domain.trim() !== '') where.push(sql`instr(lower(o.domain), lower(${f.domain.trim()})) > 0`);
   if (f.hasContacts === true) where.push(sql`o.contact_count > 0`);
@@ -144,9 +167,17 @@ export function filterSql(f: ListFilter, bk: number, days: PipelineDays, search:
   if (f.stage !== undefined) where.push(f.stage === 'New' ? sql`o.stage IS NULL` : sql`o.stage = ${f.stage}`);
   // Follow-ups due: contacted long enough ago, no follow-up yet (the stage says so), no reply.
   // Found from the brand's triage rows (few) by (brand, id), so the list still walks its sort index alone, never the table row by row.
+  // A follow-up needs someone to write to: one with every address on the do-not-contact list is not due.
   if (f.view === 'due') {
-    where.push(sql`o.stage = 'Contacted' AND o.rowid IN (SELECT oi.rowid FROM triage td CROSS JOIN opportunities oi
-      WHERE td.brand_id = ${f.brandId} AND td.followed_up_at IS NULL AND td.contacted_at <= ${days.dueOnOrBefore} AND oi.brand_key = ${bk} AND oi.id = td.opportunity_id)`);
+    // The triage rows that may be due: as a set of rowids the list tests (`in`), or, for a count that
+    // starts from them (dueTriage: the caller's FROM is `triage td CROSS JOIN opportunities o`), as `td` itself.
+    const dueTriage = sql`td.stage = 'Contacted' AND td.brand_id = ${f.brandId} AND td.followed_up_at IS NULL AND td.contacted_at <= ${days.dueOnOrBefore}`;
+    const rows =
+      opts.dueFrom === 'td'
+        ? sql`${dueTriage} AND o.id = td.opportunity_id`
+        : sql`o.rowid IN (SELECT oi.rowid FROM triage td CROSS JOIN opportunities oi WHERE ${dueTriage} AND oi.brand_key = ${bk} AND oi.id = td.opportunity_id)`;
+    where.push(sql`o.stage = 'Contacted' AND ${rows}
+      AND EXISTS (SELECT 1 FROM contacts c WHERE c.opportunity_rowid = o.rowid AND c.valid = 1 AND NOT ${contactBlocked})`);
   }
   if (f.alreadyPitched === true) where.push(sql`o.rowid IN temp.pitched_rowids`);
   if (f.alreadyPitched === false) where.push(sql`o.rowid NOT IN temp.pitched_rowids`);
@@ -168,5 +199,5 @@ export function filterSql(f: ListFilter, bk: number, days: PipelineDays, search:
       sql`EXISTS (SELECT 1 FROM contacts c WHERE c.opportunity_rowid = o.rowid AND c.identity LIKE ${address.replace(/[\\%_]/g, '\\$&') + '%'} ESCAPE '\\')`,
     );
   }
-  return { with: sql``, from: withTriage(f.brandId), where: sqlJoin(where, sql` AND `) };
+  return { from: withTriage(f.brandId), where: sqlJoin(where, sql` AND `) };
 }

@@ -39,10 +39,16 @@ const TABLES: TableSpec[] = [
     name: 'triage',
     key: ['brand_id', 'opportunity_id'],
     // Every column any version had (a file from before a version lacks its columns: they are left out).
-    columns: ['brand_id', 'opportunity_id', ...TRIAGE_FIELDS.flatMap((f) => [f.name, f.changedAt]), 'updated_at'],
+    // (status: the local status before version 8, carried onto the stage when the salvaged record is read.)
+    columns: ['brand_id', 'opportunity_id', ...TRIAGE_FIELDS.flatMap((f) => [f.name, f.changedAt]), 'status', 'status_changed_at', 'updated_at'],
   },
   { name: 'do_not_contact', key: ['kind', 'value'], columns: ['kind', 'value', 'note', 'added_at'] },
-  { name: 'exports', key: ['id'], columns: ['id', 'at', 'brand_id', 'preset', 'file_name', 'rows', 'opportunities', 'marked_exported'] },
+  // (carried, sent_at: from version 7 on.)
+  {
+    name: 'exports',
+    key: ['id'],
+    columns: ['id', 'at', 'brand_id', 'preset', 'file_name', 'rows', 'opportunities', 'marked_exported', 'carried', 'sent_at'],
+  },
   { name: 'history', key: ['id'], columns: ['id', 'brand_id', 'opportunity_id', 'at', 'kind', 'detail'] },
   {
     name: 'drafts',
@@ -200,6 +206,15 @@ export function salvagedRecord(tables: Record<TableSpec['name'], TableSalvage>, 
     });
     return p.success ? p.data : null;
   });
+  // An export's addresses carried are JSON text in the table, a list in the record (unreadable text: none).
+  const withCarriedList = (r: Row): Row => {
+    if (typeof r.carried !== 'string') return r;
+    try {
+      return { ...r, carried: JSON.parse(r.carried) as unknown };
+    } catch {
+      return { ...r, carried: null };
+    }
+  };
   const parseWith =
     <T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } }) =>
     (r: Row) => {
@@ -214,7 +229,7 @@ export function salvagedRecord(tables: Record<TableSpec['name'], TableSalvage>, 
       created_at: new Date().toISOString(),
       triage,
       do_not_contact: fit(tables.do_not_contact.rows, parseWith(doNotContactRecordSchema)),
-      exports: fit(tables.exports.rows, parseWith(exportRecordSchema)),
+      exports: fit(tables.exports.rows.map(withCarriedList), parseWith(exportRecordSchema)),
       history: fit(tables.history.rows, parseWith(historyRecordSchema)),
       drafts: fit(tables.drafts.rows, parseWith(draftRecordSchema)),
       snippets: fit(tables.snippets.rows, parseWith(snippetRecordSchema)),

@@ -37,6 +37,11 @@ export class Statements {
     return this.db.prepare<unknown[], unknown>(q.text);
   }
 
+  /** The statement cannot change the database (better-sqlite3 asks SQLite): what a ReadableDB runs. */
+  isReadonly(q: Sql): boolean {
+    return this.prepare(q.text).readonly;
+  }
+
   all<T>(q: Sql): T[] {
     return this.prepare(q.text)
       .raw(false)

@@ -67,6 +67,13 @@ export class SyncRunStore {
     return this.statements.get<SyncRun>(sql`SELECT * FROM sync_runs WHERE id = ${id}`);
   }
 
+  /** The last run of this kind that went through to the end: how many items a whole pass of the brand had then. */
+  lastComplete(brandId: string, kind: RunKind = 'opportunities'): SyncRun | undefined {
+    return this.statements.get<SyncRun>(
+      sql`SELECT * FROM sync_runs WHERE brand_id = ${brandId} AND kind = ${kind} AND state = 'done' ORDER BY id DESC LIMIT 1`,
+    );
+  }
+
   last(brandId: string, kind: RunKind = 'opportunities'): SyncRun | undefined {
     return this.statements.get<SyncRun>(sql`SELECT * FROM sync_runs WHERE brand_id = ${brandId} AND kind = ${kind} ORDER BY id DESC LIMIT 1`);
   }

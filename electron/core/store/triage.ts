@@ -1,45 +1,58 @@
-// The user's triage: local status, note, star, contacted and exported dates.
-// Only the user's actions write here; sync never does. Each field keeps the
-// time it was last written (shared/user-record.ts), so writers in several
-// processes and a merged record settle field by field, the later write
-// winning; each change is also a line of the opportunity's history.
+// The user's triage of each opportunity (the fields of shared/triage-fields.ts):
+// only the user's actions write here, through the owner of their record
+// (core/app/triage.ts), never sync. Each field keeps the time it was last
+// written, so writers in several processes and a merged record settle field
+// by field, the later write winning; each change is also a line of the
+// opportunity's history. Free functions over a ReadableDB or a WritableDB.
+import { isOneOf } from '../../../shared/domain';
 import { invalidInput } from '../../../shared/errors';
-import { isOneOf, STATUSES } from '../../../shared/domain';
-import { TRIAGE_FIELDS, type TriageFieldName, type TriageRecord } from '../../../shared/user-record';
-import type { DB } from './db';
-import type { HistoryStore } from './history';
+import { STAGES } from '../../../shared/pipeline';
+import { EMPTY_TRIAGE, sameValue, TRIAGE_FIELDS, triageField, type TriageFieldName, type TriageFields, type TriagePatch } from '../../../shared/triage-fields';
+import type { TriageRecord } from '../../../shared/user-record';
+import type { ReadableDB, WritableDB } from './database';
+import { addHistory } from './history';
 import { filterSql, type PipelineDays } from './opportunity-filter';
-import { identifier, sql, sqlJoin } from './sql';
-import { Statements } from './statements';
-import type { TriagePatch } from '../../../shared/model';
-export type { TriagePatch } from '../../../shared/model';
+import { brandKey } from './brand-keys';
+import { identifier, sql, sqlJoin, type Sql } from './sql';
+
+export type { TriagePatch } from '../../../shared/triage-fields';
 
 /** A stored row: every field's column and its last write time, as SQLite gives them. */
 type StoredRow = Record<string, string | number | null> & { brand_id: string; opportunity_id: string; updated_at: string };
+type Stored = string | number | null;
 
-export const MAX_NOTE_LENGTH = 100_000;
-
-const COLUMNS = ['brand_id', 'opportunity_id', ...TRIAGE_FIELDS.flatMap((f) => [f.name, f.changedAt]), 'updated_at'];
+export const TRIAGE_COLUMNS: readonly string[] = ['brand_id', 'opportunity_id', ...TRIAGE_FIELDS.flatMap((f) => [f.name, f.changedAt]), 'updated_at'];
 const columnList = sqlJoin(
-  COLUMNS.map((c) => identifier(c, COLUMNS)),
+  TRIAGE_COLUMNS.map((c) => identifier(c, TRIAGE_COLUMNS)),
   sql`, `,
 );
-const FIELD = new Map<string, (typeof TRIAGE_FIELDS)[number]>(TRIAGE_FIELDS.map((f) => [f.name, f]));
-/** What an untouched opportunity's fields are. */
-const DEFAULTS: Record<string, string | number | null> = Object.fromEntries(
-  TRIAGE_FIELDS.map((f) => [f.name, f.kind === 'flag' ? 0 : f.name === 'note' ? '' : null]),
-);
 
-/** A field's value as stored: a flag as 0/1, a list as JSON text (an empty one as null). */
-function stored(field: TriageFieldName, v: unknown): string | number | null {
-  const kind = FIELD.get(field)!.kind;
+/**
+ * A field's value as stored: a flag as 0/1, a list as JSON text (null: none
+ * known; an empty list is a fact, written to nobody: every address was on the
+ * do-not-contact list), a note '' when empty.
+ */
+export function toStored(field: string, v: unknown): Stored {
+  const kind = triageField(field).kind;
   if (kind === 'flag') return v ? 1 : 0;
-  if (kind === 'list') return Array.isArray(v) && v.length > 0 ? JSON.stringify(v) : null;
-  return (v as string | null | undefined) ?? (field === 'note' ? '' : null);
+  if (kind === 'list') return Array.isArray(v) ? JSON.stringify(v) : null;
+  if (kind === 'note') return (v as string | null | undefined) ?? '';
+  return (v as string | null | undefined) ?? null;
 }
 
+/** A field's value as stored, back to what the app holds. */
+export function fromStored(field: string, v: unknown): unknown {
+  const kind = triageField(field).kind;
+  if (kind === 'flag') return v === 1;
+  if (kind === 'list') return typeof v === 'string' ? (JSON.parse(v) as string[]) : null;
+  if (kind === 'note') return (v as string | null) ?? '';
+  return v ?? null;
+}
+
+const EMPTY_STORED: Record<string, Stored> = Object.fromEntries(TRIAGE_FIELDS.map((f) => [f.name, toStored(f.name, EMPTY_TRIAGE[f.name])]));
+
 /** What a change says in the history. */
-function historyDetail(field: TriageFieldName, value: string | number | null, exportedIn?: string): string {
+function historyDetail(field: TriageFieldName, value: Stored, exportedIn?: string): string {
   if (field === 'starred') return value ? 'on' : 'off';
   if (field === 'exported_at' && exportedIn) return `in ${exportedIn}`;
   if (field === 'stage' && value === null) return 'New';
@@ -48,147 +61,181 @@ function historyDetail(field: TriageFieldName, value: string | number | null, ex
   return String(value);
 }
 
-export class TriageStore {
-  private readonly statements: Statements;
+function storedRow(db: ReadableDB, brandId: string, id: string): StoredRow | undefined {
+  return db.get<StoredRow>(sql`SELECT ${columnList} FROM triage WHERE brand_id = ${brandId} AND opportunity_id = ${id}`);
+}
 
-  constructor(
-    private readonly db: DB,
-    private readonly history: HistoryStore,
-  ) {
-    this.statements = new Statements(db);
-  }
+/** One field changed by a write: its name and its stored value before and after (what an undo puts back). */
+export interface FieldChange {
+  field: TriageFieldName;
+  before: Stored;
+  after: Stored;
+}
 
-  private current(brandId: string, id: string): StoredRow | undefined {
-    return this.statements.get<StoredRow>(sql`SELECT ${columnList} FROM triage WHERE brand_id = ${brandId} AND opportunity_id = ${id}`);
+function checkPatch(patch: TriagePatch): void {
+  for (const [name, v] of Object.entries(patch)) {
+    const f = triageField(name);
+    if (f.kind === 'stage' && v !== null && v !== undefined && (v === 'New' || !isOneOf(STAGES, v)))
+      throw invalidInput(`A stage is one of ${STAGES.filter((s) => s !== 'New').join(', ')} (none for New).`, name);
+    const max = 'max' in f ? (f.max as number) : undefined;
+    if (max === undefined) continue;
+    if (f.kind === 'note' && typeof v === 'string' && v.length > max)
+      throw invalidInput(`A note may hold at most ${max.toLocaleString('en-US')} characters.`, name);
+    if (f.kind === 'text' && typeof v === 'string' && v.length > max)
+      throw invalidInput(`${name} may hold at most ${max.toLocaleString('en-US')} characters.`, name);
+    if (f.kind === 'list' && Array.isArray(v) && v.length > max) throw invalidInput(`${name} may hold at most ${max} items.`, name);
   }
+}
 
-  /** Write the fields of `patch` that change, each with its time and a history line; returns whether anything changed. */
-  private write(brandId: string, id: string, patch: TriagePatch, now: string, exportedIn?: string): boolean {
-    if (patch.status !== undefined && patch.status !== null && !isOneOf(STATUSES, patch.status)) {
-      throw invalidInput(`A status is one of ${STATUSES.join(', ')}.`, 'status');
-    }
-    if (patch.note !== undefined && patch.note.length > MAX_NOTE_LENGTH) throw invalidInput('A note may hold at most 100,000 characters.', 'note');
-    const cur = this.current(brandId, id);
-    const next: Record<string, string | number | null> = cur ? { ...cur } : { brand_id: brandId, opportunity_id: id, ...DEFAULTS };
-    let changed = false;
-    for (const f of TRIAGE_FIELDS) {
-      const given = (patch as Record<string, unknown>)[f.name];
-      if (given === undefined) continue;
-      const value = stored(f.name, given);
-      if (value === (cur ? cur[f.name] : DEFAULTS[f.name])) continue;
-      next[f.name] = value;
-      next[f.changedAt] = now;
-      changed = true;
-      if (f.history) this.history.add(brandId, id, f.history, now, historyDetail(f.name, value, exportedIn));
-    }
-    if (!changed) return false;
-    next.updated_at = now;
-    this.put(next as StoredRow);
-    return true;
+/**
+ * Write the fields of `patch` that change, each with its time and a history
+ * line, in the caller's transaction; returns what changed. `exportedIn`: the
+ * export's file name, for its history line.
+ */
+export function writeTriage(db: WritableDB, brandId: string, id: string, patch: TriagePatch, now: string, exportedIn?: string): FieldChange[] {
+  checkPatch(patch);
+  const cur = storedRow(db, brandId, id);
+  const next: Record<string, Stored> = cur ? { ...cur } : { brand_id: brandId, opportunity_id: id, ...EMPTY_STORED };
+  const changes: FieldChange[] = [];
+  for (const f of TRIAGE_FIELDS) {
+    const given = (patch as Record<string, unknown>)[f.name];
+    if (given === undefined) continue;
+    const value = toStored(f.name, given);
+    const before = cur ? (cur[f.name] ?? null) : EMPTY_STORED[f.name]!;
+    if (sameValue(value, before)) continue;
+    next[f.name] = value;
+    next[f.changedAt] = now;
+    changes.push({ field: f.name, before, after: value });
+    if (f.history) addHistory(db, brandId, id, f.history as Parameters<typeof addHistory>[3], now, historyDetail(f.name, value, exportedIn));
   }
+  if (changes.length === 0) return changes;
+  next.updated_at = now;
+  putRow(db, next as StoredRow);
+  return changes;
+}
 
-  private put(r: StoredRow): void {
-    const values = sqlJoin(
-      COLUMNS.map((c) => sql`${r[c] ?? DEFAULTS[c] ?? null}`),
-      sql`, `,
-    );
-    this.statements.run(sql`INSERT OR REPLACE INTO triage (${columnList}) VALUES (${values})`);
+/**
+ * Put back stored values (an undo): each field only where it still holds what
+ * the change left (`expect`), so a later change is never undone by surprise.
+ * Returns the fields put back.
+ */
+export function restoreTriage(db: WritableDB, brandId: string, id: string, changes: readonly FieldChange[], now: string): FieldChange[] {
+  const cur = storedRow(db, brandId, id);
+  const next: Record<string, Stored> = cur ? { ...cur } : { brand_id: brandId, opportunity_id: id, ...EMPTY_STORED };
+  const done: FieldChange[] = [];
+  for (const c of changes) {
+    const f = triageField(c.field);
+    const now_ = cur ? (cur[c.field] ?? null) : EMPTY_STORED[c.field]!;
+    if (!sameValue(now_, c.after)) continue;
+    next[c.field] = c.before;
+    next[f.changedAt] = now;
+    done.push(c);
   }
+  if (done.length === 0) return done;
+  next.updated_at = now;
+  putRow(db, next as StoredRow);
+  return done;
+}
 
-  /** The fields of `ifEmpty` this opportunity has no value for yet (written only where empty, e.g. the contacted date). */
-  private emptyOf(brandId: string, id: string, ifEmpty: TriagePatch | undefined): TriagePatch {
-    if (!ifEmpty) return {};
-    const cur = this.current(brandId, id);
-    return Object.fromEntries(Object.entries(ifEmpty).filter(([k]) => (cur ? cur[k] : DEFAULTS[k]) === null));
-  }
+function putRow(db: WritableDB, r: StoredRow): void {
+  const values = sqlJoin(
+    TRIAGE_COLUMNS.map((c) => sql`${r[c] ?? EMPTY_STORED[c] ?? null}`),
+    sql`, `,
+  );
+  db.run(sql`INSERT OR REPLACE INTO triage (${columnList}) VALUES (${values})`);
+}
 
-  /**
-   * `ifEmpty`: fields written only where the opportunity has none yet. The
-   * write time, unless given, is read once the write lock is held, so a write
-   * that waited for another process is never recorded as older than the one
-   * it came after (the record's last-write-wins merge trusts these times).
-   */
-  set(brandId: string, id: string, patch: TriagePatch, now?: string, ifEmpty?: TriagePatch): void {
-    this.db.transaction(() => this.write(brandId, id, { ...patch, ...this.emptyOf(brandId, id, ifEmpty) }, now ?? new Date().toISOString())).immediate();
-  }
+/** One opportunity's triage, every field (the empty triage when the user never touched it). */
+export function readTriage(db: ReadableDB, brandId: string, id: string): TriageFields & { updated_at: string | null } {
+  const r = storedRow(db, brandId, id);
+  if (!r) return { ...EMPTY_TRIAGE, updated_at: null };
+  const out: Record<string, unknown> = { updated_at: r.updated_at };
+  for (const f of TRIAGE_FIELDS) out[f.name] = fromStored(f.name, r[f.name]);
+  return out as TriageFields & { updated_at: string | null };
+}
 
-  /** The same change to many opportunities, all or nothing (`ifEmpty`: as for set). Returns how many distinct opportunities it covered. */
-  setMany(brandId: string, ids: readonly string[], patch: TriagePatch, now?: string, ifEmpty?: TriagePatch): number {
-    const unique = [...new Set(ids)];
-    this.db
-      .transaction(() => {
-        const at = now ?? new Date().toISOString();
-        for (const id of unique) this.write(brandId, id, { ...patch, ...this.emptyOf(brandId, id, ifEmpty) }, at);
-      })
-      .immediate();
-    return unique.length;
+/** Many opportunities' triage at once (a bulk action reads them before it writes), by opportunity id. */
+export function readTriageOf(db: ReadableDB, brandId: string, ids: readonly string[]): Map<string, TriageFields> {
+  const out = new Map<string, TriageFields>(ids.map((id) => [id, { ...EMPTY_TRIAGE }]));
+  const rows = db.all<StoredRow>(
+    sql`SELECT ${columnList} FROM triage WHERE brand_id = ${brandId} AND opportunity_id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
+  );
+  for (const r of rows) {
+    const t: Record<string, unknown> = {};
+    for (const f of TRIAGE_FIELDS) t[f.name] = fromStored(f.name, r[f.name]);
+    out.set(r.opportunity_id, t as TriageFields);
   }
+  return out;
+}
 
-  /** Record the export date on each of these opportunities (nothing else of their triage changes); `fileName` goes in the history. */
-  markExported(brandId: string, ids: readonly string[], when: string, fileName?: string): number {
-    this.db
-      .transaction(() => {
-        for (const id of ids) this.write(brandId, id, { exported_at: when }, when, fileName);
-      })
-      .immediate();
-    return ids.length;
-  }
+/** One opportunity's triage as the record holds it, or undefined when the user never touched it. */
+export function triageRecord(db: ReadableDB, brandId: string, id: string): TriageRecord | undefined {
+  const r = storedRow(db, brandId, id);
+  return r && toRecord(r);
+}
 
-  /** One opportunity's triage as the record holds it, or undefined when the user never touched it. */
-  get(brandId: string, id: string): TriageRecord | undefined {
-    const r = this.current(brandId, id);
-    return r && toRecord(r);
-  }
+/** Every triage row, as the record file holds them. */
+export function allTriage(db: ReadableDB): TriageRecord[] {
+  return db.all<StoredRow>(sql`SELECT ${columnList} FROM triage ORDER BY brand_id, opportunity_id`).map(toRecord);
+}
 
-  /** Every triage row, as the record file holds them. */
-  all(): TriageRecord[] {
-    return this.statements.all<StoredRow>(sql`SELECT ${columnList} FROM triage ORDER BY brand_id, opportunity_id`).map(toRecord);
+/** Put a record's row in place as it is (merge and restore decide what goes in). */
+export function putTriageRecord(db: WritableDB, r: TriageRecord): void {
+  const row: StoredRow = { brand_id: r.brand_id, opportunity_id: r.opportunity_id, updated_at: r.updated_at };
+  for (const f of TRIAGE_FIELDS) {
+    row[f.name] = toStored(f.name, r[f.name]);
+    row[f.changedAt] = r[f.changedAt];
   }
+  putRow(db, row);
+}
 
-  /** Put a record's row in place as it is (merge and restore decide what goes in). */
-  putRecord(r: TriageRecord): void {
-    const row: StoredRow = { brand_id: r.brand_id, opportunity_id: r.opportunity_id, updated_at: r.updated_at };
-    for (const f of TRIAGE_FIELDS) {
-      row[f.name] = stored(f.name, r[f.name]);
-      row[f.changedAt] = r[f.changedAt];
-    }
-    this.put(row);
-  }
-
-  /** Opportunities at stage Followed up (few): the no-reply rule looks at these. */
-  followedUp(): { brand_id: string; opportunity_id: string; stage: string | null; followed_up_at: string | null }[] {
-    return this.statements.all(sql`SELECT brand_id, opportunity_id, stage, followed_up_at FROM triage WHERE stage = 'Followed up'`);
-  }
-
-  /**
-   * Follow-ups due per brand: exactly what the Due view lists (its own filter,
-   * so snoozed, archived and removed-on-server ones are left out as there).
-   * Only brands with a triage row that may be due are counted (few). `keyOf`: a brand's key.
-   */
-  dueCounts(days: PipelineDays, keyOf: (brandId: string) => number): Record<string, number> {
-    const brands = this.statements.all<{ brand_id: string }>(
-      sql`SELECT DISTINCT brand_id FROM triage WHERE stage = 'Contacted' AND followed_up_at IS NULL AND contacted_at <= ${days.dueOnOrBefore}`,
-    );
-    const out: Record<string, number> = {};
-    for (const { brand_id } of brands) {
-      const w = filterSql({ brandId: brand_id, view: 'due' }, keyOf(brand_id), days);
-      const n = this.statements.get<{ n: number }>(sql`${w.with} SELECT count(*) AS n FROM opportunities o WHERE ${w.where}`)!.n;
-      if (n > 0) out[brand_id] = n;
-    }
-    return out;
-  }
-
-  clear(): void {
-    this.statements.run(sql`DELETE FROM triage`);
-  }
+export function clearTriage(db: WritableDB): void {
+  db.run(sql`DELETE FROM triage`);
 }
 
 function toRecord(r: StoredRow): TriageRecord {
   const out: Record<string, unknown> = { brand_id: r.brand_id, opportunity_id: r.opportunity_id, updated_at: r.updated_at };
   for (const f of TRIAGE_FIELDS) {
-    const v = r[f.name];
-    out[f.name] = f.kind === 'flag' ? v === 1 : f.kind === 'list' ? (typeof v === 'string' ? (JSON.parse(v) as string[]) : null) : v;
+    out[f.name] = fromStored(f.name, r[f.name]);
     out[f.changedAt] = r[f.changedAt];
   }
   return out as TriageRecord;
 }
+
+/** Record the export date on each of these opportunities (nothing else of their triage changes); `fileName` goes in the history. */
+export function markExported(db: WritableDB, brandId: string, ids: readonly string[], when: string, fileName?: string): number {
+  db.transaction(() => {
+    for (const id of ids) writeTriage(db, brandId, id, { exported_at: when }, when, fileName);
+  });
+  return ids.length;
+}
+
+/** Opportunities at stage Followed up (few): the no-reply rule looks at these. */
+export function followedUp(db: ReadableDB): { brand_id: string; opportunity_id: string; followed_up_at: string | null }[] {
+  return db.all(sql`SELECT brand_id, opportunity_id, followed_up_at FROM triage WHERE stage = 'Followed up'`);
+}
+
+/**
+ * Follow-ups due per brand: exactly what the Due view lists (its own filter,
+ * so snoozed, archived, removed-on-server ones and those with no address left
+ * to write to are left out as there). Only brands with a triage row that may
+ * be due are counted (few). Reads only: the due filter needs no derived table.
+ */
+export function dueCounts(db: ReadableDB, days: PipelineDays): Record<string, number> {
+  const brands = db.all<{ brand_id: string }>(
+    sql`SELECT DISTINCT brand_id FROM triage WHERE stage = 'Contacted' AND followed_up_at IS NULL AND contacted_at <= ${days.dueOnOrBefore}`,
+  );
+  const out: Record<string, number> = {};
+  for (const { brand_id } of brands) {
+    const bk = brandKey(db, brand_id);
+    // The Due view's own WHERE, counted from the brand's few triage rows that may be due (CROSS JOIN keeps
+    // that order): never a walk of every opportunity of the brand.
+    const w = filterSql({ brandId: brand_id, view: 'due' }, bk, days, 'probe', null, { dueFrom: 'td' });
+    const n = db.get<{ n: number }>(sql`SELECT count(*) AS n FROM triage td CROSS JOIN opportunities o WHERE ${w.where}`)!.n;
+    if (n > 0) out[brand_id] = n;
+  }
+  return out;
+}
+
+/** The columns of a triage field on `t` (the triage) or, mirrored, on `o` (the opportunity). */
+export const triageColumn = (name: string, on: 'o' | 't'): Sql => sql`${on === 'o' ? sql`o.` : sql`t.`}${identifier(name, TRIAGE_COLUMNS)}`;

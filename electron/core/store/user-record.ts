@@ -14,39 +14,41 @@ import {
   type TriageRecord,
 } from '../../../shared/user-record';
 export type { MergeConflict, MergeReport } from '../../../shared/user-record';
-import type { Cache } from './cache';
+import type { WritableDB } from './database';
+import { normalisedEntries } from './do-not-contact';
+import { allDrafts, clearDrafts, clearSnippets, listSnippets, putDraft, putSnippet, readDraft, readSnippet } from './drafts';
+import type { ExportLog } from './exports-log';
+import { allHistory, clearHistory, historyOrder, insertHistory } from './history';
 import { identifier, sql, sqlJoin, type Sql } from './sql';
+import { allTriage, clearTriage, putTriageRecord, triageRecord } from './triage';
+import { clearActions } from './triage-actions';
 
 const TRIAGE_COLUMN_NAMES = TRIAGE_FIELDS.flatMap((f) => [f.name, f.changedAt]);
-import { Statements } from './statements';
 
 class DryRun extends Error {}
 
 export class UserRecordStore {
-  private readonly statements: Statements;
-
-  constructor(private readonly cache: Cache) {
-    this.statements = new Statements(cache.db);
-  }
+  constructor(
+    private readonly db: WritableDB,
+    private readonly exports: ExportLog,
+  ) {}
 
   /** Everything the user wrote, as the record file holds it. */
   read(appVersion: string, now = new Date()): RecordFile {
-    return this.cache.db
-      .transaction(
-        (): RecordFile => ({
-          format: RECORD_FORMAT,
-          version: RECORD_VERSION,
-          app_version: appVersion,
-          created_at: now.toISOString(),
-          triage: this.cache.triage.all(),
-          do_not_contact: this.cache.doNotContact.list(),
-          exports: this.cache.exports.all(),
-          history: this.cache.history.all(),
-          drafts: this.cache.drafts.all(),
-          snippets: this.cache.snippets.list(),
-        }),
-      )
-      .deferred();
+    return this.db.snapshot(
+      (): RecordFile => ({
+        format: RECORD_FORMAT,
+        version: RECORD_VERSION,
+        app_version: appVersion,
+        created_at: now.toISOString(),
+        triage: allTriage(this.db),
+        do_not_contact: this.db.all(sql`SELECT * FROM do_not_contact ORDER BY kind, value`),
+        exports: this.exports.all(),
+        history: allHistory(this.db),
+        drafts: allDrafts(this.db),
+        snippets: listSnippets(this.db),
+      }),
+    );
   }
 
   /**
@@ -64,32 +66,31 @@ export class UserRecordStore {
       }),
       sql`, `,
     )}, 'updated_at', updated_at)`;
-    return this.cache.db
-      .transaction(() => {
-        const part = (q: Sql) => this.statements.get<{ j: string; n: number; notes?: number }>(q)!;
-        const t = part(sql`SELECT COALESCE(json_group_array(json(x.o)), '[]') AS j, count(*) AS n, sum(x.note != '') AS notes
+    return this.db.snapshot(() => {
+      const part = (q: Sql) => this.db.get<{ j: string; n: number; notes?: number }>(q)!;
+      const t = part(sql`SELECT COALESCE(json_group_array(json(x.o)), '[]') AS j, count(*) AS n, sum(x.note != '') AS notes
           FROM (SELECT ${triageObject} AS o, note FROM triage ORDER BY brand_id, opportunity_id) x`);
-        const d =
-          part(sql`SELECT COALESCE(json_group_array(json_object('kind', kind, 'value', value, 'note', note, 'added_at', added_at)), '[]') AS j, count(*) AS n
+      const d =
+        part(sql`SELECT COALESCE(json_group_array(json_object('kind', kind, 'value', value, 'note', note, 'added_at', added_at)), '[]') AS j, count(*) AS n
           FROM (SELECT * FROM do_not_contact ORDER BY kind, value)`);
-        const e = part(sql`SELECT COALESCE(json_group_array(json_object('id', id, 'at', at, 'brand_id', brand_id, 'preset', preset, 'file_name', file_name,
-            'rows', rows, 'opportunities', opportunities, 'marked_exported', marked_exported)), '[]') AS j, count(*) AS n FROM (SELECT * FROM exports ORDER BY at)`);
-        const h =
-          part(sql`SELECT COALESCE(json_group_array(json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'at', at, 'kind', kind, 'detail', detail)), '[]') AS j,
+      const e = part(sql`SELECT COALESCE(json_group_array(json_object('id', id, 'at', at, 'brand_id', brand_id, 'preset', preset, 'file_name', file_name,
+            'rows', rows, 'opportunities', opportunities, 'marked_exported', marked_exported, 'carried', json(carried), 'sent_at', sent_at)), '[]') AS j,
+            count(*) AS n FROM (SELECT * FROM exports ORDER BY at)`);
+      const h =
+        part(sql`SELECT COALESCE(json_group_array(json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'at', at, 'kind', kind, 'detail', detail)), '[]') AS j,
             count(*) AS n FROM (SELECT * FROM history ORDER BY id)`);
-        const dr =
-          part(sql`SELECT COALESCE(json_group_array(json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'kind', kind, 'subject', subject, 'body', body,
+      const dr =
+        part(sql`SELECT COALESCE(json_group_array(json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'kind', kind, 'subject', subject, 'body', body,
             'base_subject', base_subject, 'base_body', base_body, 'updated_at', updated_at)), '[]') AS j, count(*) AS n FROM (SELECT * FROM drafts ORDER BY brand_id, opportunity_id, kind)`);
-        const sn =
-          part(sql`SELECT COALESCE(json_group_array(json_object('id', id, 'kind', kind, 'name', name, 'text', text, 'updated_at', updated_at)), '[]') AS j, count(*) AS n
+      const sn =
+        part(sql`SELECT COALESCE(json_group_array(json_object('id', id, 'kind', kind, 'name', name, 'text', text, 'updated_at', updated_at)), '[]') AS j, count(*) AS n
             FROM (SELECT * FROM snippets ORDER BY kind, name COLLATE NOCASE)`);
-        const head = JSON.stringify({ format: RECORD_FORMAT, version: RECORD_VERSION, app_version: appVersion, created_at: now.toISOString() }).slice(0, -1);
-        return {
-          json: `${head},"triage":${t.j},"do_not_contact":${d.j},"exports":${e.j},"history":${h.j},"drafts":${dr.j},"snippets":${sn.j}}`,
-          counts: { triage: t.n, notes: t.notes ?? 0, do_not_contact: d.n, exports: e.n, history: h.n, drafts: dr.n, snippets: sn.n },
-        };
-      })
-      .deferred();
+      const head = JSON.stringify({ format: RECORD_FORMAT, version: RECORD_VERSION, app_version: appVersion, created_at: now.toISOString() }).slice(0, -1);
+      return {
+        json: `${head},"triage":${t.j},"do_not_contact":${d.j},"exports":${e.j},"history":${h.j},"drafts":${dr.j},"snippets":${sn.j}}`,
+        counts: { triage: t.n, notes: t.notes ?? 0, do_not_contact: d.n, exports: e.n, history: h.n, drafts: dr.n, snippets: sn.n },
+      };
+    });
   }
 
   /**
@@ -97,7 +98,7 @@ export class UserRecordStore {
    * latest write times), so a backup is taken only after a change.
    */
   fingerprint(): string {
-    const row = this.statements.get<Record<string, unknown>>(
+    const row = this.db.get<Record<string, unknown>>(
       sql`SELECT (SELECT count(*) || '/' || COALESCE(max(updated_at), '') FROM triage) AS t,
         (SELECT count(*) || '/' || COALESCE(max(added_at), '') || '/' || COALESCE(sum(length(note)), 0) FROM do_not_contact) AS d,
         (SELECT count(*) || '/' || COALESCE(max(at), '') FROM exports) AS e,
@@ -131,21 +132,22 @@ export class UserRecordStore {
     const theirs = new Map(record.history.map((h, i) => [eventKey(h.brand_id, h.opportunity_id, h.kind, h.at), i]));
     const apply = () => {
       for (const incoming of record.triage) this.mergeTriage(incoming, report, theirs);
-      for (const d of record.do_not_contact) {
-        const had = this.statements.get(sql`SELECT 1 FROM do_not_contact WHERE kind = ${d.kind} AND value = ${d.value}`);
+      // Each entry in the normal form every way in gives it (a mixed-case entry would be listed but never honoured).
+      for (const d of normalisedEntries(record.do_not_contact)) {
+        const had = this.db.get(sql`SELECT 1 FROM do_not_contact WHERE kind = ${d.kind} AND value = ${d.value}`);
         if (had) report.do_not_contact.unchanged++;
         else {
-          this.statements.run(sql`INSERT INTO do_not_contact (kind, value, note, added_at) VALUES (${d.kind}, ${d.value}, ${d.note}, ${d.added_at})`);
+          this.db.run(sql`INSERT INTO do_not_contact (kind, value, note, added_at) VALUES (${d.kind}, ${d.value}, ${d.note}, ${d.added_at})`);
           report.do_not_contact.added++;
         }
       }
-      for (const e of record.exports) report.exports.added += this.cache.exports.insert(e);
-      report.history.added = this.cache.history.insertAll(record.history);
+      for (const e of record.exports) report.exports.added += this.exports.insert(e);
+      report.history.added = insertHistory(this.db, record.history);
       // Drafts and snippets whole: the later one wins; both changed is a conflict like a triage field's.
       for (const d of record.drafts) {
-        const local = this.cache.drafts.get(d.brand_id, d.opportunity_id, d.kind);
+        const local = readDraft(this.db, d.brand_id, d.opportunity_id, d.kind);
         if (!local) {
-          this.cache.drafts.putRecord(d);
+          putDraft(this.db, d);
           report.drafts.added++;
         } else if ((local.subject !== d.subject || local.body !== d.body) && d.updated_at > local.updated_at) {
           report.conflicts.push({
@@ -158,7 +160,7 @@ export class UserRecordStore {
             incoming_at: d.updated_at,
             kept: 'incoming',
           });
-          this.cache.drafts.putRecord(d);
+          putDraft(this.db, d);
           report.drafts.updated++;
         } else if (local.subject !== d.subject || local.body !== d.body) {
           report.conflicts.push({
@@ -174,11 +176,11 @@ export class UserRecordStore {
         }
       }
       for (const sn of record.snippets) {
-        const local = this.cache.snippets.get(sn.id);
+        const local = readSnippet(this.db, sn.id);
         if (!local) report.snippets.added++;
         else if (sn.updated_at > local.updated_at && (local.text !== sn.text || local.name !== sn.name || local.kind !== sn.kind)) report.snippets.updated++;
         else continue;
-        this.cache.snippets.putRecord(sn);
+        putSnippet(this.db, sn);
       }
       report.nothingChanged =
         report.triage.added +
@@ -194,7 +196,7 @@ export class UserRecordStore {
       if (opts.dryRun) throw new DryRun();
     };
     try {
-      this.cache.db.transaction(apply).immediate();
+      this.db.transaction(apply);
     } catch (e) {
       if (!(e instanceof DryRun)) throw e;
     }
@@ -211,9 +213,9 @@ export class UserRecordStore {
    * tell (a field without history, a note whose edits were merged).
    */
   private mergeTriage(incoming: TriageRecord, report: MergeReport, theirs: ReadonlyMap<string, number>): void {
-    const local = this.cache.triage.get(incoming.brand_id, incoming.opportunity_id);
+    const local = triageRecord(this.db, incoming.brand_id, incoming.opportunity_id);
     if (!local) {
-      this.cache.triage.putRecord(incoming);
+      putTriageRecord(this.db, incoming);
       report.triage.added++;
       return;
     }
@@ -255,38 +257,34 @@ export class UserRecordStore {
       return;
     }
     next.updated_at = incoming.updated_at > local.updated_at ? incoming.updated_at : local.updated_at;
-    this.cache.triage.putRecord(next);
+    putTriageRecord(this.db, next);
     report.triage.updated++;
   }
 
   /** This cache had the event at `earlier` before its own at `later`, for this opportunity's field. */
   private hadBefore(r: TriageRecord, kind: HistoryKind, earlier: string, later: string): boolean {
-    return before(
-      this.cache.history.orderOf(r.brand_id, r.opportunity_id, kind, earlier),
-      this.cache.history.orderOf(r.brand_id, r.opportunity_id, kind, later),
-    );
+    return before(historyOrder(this.db, r.brand_id, r.opportunity_id, kind, earlier), historyOrder(this.db, r.brand_id, r.opportunity_id, kind, later));
   }
 
   /** Put a record in place of the user's record (restore from a backup): all of it, or nothing. */
   replace(record: RecordFile): void {
-    this.cache.db
-      .transaction(() => {
-        this.cache.triage.clear();
-        this.cache.history.clear();
-        this.cache.exports.clear();
-        this.cache.drafts.clear();
-        this.cache.snippets.clear();
-        this.statements.run(sql`DELETE FROM do_not_contact`);
-        for (const t of record.triage) this.cache.triage.putRecord(t);
-        for (const d of record.do_not_contact) {
-          this.statements.run(sql`INSERT OR IGNORE INTO do_not_contact (kind, value, note, added_at) VALUES (${d.kind}, ${d.value}, ${d.note}, ${d.added_at})`);
-        }
-        for (const e of record.exports) this.cache.exports.insert(e);
-        this.cache.history.insertAll(record.history);
-        for (const d of record.drafts) this.cache.drafts.putRecord(d);
-        for (const sn of record.snippets) this.cache.snippets.putRecord(sn);
-      })
-      .immediate();
+    this.db.transaction(() => {
+      clearTriage(this.db);
+      clearHistory(this.db);
+      clearActions(this.db);
+      this.exports.clear();
+      clearDrafts(this.db);
+      clearSnippets(this.db);
+      this.db.run(sql`DELETE FROM do_not_contact`);
+      for (const t of record.triage) putTriageRecord(this.db, t);
+      for (const d of normalisedEntries(record.do_not_contact)) {
+        this.db.run(sql`INSERT OR IGNORE INTO do_not_contact (kind, value, note, added_at) VALUES (${d.kind}, ${d.value}, ${d.note}, ${d.added_at})`);
+      }
+      for (const e of record.exports) this.exports.insert(e);
+      insertHistory(this.db, record.history);
+      for (const d of record.drafts) putDraft(this.db, d);
+      for (const sn of record.snippets) putSnippet(this.db, sn);
+    });
   }
 }
 

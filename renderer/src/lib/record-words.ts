@@ -26,7 +26,13 @@ const FIELDS: Record<string, string> = {
   note: 'Note',
   starred: 'Star',
   contacted_at: 'Contacted date',
+  contacted_addresses: 'Addresses contacted',
+  contacted_subject: 'Subject sent',
   exported_at: 'Exported date',
+  stage: 'Stage',
+  stage_reason: 'Not a fit reason',
+  snoozed_until: 'Snoozed until',
+  followed_up_at: 'Followed-up date',
 };
 
 export function fieldName(field: string): string {

@@ -1,7 +1,9 @@
 // One export from the export dialog: the preview of what the options would
 // write (the latest options' answer wins), then the file chosen in main's
-// dialog, the job's progress, cancel, and its result. Owned by the dialog; dispose()
-// lets go of the job's events when the dialog goes.
+// dialog, the job's progress, cancel, and its result; then, once the person
+// has sent it from their mail tool, "I sent these" (its addresses become
+// contacted). Owned by the dialog; dispose() lets go of the job's events when
+// the dialog goes.
 import type { EventPayloads, MethodArgs } from '../../../shared/contract';
 import type { ExportCheck, ExportResult } from '../../../shared/model';
 import { call, on } from '../lib/api.svelte';
@@ -21,6 +23,8 @@ export class ExportJob {
   #resultJob = $state<string | null>(null);
   #error = $state<string | null>(null);
   #cancelled = $state(false);
+  /** The export's addresses were marked contacted ("I sent these"): what the core answered. */
+  #sent = $state.raw<{ updated: number; addresses: number; alreadySent: string | null } | null>(null);
   /** Cancel was asked before main named the job: sent as soon as it does. */
   #cancelAsked = false;
   #previews = new Latest();
@@ -56,6 +60,26 @@ export class ExportJob {
   get cancelled(): boolean {
     return this.#cancelled;
   }
+  get sent(): { updated: number; addresses: number; alreadySent: string | null } | null {
+    return this.#sent;
+  }
+
+  /** "I sent these": the written export's addresses become contacted today (a follow-ups export: followed up). Never rejects. */
+  async confirmSent(): Promise<void> {
+    const exportId = this.#result?.exportId;
+    if (!exportId || this.#sent) return;
+    try {
+      this.#sent = await call('export:confirm-sent', { exportId });
+      this.#app.toast(
+        this.#sent.alreadySent
+          ? `Already marked as sent on ${this.#sent.alreadySent}.`
+          : `Marked ${count(this.#sent.addresses, 'address', 'addresses')} of ${count(this.#sent.updated, 'opportunity', 'opportunities')} as contacted today.`,
+      );
+      void this.#opps.reload(true);
+    } catch (e) {
+      this.#error = errorText(e);
+    }
+  }
 
   /** Count what these options would write. Never rejects. */
   async preview(options: ExportOptions): Promise<void> {
@@ -75,6 +99,7 @@ export class ExportJob {
     this.#busy = true;
     this.#error = null;
     this.#result = null;
+    this.#sent = null;
     this.#cancelled = false;
     this.#cancelAsked = false;
     try {

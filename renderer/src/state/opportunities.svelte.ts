@@ -7,8 +7,9 @@
 // views and grouping: pipeline.svelte.ts). Every answer is applied only while
 // its request is the latest of its kind (lib/latest.ts); every action that
 // fails says so in a toast.
-import type { ListFilter, ListItem, OpportunityDetail, Status, TriagePatch } from '../../../shared/model';
-import type { ContractResults } from '../../../shared/contract';
+import type { ListFilter, ListItem, OpportunityDetail } from '../../../shared/model';
+import type { ContractResults, TriageResult } from '../../../shared/contract';
+import type { TriageAction } from '../../../shared/pipeline';
 import { call } from '../lib/api.svelte';
 import { errorText } from '../lib/format';
 import { Early } from '../lib/early';
@@ -23,10 +24,11 @@ type NoteState = 'saved' | 'saving' | 'unsaved' | 'error';
 /** Told each time a list is on screen: its filter, whether a search is being typed, and whether it is still the latest. */
 export type ListedListener = (filter: ListFilter, typing: boolean, fresh: () => boolean) => void;
 
+const byIdOf = (items: readonly ListItem[], id: string) => items.find((it) => it.id === id);
+
 export class OpportunitiesStore {
   #filter = $state.raw<Filter>({ sort: 'priority' });
   #total = $state(0);
-  #capped = $state(false);
   #pages = $state.raw<Record<number, ListItem[]>>({});
   #counts = $state.raw<Counts | null>(null);
   #loading = $state(false);
@@ -66,9 +68,6 @@ export class OpportunitiesStore {
   get total(): number {
     return this.#total;
   }
-  get capped(): boolean {
-    return this.#capped;
-  } // The search matched more than `total`; refine it to see the rest.
   get counts(): Counts | null {
     return this.#counts;
   }
@@ -165,7 +164,6 @@ export class OpportunitiesStore {
       this.#pages = { 0: view.items };
       this.#next = { 0: view.next };
       this.#total = view.total;
-      this.#capped = view.capped;
       this.#counts = view.counts;
       this.#shownSearch = filter.search;
       if (typing) void this.#refreshCounts(brandId).catch(() => {});
@@ -258,9 +256,21 @@ export class OpportunitiesStore {
 
   /** An opportunity changed by another part of the window (the draft, mail): its row and detail show it. */
   applyDetail(d: OpportunityDetail | null): void {
-    this.#patchRow(d);
+    if (d) this.#patchRows([d.item], d);
     const brandId = this.#app.brandId;
     if (brandId) void this.#refreshCounts(brandId).catch(() => {});
+  }
+
+  /**
+   * The core's answer to a triage action or an undo (one round trip): the
+   * changed rows and the detail are patched in place, the chip counts taken
+   * when it has them; a row that leaves the list (or a change past the rows
+   * the answer carries) reads the list again, keeping the cursor.
+   */
+  applyResult(r: TriageResult): Promise<void> {
+    this.#patchRows(r.items, r.detail);
+    if (r.counts) this.#counts = r.counts;
+    return r.leaving.length > 0 || r.items.length < r.updated ? this.reload(true) : Promise.resolve();
   }
 
   /** Read one opportunity again and show it (its stage moved after a draft was saved). Never rejects. */
@@ -274,17 +284,22 @@ export class OpportunitiesStore {
     }
   }
 
-  #patchRow(d: OpportunityDetail | null): void {
-    // Replace one row in place after a triage change (no reload, the cursor stays).
-    if (!d) return;
-    const pages = { ...this.#pages };
-    for (const [k, rows] of Object.entries(pages)) {
-      const i = rows.findIndex((r) => r.id === d.item.id);
-      if (i >= 0) pages[Number(k)] = rows.map((r, j) => (j === i ? d.item : r));
+  /** Replace rows in place after a triage change (no reload, the cursor stays); the open detail too, keeping a note being typed. */
+  #patchRows(items: readonly ListItem[], d: OpportunityDetail | null): void {
+    if (items.length) {
+      const byId = new Map(items.map((it) => [it.id, it]));
+      const pages = { ...this.#pages };
+      for (const [k, rows] of Object.entries(pages)) {
+        if (rows.some((r) => byId.has(r.id))) pages[Number(k)] = rows.map((r) => (byId.has(r.id) ? { ...byId.get(r.id)!, sort_value: r.sort_value } : r));
+      }
+      this.#pages = pages;
     }
-    this.#pages = pages;
-    if (this.#detail?.item.id === d.item.id)
+    if (d && this.#detail?.item.id === d.item.id)
       this.#detail = { ...d, triage: { ...d.triage, note: this.#noteState === 'saved' ? d.triage.note : this.#noteDraft } };
+    else if (this.#detail && byIdOf(items, this.#detail.item.id)) {
+      const item = byIdOf(items, this.#detail.item.id)!;
+      this.#detail = { ...this.#detail, item: { ...item, note: this.#noteState === 'saved' ? item.note : this.#noteDraft } };
+    }
   }
 
   toggleSelect(i: number, range = false): void {
@@ -316,23 +331,37 @@ export class OpportunitiesStore {
     return a ? [a.id] : [];
   }
 
-  /** Set the status of the selection, or of the opportunity under the cursor. Never rejects. */
-  async setStatus(status: Status): Promise<void> {
+  /**
+   * A triage action on the selection or the opportunity under the cursor,
+   * through the core's owner of the record: its answer repaints the rows, the
+   * detail and the chips (one round trip). Resolves with it, or null (nothing
+   * to act on, or it failed: said in a toast). Never rejects.
+   */
+  async act(action: TriageAction, what: string, ids: string[] = this.targets()): Promise<TriageResult | null> {
     const brandId = this.#app.brandId;
-    const ids = this.targets();
-    if (!brandId || ids.length === 0) return;
+    if (!brandId || ids.length === 0) return null;
     try {
-      if (ids.length > 1) {
-        const r = await call('triage:bulk', { brandId, ids, patch: { status } });
-        this.#app.toast(`${r.updated} opportunities set to ${status}.`);
-        this.#selected = new Set();
-        await this.reload(true);
-        return;
-      }
-      this.#patchRow(await call('triage:set', { brandId, id: ids[0]!, patch: { status } }));
-      await this.#refreshCounts(brandId);
+      const r = await call('triage:apply', { brandId, ids, action, filter: this.#filter, counts: true });
+      await this.applyResult(r);
+      return r;
     } catch (e) {
-      this.#app.toast(errorText(e), 'error');
+      this.#app.fail(what)(e);
+      return null;
+    }
+  }
+
+  /** Take back the latest triage action (of this brand), or the one named. Never rejects. */
+  async undo(actionId?: number): Promise<TriageResult | null> {
+    const brandId = this.#app.brandId;
+    if (!brandId) return null;
+    try {
+      const r = await call('triage:undo', { ...(actionId === undefined ? {} : { actionId }), brandId, filter: this.#filter, counts: true });
+      await this.applyResult(r);
+      this.#app.toast(r.message);
+      return r;
+    } catch (e) {
+      this.#app.fail('Nothing was undone')(e);
+      return null;
     }
   }
 
@@ -343,20 +372,10 @@ export class OpportunitiesStore {
     if (listFresh()) this.#counts = c;
   }
 
-  /** One triage change to the opportunity under the cursor; a failure is a toast. */
-  async #triage(what: string, patch: (item: ListItem) => TriagePatch): Promise<void> {
-    const brandId = this.#app.brandId;
+  toggleStar(): Promise<unknown> {
     const item = this.itemAt(this.#cursor);
-    if (!brandId || !item) return;
-    try {
-      this.#patchRow(await call('triage:set', { brandId, id: item.id, patch: patch(item) }));
-    } catch (e) {
-      this.#app.fail(what)(e);
-    }
-  }
-
-  toggleStar(): Promise<void> {
-    return this.#triage('The star could not be saved', (item) => ({ starred: !item.starred }));
+    if (!item) return Promise.resolve();
+    return this.act({ do: 'star', on: !item.starred }, 'The star could not be saved', [item.id]);
   }
 
   editNote(text: string): void {
@@ -376,9 +395,9 @@ export class OpportunitiesStore {
     const note = this.#noteDraft;
     this.#noteState = 'saving';
     try {
-      const r = await call('triage:set', { brandId, id: d.item.id, patch: { note } });
+      const r = await call('triage:apply', { brandId, ids: [d.item.id], action: { do: 'note', text: note } });
       this.#noteState = this.#noteDraft === note ? 'saved' : 'unsaved';
-      if (r) this.#patchRow({ ...r, triage: { ...r.triage, note } });
+      this.#patchRows(r.items, r.detail ? { ...r.detail, triage: { ...r.detail.triage, note } } : null);
     } catch (e) {
       this.#noteState = 'error';
       this.#app.fail('The note could not be saved')(e);

@@ -8,8 +8,8 @@
 // with the offer to mark it contacted. Answers for a draft the editor has left
 // are dropped (lib/latest.ts and a session per opened draft); every failed call
 // says why in a toast.
-import type { ComposeResult, ContactWarning, DraftView } from '../../../shared/model';
-import type { MailVia } from '../../../shared/mail-links';
+import type { ComposeResult, ContactWarning, DraftView, MixChoice, MixWarning } from '../../../shared/model';
+import { VIA_NAMES, type MailVia } from '../../../shared/mail-links';
 import { copyPitch } from '../../../shared/outreach';
 import { pitchLengthHint, spamHints, subjectHint } from '../../../shared/pitch-hints';
 import { call } from '../lib/api.svelte';
@@ -27,8 +27,6 @@ export type Recipient = DraftView['recipients'][number];
 /** Typing pauses this long before the draft is saved. */
 export const SAVE_AFTER_MS = 400;
 
-const VIA_NAMES: Record<MailVia, string> = { default: 'your mail app', gmail: 'Gmail', outlook: 'Outlook' };
-
 export class PitchStore {
   #brandId = $state<string | null>(null);
   #id = $state<string | null>(null);
@@ -42,6 +40,8 @@ export class PitchStore {
   #warnings = $state.raw<ContactWarning[]>([]);
   /** A send waiting for "open anyway" (warnings or unfilled fields were shown). */
   #pending = $state<MailVia | null>(null);
+  /** A person and shared inboxes chosen together: nothing opened; how to send it (one message each, Bcc, together). */
+  #mix = $state.raw<{ via: MailVia; warning: MixWarning } | null>(null);
   /** Opened in mail: the result, and the offer to mark it contacted (or followed up). */
   #sent = $state.raw<ComposeResult | null>(null);
   #sending = $state(false);
@@ -96,6 +96,9 @@ export class PitchStore {
   get sent(): ComposeResult | null {
     return this.#sent;
   }
+  get mix(): { via: MailVia; warning: MixWarning } | null {
+    return this.#mix;
+  }
   get sending(): boolean {
     return this.#sending;
   }
@@ -112,10 +115,13 @@ export class PitchStore {
   readonly filledFor = $derived((this.#view?.recipients ?? []).find((r) => this.#chosen.has(r.email)) ?? null);
   readonly unfilled = $derived(uniqueUnfilled(this.#view?.unfilled ?? []));
   readonly states = $derived(fieldStates(this.#view));
-  readonly length = $derived(pitchLengthHint(this.#body));
-  readonly subjectHint = $derived(subjectHint(this.#subject));
+  /** The text on screen is what the core last filled (nothing typed since): its hints count the filled text. */
+  readonly #filledNow = $derived(!!this.#view && this.#view.text.subject === this.#subject && this.#view.text.body === this.#body);
+  // The hints on the text as it would go out (the core fills it); while typing, on the typed text until it is saved.
+  readonly length = $derived(this.#filledNow ? this.#view!.hints.length : pitchLengthHint(this.#body));
+  readonly subjectHint = $derived(this.#filledNow ? this.#view!.hints.subject : subjectHint(this.#subject));
   /** The spam-filter words in the text, each once. */
-  readonly spam = $derived([...new Set(spamHints(`${this.#subject}\n${this.#body}`).map((h) => h.phrase))]);
+  readonly spam = $derived(this.#filledNow ? this.#view!.hints.spam : [...new Set(spamHints(`${this.#subject}\n${this.#body}`).map((h) => h.phrase))]);
 
   /** The draft on screen is this opportunity's. */
   isOf(brandId: string | null, id: string | null | undefined): boolean {
@@ -175,6 +181,7 @@ export class PitchStore {
     this.#body = '';
     this.#saveState = 'saved';
     this.#pending = null;
+    this.#mix = null;
     this.#askingReset = false;
     this.#error = null;
   }
@@ -328,7 +335,7 @@ export class PitchStore {
    * Warnings (an earlier contact) or unfilled fields are shown first and the
    * send waits for "open anyway" (`anyway`). Never rejects.
    */
-  async send(via: MailVia, anyway = false): Promise<void> {
+  async send(via: MailVia, anyway = false, mix?: MixChoice): Promise<void> {
     const brandId = this.#brandId;
     const id = this.#id;
     const kind = this.#kind;
@@ -348,7 +355,13 @@ export class PitchStore {
         return;
       }
       this.#pending = null;
-      const r = await call('mail:compose', { brandId, id, kind, via, to: this.to });
+      this.#mix = null;
+      const r = await call('mail:compose', { brandId, id, kind, via, to: this.to, ...(mix ? { mix } : {}) });
+      if (!r.opened && r.mix) {
+        // A person and shared inboxes in one To: line: nothing opened until the user picks how.
+        if (session === this.#session) this.#mix = { via, warning: r.mix };
+        return;
+      }
       this.#app.toast(r.message, r.opened ? 'info' : 'error');
       if (session === this.#session && r.opened) this.#sent = r;
     } catch (e) {
@@ -360,6 +373,14 @@ export class PitchStore {
 
   cancelSend(): void {
     this.#pending = null;
+    this.#mix = null;
+  }
+
+  /** The answer to a person and shared inboxes chosen together: one message each, the shared ones in Bcc, or together. Never rejects. */
+  sendMixed(choice: MixChoice): Promise<void> {
+    const m = this.#mix;
+    if (!m) return Promise.resolve();
+    return this.send(m.via, true, choice);
   }
 
   /**
@@ -373,14 +394,12 @@ export class PitchStore {
     if (!sent || !brandId || !id) return;
     this.#sent = null;
     try {
-      if (this.#kind === 'followup') {
-        this.#opps.applyDetail(await call('pipeline:followed-up', { brandId, id }));
-        this.#app.toast('Marked followed up today.');
-      } else {
-        this.#opps.applyDetail(await call('pipeline:contacted', { brandId, id, addresses: sent.to }));
-        this.#app.toast(`Marked contacted today: ${sent.to.join(', ')}.`);
-      }
-      void this.#pipeline.refreshDue();
+      // The subject that went out is kept: the follow-up replies to it.
+      const action = this.#kind === 'followup' ? ({ do: 'followed-up' } as const) : ({ do: 'contacted', addresses: sent.to, subject: sent.subject } as const);
+      const r = await call('triage:apply', { brandId, ids: [id], action, filter: this.#opps.filter, counts: true });
+      this.#pipeline.applyResult(r);
+      await this.#opps.applyResult(r);
+      this.#app.toast(this.#kind === 'followup' ? 'Marked followed up today.' : `Marked contacted today: ${sent.to.join(', ')}.`);
     } catch (e) {
       this.#sent = sent;
       this.#app.fail(this.#kind === 'followup' ? 'The follow-up could not be recorded' : 'The contacted date could not be saved')(e);

@@ -1,10 +1,9 @@
 // From pitch to citation: the Results of the brand on screen over a period
 // (the core works them out), the evidence of the opportunity under the
-// cursor (its "Cited" mark), one key's Won and its undo, and the report
+// cursor (its "Cited" mark), and the report
 // (a PDF main prints from the window, or the page as HTML) and its tables
 // written where the user chooses. Answers superseded by a newer request are
 // dropped (lib/latest.ts); a failure is a toast.
-import type { WonBefore } from '../../../shared/contract';
 import type { Evidence } from '../../../shared/evidence';
 import type { ListItem } from '../../../shared/model';
 import type { PeriodPreset, ResultsReport } from '../../../shared/results';
@@ -12,7 +11,6 @@ import { call } from '../lib/api.svelte';
 import { count } from '../lib/format';
 import { Latest } from '../lib/latest';
 import type { AppStore } from './app.svelte';
-import type { OpportunitiesStore } from './opportunities.svelte';
 
 export type ReportFormat = 'pdf' | 'html';
 /** The report page as the window shows it: its markup and the styles that draw it. */
@@ -42,17 +40,13 @@ export class ResultsStore {
   #evidence = $state.raw<{ key: string; evidence: Evidence | null } | null>(null);
   /** The opportunities of the brand on screen with evidence (the list's Cited mark). */
   #cited = $state.raw<{ brandId: string; ids: ReadonlySet<string> } | null>(null);
-  /** The last Won marked here, for the undo key. */
-  #lastWon = $state.raw<{ brandId: string; id: string; title: string; before: WonBefore } | null>(null);
   #loads = new Latest();
   #evidenceTurn = new Latest();
   #citedTurn = new Latest();
   readonly #app: AppStore;
-  readonly #opps: OpportunitiesStore;
 
-  constructor(app: AppStore, opps: OpportunitiesStore) {
+  constructor(app: AppStore) {
     this.#app = app;
-    this.#opps = opps;
   }
 
   get preset(): PeriodPreset {
@@ -80,10 +74,6 @@ export class ResultsStore {
   /** What is being written ('pdf', 'html', 'csv', 'xlsx'), or null. */
   get writing(): string | null {
     return this.#writing;
-  }
-  /** A Won marked here that the undo key can take back. */
-  get lastWon(): { id: string; title: string } | null {
-    return this.#lastWon;
   }
 
   /** This opportunity of the brand on screen has evidence (a citation at its outlet after the pitch). */
@@ -156,36 +146,6 @@ export class ResultsStore {
     }
   }
 
-  /** One key: the opportunity under the cursor is Won (the undo key takes it back). Never rejects. */
-  async markWon(): Promise<void> {
-    const brandId = this.#app.brandId;
-    const item = this.#opps.active;
-    if (!brandId || !item) return;
-    if (item.stage === 'Won') return this.#app.toast('It is Won already.');
-    try {
-      const r = await call('results:mark-won', { brandId, id: item.id });
-      this.#lastWon = { brandId, id: item.id, title: item.title, before: r.before };
-      this.#opps.applyDetail(r.detail);
-      this.#app.toast(`Stage: Won. Press z to undo (back to ${r.before.stage ?? 'New'}).`);
-    } catch (e) {
-      this.#app.fail('Won could not be marked')(e);
-    }
-  }
-
-  /** Take back the last Won marked here: its stage as it was. Never rejects. */
-  async undoWon(): Promise<void> {
-    const last = this.#lastWon;
-    if (!last) return this.#app.toast('Nothing to undo.');
-    try {
-      const d = await call('results:undo-won', { brandId: last.brandId, id: last.id, before: last.before });
-      this.#lastWon = null;
-      if (this.#app.brandId === last.brandId) this.#opps.applyDetail(d);
-      this.#app.toast(`Undone: ${last.title} is back to ${last.before.stage ?? 'New'}.`);
-    } catch (e) {
-      this.#app.fail('The undo did not work')(e);
-    }
-  }
-
   openReport(): void {
     this.#showReport = true;
   }
@@ -221,7 +181,7 @@ export class ResultsStore {
     }
   }
 
-  /** The tables: one CSV file each, or one workbook. Never rejects. */
+  /** The tables: one file each, a CSV or a workbook. Never rejects. */
   async exportTables(format: 'csv' | 'xlsx'): Promise<void> {
     const brandId = this.#app.brandId;
     if (!brandId || this.#writing) return;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Backups } from '../../../electron/core/app/backups';
 import { Cache } from '../../../electron/core/store/cache';
 import { tempDir } from '../../support/tmp';
+import { setTriage } from '../../support/store';
 
 const BRAND = 'd'.repeat(32);
 const cleanups: (() => void)[] = [];
@@ -33,10 +34,10 @@ const until = async (cond: () => boolean) => {
 describe('backups of the user record', () => {
   it('after a change: one once things are quiet; the next change within the hour waits for the hour', async () => {
     const { cache, backups } = await setup({ minIntervalMs: 400, settleMs: 20 });
-    cache.triage.set(BRAND, 'a', { note: 'one' });
+    setTriage(cache, BRAND, 'a', { note: 'one' });
     backups.noteChange();
     await until(() => backups.list().length === 1);
-    cache.triage.set(BRAND, 'b', { note: 'two' });
+    setTriage(cache, BRAND, 'b', { note: 'two' });
     backups.noteChange();
     backups.noteChange();
     await new Promise((r) => setTimeout(r, 150));
@@ -47,8 +48,8 @@ describe('backups of the user record', () => {
 
   it('the backup is the same record document the record export reads, field for field', async () => {
     const { cache, backups } = await setup();
-    cache.triage.set(BRAND, 'a', { status: 'Done', note: 'with "quotes" and\nlines', starred: true, contacted_at: '2026-11-20' });
-    cache.triage.set(BRAND, 'b', { starred: false, exported_at: '2026-11-21T10:00:00.000Z' });
+    setTriage(cache, BRAND, 'a', { stage: 'Won', note: 'with "quotes" and\nlines', starred: true, contacted_at: '2026-11-20' });
+    setTriage(cache, BRAND, 'b', { starred: false, exported_at: '2026-11-21T10:00:00.000Z' });
     cache.doNotContact.add('press@outlet.example', 'asked');
     cache.exports.add({
       at: '2026-11-22T10:00:00.000Z',
@@ -69,7 +70,7 @@ describe('backups of the user record', () => {
 
   it('nothing changed: no backup, even when asked at quit', async () => {
     const { cache, backups } = await setup();
-    cache.triage.set(BRAND, 'a', { starred: true });
+    setTriage(cache, BRAND, 'a', { starred: true });
     expect(await backups.backupNow('quit')).not.toBeNull();
     expect(await backups.backupNow('quit')).toBeNull();
     expect(backups.list()).toHaveLength(1);
@@ -84,22 +85,22 @@ describe('backups of the user record', () => {
       ['2026-11-20', 'd'],
     ] as const) {
       at(`${day}T09:00:00.000Z`);
-      cache.triage.set(BRAND, 'x', { note });
+      setTriage(cache, BRAND, 'x', { note });
       await backups.backupNow('hourly');
     }
     expect(backups.list().map((b) => b.created_at.slice(0, 10))).toEqual(['2026-11-20', '2026-11-17']);
     at('2026-12-30T00:00:00.000Z');
-    cache.triage.set(BRAND, 'x', { note: 'e' });
+    setTriage(cache, BRAND, 'x', { note: 'e' });
     await backups.backupNow('hourly');
     expect(backups.list().map((b) => b.created_at.slice(0, 10))).toEqual(['2026-12-30']);
   });
 
   it('a damaged backup is refused in plain words, and the newest readable one serves the recovery', async () => {
     const { cache, backups, dir, at } = await setup();
-    cache.triage.set(BRAND, 'x', { note: 'good' });
+    setTriage(cache, BRAND, 'x', { note: 'good' });
     await backups.backupNow('hourly');
     at('2026-11-23T09:30:00.000Z');
-    cache.triage.set(BRAND, 'x', { note: 'newer' });
+    setTriage(cache, BRAND, 'x', { note: 'newer' });
     const newest = (await backups.backupNow('hourly'))!;
     writeFileSync(join(dir, newest.id), Buffer.from([0x1f, 0x8b, 8, 0, 1, 2, 3]));
     await expect(backups.read(newest.id)).rejects.toMatchObject({

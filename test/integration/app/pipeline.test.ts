@@ -6,7 +6,7 @@
 // follow-ups preset) carrying the filled text and the stage. Also: the
 // follow-ups due count matches the Due view, the do-not-contact list is
 // honoured when sending, and every way of marking contacted dates it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
@@ -18,7 +18,9 @@ import { run } from '../../../electron/cli/main';
 import { createHandlers, dispatch } from '../../../electron/core/app/handlers';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
 import type { MethodName } from '../../../shared/contract';
-import type { ComposeResult, ContactWarning, DraftView, ListItem } from '../../../shared/model';
+import type { CachedBrand, ComposeResult, ContactWarning, DraftView, ListItem } from '../../../shared/model';
+import { triageRecord } from '../../../electron/core/store/triage';
+import { detail, list as storeList } from '../../support/store';
 import { addDays } from '../../../shared/calendar';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';
@@ -43,6 +45,7 @@ async function app() {
     appVersion: '0.1.0',
     platformName: 'linux',
     integrityCheckDelayMs: 60_000,
+    noReplyEveryMs: 20,
     today: () => today,
   });
   s.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000, senderName: 'Sam Lee' });
@@ -54,9 +57,15 @@ async function app() {
   };
   s.startSync({});
   await s.settle();
-  const brand = s.brands()[0]!.id;
-  const list = (filter: Record<string, unknown> = {}) => s.list({ brandId: brand, ...filter }, 0, 1000).items;
-  return { s, platform, call, tmp, brand, list, setToday: (d: string) => (today = d) };
+  const brands = await call<CachedBrand[]>('brands:list');
+  const brand = brands[0]!.id;
+  const list = (filter: Record<string, unknown> = {}) => storeList(s.cache, { brandId: brand, ...filter }, { limit: 1000 });
+  /** The user's triage of one opportunity, as the record holds it. */
+  const triage = (id: string) => triageRecord(s.cache.readable, brand, id);
+  const opportunity = (id: string) => detail(s.cache, brand, id);
+  /** One action through the contract, as the window sends it. */
+  const act = (ids: string[], action: Record<string, unknown>) => call<{ updated: number }>('triage:apply', { brandId: brand, ids, action });
+  return { s, platform, call, tmp, brand, brandName: brands[0]!.name, list, triage, opportunity, act, setToday: (d: string) => (today = d) };
 }
 
 let injected = 0;
@@ -65,7 +74,7 @@ let injected = 0;
  * author, a personal and a catch-all address, and a pitch), synced in.
  */
 async function personAndCatchAll(a: Awaited<ReturnType<typeof app>>, pitchBody = 'Hi [Name], the service wrote this.') {
-  const template = a.s.opportunity(a.brand, a.list()[0]!.id)!.record;
+  const template = a.opportunity(a.list()[0]!.id)!.raw;
   const id = `custom-${++injected}`;
   const record = {
     ...template,
@@ -99,7 +108,7 @@ describe('a draft per opportunity', () => {
       body: 'Hi {first_name},\n\nAbout "{article_title}".\n\n{sender_name}',
     });
     expect(saved.draft).toMatchObject({ subject: 'For {publication}: an idea' });
-    expect(a.s.opportunity(a.brand, id)!.item).toMatchObject({ stage: 'Drafted', status: 'In Progress' });
+    expect(a.opportunity(id)!.item).toMatchObject({ stage: 'Drafted', server_status: 'New' });
 
     const toPerson = await a.call<DraftView>('drafts:get', { brandId: a.brand, id, kind: 'pitch', to: person });
     expect(toPerson.filled.body.startsWith('Hi Ana,')).toBe(true);
@@ -135,22 +144,43 @@ describe("sending through the user's own mail", () => {
     expect(r).toMatchObject({ opened: true, via: 'gmail', to: [person], bodyCopied: false, unfilled: [] });
     const url = new URL(a.platform.opened.at(-1)!);
     expect(url.origin + url.pathname).toBe('https://mail.google.com/mail/');
-    expect(Object.fromEntries(url.searchParams)).toMatchObject({ view: 'cm', to: person, su: `Hi from ${a.s.brands()[0]!.name}` });
+    expect(Object.fromEntries(url.searchParams)).toMatchObject({ view: 'cm', to: person, su: `Hi from ${a.brandName}` });
     expect(url.searchParams.get('body')).toBe('Hi Ana, a short note.');
     await expect(a.call('mail:compose', { brandId: a.brand, id, kind: 'pitch', via: 'gmail', to: ['nobody@nowhere.example'] })).rejects.toMatchObject({
       kind: 'invalid-input',
     });
 
-    await a.call('pipeline:contacted', { brandId: a.brand, id, addresses: [person] });
-    const d = a.s.opportunity(a.brand, id)!;
+    await a.act([id], { do: 'contacted', addresses: [person] });
+    const d = a.opportunity(id)!;
     expect(d.item).toMatchObject({ stage: 'Contacted', contacted_at: '2026-11-23' });
-    expect(a.s.cache.triage.get(a.brand, id)!.contacted_addresses).toEqual([person]);
+    expect(a.triage(id)!.contacted_addresses).toEqual([person]);
     // Another opportunity at the same outlet: warned, naming when and for which.
     const twin = a.list().find((o) => o.domain === d.item.domain && o.id !== id);
     if (!twin) throw new Error('the simulator gave no second opportunity at that outlet');
     const warnings = await a.call<{ kind: string; message: string }[]>('pipeline:warnings', { brandId: a.brand, id: twin.id, addresses: [person, catchAll] });
     expect(warnings.map((w) => w.kind)).toContain('outlet');
     expect(warnings.find((w) => w.kind === 'person')?.message ?? warnings[0]!.message).toMatch(/was contacted on 2026-11-23 for «.+»/);
+    await a.s.close();
+    a.tmp.cleanup();
+  });
+
+  it('Outlook.com for personal accounts opens its own compose link; key C without addresses records the pre-selected person, not the catch-all', async () => {
+    const a = await app();
+    const { id, person, catchAll } = await personAndCatchAll(a);
+    const r = await a.call<ComposeResult>('mail:compose', {
+      brandId: a.brand,
+      id,
+      kind: 'pitch',
+      via: 'outlook-personal',
+      to: [person, catchAll],
+      mix: 'together',
+    });
+    expect(r).toMatchObject({ opened: true, via: 'outlook-personal', inLink: { to: [person, catchAll] } });
+    const url = new URL(a.platform.opened.at(-1)!);
+    expect(url.origin + url.pathname).toBe('https://outlook.live.com/mail/0/deeplink/compose');
+    expect(url.searchParams.get('to')).toBe(`${person},${catchAll}`);
+    await a.call('triage:apply', { brandId: a.brand, ids: [id], action: { do: 'contacted', addresses: [] } });
+    expect(triageRecord(a.s.cache.readable, a.brand, id)!.contacted_addresses).toEqual([person]);
     await a.s.close();
     a.tmp.cleanup();
   });
@@ -171,25 +201,28 @@ describe("sending through the user's own mail", () => {
 });
 
 describe('the pipeline as the days go by', () => {
-  it('stages map to the status; snoozed ones leave the list and come back on their date; a follow-up is due after 3 days, once; no reply moves it to Not a fit', async () => {
+  it("stages are the user's, beside Trakkr's status; snoozed ones leave the list and come back on their date; a follow-up is due after 3 days, once; no reply moves it to Not a fit", async () => {
     const a = await app();
     const [x, y, z] = a.list().slice(0, 3) as [ListItem, ListItem, ListItem];
-    await a.call('pipeline:stage', { brandId: a.brand, ids: [x.id], stage: 'Won' });
-    expect(a.s.opportunity(a.brand, x.id)!.item).toMatchObject({ stage: 'Won', status: 'Done' });
-    await a.call('pipeline:stage', { brandId: a.brand, ids: [x.id], stage: 'Not a fit', reason: 'Paywalled or closed' });
-    expect(a.s.cache.triage.get(a.brand, x.id)).toMatchObject({ stage: 'Not a fit', stage_reason: 'Paywalled or closed', status: 'Archived' });
-    await expect(a.call('pipeline:stage', { brandId: a.brand, ids: ['no-such-id'], stage: 'Won' })).rejects.toMatchObject({ kind: 'not-found' });
+    await a.act([x.id], { do: 'stage', stage: 'Won' });
+    expect(a.opportunity(x.id)!.item).toMatchObject({ stage: 'Won', server_status: x.server_status });
+    await a.act([x.id], { do: 'stage', stage: 'Not a fit', reason: 'Paywalled or closed' });
+    expect(a.triage(x.id)).toMatchObject({ stage: 'Not a fit', stage_reason: 'Paywalled or closed' });
+    // Not a fit leaves the list (as archived ones do), and the Not a fit stage shows it.
+    expect(a.list().some((o) => o.id === x.id)).toBe(false);
+    expect(a.list({ stage: 'Not a fit' }).map((o) => o.id)).toEqual([x.id]);
+    await expect(a.act(['no-such-id'], { do: 'stage', stage: 'Won' })).rejects.toMatchObject({ kind: 'not-found' });
 
-    await a.call('pipeline:snooze', { brandId: a.brand, ids: [y.id], until: '2026-11-30' });
+    await a.act([y.id], { do: 'snooze', until: '2026-11-30' });
     expect(a.list().some((o) => o.id === y.id)).toBe(false);
     expect(a.list({ view: 'snoozed' }).map((o) => o.id)).toEqual([y.id]);
-    await expect(a.call('pipeline:snooze', { brandId: a.brand, ids: [y.id], until: '2026-11-23' })).rejects.toMatchObject({ kind: 'invalid-input' });
+    await expect(a.act([y.id], { do: 'snooze', until: '2026-11-23' })).rejects.toMatchObject({ kind: 'invalid-input' });
     a.setToday('2026-11-30');
     const back = a.list().find((o) => o.id === y.id);
     expect(back).toMatchObject({ snoozed_until: '2026-11-30' });
 
     a.setToday('2026-11-23');
-    await a.call('pipeline:contacted', { brandId: a.brand, id: z.id, addresses: [] });
+    await a.act([z.id], { do: 'contacted', addresses: [] });
     expect((await a.call<{ total: number }>('pipeline:due')).total).toBe(0);
     expect(a.list({ view: 'due' })).toEqual([]);
     a.setToday(addDays('2026-11-23', 3));
@@ -199,18 +232,20 @@ describe('the pipeline as the days go by', () => {
     const out = join(a.tmp.dir, 'followups.csv');
     a.platform.saveAs = out;
     const file = (await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: 'followups.csv' })).file;
-    a.s.startExport({ brandId: a.brand, preset: 'followups' }, file.handle);
+    a.s.startExport({ brandId: a.brand, preset: 'followups', unfilled: 'keep' }, file.handle);
     await a.platform.waitFor('export:done');
     const rows = parse(readFileSync(out, 'utf8'), { columns: true }) as Record<string, string>[];
-    expect(rows.map((r) => r.opportunity_id)).toEqual([z.id]);
+    // One row per address written to (key C recorded the pre-selected ones), all of this one opportunity.
+    expect([...new Set(rows.map((r) => r.opportunity_id))]).toEqual([z.id]);
+    expect(rows.map((r) => r.email)).toEqual(triageRecord(a.s.cache.readable, a.brand, z.id)!.contacted_addresses);
     expect(rows[0]!.subject).toMatch(/^Re: /);
     expect(rows[0]!.body).toMatch(/Sam Lee$/);
 
-    await a.call('pipeline:followed-up', { brandId: a.brand, id: z.id });
+    await a.act([z.id], { do: 'followed-up' });
     expect(a.list({ view: 'due' })).toEqual([]);
     a.setToday(addDays('2026-11-26', 7));
     await a.s.launch();
-    expect(a.s.cache.triage.get(a.brand, z.id)).toMatchObject({ stage: 'Not a fit', stage_reason: 'No reply' });
+    expect(a.triage(z.id)).toMatchObject({ stage: 'Not a fit', stage_reason: 'No reply' });
     const history = await a.call<{ entries: { kind: string; detail: string }[] }>('history:get', { brandId: a.brand, id: z.id });
     expect(history.entries.map((e) => `${e.kind}:${e.detail}`)).toEqual(
       expect.arrayContaining(['stage:Not a fit', 'reason:No reply', 'followed_up:2026-11-26', 'stage:Contacted']),
@@ -225,7 +260,7 @@ describe('exports carry the filled text and the stage', () => {
     const a = await app();
     const { id } = await personAndCatchAll(a);
     await a.call('drafts:save', { brandId: a.brand, id, kind: 'pitch', subject: '=cmd|calc: {brand}', body: 'Hi {first_name},\nshort.' });
-    await a.call('pipeline:contacted', { brandId: a.brand, id, addresses: [] });
+    await a.act([id], { do: 'contacted', addresses: [] });
     const filter = { ids: [id] };
     for (const format of ['csv', 'xlsx'] as const) {
       const out = join(a.tmp.dir, `filled.${format}`);
@@ -236,7 +271,7 @@ describe('exports carry the filled text and the stage', () => {
       expect(done.error).toBeNull();
     }
     const csv = (parse(readFileSync(join(a.tmp.dir, 'filled.csv'), 'utf8'), { columns: true }) as Record<string, string>[])[0]!;
-    const brand = a.s.brands()[0]!.name;
+    const brand = a.brandName;
     expect(csv).toMatchObject({ stage: 'Contacted', subject: `'=cmd|calc: ${brand}`, unfilled: '' });
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.readFile(join(a.tmp.dir, 'filled.xlsx'));
@@ -259,29 +294,31 @@ describe('exports carry the filled text and the stage', () => {
 });
 
 describe('the follow-ups due, marked contacted every way, and the do-not-contact list', () => {
-  it('pipeline:due counts what the Due view lists (no snoozed, archived or removed one); stage Contacted dates it; the no-reply rule runs on the count', async () => {
+  it('pipeline:due counts what the Due view lists (no snoozed, archived or removed one); stage Contacted dates it; the no-reply rule runs while the window stays open', async () => {
     const a = await app();
+    await a.s.launch();
     const gone = sim.mutate({ removed: 1 }).removed[0]!; // still in the cache until the next sync
     const [p, q, r, t] = a.list().filter((o) => o.id !== gone && !o.id.startsWith('custom-')) as [ListItem, ListItem, ListItem, ListItem];
-    await a.call('pipeline:contacted', { brandId: a.brand, id: p.id, addresses: [] });
+    await a.act([p.id], { do: 'contacted', addresses: [] });
     a.setToday('2026-11-24');
-    await a.call('pipeline:stage', { brandId: a.brand, ids: [p.id, q.id, r.id, t.id, gone], stage: 'Contacted' });
-    expect([p, q].map((o) => a.s.cache.triage.get(a.brand, o.id)!.contacted_at)).toEqual(['2026-11-23', '2026-11-24']);
+    await a.act([p.id, q.id, r.id, t.id, gone], { do: 'stage', stage: 'Contacted' });
+    expect([p, q].map((o) => a.triage(o.id)!.contacted_at)).toEqual(['2026-11-23', '2026-11-24']);
     a.setToday('2026-11-27');
     expect(await a.call('pipeline:due')).toEqual({ byBrand: { [a.brand]: 5 }, total: 5 });
-    await a.call('pipeline:snooze', { brandId: a.brand, ids: [r.id], until: '2026-11-30' });
-    await a.call('triage:set', { brandId: a.brand, id: t.id, patch: { status: 'Archived' } });
+    await a.act([r.id], { do: 'snooze', until: '2026-11-30' });
+    // Trakkr archives t (the service's flag), and the next sync brings that and the removal.
+    sim.inject(a.brand, { ...a.opportunity(t.id)!.raw, archived: true });
     a.s.startSync({});
     await a.s.settle();
     const due = a.list({ view: 'due' }).map((o) => o.id);
     expect(due.sort()).toEqual([p.id, q.id].sort());
     expect(await a.call('pipeline:due')).toEqual({ byBrand: { [a.brand]: 2 }, total: 2 });
 
-    // A window left open for days: asking the count applies the no-reply rule, no launch needed.
-    await a.call('pipeline:followed-up', { brandId: a.brand, id: p.id });
+    // A window left open for days: the no-reply rule runs by itself (every hour; here every 20 ms), no launch needed, and counting never writes.
+    await a.act([p.id], { do: 'followed-up' });
     a.setToday(addDays('2026-11-27', 7));
+    await vi.waitFor(() => expect(a.triage(p.id)).toMatchObject({ stage: 'Not a fit', stage_reason: 'No reply' }));
     const later = await a.call<{ total: number }>('pipeline:due');
-    expect(a.s.cache.triage.get(a.brand, p.id)).toMatchObject({ stage: 'Not a fit', stage_reason: 'No reply' });
     expect(later.total).toBe(a.list({ view: 'due' }).length);
     expect(
       a
@@ -299,7 +336,7 @@ describe('the follow-ups due, marked contacted every way, and the do-not-contact
       .list()
       .slice(0, 3)
       .map((o) => o.id);
-    expect(await a.call('pipeline:snooze', { brandId: a.brand, ids: [...ids, ids[0]], until: '2026-11-25' })).toEqual({ updated: 3 });
+    expect(await a.act([...ids, ids[0]!], { do: 'snooze', until: '2026-11-25' })).toMatchObject({ updated: 3 });
     expect(a.list().filter((o) => ids.includes(o.id))).toEqual([]);
     expect(
       a
@@ -307,11 +344,11 @@ describe('the follow-ups due, marked contacted every way, and the do-not-contact
         .map((o) => o.id)
         .sort(),
     ).toEqual([...ids].sort());
-    await expect(a.call('pipeline:snooze', { brandId: a.brand, ids: [ids[0], 'no-such-id'], until: '2026-11-28' })).rejects.toMatchObject({
+    await expect(a.act([ids[0]!, 'no-such-id'], { do: 'snooze', until: '2026-11-28' })).rejects.toMatchObject({
       kind: 'not-found',
     });
-    expect(a.s.cache.triage.get(a.brand, ids[0]!)!.snoozed_until).toBe('2026-11-25');
-    expect(await a.call('pipeline:snooze', { brandId: a.brand, ids, until: null })).toEqual({ updated: 3 });
+    expect(a.triage(ids[0]!)!.snoozed_until).toBe('2026-11-25');
+    expect(await a.act(ids, { do: 'snooze', until: null })).toMatchObject({ updated: 3 });
     expect(a.list({ view: 'snoozed' })).toEqual([]);
     await a.s.close();
     a.tmp.cleanup();
@@ -330,7 +367,7 @@ describe('the follow-ups due, marked contacted every way, and the do-not-contact
     });
     a.s.startSync({});
     await a.s.settle();
-    await a.call('pipeline:contacted', { brandId: a.brand, id: other, addresses: [person] });
+    await a.act([other], { do: 'contacted', addresses: [person] });
     const warned = await a.call<ContactWarning[]>('pipeline:warnings', { brandId: a.brand, id, addresses: [person] });
     expect(warned).toEqual([expect.objectContaining({ kind: 'person', what: person, opportunity_id: other, contacted_at: '2026-11-23' })]);
     a.s.setSettings({ contactWindowDays: 0 });
@@ -387,7 +424,7 @@ describe('the follow-ups due, marked contacted every way, and the do-not-contact
     expect(await cli(['triage', '--brand', brand, '--id', id, '--contacted', '2026-11-20'])).toBe(0);
     expect(out).toMatch(/stage Contacted, contacted 2026-11-20\.\n$/);
     const cache = await Cache.open(env.WORKBENCH_DB);
-    expect(cache.triage.get(brand, id)).toMatchObject({ stage: 'Contacted', status: 'In Progress', contacted_at: '2026-11-20' });
+    expect(triageRecord(cache.readable, brand, id)).toMatchObject({ stage: 'Contacted', contacted_at: '2026-11-20' });
     cache.close();
     tmp.cleanup();
   });

@@ -3,7 +3,8 @@
 // citations at its outlet (a new page, a page from before the pitch, one that
 // does not mention the brand, the pitched page turning to mention it), the
 // evidence each gives, the sync's count of what it found, Won marked by itself
-// only when Settings allow it, one key's Won and its undo, the Results over a
+// only when Settings allow it (an action the one owner logs and undoes), one
+// key's Won through the owner and the same undo as every action, the Results over a
 // period, and the report and its tables written and read back by other
 // programs (Python's csv and openpyxl).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +19,10 @@ import type { Evidence } from '../../../shared/evidence';
 import type { SyncSummary } from '../../../shared/model';
 import type { ResultsReport } from '../../../shared/results';
 import { addDays } from '../../../shared/calendar';
+import { allTriage } from '../../../electron/core/store/triage';
+import type { HistoryEntry } from '../../../shared/user-record';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
+import { detail, list, setTriage, triageOf } from '../../support/store';
 import { tempDir } from '../../support/tmp';
 
 const TODAY = '2026-11-20';
@@ -61,14 +65,17 @@ async function app() {
     return (await done).summary;
   };
   await sync();
-  const brand = s.brands()[0]!.id;
-  return { s, platform, call, tmp, brand, sync, setToday: (d: string) => (today = d) };
+  const brand = (await call<{ id: string }[]>('brands:list'))[0]!.id;
+  const opportunity = (id: string) => detail(s.cache, brand, id);
+  /** A triage action through the one owner of the user's record, as the window sends it. */
+  const act = (ids: string[], action: Record<string, unknown>) => call<{ actionId: number | null }>('triage:apply', { brandId: brand, ids, action });
+  return { s, platform, call, tmp, brand, sync, opportunity, act, setToday: (d: string) => (today = d) };
 }
 
 let outlets = 0;
 /** An opportunity of our own at an outlet no generated citation is at, synced in. */
 async function opportunityAt(a: Awaited<ReturnType<typeof app>>): Promise<{ id: string; domain: string; url: string }> {
-  const template = a.s.opportunity(a.brand, a.s.list({ brandId: a.brand }, 0, 1).items[0]!.id)!.record;
+  const template = a.opportunity(list(a.s.cache, { brandId: a.brand }, { limit: 1 })[0]!.id)!.raw;
   const n = ++outlets;
   const domain = `outlet${n}.example`;
   const id = `pitched-${n}`;
@@ -101,7 +108,7 @@ describe('evidence of a win, sync after sync', () => {
     const a = await app();
     const o = await opportunityAt(a);
     a.setToday('2026-11-10');
-    await a.call('pipeline:contacted', { brandId: a.brand, id: o.id, addresses: [] });
+    await a.act([o.id], { do: 'contacted', addresses: [] });
     a.setToday(TODAY);
     expect(await a.call('results:evidence', { brandId: a.brand, id: o.id })).toBeNull();
     expect(await a.call('results:cited', { brandId: a.brand })).toEqual({ ids: [] });
@@ -129,7 +136,7 @@ describe('evidence of a win, sync after sync', () => {
     expect(await a.call('results:cited', { brandId: a.brand })).toEqual({ ids: [o.id] });
     expect(e.citation).toMatchObject({ url: `https://blog.${o.domain}/cold-brew-roundup`, times_cited: 9, prompts: ['best cold brew maker'] });
     // Nothing is marked Won without the user (the setting is off by default).
-    expect(a.s.opportunity(a.brand, o.id)!.item.stage).toBe('Contacted');
+    expect(a.opportunity(o.id)!.item.stage).toBe('Contacted');
 
     // The pitched page, cited since before the pitch, now mentions the brand: a flip between two syncs, the strongest.
     sim.mutate({ cite: [{ url: o.url, mentions_brand: true }] });
@@ -151,23 +158,31 @@ describe('evidence of a win, sync after sync', () => {
     const o = await opportunityAt(a);
     const other = await opportunityAt(a);
     a.setToday('2026-11-05');
-    await a.call('pipeline:contacted', { brandId: a.brand, id: o.id, addresses: [] });
-    await a.call('pipeline:stage', { brandId: a.brand, ids: [other.id], stage: 'Replied' });
+    await a.act([o.id], { do: 'contacted', addresses: [] });
+    await a.act([other.id], { do: 'stage', stage: 'Replied' });
     a.setToday(TODAY);
     expect((await a.call<{ autoMarkWon: boolean }>('settings:get')).autoMarkWon).toBe(false);
     await a.call('settings:set', { autoMarkWon: true });
     sim.mutate({ cite: [cite({ url: `https://${o.domain}/news/cold-brew`, domain: o.domain, first_seen: '2026-11-08T10:00:00Z', mentions_brand: true })] });
     const summary = await a.sync();
     expect(summary.brands[0]).toMatchObject({ cited: 1, markedWon: 1 });
-    expect(a.s.opportunity(a.brand, o.id)!.item).toMatchObject({ stage: 'Won', status: 'Done' });
+    expect(a.opportunity(o.id)!.item).toMatchObject({ stage: 'Won' });
+    const history = async (id: string) =>
+      (await a.call<{ entries: HistoryEntry[] }>('history:get', { brandId: a.brand, id })).entries.map((e) => `${e.kind}: ${e.detail}`);
+    // The automatic mark is the owner's action: in the history like any other.
+    expect(await history(o.id)).toContain('stage: Won');
 
-    // One key: Won, and what it was before; undo brings that back.
-    const won = await a.call<{ before: { stage: string | null } }>('results:mark-won', { brandId: a.brand, id: other.id });
-    expect(won.before).toEqual({ stage: 'Replied', reason: null, status: 'In Progress' });
-    expect(a.s.opportunity(a.brand, other.id)!.item.stage).toBe('Won');
-    await a.call('results:undo-won', { brandId: a.brand, id: other.id, before: won.before });
-    expect(a.s.opportunity(a.brand, other.id)!.item).toMatchObject({ stage: 'Replied', status: 'In Progress' });
-    await expect(a.call('results:mark-won', { brandId: a.brand, id: 'no-such-one' })).rejects.toMatchObject({ kind: 'not-found' });
+    // One key: Won, through the owner (the won intent); the undo every action has brings back what it was.
+    const won = await a.act([other.id], { do: 'won' });
+    expect(won.actionId).not.toBeNull();
+    expect(a.opportunity(other.id)!.item.stage).toBe('Won');
+    expect(await history(other.id)).toContain('stage: Won');
+    await a.call('triage:undo', { brandId: a.brand });
+    expect(a.opportunity(other.id)!.item).toMatchObject({ stage: 'Replied' });
+    // The automatic mark undoes the same way: the next undo takes it back.
+    await a.call('triage:undo', { brandId: a.brand });
+    expect(a.opportunity(o.id)!.item).toMatchObject({ stage: 'Contacted' });
+    await expect(a.act(['no-such-one'], { do: 'won' })).rejects.toMatchObject({ kind: 'not-found' });
     await a.s.close();
     a.tmp.cleanup();
   });
@@ -185,11 +200,11 @@ describe('the Results over a period, the report and its tables', () => {
       [z, '2026-11-11'],
     ] as const) {
       a.setToday(day);
-      await a.call('pipeline:contacted', { brandId: a.brand, id: o.id, addresses: [] });
+      await a.act([o.id], { do: 'contacted', addresses: [] });
     }
     a.setToday(TODAY);
-    await a.call('pipeline:stage', { brandId: a.brand, ids: [y.id], stage: 'Replied' });
-    await a.call('results:mark-won', { brandId: a.brand, id: y.id });
+    await a.act([y.id], { do: 'stage', stage: 'Replied' });
+    await a.act([y.id], { do: 'won' });
     sim.mutate({
       cite: [
         cite({
@@ -236,17 +251,21 @@ describe('the Results over a period, the report and its tables', () => {
     expect(october.period).toEqual({ from: '2026-10-01', to: '2026-10-31', label: 'October 2026' });
     expect(october.totals).toEqual({ pitched: 0, replied: 0, won: 0, cited: 0 });
 
-    // The tables: a workbook with a sheet per table, read by openpyxl; CSV files read by Python's csv.
-    a.platform.saveAs = join(a.tmp.dir, 'results.xlsx');
+    // The tables: a workbook per table (the export's writer writes one sheet, named for its table), read by openpyxl;
+    // CSV files read by Python's csv.
+    execFileSync('mkdir', ['-p', join(a.tmp.dir, 'xlsx')]);
+    a.platform.saveAs = join(a.tmp.dir, 'xlsx', 'results.xlsx');
     let file = (await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: 'results.xlsx' })).file!.handle;
-    await a.call('results:export', { brandId: a.brand, period: 'custom', from: '2026-11-01', to: TO, format: 'xlsx', file });
+    const books = await a.call<{ files: string[] }>('results:export', { brandId: a.brand, period: 'custom', from: '2026-11-01', to: TO, format: 'xlsx', file });
+    expect(books.files).toEqual(['results-funnel.xlsx', 'results-wins.xlsx', 'results-outlets.xlsx', 'results-timing.xlsx']);
+    expect(readdirSync(join(a.tmp.dir, 'xlsx')).sort()).toEqual([...books.files].sort());
     const book = JSON.parse(
       execFileSync(
         PY,
         [
           '-c',
-          'import json,sys,openpyxl\nwb=openpyxl.load_workbook(sys.argv[1])\nprint(json.dumps({ws.title:[[c.value for c in row] for row in ws.iter_rows()] for ws in wb.worksheets}, default=str))',
-          a.platform.saveAs,
+          'import json,sys,openpyxl\nbook={}\nfor f in sys.argv[1:]:\n  wb=openpyxl.load_workbook(f)\n  book.update({ws.title:[[c.value for c in row] for row in ws.iter_rows()] for ws in wb.worksheets})\nprint(json.dumps(book, default=str))',
+          ...books.files.map((f) => join(a.tmp.dir, 'xlsx', f)),
         ],
         { encoding: 'utf8' },
       ),
@@ -282,7 +301,10 @@ describe('the Results over a period, the report and its tables', () => {
         .list()
         .filter((x) => x.preset === 'results')
         .map((x) => x.file_name),
-    ).toEqual(['results-funnel.csv, results-wins.csv, results-outlets.csv, results-timing.csv', 'results.xlsx']);
+    ).toEqual([
+      'results-funnel.csv, results-wins.csv, results-outlets.csv, results-timing.csv',
+      'results-funnel.xlsx, results-wins.xlsx, results-outlets.xlsx, results-timing.xlsx',
+    ]);
 
     // The report as HTML: the window's markup and styles, a policy that runs nothing, active tags made text.
     a.platform.saveAs = join(a.tmp.dir, 'report.html');
@@ -333,13 +355,18 @@ describe('demo mode shows it working', () => {
     });
     const demo = (
       s as unknown as {
-        p: { life: { demo: { pitches(): { brandId: string; pitches: { opportunityId: string; cited: string | null; pitchedOn: string }[] }[] } } };
+        parts: { life: { demo: { pitches(): { brandId: string; pitches: { opportunityId: string; cited: string | null; pitchedOn: string }[] }[] } } };
       }
-    ).p.life.demo;
+    ).parts.life.demo;
     const all = demo.pitches();
+    const h = createHandlers(s);
+    const call = async <T = unknown>(m: MethodName, ...args: unknown[]): Promise<T> => {
+      const r = await dispatch(h, m, args);
+      if (!r.ok) throw Object.assign(new Error(r.error.message), r.error);
+      return r.value as T;
+    };
     expect(
-      s.cache.triage
-        .all()
+      allTriage(s.cache.readable)
         .map((t) => t.opportunity_id)
         .sort(),
     ).toEqual(all.flatMap((b) => b.pitches.map((p) => p.opportunityId)).sort());
@@ -347,29 +374,29 @@ describe('demo mode shows it working', () => {
     await s.launch();
     expect((await done).summary.error).toBeNull();
     const first = all[0]!;
-    const evidence = (id: string) => s.results.evidence(first.brandId, id);
+    const evidence = (id: string) => call<Evidence | null>('results:evidence', { brandId: first.brandId, id });
     for (const p of first.pitches.filter((x) => x.cited === 'outlet-new' || x.cited === 'page-new'))
-      expect(evidence(p.opportunityId)).toMatchObject({ strength: 'new', pitched_on: p.pitchedOn });
+      expect(await evidence(p.opportunityId)).toMatchObject({ strength: 'new', pitched_on: p.pitchedOn });
     const flip = first.pitches.find((p) => p.cited === 'page-flip')!;
-    expect(evidence(flip.opportunityId)?.strength).not.toBe('flip');
+    expect((await evidence(flip.opportunityId))?.strength).not.toBe('flip');
     const today = s.today();
-    const report = s.results.report(first.brandId, { period: 'custom', from: addDays(today, -60), to: today });
+    const report = await call<ResultsReport>('results:get', { brandId: first.brandId, period: 'custom', from: addDays(today, -60), to: today });
     expect(report.totals.pitched).toBe(first.pitches.length);
     expect(report.totals.cited).toBeGreaterThanOrEqual(first.pitches.filter((x) => x.cited === 'outlet-new' || x.cited === 'page-new').length);
 
     done = platform.waitFor('sync:done');
     s.startSync({});
     const second = (await done).summary;
-    expect(evidence(flip.opportunityId)).toMatchObject({ match: 'page', strength: 'flip' });
+    expect(await evidence(flip.opportunityId)).toMatchObject({ match: 'page', strength: 'flip' });
     expect(second.brands.find((b) => b.brandId === first.brandId)!.cited).toBeGreaterThanOrEqual(1);
 
     // Reset: a fresh demo record with the same pitches.
-    s.setTriage(first.brandId, flip.opportunityId, { stage: 'Won' });
+    setTriage(s.cache, first.brandId, flip.opportunityId, { stage: 'Won' });
     done = platform.waitFor('sync:done');
     await s.resetDemo();
     await done;
-    expect(s.cache.triage.get(first.brandId, flip.opportunityId)?.stage).not.toBe('Won');
-    expect(s.cache.triage.all()).toHaveLength(all.flatMap((b) => b.pitches).length);
+    expect(triageOf(s.cache, first.brandId, flip.opportunityId).stage).not.toBe('Won');
+    expect(allTriage(s.cache.readable)).toHaveLength(all.flatMap((b) => b.pitches).length);
     await s.close();
     tmp.cleanup();
   });

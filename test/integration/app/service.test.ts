@@ -8,6 +8,7 @@ import { AppService } from '../../../electron/core/app/service';
 import { createHandlers, dispatch } from '../../../electron/core/app/handlers';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
+import { caller } from '../../support/call';
 import { tempDir } from '../../support/tmp';
 
 let sim: Simulator;
@@ -73,7 +74,7 @@ describe('jobs', () => {
   it('sync runs as a job with progress events and a summary; the cache reads at once, before and during', async () => {
     const { s, platform, tmp } = await service();
     const brand = sim.brands[0]!.id;
-    expect(s.list({ brandId: brand }, 0, 10)).toEqual({ items: [], total: 0, capped: false, next: null });
+    expect(await caller(s)('opportunities:list', { filter: { brandId: brand }, offset: 0, limit: 10 })).toEqual({ items: [], total: 0, next: null });
     await s.setKey(DEMO_KEY);
     const { jobId } = s.startSync({});
     expect(s.startSync({}).jobId).toBe(jobId); // one sync at a time
@@ -81,19 +82,19 @@ describe('jobs', () => {
     expect(done.jobId).toBe(jobId);
     expect(done.summary.error).toBeNull();
     expect(platform.events.some((e) => e.event === 'sync:event' && (e.payload as { event: { type: string } }).event.type === 'progress')).toBe(true);
-    expect(s.list({ brandId: brand }, 0, 10).total).toBeGreaterThan(300);
+    expect((await caller(s)('opportunities:list', { filter: { brandId: brand }, offset: 0, limit: 10 })).total).toBeGreaterThan(300);
     expect(s.syncState()).toMatchObject({ running: false, lastSummary: { error: null } });
 
     // export job: file written, progress and done events, path for "Show in folder"
     const out = join(tmp.dir, 'out.csv');
-    const preview = await s.previewExport({ brandId: brand, preset: 'contacts', excludeCatchAll: true });
+    const preview = await s.previewExport({ brandId: brand, preset: 'contacts', excludeCatchAll: true, unfilled: 'keep' });
     expect(preview.rows).toBeGreaterThan(50);
     // The save dialog's path stays here: the renderer holds a handle and the file's name.
     platform.saveAs = out;
     const chosen = (await s.chooseExportFile('out.csv')).file!;
     expect(chosen.name).toBe('out.csv');
     expect(JSON.stringify(chosen)).not.toContain(tmp.dir);
-    const ex = s.startExport({ brandId: brand, preset: 'contacts', excludeCatchAll: true }, chosen.handle);
+    const ex = s.startExport({ brandId: brand, preset: 'contacts', excludeCatchAll: true, unfilled: 'keep' }, chosen.handle);
     const fin = await platform.waitFor('export:done');
     expect(fin.jobId).toBe(ex.jobId);
     expect(fin.result!.rows).toBe(preview.rows);
@@ -133,7 +134,7 @@ describe('jobs', () => {
     const done = await platform.waitFor('sync:done', 60_000);
     expect(done.summary.error).toMatchObject({ kind: 'service-unreachable' });
     expect(platform.events.some((e) => e.event === 'app:online' && (e.payload as { online: boolean }).online === false)).toBe(true);
-    expect(s.list({ brandId: sim.brands[0]!.id }, 0, 5).items).toHaveLength(5);
+    expect((await caller(s)('opportunities:list', { filter: { brandId: sim.brands[0]!.id }, offset: 0, limit: 5 })).items).toHaveLength(5);
     await s.close();
     tmp.cleanup();
   }, 60_000);
@@ -146,10 +147,11 @@ describe('triage', () => {
     s.startSync({});
     await platform.waitFor('sync:done');
     const brand = sim.brands[0]!.id;
-    const [a, b] = s.list({ brandId: brand }, 0, 2).items.map((i) => i.id);
-    const bulk = (ids: string[], patch: object) => dispatch(createHandlers(s), 'triage:bulk', [{ brandId: brand, ids, patch }]);
+    const call = caller(s);
+    const [a, b] = (await call('opportunities:list', { filter: { brandId: brand }, offset: 0, limit: 2 })).items.map((i) => i.id);
+    const bulk = (ids: string[], action: object, brandId = brand) => dispatch(createHandlers(s), 'triage:apply', [{ brandId, ids, action }]);
 
-    expect(await bulk([a!, 'gone-1', b!, 'gone-2'], { starred: true })).toEqual({
+    expect(await bulk([a!, 'gone-1', b!, 'gone-2'], { do: 'star', on: true })).toEqual({
       ok: false,
       error: {
         kind: 'not-found',
@@ -157,16 +159,25 @@ describe('triage', () => {
         message: 'Nothing was changed: 2 of these 4 opportunities are not in the cache (it may have been reset): gone-1, gone-2.',
       },
     });
-    expect(s.opportunity(brand, a!)!.triage.starred).toBe(false);
-    expect(() => s.setTriageMany(brand, ['g1', 'g2', 'g3', 'g4', 'g5'], { note: 'x' })).toThrow(
+    expect((await call('opportunities:get', { brandId: brand, id: a! }))!.triage.starred).toBe(false);
+    await expect(call('triage:apply', { brandId: brand, ids: ['g1', 'g2', 'g3', 'g4', 'g5'], action: { do: 'note', text: 'x' } })).rejects.toThrow(
       '5 of these 5 opportunities are not in the cache (it may have been reset): g1, g2, g3 and 2 more.',
     );
-    expect(() => s.setTriageMany(sim.brands[1]!.id, [a!], { note: 'x' })).toThrow(
+    await expect(call('triage:apply', { brandId: sim.brands[1]!.id, ids: [a!, 'g1'], action: { do: 'note', text: 'x' } })).rejects.toThrow(
+      'Nothing was changed: 2 of these 2 opportunities are not in the cache (it may have been reset): ',
+    );
+    const [c] = (await call('opportunities:list', { filter: { brandId: sim.brands[1]!.id }, offset: 0, limit: 1 })).items.map((i) => i.id);
+    await expect(call('triage:apply', { brandId: sim.brands[1]!.id, ids: [c!, a!], action: { do: 'note', text: 'x' } })).rejects.toThrow(
       'Nothing was changed: 1 of these opportunities is not in the cache (it may have been reset): ',
     );
+    // One opportunity asked for, gone: said as such.
+    await expect(call('triage:apply', { brandId: sim.brands[1]!.id, ids: [a!], action: { do: 'note', text: 'x' } })).rejects.toThrow(
+      'That opportunity is not in the cache (it may have been reset).',
+    );
 
-    expect(await bulk([a!, b!], { starred: true, status: 'In Progress' })).toEqual({ ok: true, value: { updated: 2 } });
-    expect(s.opportunity(brand, b!)!.triage).toMatchObject({ starred: true, status: 'In Progress' });
+    expect(await bulk([a!, b!], { do: 'stage', stage: 'Drafted' })).toMatchObject({ ok: true, value: { updated: 2 } });
+    expect(await bulk([a!, b!], { do: 'star', on: true })).toMatchObject({ ok: true, value: { updated: 2 } });
+    expect((await call('opportunities:get', { brandId: brand, id: b! }))!.triage).toMatchObject({ starred: true, stage: 'Drafted' });
     await s.close();
     tmp.cleanup();
   });
@@ -206,13 +217,15 @@ describe('demo mode', () => {
     await s.launch();
     const done = await platform.waitFor('sync:done');
     expect(done.summary.error).toBeNull();
+    const call = caller(s);
     const brand = s.cache.brands.list()[0]!.id;
-    expect(s.list({ brandId: brand }, 0, 5).total).toBeGreaterThan(100);
+    const page = (limit: number) => call('opportunities:list', { filter: { brandId: brand }, offset: 0, limit });
+    expect((await page(5)).total).toBeGreaterThan(100);
     expect(existsSync(join(tmp.dir, 'workbench.db'))).toBe(false);
-    s.setTriage(brand, s.list({ brandId: brand }, 0, 1).items[0]!.id, { note: 'demo note' });
+    await call('triage:apply', { brandId: brand, ids: [(await page(1)).items[0]!.id], action: { do: 'note', text: 'demo note' } });
     await s.resetDemo();
     await platform.waitFor('sync:done');
-    expect(s.list({ brandId: brand }, 0, 500).items.every((i) => i.note === '')).toBe(true);
+    expect((await page(500)).items.every((i) => i.note === '')).toBe(true);
     await s.close();
     tmp.cleanup();
   });

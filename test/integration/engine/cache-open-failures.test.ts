@@ -16,6 +16,9 @@ import { AppService } from '../../../electron/core/app/service';
 import { DEMO_KEY, startSimulator } from '../../../electron/simulator/server';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';
+import { count, detail, list, setTriage } from '../../support/store';
+import { caller } from '../../support/call';
+import { triageRecord } from '../../../electron/core/store/triage';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -141,10 +144,10 @@ setInterval(() => {}, 1000);`,
         holder.once('exit', (code) => reject(new Error(`the holder exited (${code})`)));
       });
       const t0 = Date.now();
-      const err = await openDatabase(path).catch((e: unknown) => e);
+      // The lock wait (30 s by default; the CLI's --lock-wait) given as 5 s: it waits that long for a short write to finish, and no longer.
+      const err = await openDatabase(path, { lockWaitMs: 5000 }).catch((e: unknown) => e);
       const waited = Date.now() - t0;
       expect(err).toMatchObject({ kind: 'cache-locked', message: expect.stringContaining('in use by another program') });
-      // busy_timeout is 5 s: it waits that long for a short write to finish, and no longer.
       expect(waited).toBeLessThan(12_000);
     } finally {
       holder.kill('SIGKILL');
@@ -332,11 +335,11 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
       first.s.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000, syncOnLaunch: false });
       first.s.startSync({});
       await first.s.settle();
-      const brand = first.s.brands()[0]!.id;
-      const listed = first.s.list({ brandId: brand }, 0, 1).total;
+      const brand = first.s.cache.brands.list()[0]!.id;
+      const listed = count(first.s.cache, { brandId: brand });
       expect(listed).toBeGreaterThan(100);
-      const noted = first.s.list({ brandId: brand }, 0, 1).items[0]!.id;
-      first.s.setTriage(brand, noted, { note: 'kept in a backup' });
+      const noted = list(first.s.cache, { brandId: brand }, { limit: 1 })[0]!.id;
+      await caller(first.s)('triage:apply', { brandId: brand, ids: [noted], action: { do: 'note', text: 'kept in a backup' } });
       await first.s.close();
       // Damaged while the app was closed: the next open rebuilds it with no opportunities in it.
       const path = join(dir, 'workbench.db');
@@ -345,22 +348,22 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
       const { s, platform } = await open();
       expect(s.getSettings().syncOnLaunch).toBe(false);
       expect((await s.state()).recovery?.message).toMatch(/^The cache file was damaged\./);
-      expect(s.list({ brandId: brand }, 0, 1).total).toBe(0);
+      expect(count(s.cache, { brandId: brand })).toBe(0);
       expect(s.syncState().running).toBe(false);
       await s.launch();
       expect(s.syncState().running).toBe(true);
       const done = await platform.waitFor('sync:done');
       expect(done.summary.error).toBeNull();
       await s.settle();
-      expect(s.list({ brandId: brand }, 0, 1).total).toBe(listed);
+      expect(count(s.cache, { brandId: brand })).toBe(listed);
       // The note came back from the backup written at quit, and stays on the synced opportunity.
-      expect(s.opportunity(brand, noted)?.item.note).toBe('kept in a backup');
+      expect(detail(s.cache, brand, noted)?.item.note).toBe('kept in a backup');
       await s.close();
       // Opened sound again: sync on launch is off, so launch leaves the cache as it is.
       const again = await open();
       await again.s.launch();
       expect(again.s.syncState().running).toBe(false);
-      expect(again.s.list({ brandId: brand }, 0, 1).total).toBe(listed);
+      expect(count(again.s.cache, { brandId: brand })).toBe(listed);
       await again.s.close();
     } finally {
       await sim.close();
@@ -371,7 +374,7 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
     const dir = freshDir();
     const brand = 'c'.repeat(32);
     const old = await Cache.open(join(dir, 'workbench.db'));
-    old.triage.set(brand, 'opp-1', { status: 'Done', note: 'Pitched Ana on Tuesday' });
+    setTriage(old, brand, 'opp-1', { stage: 'Won', note: 'Pitched Ana on Tuesday' });
     old.doNotContact.add('press@outlet.example');
     old.close();
     const host: HostHandlers = {
@@ -389,7 +392,7 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
     await core.shutdown(3_000);
     expect(readdirSync(dir).filter((f) => /^workbench\.db\.damaged-[^.]+$/.test(f.replace(/-(wal|shm)$/, '')))).not.toHaveLength(0);
     const fresh = await Cache.open(join(dir, 'workbench.db'));
-    expect(fresh.triage.get(brand, 'opp-1')).toMatchObject({ status: 'Done', note: 'Pitched Ana on Tuesday' });
+    expect(triageRecord(fresh.readable, brand, 'opp-1')).toMatchObject({ stage: 'Won', note: 'Pitched Ana on Tuesday' });
     fresh.close();
   }, 30_000);
 });

@@ -16,6 +16,8 @@ import { runSync } from '../../../electron/core/sync';
 import { exportCsv } from '../../../electron/core/export/csv-export';
 import type { SyncEvent, SyncSummary } from '../../../shared/model';
 import { tempDir } from '../../support/tmp';
+import { count, list, setTriage } from '../../support/store';
+import { triageRecord } from '../../../electron/core/store/triage';
 
 const tmp = tempDir();
 let sim: Simulator;
@@ -138,7 +140,7 @@ describe('one cache, many writers', () => {
     expect(await first.exit).toBe(0);
     const cache = await Cache.open(path);
     const brand = cache.brands.list()[0]!.id;
-    const ids = cache.opportunities.list({ brandId: brand }, { limit: 400 }).map((o) => o.id);
+    const ids = list(cache, { brandId: brand }, { limit: 400 }).map((o) => o.id);
     cache.close();
 
     const sync = syncer(path);
@@ -155,12 +157,12 @@ describe('one cache, many writers', () => {
     expect(Math.max(...rounds.map((r) => r.ms)), JSON.stringify(rounds)).toBeLessThan(1500);
 
     const after = await Cache.open(path);
-    const rows = ids.map((id) => after.triage.get(brand, id)!);
-    // The last round's status and note on every one (even rounds set In Progress); the star from the last round it was set.
-    expect(new Set(rows.map((r) => `${r.status}|${r.note}`))).toEqual(new Set([`In Progress|round ${ROUNDS}`]));
+    const rows = ids.map((id) => triageRecord(after.readable, brand, id)!);
+    // The last round's stage and note on every one (even rounds set Drafted); the star from the last round it was set.
+    expect(new Set(rows.map((r) => `${r.stage}|${r.note}`))).toEqual(new Set([`Drafted|round ${ROUNDS}`]));
     expect(rows[0]!.starred).toBe(false);
     // Each field keeps the time of its last write.
-    expect(rows.every((r) => r.status_changed_at !== null && r.note_changed_at !== null)).toBe(true);
+    expect(rows.every((r) => r.stage_changed_at !== null && r.note_changed_at !== null)).toBe(true);
     after.close();
     expect(inspect(path)).toEqual({ integrity: 'ok', total: OPPORTUNITIES, removed: 0, locks: 0 });
   });
@@ -213,7 +215,7 @@ describe('one cache, many writers', () => {
     // It stopped within a page or two of the takeover, not at the end of the brand.
     const pages = events.filter((e) => e.type === 'progress').length;
     expect(pages).toBeLessThan(5);
-    expect(cache.opportunities.count({ brandId: sim.brands[0]!.id, includeArchived: true })).toBeLessThan(OPPORTUNITIES);
+    expect(count(cache, { brandId: sim.brands[0]!.id, includeArchived: true })).toBeLessThan(OPPORTUNITIES);
     expect(cache.locks.holderOf(sim.brands[0]!.id)!.holder).toBe('other');
     cache.close();
   });
@@ -272,8 +274,8 @@ describe('write times', () => {
     const c = await Cache.open(path);
     const { released } = await lockHeldElsewhere(path);
     try {
-      c.triage.set('brand_1', 'o-late', { note: 'written after the wait' });
-      const row = c.triage.get('brand_1', 'o-late')!;
+      setTriage(c, 'brand_1', 'o-late', { note: 'written after the wait' });
+      const row = triageRecord(c.readable, 'brand_1', 'o-late')!;
       expect(row.note).toBe('written after the wait');
       const at = await released;
       expect(row.note_changed_at! >= at, `${row.note_changed_at} is not after ${at}`).toBe(true);
@@ -302,7 +304,7 @@ describe('write times of an export', () => {
       const r = await exportCsv(c, { brandId: brand, preset: 'opportunities', out: join(tmp.dir, 'marked.csv'), markExported: true });
       const at = await released;
       expect(r.markedExported).toBe(1);
-      const t = c.triage.get(brand, 'o1')!;
+      const t = triageRecord(c.readable, brand, 'o1')!;
       expect(t.exported_changed_at! >= at, `${t.exported_changed_at} is not after ${at}`).toBe(true);
       expect(c.exports.list()[0]!.at).toBe(t.exported_at);
     } finally {

@@ -10,6 +10,8 @@ import { Cache } from '../../../electron/core/store/cache';
 import { recoverDamagedCache, salvageUserRecord } from '../../../electron/core/store/recover';
 import type { RecordFile, TriageRecord } from '../../../shared/user-record';
 import { tempDir } from '../../support/tmp';
+import { setTriage, setTriageMany } from '../../support/store';
+import { allTriage } from '../../../electron/core/store/triage';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -27,14 +29,15 @@ async function cacheWithRecord(path: string): Promise<TriageRecord[]> {
   const cache = await Cache.open(path);
   for (let i = 0; i < ROWS; i += 100) {
     const ids = Array.from({ length: 100 }, (_, k) => `opp-${String(i + k).padStart(5, '0')}`);
-    cache.triage.setMany(
+    setTriageMany(
+      cache,
       BRAND,
       ids,
-      { status: i % 200 === 0 ? 'Done' : 'In Progress', starred: i % 300 === 0 },
+      { stage: i % 200 === 0 ? 'Won' : 'Drafted', starred: i % 300 === 0 },
       `2026-11-${String(1 + (i % 20)).padStart(2, '0')}T10:00:00.000Z`,
     );
     for (const id of ids)
-      cache.triage.set(BRAND, id, { note: `Called about ${id}. ${'Notes on the outlet and the angle. '.repeat(4)}` }, '2026-11-21T09:00:00.000Z');
+      setTriage(cache, BRAND, id, { note: `Called about ${id}. ${'Notes on the outlet and the angle. '.repeat(4)}` }, '2026-11-21T09:00:00.000Z');
   }
   for (let i = 0; i < 60; i++) cache.doNotContact.add(`press${i}@outlet${i}.example`, 'asked not to', '2026-11-02T00:00:00.000Z');
   cache.exports.add({
@@ -46,7 +49,7 @@ async function cacheWithRecord(path: string): Promise<TriageRecord[]> {
     opportunities: 100,
     marked_exported: 100,
   });
-  const all = cache.triage.all();
+  const all = allTriage(cache.readable);
   // Rewritten in order (as after a VACUUM), so the schema is on the first pages and the user's tables follow.
   cache.db.exec('VACUUM');
   cache.close();
@@ -123,12 +126,12 @@ async function recoverAndCompare(path: string, before: TriageRecord[], latestBac
     latestBackup: async () => (latestBackup ? { file: 'backup.json.gz', record: latestBackup } : null),
   });
   try {
-    const after = new Map(cache.triage.all().map((r) => [r.opportunity_id, r]));
+    const after = new Map(allTriage(cache.readable).map((r) => [r.opportunity_id, r]));
     // Every row readable before recovery is there, with its values.
     for (const [id, r] of readable) {
       const got = after.get(id);
       expect(got, id).toBeDefined();
-      expect({ status: got!.status, note: got!.note, starred: got!.starred }).toEqual({ status: r.status, note: r.note, starred: r.starred === 1 });
+      expect({ stage: got!.stage, note: got!.note, starred: got!.starred }).toEqual({ stage: r.stage, note: r.note, starred: r.starred === 1 });
     }
     expect(cache.db.pragma('integrity_check', { simple: true })).toBe('ok');
     return { cache, report, readable, after };
@@ -166,7 +169,7 @@ describe('a damaged cache keeps the user record', () => {
     const before = await cacheWithRecord(path);
     const triagePages = pagesOf(path, 'triage');
     const historyPages = pagesOf(path, 'history');
-    const cut = (Math.max(...triagePages, ...pagesOf(path, 'triage_by_status')) + 1) * pageSize(path);
+    const cut = (Math.max(...triagePages, ...pagesOf(path, 'triage_by_stage')) + 1) * pageSize(path);
     expect(Math.max(...historyPages) * pageSize(path)).toBeGreaterThan(cut);
     truncateSync(path, cut);
     const { cache, report, readable, after } = await recoverAndCompare(path, before);

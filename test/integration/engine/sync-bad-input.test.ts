@@ -11,6 +11,8 @@ import { Cache } from '../../../electron/core/store/cache';
 import { runSync, type SyncEvent, type SyncOptions } from '../../../electron/core/sync';
 import { FakeClock } from '../../support/fake-clock';
 import { tempDir } from '../../support/tmp';
+import { list, setTriage } from '../../support/store';
+import { triageRecord, allTriage } from '../../../electron/core/store/triage';
 
 const tmp = tempDir();
 const OPPORTUNITIES = 600;
@@ -40,8 +42,8 @@ function state() {
     opportunities: one<{ n: number }>('SELECT count(*) AS n FROM opportunities').n,
     removed: one<{ n: number }>('SELECT count(*) AS n FROM opportunities WHERE removed_on_server = 1').n,
     // Each record as stored: its id, content hash, when it last changed, and the triage mirrored on it.
-    records: cache.db.prepare('SELECT id, raw_hash, changed_at, removed_on_server, local_status, starred FROM opportunities ORDER BY rowid').all(),
-    triage: cache.triage.all(),
+    records: cache.db.prepare('SELECT id, raw_hash, changed_at, removed_on_server, stage, starred FROM opportunities ORDER BY rowid').all(),
+    triage: allTriage(cache.readable),
     scores: [[], ['model'], ['prompt']].map((b) => ({ series: cache.scores.series(brand, b), meta: cache.scores.meta(brand, b) })),
   };
 }
@@ -53,11 +55,12 @@ beforeAll(async () => {
   cache = await Cache.open(join(tmp.dir, 'bad-input.db'));
   const first = await sync();
   expect(first.brand).toMatchObject({ items: OPPORTUNITIES, added: OPPORTUNITIES, removed: 0, failures: [] });
-  triaged = cache.opportunities.list({ brandId: brand }, { limit: 1 })[0]!.id;
-  cache.triage.set(
+  triaged = list(cache, { brandId: brand }, { limit: 1 })[0]!.id;
+  setTriage(
+    cache,
     brand,
     triaged,
-    { status: 'In Progress', note: 'pitched by phone, call back Tuesday', starred: true, contacted_at: '2026-11-19' },
+    { stage: 'Drafted', note: 'pitched by phone, call back Tuesday', starred: true, contacted_at: '2026-11-19' },
     '2026-11-20T12:30:00Z',
   );
   before = state();
@@ -93,7 +96,7 @@ describe('a sync that meets bad input leaves the filled cache as it was', () => 
       expect(r.pagesFetched).toBe(2);
       expect(r.brand.pages).toBeLessThan(OPPORTUNITIES / 100);
       expect(r.brand.removed).toBe(0);
-      expect(r.brand.failures).toEqual([{ phase: 'opportunities', message: expect.stringMatching(message) }]);
+      expect(r.brand.failures).toEqual([{ phase: 'opportunities', kind: 'bad-response', message: expect.stringMatching(message) }]);
       expect(state()).toEqual(before);
     } finally {
       sim.clearFaults();
@@ -106,7 +109,11 @@ describe('a sync that meets bad input leaves the filled cache as it was', () => 
       const r = await sync();
       expect(r.brand.removed).toBe(0);
       expect(r.brand.failures).toEqual([
-        { phase: 'scores', message: expect.stringMatching(/^The service's answer to get-scores was not in the documented shape \(data: .+\)\.$/) },
+        {
+          phase: 'scores',
+          kind: 'bad-response',
+          message: expect.stringMatching(/^The service's answer to get-scores was not in the documented shape \(data: .+\)\.$/),
+        },
       ]);
       expect(state()).toEqual(before);
     } finally {
@@ -131,8 +138,8 @@ describe('a sync that meets bad input leaves the filled cache as it was', () => 
     expect(r.brand).toMatchObject({ added: 0, changed: 0, removed: 0, failures: [] });
     expect(cache.runs.last(brand)!.state).toBe('done');
     expect(state()).toEqual(before);
-    expect(cache.triage.get(brand, triaged)).toMatchObject({
-      status: 'In Progress',
+    expect(triageRecord(cache.readable, brand, triaged)).toMatchObject({
+      stage: 'Drafted',
       note: 'pitched by phone, call back Tuesday',
       starred: true,
       contacted_at: '2026-11-19',

@@ -11,6 +11,8 @@ import { Cache } from '../../../electron/core/store/cache';
 import { runSync, startSyncJob, type SyncEvent } from '../../../electron/core/sync';
 import { FakeClock } from '../../support/fake-clock';
 import { tempDir } from '../../support/tmp';
+import { count, detail, setTriage } from '../../support/store';
+import { opportunityExists } from '../../../electron/core/store/opportunity-detail';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -48,12 +50,12 @@ describe('a full sync', () => {
     expect(s.brands).toHaveLength(3);
     for (const b of s.brands) {
       expect(b.failures).toEqual([]);
-      expect(cache.opportunities.count({ brandId: b.brandId, includeArchived: true })).toBe(await serverCount(sim, b.brandId));
+      expect(count(cache, { brandId: b.brandId, includeArchived: true })).toBe(await serverCount(sim, b.brandId));
       expect(b.added).toBe(await serverCount(sim, b.brandId));
     }
     const big = s.brands[0]!;
     expect(big.pages).toBe(5);
-    expect(cache.opportunities.count({ brandId: big.brandId, includeArchived: true, onlyRemoved: false })).toBe(2300);
+    expect(count(cache, { brandId: big.brandId, includeArchived: true, onlyRemoved: false })).toBe(2300);
     expect(cache.scores.series(big.brandId, []).length).toBeGreaterThan(80);
     expect(new Set(cache.scores.series(big.brandId, ['model']).map((r) => r.model)).size).toBe(4);
     expect(new Set(cache.scores.series(big.brandId, ['prompt']).map((r) => r.prompt)).size).toBe(6);
@@ -86,21 +88,21 @@ describe('a full sync', () => {
     await runSync(cache, clientFor(sim), { brandIds: [brand], scores: false, citations: false });
     const m = sim.mutate({ brand, added: 7, changed: 5, removed: 4 });
     for (const id of [...m.changed, ...m.removed])
-      cache.triage.set(brand, id, { status: 'In Progress', note: `note for ${id}`, starred: true, contacted_at: '2026-11-19' });
+      setTriage(cache, brand, id, { stage: 'Drafted', note: `note for ${id}`, starred: true, contacted_at: '2026-11-19' });
     const s = await runSync(cache, clientFor(sim), { brandIds: [brand], scores: false, citations: false });
     expect(s.brands[0]).toMatchObject({ added: 7, changed: 5, removed: 4 });
     for (const id of m.removed) {
-      const d = cache.opportunities.get(brand, id)!;
+      const d = detail(cache, brand, id)!;
       expect(d.item.removed_on_server).toBe(true);
-      expect(d.triage).toMatchObject({ status: 'In Progress', note: `note for ${id}`, starred: true, contacted_at: '2026-11-19' });
+      expect(d.triage).toMatchObject({ stage: 'Drafted', note: `note for ${id}`, starred: true, contacted_at: '2026-11-19' });
     }
     for (const id of m.changed) {
-      const d = cache.opportunities.get(brand, id)!;
+      const d = detail(cache, brand, id)!;
       expect(d.item.title).toContain('(updated)');
       expect(d.triage.note).toBe(`note for ${id}`);
     }
-    for (const id of m.added) expect(cache.opportunities.exists(brand, id)).toBe(true);
-    expect(cache.opportunities.count({ brandId: brand, includeArchived: true })).toBe(2300 + 7 - 4);
+    for (const id of m.added) expect(opportunityExists(cache.readable, brand, id)).toBe(true);
+    expect(count(cache, { brandId: brand, includeArchived: true })).toBe(2300 + 7 - 4);
     cache.close();
   });
 
@@ -111,10 +113,10 @@ describe('a full sync', () => {
     const s = await runSync(cache, clientFor(sim), { brandIds: [brand], scores: false, citations: false });
     expect(s.brands[0]!.failures[0]).toMatchObject({ phase: 'opportunities', message: expect.stringContaining('already given') });
     expect(cache.db.pragma('integrity_check', { simple: true })).toBe('ok');
-    expect(cache.opportunities.count({ brandId: brand, includeArchived: true, includeRemoved: true })).toBeLessThan(2300);
+    expect(count(cache, { brandId: brand, includeArchived: true, includeRemoved: true })).toBeLessThan(2300);
     const again = await runSync(cache, clientFor(sim), { brandIds: [brand], scores: false, citations: false });
     expect(again.brands[0]!.failures).toEqual([]);
-    expect(cache.opportunities.count({ brandId: brand, includeArchived: true })).toBe(2300);
+    expect(count(cache, { brandId: brand, includeArchived: true })).toBe(2300);
     cache.close();
   });
 
@@ -143,7 +145,7 @@ describe('a full sync', () => {
     expect(cache.runs.last(brand)!.state).toBe('cancelled');
     const again = await runSync(cache, clientFor(sim), { brandIds: [brand], pageSize: 100, scores: false, citations: false });
     expect(again.brands[0]!.resumed).toBe(true);
-    expect(cache.opportunities.count({ brandId: brand, includeArchived: true })).toBe(2300);
+    expect(count(cache, { brandId: brand, includeArchived: true })).toBe(2300);
     cache.close();
   });
 });
@@ -186,7 +188,7 @@ describe('a sync killed mid-way (separate process, SIGKILL)', () => {
       });
       expect(s.brands[0]!.resumed).toBe(true);
       expect(s.brands[0]!.failures).toEqual([]);
-      expect(cache.opportunities.count({ brandId: sim.brands[0]!.id, includeArchived: true })).toBe(3000);
+      expect(count(cache, { brandId: sim.brands[0]!.id, includeArchived: true })).toBe(3000);
       expect(cache.db.prepare('SELECT count(DISTINCT id) AS n FROM opportunities').get()).toEqual({ n: 3000 });
       cache.close();
     } finally {

@@ -14,6 +14,7 @@ const ALL: CacheFailureKind[] = [
   'read-only',
   'permission',
   'installation-damaged',
+  'not-app-cache',
   'internal',
 ];
 const dialogFor = (kind: CacheFailureKind, message = 'why it failed') => cacheFailureDialog({ kind, message, path: PATH });
@@ -25,7 +26,7 @@ describe('the choices', () => {
     expect(actions('io-error')).toEqual(['start-over', 'open-folder', 'quit']);
   });
 
-  it.each(['cache-newer', 'cache-locked', 'disk-full', 'read-only', 'permission', 'installation-damaged', 'internal'] as const)(
+  it.each(['cache-newer', 'cache-locked', 'disk-full', 'read-only', 'permission', 'installation-damaged', 'not-app-cache', 'internal'] as const)(
     'never offers start over when %s',
     (kind) => {
       expect(actions(kind)).toEqual(['open-folder', 'quit']);
@@ -51,6 +52,7 @@ describe('the choices', () => {
       'read-only': true,
       permission: true,
       'installation-damaged': true,
+      'not-app-cache': true,
     };
     for (const kind of Object.keys(fromStore) as StoreKind[]) expect(dialogFor(kind).message.length).toBeGreaterThan(10);
   });

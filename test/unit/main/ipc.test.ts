@@ -65,8 +65,10 @@ describe('the contract over IPC', () => {
       ['opportunities:list', [{ filter: { brandId: 'nope' }, offset: 0, limit: 10 }]],
       ['opportunities:list', [{ filter: { brandId: '1749113348709x432280934699237400', sort: 'rowid; DROP TABLE triage' }, offset: 0, limit: 10 }]],
       ['opportunities:list', [{ filter: { brandId: '1749113348709x432280934699237400', extra: 1 }, offset: 0, limit: 10 }]],
-      ['triage:set', [{ brandId: '1749113348709x432280934699237400', id: 'x', patch: { status: 'Closed' } }]],
-      ['triage:set', [{ brandId: '1749113348709x432280934699237400', id: 'x', patch: { note: 'x'.repeat(100_001) } }]],
+      ['triage:apply', [{ brandId: '1749113348709x432280934699237400', ids: ['x'], action: { do: 'stage', stage: 'Closed' } }]],
+      ['triage:apply', [{ brandId: '1749113348709x432280934699237400', ids: ['x'], action: { do: 'note', text: 'x'.repeat(100_001) } }]],
+      // No raw patch of the record's fields: only the intents.
+      ['triage:apply', [{ brandId: '1749113348709x432280934699237400', ids: ['x'], action: { do: 'set', patch: { stage: 'Won' } } }]],
       ['links:open', []],
       ['links:open', [{ url: 42 }]],
       ['settings:set', [{ baseUrl: 'javascript:alert(1)' }]],
@@ -91,7 +93,7 @@ describe('the contract over IPC', () => {
     const info = await call('app:info', true);
     expect(info).toMatchObject({ ok: true, value: { name: 'Outreach Workbench', demo: false } });
     const list = await call('opportunities:list', true, { filter: { brandId: '1749113348709x432280934699237400' }, offset: 0, limit: 50 });
-    expect(list).toEqual({ ok: true, value: { items: [], total: 0, capped: false, next: null } });
+    expect(list).toEqual({ ok: true, value: { items: [], total: 0, next: null } });
     expect(JSON.parse(JSON.stringify(list))).toEqual(list);
   });
 
@@ -104,7 +106,7 @@ describe('the contract over IPC', () => {
   });
 
   it('failures come back as typed errors in plain words', async () => {
-    const r = await call('triage:set', true, { brandId: '1749113348709x432280934699237400', id: 'missing', patch: { status: 'Done' } });
+    const r = await call('triage:apply', true, { brandId: '1749113348709x432280934699237400', ids: ['missing'], action: { do: 'won' } });
     expect(r).toEqual({ ok: false, error: { kind: 'not-found', message: 'That opportunity is not in the cache (it may have been reset).' } });
     const k = await call('keys:set', true, { key: 'sk_live_short' });
     expect(k).toMatchObject({ ok: false, error: { kind: 'invalid-input', field: 'key' } });

@@ -612,6 +612,40 @@ describe('macOS: the app stays in the Dock with no window', () => {
     expect(t.cores[0]!.proc.posted.filter((m) => m.type === 'launch')).toHaveLength(1);
   });
 
+  it('a reminder clicked with the window closed opens it again, and shows the Due view once its page is ready', async () => {
+    const t = setup({ deps: { stayWithoutWindows: true } });
+    const life = runLifecycle(t.deps);
+    await life.started;
+    t.windows[0]!.finishLoad();
+    t.windows[0]!.destroyed = true;
+    t.app.allWindowsClosed();
+    const shown: FakeBrowserWindow[] = [];
+    expect(life.showWindow((w) => void shown.push(w))).toBe(true);
+    expect(t.windows).toHaveLength(2);
+    expect(shown).toEqual([]); // not before its page can receive the event
+    t.windows[1]!.finishLoad();
+    expect(shown).toEqual([t.windows[1]]);
+    expect(t.cores[0]!.proc.posted.filter((m) => m.type === 'launch')).toHaveLength(1);
+  });
+
+  it('with the window open, it is brought forward (restored if minimised) and shown at once', async () => {
+    const t = setup();
+    const life = runLifecycle(t.deps);
+    expect(life.showWindow()).toBe(false); // before the cache is open: nothing to show
+    await life.started;
+    const w = t.windows[0]!;
+    w.minimized = true;
+    const shown: FakeBrowserWindow[] = [];
+    expect(life.showWindow((x) => void shown.push(x))).toBe(true);
+    expect(w).toMatchObject({ minimized: false, focused: 1 });
+    expect(shown).toEqual([w]);
+    expect(t.windows).toHaveLength(1);
+    t.app.quit();
+    w.destroyed = true;
+    expect(life.showWindow()).toBe(false); // quitting: no window opened again
+    expect(t.windows).toHaveLength(1);
+  });
+
   it('elsewhere, closing the last window quits', async () => {
     const t = setup();
     await runLifecycle(t.deps).started;

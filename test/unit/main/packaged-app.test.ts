@@ -18,6 +18,7 @@ interface Packaged {
   resourcesDir: string;
   abi: number;
   runtime: string;
+  arch?: string;
 }
 interface VerifyPackaged {
   packWithStandIn(root: string, outDir: string, work: string, electronVersion: string): string;
@@ -37,7 +38,7 @@ const packagedScript = (await import(pathToFileURL(resolve('build/scripts/verify
 const verify = (await import(pathToFileURL(resolve('build/scripts/verify-package.mjs')).href)) as VerifyPackage;
 
 const work = mkdtempSync(join(tmpdir(), 'workbench-packaged-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => rmSync(work, { recursive: true, force: true }), 120_000);
 let n = 0;
 
 const NODE_ABI = Number(process.versions.modules);
@@ -130,6 +131,35 @@ describe('each packaged check fails on a package broken its way', () => {
   it("native modules built for another runtime than the package's", () => {
     const problems = packagedScript.checkPackagedAbi({ resourcesDir: resources, abi: 150, runtime: 'Electron 45' });
     expect(problems).toEqual([`node_modules/better-sqlite3/build/Release/better_sqlite3.node is built for ABI ${NODE_ABI}, but Electron 45 needs ABI 150`]);
+  });
+
+  it("native modules built for another CPU than the package's (the x64 modules in the arm64 Mac app)", () => {
+    const cpu = process.arch === 'arm64' ? 'x64' : 'arm64';
+    expect(packagedScript.checkPackagedAbi({ ...asNode(resources), arch: process.arch })).toEqual([]);
+    expect(packagedScript.checkPackagedAbi({ ...asNode(resources), arch: cpu })).toEqual([
+      `node_modules/better-sqlite3/build/Release/better_sqlite3.node is built for ${process.arch}, but the ${cpu} app needs ${cpu}`,
+      `node_modules/keytar/build/Release/keytar.node is built for ${process.arch}, but the ${cpu} app needs ${cpu}`,
+    ]);
+    const results = packagedScript.packagedChecks({ ...asNode(resources), arch: cpu }, ctx, join(work, `arch-${n++}`), verify.BUILD_CHECKS);
+    expect(results.filter((r) => r.problems.length > 0).map((r) => r.name)).toEqual([
+      `packaged: every .node file built for this Node (ABI ${NODE_ABI}) and ${cpu}`,
+    ]);
+  });
+
+  it('an app-update.yml pointing at another GitHub repository or feed than electron-builder.yml publishes to', () => {
+    const dir = copyOfPackage();
+    const path = join(dir, 'app-update.yml');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('owner: outreach-workbench', 'owner: someone-else'));
+    expect(packagedScript.checkAppUpdateYml(asNode(dir), ctx)).toEqual([
+      'app-update.yml names owner "someone-else", electron-builder.yml\'s publish "outreach-workbench": the app would look for updates elsewhere',
+    ]);
+    const generic = { ...ctx, builder: { ...(ctx.builder as object), publish: { provider: 'generic', url: 'https://updates.example.org/workbench/' } } };
+    writeFileSync(path, 'provider: generic\nurl: https://updates.example.org/other/\nupdaterCacheDirName: outreach-workbench-updater\n');
+    expect(packagedScript.checkAppUpdateYml(asNode(dir), generic)).toEqual([
+      'app-update.yml names url "https://updates.example.org/other/", electron-builder.yml\'s publish "https://updates.example.org/workbench/": the app would look for updates elsewhere',
+    ]);
+    writeFileSync(path, 'provider: generic\nurl: https://updates.example.org/workbench/\nupdaterCacheDirName: outreach-workbench-updater\n');
+    expect(packagedScript.checkAppUpdateYml(asNode(dir), generic)).toEqual([]);
   });
 
   it('no app-update.yml', () => {

@@ -592,6 +592,14 @@ describe('the package checks can fail', () => {
     ],
     ["electron-builder's own rebuild on", (d) => editYaml(d, (doc) => doc.set('npmRebuild', true)), verify.checkLinuxAndRebuild, /npmRebuild is not false/],
     [
+      // What shipped before: one rebuild for this Mac's CPU, copied into both the x64 and the arm64 app.
+      'no rebuild for each CPU before it is packed (no beforePack hook)',
+      (d) => editYaml(d, (doc) => doc.delete('beforePack')),
+      verify.checkLinuxAndRebuild,
+      /beforePack is null, not \.\/build\/scripts\/before-pack\.mjs: each CPU's app \(macOS x64 and arm64\) would get the native modules of whatever node_modules holds/,
+    ],
+    ['CPUs packed side by side', (d) => editYaml(d, (doc) => doc.set('concurrency', { jobs: 2 })), verify.checkLinuxAndRebuild, /concurrency\.jobs is 2/],
+    [
       "package.json's main is not a built file",
       (d) => edit(d, 'package.json', (t) => t.replace('./out/main/index.js', './out/main/main.js')),
       verify.checkFilesAndMain,

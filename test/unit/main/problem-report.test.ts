@@ -95,6 +95,26 @@ describe('a problem report', () => {
     expect(countCrashDumps(join(tmp.dir, 'none'))).toBe(0);
   });
 
+  it('never holds a key a crashed renderer held as a two-byte (UTF-16) string: read back by unzip, same size', () => {
+    const { dir, src } = sources();
+    // A minidump's memory region with the key as Blink holds a typed string: UTF-16LE, between other strings.
+    const dump = Buffer.concat([
+      Buffer.from([0x4d, 0x44, 0x4d, 0x50, 0, 1, 2, 3]),
+      Buffer.from('value of <input type=password>: ', 'utf16le'),
+      Buffer.from(KEY, 'utf16le'),
+      Buffer.from('\0renderer', 'utf16le'),
+    ]);
+    writeFileSync(join(src.crashDumpsDir, 'completed', '77aa-renderer.dmp'), dump);
+    const file = join(dir, 'report.zip');
+    writeFileSync(file, zipEntries(gatherReport(src), NOW));
+    const back = spawnSync('unzip', ['-p', file, 'crash-dumps/completed/77aa-renderer.dmp']).stdout as Buffer;
+    expect(back.length).toBe(dump.length);
+    expect(back.toString('utf16le', 8)).not.toContain(KEY.slice(8));
+    expect(back.toString('utf16le', 8)).toContain(`value of <input type=password>: sk_live_[redacted]${'-'.repeat(KEY.length - 18)}\0renderer`);
+    const everything = (spawnSync('unzip', ['-p', file]).stdout as Buffer).toString('latin1');
+    expect(everything).not.toContain(Buffer.from(KEY.slice(8), 'utf16le').toString('latin1'));
+  });
+
   it('redacts a key in bytes in place, and leaves bytes without one untouched', () => {
     const clean = Buffer.from([1, 2, 3, 0, 255]);
     expect(redactBytes(clean)).toBe(clean);

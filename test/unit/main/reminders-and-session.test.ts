@@ -4,7 +4,7 @@
 // elsewhere, start the app's quit once. Electron-shaped fakes, fake timers, a fresh set-up per test.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EventEmitter } from 'node:events';
-import { FollowUpReminders, REMINDER_CHECK_EVERY_MS, reminderText } from '../../../electron/main/follow-up-reminders';
+import { FollowUpReminders, keptNotifications, REMINDER_CHECK_EVERY_MS, reminderText } from '../../../electron/main/follow-up-reminders';
 import { quitWhenSessionEnds } from '../../../electron/main/session-end';
 import { FakeBrowserWindow, FakePowerMonitor } from '../../support/fake-electron';
 
@@ -65,6 +65,28 @@ describe('follow-up reminders', () => {
     t.shown[0]!.click();
     expect(t.dueViews()).toBe(1);
     t.r.stop();
+  });
+
+  it('each notification is kept until it is clicked, closed or fails (a collected one would lose its click), and none where the system has none', () => {
+    const made: EventEmitter[] = [];
+    const clicks: string[] = [];
+    const notes = keptNotifications((body) => {
+      if (body === 'unsupported') return null;
+      const n = Object.assign(new EventEmitter(), { body, shown: 0, show: () => void n.shown++ });
+      made.push(n);
+      return n;
+    });
+    notes.notify('3 follow-ups due', () => void clicks.push('3'));
+    notes.notify('1 follow-up due', () => void clicks.push('1'));
+    notes.notify('2 follow-ups due', () => void clicks.push('2'));
+    notes.notify('unsupported', () => void clicks.push('never'));
+    expect(made.map((n) => (n as unknown as { shown: number }).shown)).toEqual([1, 1, 1]);
+    expect(notes.kept.size).toBe(3);
+    made[0]!.emit('click');
+    expect(clicks).toEqual(['3']);
+    made[1]!.emit('close');
+    made[2]!.emit('failed', new Error('no notification server'));
+    expect(notes.kept.size).toBe(0);
   });
 
   it('none when nothing is due, or when the setting is off (and it comes once the setting is back on)', async () => {

@@ -9,6 +9,7 @@ import {
   hardenWindow,
   isAppUrl,
   isTrustedSender,
+  mainWindowOptions,
   menuTemplate,
   secureWebPreferences,
 } from '../../../electron/main/security';
@@ -39,6 +40,14 @@ describe('web preferences', () => {
   it('developer tools off unless asked for (main asks only when not packaged), not only hidden from the menu', () => {
     expect(p.devTools).toBe(false);
     expect(secureWebPreferences('/p', { devTools: true }).devTools).toBe(true);
+  });
+  it('the app window main opens: developer tools off in the packaged app, on only in a run from the repository', () => {
+    const packaged = mainWindowOptions({ preload: '/app/out/preload/index.cjs', demo: false, isPackaged: true });
+    expect(packaged.webPreferences).toEqual(secureWebPreferences('/app/out/preload/index.cjs', { devTools: false, spellcheck: true }));
+    expect(packaged.webPreferences?.devTools).toBe(false);
+    expect(mainWindowOptions({ preload: '/p', demo: false, isPackaged: false }).webPreferences?.devTools).toBe(true);
+    expect(packaged).toMatchObject({ title: 'Outreach Workbench', show: false });
+    expect(mainWindowOptions({ preload: '/p', demo: true, isPackaged: true }).title).toBe('Outreach Workbench (demo)');
   });
   it('spelling is checked only when the plan says so (no dictionary fetched otherwise)', () => {
     expect(p.spellcheck).toBe(false);

@@ -4,7 +4,8 @@
 // timers, a fresh set-up per test.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { contextMenuTemplate, watchContextMenu, type ContextMenuParamsLike } from '../../../electron/main/context-menu';
-import { applySpellcheck, NO_DICTIONARY_DOWNLOADS, spellcheckPlan } from '../../../electron/main/spellcheck';
+import { applySpellcheck, CHROMIUM_DICTIONARIES, NO_DICTIONARY_DOWNLOADS, spellcheckPlan } from '../../../electron/main/spellcheck';
+import { liveWindow, windowDialogs } from '../../../electron/main/parent-window';
 import { followPageTitle, keepWindowAlive, windowTitle } from '../../../electron/main/window-care';
 import { FakeBrowserWindow, FakeSession } from '../../support/fake-electron';
 
@@ -221,7 +222,7 @@ describe('spelling without a silent download', () => {
     const chosen = new FakeSession();
     applySpellcheck(chosen, spellcheckPlan('linux', 'download', ['de-DE', 'fr-FR'], chosen.availableSpellCheckerLanguages), 'linux');
     expect(chosen).toMatchObject({ spellCheckerEnabled: true, spellCheckerLanguages: ['de', 'fr-FR'] });
-    expect(chosen.dictionaryDownloadURL).toMatch(/^https:\/\//); // Chromium's own, left as it is: the person chose it
+    expect(chosen.dictionaryDownloadURL).toMatch(/^https:\/\//); // Chromium's own: the person chose it
     const mac = new FakeSession();
     applySpellcheck(mac, spellcheckPlan('darwin', 'system', ['de-DE'], []), 'darwin');
     expect(mac).toMatchObject({ spellCheckerEnabled: true, spellCheckerLanguages: ['en-US'] }); // macOS decides itself
@@ -244,6 +245,51 @@ describe('spelling without a silent download', () => {
       spellcheckPlan('win32', 'download', ['en-GB'], ['en-GB']),
       'win32',
     );
-    expect(calls).toEqual(['languages:en-GB', 'enabled:true']);
+    expect(calls).toEqual([`url:${CHROMIUM_DICTIONARIES}`, 'languages:en-GB', 'enabled:true']);
+  });
+
+  it('the app starts with no download (the choice unknown yet), then the saved or new choice of the download is honoured on the same session', () => {
+    const ses = new FakeSession();
+    // At start (index.ts prepare): the default plan, before the settings are read.
+    applySpellcheck(ses, spellcheckPlan('linux', 'system', [], []), 'linux');
+    expect(ses.dictionaryDownloadURL).toBe(NO_DICTIONARY_DOWNLOADS);
+    // The settings say 'download' (saved, or chosen now in Settings): Chromium's dictionaries again.
+    applySpellcheck(ses, spellcheckPlan('linux', 'download', ['de-DE'], ses.availableSpellCheckerLanguages), 'linux');
+    expect(ses).toMatchObject({ spellCheckerEnabled: true, spellCheckerLanguages: ['de'], dictionaryDownloadURL: CHROMIUM_DICTIONARIES });
+    // And back: turned off, nothing may be fetched again.
+    applySpellcheck(ses, spellcheckPlan('linux', 'off', ['de-DE'], ses.availableSpellCheckerLanguages), 'linux');
+    expect(ses).toMatchObject({ spellCheckerEnabled: false, dictionaryDownloadURL: NO_DICTIONARY_DOWNLOADS });
+  });
+});
+
+describe("main's dialogs and the window", () => {
+  /** Electron's dialog as far as main uses it: records whether each dialog got a parent window. */
+  function recordingDialog() {
+    const shown: string[] = [];
+    const record = (kind: string, args: unknown[]) => {
+      shown.push(`${kind}:${args.length === 2 ? 'attached' : 'alone'}`);
+      if ((args[0] as FakeBrowserWindow | undefined)?.destroyed) throw new Error('Object has been destroyed');
+    };
+    const dialog = {
+      showMessageBox: async (...args: unknown[]) => (record('message', args), { response: 0, checkboxChecked: false }),
+      showSaveDialog: async (...args: unknown[]) => (record('save', args), { canceled: false, filePath: '/home/jane/report.zip' }),
+      showOpenDialog: async (...args: unknown[]) => (record('open', args), { canceled: false, filePaths: ['/home/jane/a.csv'] }),
+    };
+    return { dialog, shown };
+  }
+
+  it('attached to the window while it is open; on their own once it is closed (macOS: Cmd+W), not refused', async () => {
+    const { dialog, shown } = recordingDialog();
+    let win: FakeBrowserWindow | null = null;
+    const dialogs = windowDialogs(dialog as never, () => win);
+    await dialogs.showMessageBox({ message: 'before the window' });
+    win = new FakeBrowserWindow();
+    await dialogs.showSaveDialog({ title: 'Save a problem report' });
+    win.destroyed = true;
+    await expect(dialogs.showMessageBox({ message: 'Outreach Workbench 1.5.0 is ready.' })).resolves.toMatchObject({ response: 0 });
+    await expect(dialogs.showSaveDialog({ title: 'Save a problem report' })).resolves.toMatchObject({ filePath: '/home/jane/report.zip' });
+    await expect(dialogs.showOpenDialog({ title: 'Import' })).resolves.toMatchObject({ filePaths: ['/home/jane/a.csv'] });
+    expect(shown).toEqual(['message:alone', 'save:attached', 'message:alone', 'save:alone', 'open:alone']);
+    expect(liveWindow(win)).toBeNull();
   });
 });

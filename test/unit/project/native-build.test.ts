@@ -20,12 +20,16 @@ interface Probe {
   format: 'elf' | 'other';
   abi: number | null;
   napi: boolean;
+  archs: string[];
 }
 interface NativeAbi {
   probeNativeFile(file: string): Probe;
+  binaryArchs(bytes: Buffer): string[];
+  archMismatch(probe: Probe, arch: string): string | null;
   loadsWithAbi(probe: Probe, abi: number): boolean;
-  nativeAbiProblems(nodeModules: string, modules: string[], target: { abi: number; runtime: string }): string[];
-  packagedAbiProblems(dir: string, target: { abi: number; runtime: string }): string[];
+  builtNativeFiles(moduleDir: string): string[];
+  nativeAbiProblems(nodeModules: string, modules: string[], target: { abi: number; runtime: string; arch?: string }): string[];
+  packagedAbiProblems(dir: string, target: { abi: number; runtime: string; arch?: string }): string[];
   lockedElectronAbi(root: string): { version: string; abi: number };
 }
 interface Command {
@@ -37,8 +41,17 @@ interface Command {
 interface Native {
   electronBuildEnv(env: Record<string, string | undefined>, version: string): Record<string, string>;
   cleanNativeBuild(moduleDir: string): string[];
-  electronRebuildCommand(root: string, version: string, modules: string[], env: Record<string, string | undefined>, where?: { headersUrl?: string }): Command;
-  prepareForElectron(root: string, opts: { rebuild: (c: Command) => number; env?: Record<string, string | undefined> }): { ok: boolean; message: string };
+  electronRebuildCommand(
+    root: string,
+    version: string,
+    modules: string[],
+    env: Record<string, string | undefined>,
+    where?: { headersUrl?: string; arch?: string },
+  ): Command;
+  prepareForElectron(
+    root: string,
+    opts: { rebuild: (c: Command) => number; env?: Record<string, string | undefined>; arch?: string },
+  ): { ok: boolean; message: string };
 }
 
 // .mjs modules have no type declarations: import them by URL and state the shape used here.
@@ -298,5 +311,158 @@ describe('native.mjs electron refuses a build it cannot prove', () => {
     buildWithAbi(ELECTRON.abi, dir);
     expect(abiScript.packagedAbiProblems(unpacked, { abi: ELECTRON.abi, runtime: 'Electron' })).toEqual([]);
     expect(abiScript.packagedAbiProblems(join(tmp.dir, 'nothing-here'), { abi: ELECTRON.abi, runtime: 'Electron' })[0]).toMatch(/holds no \.node file/);
+  });
+});
+
+// ---- the CPU a .node file is built for -------------------------------------------------------------
+// Crafted minimal headers: what each format says of its CPU in the bytes the probe reads (and no more).
+
+/** A thin Mach-O header (64-bit, little-endian on disk as every Mac writes it) for a cputype. */
+function machO(cputype: number): Buffer {
+  const b = Buffer.alloc(32);
+  b.writeUInt32LE(0xfeedfacf, 0);
+  b.writeUInt32LE(cputype, 4);
+  return b;
+}
+
+/** A universal ("fat") Mach-O header, big-endian, with one 20-byte fat_arch entry per cputype. */
+function fatMachO(cputypes: number[]): Buffer {
+  const b = Buffer.alloc(8 + cputypes.length * 20 + 16);
+  b.writeUInt32BE(0xcafebabe, 0);
+  b.writeUInt32BE(cputypes.length, 4);
+  cputypes.forEach((t, i) => b.writeUInt32BE(t, 8 + i * 20));
+  return b;
+}
+
+/** A PE file's headers: "MZ", e_lfanew at 0x3c pointing at "PE\0\0", then the COFF Machine. */
+function pe(machine: number): Buffer {
+  const b = Buffer.alloc(0x80);
+  b.write('MZ', 0, 'latin1');
+  b.writeUInt32LE(0x40, 0x3c);
+  b.write('PE\0\0', 0x40, 'latin1');
+  b.writeUInt16LE(machine, 0x44);
+  return b;
+}
+
+const X86_64 = 0x01000007;
+const ARM64 = 0x0100000c;
+
+describe('the probe reads the CPU from the file header', () => {
+  it("ELF: e_machine (the real Node build is this machine's; patched to AArch64 it reads arm64)", () => {
+    expect(abiScript.probeNativeFile(NODE_BUILD).archs).toEqual([process.arch]);
+    const bytes = readFileSync(NODE_BUILD);
+    bytes.writeUInt16LE(183, 0x12); // EM_AARCH64
+    const dir = join(tmp.dir, `elf-${n++}`);
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'better_sqlite3.node'), bytes);
+    expect(abiScript.probeNativeFile(join(dir, 'better_sqlite3.node'))).toMatchObject({ format: 'elf', abi: NODE_ABI, archs: ['arm64'] });
+  });
+
+  it('Mach-O: cputype of a thin file, and every slice of a universal one', () => {
+    expect(abiScript.binaryArchs(machO(X86_64))).toEqual(['x64']);
+    expect(abiScript.binaryArchs(machO(ARM64))).toEqual(['arm64']);
+    expect(abiScript.binaryArchs(fatMachO([X86_64, ARM64]))).toEqual(['x64', 'arm64']);
+    expect(abiScript.binaryArchs(fatMachO([ARM64]))).toEqual(['arm64']);
+    expect(abiScript.binaryArchs(machO(0x01000012))).toEqual(['Mach-O machine 16777234']); // PowerPC 64
+  });
+
+  it('PE: the COFF Machine where e_lfanew points', () => {
+    expect(abiScript.binaryArchs(pe(0x8664))).toEqual(['x64']);
+    expect(abiScript.binaryArchs(pe(0xaa64))).toEqual(['arm64']);
+    expect(abiScript.binaryArchs(pe(0x14c))).toEqual(['ia32']);
+    expect(abiScript.binaryArchs(Buffer.from('not a binary at all, just words'))).toEqual([]);
+  });
+
+  it('a file runs on a CPU it names; universal needs both x64 and arm64; an unreadable header runs nowhere', () => {
+    const probe = (archs: string[]) => ({ file: 'f', format: 'other' as const, abi: 150, napi: false, archs });
+    expect(abiScript.archMismatch(probe(['x64']), 'x64')).toBeNull();
+    expect(abiScript.archMismatch(probe(['x64']), 'arm64')).toBe('is built for x64, but the arm64 app needs arm64');
+    expect(abiScript.archMismatch(probe(['x64', 'arm64']), 'universal')).toBeNull();
+    expect(abiScript.archMismatch(probe(['arm64']), 'universal')).toBe('is built for arm64, but the universal app needs x64 + arm64');
+    expect(abiScript.archMismatch(probe(['arm']), 'armv7l')).toBeNull(); // electron-builder's name for Node's arm
+    expect(abiScript.archMismatch(probe([]), 'x64')).toBe('is built for a CPU its header does not name, but the x64 app needs x64');
+  });
+});
+
+describe('a rebuild for a CPU', () => {
+  it('asks @electron/rebuild for that CPU, and refuses a result built for another', () => {
+    const { root, release } = fixtureProject('none');
+    const commands: Command[] = [];
+    const result = native.prepareForElectron(root, {
+      arch: 'arm64',
+      rebuild: (c) => {
+        commands.push(c);
+        buildWithAbi(ELECTRON.abi, release); // Electron's ABI, but this machine's CPU
+        copyFileSync(resolve('node_modules/keytar/build/Release/keytar.node'), join(root, 'node_modules/keytar/build/Release/keytar.node'));
+        return 0;
+      },
+    });
+    expect(commands[0]!.args.slice(commands[0]!.args.indexOf('--arch'), commands[0]!.args.indexOf('--arch') + 2)).toEqual(['--arch', 'arm64']);
+    expect(result.ok).toBe(false);
+    expect(result.message).toContain(`The native modules are not built for Electron ${ELECTRON.version} (ABI ${ELECTRON.abi}) on arm64.`);
+    expect(result.message).toContain(`better-sqlite3: ${join(release, 'better_sqlite3.node')} is built for ${process.arch}, but the arm64 app needs arm64`);
+    expect(result.message).toContain(
+      `keytar: ${join(root, 'node_modules/keytar/build/Release/keytar.node')} is built for ${process.arch}, but the arm64 app needs arm64`,
+    );
+  });
+
+  it("without a CPU named, this machine's (so npm run dev and start are unchanged)", () => {
+    const c = native.electronRebuildCommand('/p', ELECTRON.version, ['better-sqlite3'], {});
+    expect(c.args.slice(c.args.indexOf('--arch'), c.args.indexOf('--arch') + 2)).toEqual(['--arch', process.arch]);
+  });
+});
+
+describe('the folders bindings loads a module from before build/Release', () => {
+  it('a stale build/Debug or build/ .node file is probed (it would be the one loaded) and removed by the clean step', () => {
+    const { root, moduleDir, release } = fixtureProject('electron');
+    for (const dir of [join(moduleDir, 'build'), join(moduleDir, 'build', 'Debug')]) {
+      mkdirSync(dir, { recursive: true });
+      copyFileSync(NODE_BUILD, join(dir, 'better_sqlite3.node')); // a Node build left behind
+    }
+    expect(abiScript.builtNativeFiles(moduleDir)).toEqual([
+      join(moduleDir, 'build', 'better_sqlite3.node'),
+      join(moduleDir, 'build', 'Debug', 'better_sqlite3.node'),
+      join(release, 'better_sqlite3.node'),
+    ]);
+    const problems = abiScript.nativeAbiProblems(join(root, 'node_modules'), ['better-sqlite3'], { abi: ELECTRON.abi, runtime: 'Electron' });
+    expect(problems).toEqual([
+      `better-sqlite3: ${join(moduleDir, 'build', 'better_sqlite3.node')} is built for ABI ${NODE_ABI}, but Electron needs ABI ${ELECTRON.abi}; it would fail to load there`,
+      `better-sqlite3: ${join(moduleDir, 'build', 'Debug', 'better_sqlite3.node')} is built for ABI ${NODE_ABI}, but Electron needs ABI ${ELECTRON.abi}; it would fail to load there`,
+    ]);
+    native.cleanNativeBuild(moduleDir);
+    expect(abiScript.builtNativeFiles(moduleDir)).toEqual([]);
+  });
+});
+
+// ---- npm test after npm run dev, start or dist (node_modules left with Electron's builds) ----------
+
+const verifyPackage = (await import(pathToFileURL(resolve('build/scripts/verify-package.mjs')).href)) as { nodeBuildProblems(root: string): string[] };
+
+describe('npm test after the app was run or packaged', () => {
+  const scripts = JSON.parse(readFileSync('package.json', 'utf8')).scripts as Record<string, string>;
+  /** The steps a script runs, each npm run followed into its own script. */
+  const steps = (name: string): string[] =>
+    scripts[name]!.split('&&')
+      .map((s) => s.trim())
+      .flatMap((s) => {
+        const run = /^npm run ([\w:-]+)$/.exec(s);
+        return run && run[1] !== 'native:node' ? [s, ...steps(run[1]!)] : [s];
+      });
+
+  it('puts the Node builds in place before verify:package packs node_modules, and before the tests load them', () => {
+    const order = steps('test');
+    const rebuilt = order.indexOf('npm run native:node');
+    expect(rebuilt).toBeGreaterThanOrEqual(0);
+    for (const needsNode of ['npm run verify:package', 'npm run test:unit', 'npm run e2e']) {
+      expect(order.indexOf(needsNode), needsNode).toBeGreaterThan(rebuilt);
+    }
+  });
+
+  it('verify:package on its own, with Electron builds in node_modules, says what to run instead of a wrong ABI deep in the package', () => {
+    const { root } = fixtureProject('electron');
+    const problems = verifyPackage.nodeBuildProblems(root);
+    expect(problems[0]).toContain(`better_sqlite3.node is built for ABI ${ELECTRON.abi}, but this Node (${process.version}) needs ABI ${NODE_ABI}`);
+    expect(problems.at(-1)).toMatch(/built for another runtime \(npm run dev, start, demo or dist build them for Electron\): run npm run native:node first/);
+    expect(verifyPackage.nodeBuildProblems(fixtureProject('node').root)).toEqual([]);
   });
 });

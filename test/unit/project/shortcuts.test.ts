@@ -8,15 +8,15 @@ import { readFileSync } from 'node:fs';
 const view = readFileSync('renderer/src/components/OpportunitiesView.svelte', 'utf8');
 const sheet = readFileSync('renderer/src/components/ShortcutsDialog.svelte', 'utf8');
 
-/** The keys of the list's key map: the `actions` table, the status digits and Escape. */
+/** The keys of the list's key map: the `actions` table, digits when a range of them is mapped, Escape and Ctrl+Z (undo). */
 function answered(): Set<string> {
   const table = /const actions: Record<string, \(\) => void> = \{([\s\S]*?)\n {4}\};/.exec(view)?.[1];
   if (!table) throw new Error('the key map (const actions) was not found in OpportunitiesView.svelte');
   const keys = new Set([...table.matchAll(/^\s*(?:'([^']+)'|([A-Za-z0-9]+)):/gm)].map((m) => m[1] ?? m[2]!));
   const digits = /n >= (\d) && n <= (\d)\) actions\[k\]/.exec(view);
-  if (!digits) throw new Error('the status digits were not found in OpportunitiesView.svelte');
-  for (let d = Number(digits[1]); d <= Number(digits[2]); d++) keys.add(String(d));
+  if (digits) for (let d = Number(digits[1]); d <= Number(digits[2]); d++) keys.add(String(d));
   if (view.includes("e.key === 'Escape'")) keys.add('Escape');
+  if (view.includes("e.key.toLowerCase() === 'z'")) keys.add('Ctrl+Z');
   return keys;
 }
 

@@ -25,6 +25,7 @@ import { addDays } from '../../../shared/calendar';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';
+import { detail } from '../../support/store';
 
 let sim: Simulator;
 let service: AppService;
@@ -172,8 +173,9 @@ describe('AppStore and OpportunitiesStore', () => {
   });
 
   it('filters reload with counts; search goes to main', async () => {
+    // Trakkr's status filters as the service's data.
     opps.setFilter({ status: 'Done' });
-    await until(() => !opps.loading && opps.itemAt(0)?.status === 'Done');
+    await until(() => !opps.loading && opps.itemAt(0)?.server_status === 'Done');
     // The chip counts follow once typing or clicking pauses.
     await until(() => opps.counts?.status.Done === opps.total);
     opps.setFilter({ status: undefined, search: 'zzzznothing' });
@@ -182,21 +184,27 @@ describe('AppStore and OpportunitiesStore', () => {
     await until(() => !opps.loading && opps.total > 0);
   });
 
-  it('status, star and an autosaved note; the row updates in place', async () => {
+  it('stage, star and an autosaved note, each one round trip; the row updates in place', async () => {
     opps.moveTo(1);
     await until(() => opps.detail?.item.id === opps.itemAt(1)!.id);
     const id = opps.itemAt(1)!.id;
-    await opps.setStatus('In Progress');
-    expect(opps.itemAt(1)!.status).toBe('In Progress');
+    const sent = called.length;
+    await pipeline.setStage('Drafted');
+    expect(opps.itemAt(1)!.stage).toBe('Drafted');
+    expect(opps.detail!.item.stage).toBe('Drafted');
+    // One key, one call: the answer carries the row, the detail, the chips and the follow-ups due.
+    expect(called.slice(sent)).toEqual(['triage:apply']);
     await opps.toggleStar();
     expect(opps.itemAt(1)!.starred).toBe(true);
     opps.editNote('first draft');
     expect(opps.noteState).toBe('unsaved');
     await until(() => opps.noteState === 'saved');
-    expect(service.cache.opportunities.get(sim.brands[0]!.id, id)!.triage.note).toBe('first draft');
+    expect(detail(service.cache, sim.brands[0]!.id, id)!.triage.note).toBe('first draft');
     opps.editNote('second');
+    const typed = called.length;
     await opps.flushNote(); // moving away saves at once
-    expect(service.cache.opportunities.get(sim.brands[0]!.id, id)!.triage.note).toBe('second');
+    expect(called.slice(typed)).toEqual(['triage:apply']);
+    expect(detail(service.cache, sim.brands[0]!.id, id)!.triage.note).toBe('second');
   });
 
   it('copying contacts leaves catch-alls out and says how many', async () => {
@@ -210,14 +218,30 @@ describe('AppStore and OpportunitiesStore', () => {
     expect(app.toasts.at(-1)!.text).toMatch(/catch-all address(es)? left out/);
   });
 
-  it('selection with ranges, and bulk status', async () => {
+  it('copying contacts leaves out an address on the do-not-contact list, and says so', async () => {
+    const d = opps.detail!;
+    const person = d.contacts.find((c) => c.valid && !c.catchAll)!;
+    await direct('dnc:add', { value: person.email });
+    try {
+      await opps.loadDetail();
+      expect(opps.detail!.contacts.find((c) => c.email === person.email)!.blocked).toBe(true);
+      platform.clipboard = '';
+      await outreach.copyContacts();
+      expect(platform.clipboard).not.toContain(person.email);
+      expect(app.toasts.at(-1)!.text).toMatch(/address(es)? on your do-not-contact list left out/);
+    } finally {
+      await direct('dnc:remove', { value: person.email });
+    }
+  });
+
+  it('selection with ranges, and a bulk stage', async () => {
     opps.toggleSelect(2);
     opps.toggleSelect(5, true);
     flushSync();
     expect(opps.selected.size).toBe(4);
-    await opps.setStatus('Done');
+    await pipeline.setStage('Won');
     expect(opps.selected.size).toBe(0);
-    expect(app.toasts.at(-1)!.text).toBe('4 opportunities set to Done.');
+    expect(app.toasts.at(-1)!.text).toBe('4 opportunities moved to Won.');
   });
 
   it('a list answer superseded by newer filters is dropped, and only the latest filter is asked next', async () => {
@@ -253,12 +277,12 @@ describe('AppStore and OpportunitiesStore', () => {
     opps.moveTo(0);
     await until(() => opps.detail?.item.id === opps.itemAt(0)!.id);
     const starred = opps.itemAt(0)!.starred;
-    failNext('triage:set', 'The cache is busy; try again.');
+    failNext('triage:apply', 'The cache is busy; try again.');
     void opps.toggleStar(); // as the s key does: fire and forget
     await until(() => app.toasts.at(-1)?.text === 'The star could not be saved: The cache is busy; try again.');
     expect(app.toasts.at(-1)!.kind).toBe('error');
     expect(opps.itemAt(0)!.starred).toBe(starred);
-    failNext('pipeline:contacted', 'The cache is busy; try again.');
+    failNext('triage:apply', 'The cache is busy; try again.');
     await expect(pipeline.markContacted()).resolves.toBeUndefined();
     expect(app.toasts.at(-1)).toMatchObject({ kind: 'error', text: 'The contacted date could not be saved: The cache is busy; try again.' });
     expect(opps.detail!.triage.contacted_at).toBeNull();
@@ -278,7 +302,7 @@ describe('AppStore and OpportunitiesStore', () => {
   it('export: the latest preview wins, the file is written, and the job lets go of its events', async () => {
     const brandId = app.brandId!;
     const job = new ExportJob(app, opps);
-    const contacts = { brandId, preset: 'contacts' as const, excludeCatchAll: true, markExported: false };
+    const contacts = { brandId, preset: 'contacts' as const, excludeCatchAll: true, markExported: false, unfilled: 'keep' as const };
     const byOpportunity = { brandId, preset: 'opportunities' as const, markExported: false };
     const expected = await direct('export:preview', contacts);
     expect((await direct('export:preview', byOpportunity)).rows).not.toBe(expected.rows);
@@ -458,12 +482,12 @@ describe('OpportunityHistory', () => {
     const byDomain = new Map<string, string[]>();
     for (const it of items as { id: string; domain: string }[]) if (it.domain) byDomain.set(it.domain, [...(byDomain.get(it.domain) ?? []), it.id]);
     const [a, b] = [...byDomain.values()].find((ids) => ids.length >= 2)!;
-    await direct('triage:set', { brandId, id: a, patch: { status: 'In Progress' } });
-    await direct('triage:set', { brandId, id: b, patch: { contacted_at: '2026-11-20' } });
+    await direct('triage:apply', { brandId, ids: [a], action: { do: 'stage', stage: 'Drafted' } });
+    await direct('triage:apply', { brandId, ids: [b], action: { do: 'contacted', on: '2026-11-20', addresses: [] } });
     const history = new OpportunityHistory();
     await history.load(brandId, a!);
     expect(history.isOf(brandId, a!)).toBe(true);
-    expect(history.entries[0]).toMatchObject({ kind: 'status', label: 'Status set', detail: 'In Progress' });
+    expect(history.entries[0]).toMatchObject({ kind: 'stage', label: 'Stage', detail: 'Drafted' });
     expect(history.sameOutlet.map((e) => [e.opportunity_id, e.kind])).toContainEqual([b, 'contacted']);
     history.dispose();
   });
@@ -472,7 +496,7 @@ describe('OpportunityHistory', () => {
     const brandId = sim.brands[0]!.id;
     const { items } = await direct('opportunities:list', { filter: { brandId, sort: 'priority' }, offset: 0, limit: 3 });
     const [x, y] = items as { id: string }[];
-    await direct('triage:set', { brandId, id: x!.id, patch: { starred: true } });
+    await direct('triage:apply', { brandId, ids: [x!.id], action: { do: 'star', on: true } });
     const history = new OpportunityHistory();
     const gate = hold('history:get', (args) => args[0].id === x!.id);
     const first = history.load(brandId, x!.id);
@@ -511,31 +535,31 @@ describe('RecordStore', () => {
     await record.exportRecord();
     expect(lastToast()).toMatch(/^Your record is saved in moved\.json: \d+ triaged, /);
     const file = JSON.parse(readFileSync(platform.saveAs, 'utf8'));
-    expect(file).toMatchObject({ format: 'outreach-workbench-record', version: 2 });
+    expect(file).toMatchObject({ format: 'outreach-workbench-record', version: 3 });
     expect(record.busy).toBeNull();
   });
 
   it('imports a record after a preview with its conflict; the data reloads and a backup is listed', async () => {
     const brandId = sim.brands[0]!.id;
     const file = JSON.parse(readFileSync(join(tmp.dir, 'moved.json'), 'utf8'));
-    const row = file.triage.find((t: { status: string | null }) => t.status !== null);
+    const row = file.triage.find((t: { stage: string | null }) => t.stage !== null);
     // The same opportunity changed in the file later than here: a conflict the file wins.
-    await direct('triage:set', { brandId: row.brand_id, id: row.opportunity_id, patch: { status: 'Done' } });
-    row.status = 'Archived';
-    row.status_changed_at = new Date(Date.now() + 60_000).toISOString();
+    await direct('triage:apply', { brandId: row.brand_id, ids: [row.opportunity_id], action: { do: 'won' } });
+    row.stage = 'Not a fit';
+    row.stage_changed_at = new Date(Date.now() + 60_000).toISOString();
     writeFileSync(join(tmp.dir, 'incoming.json'), JSON.stringify(file));
     platform.openFrom = join(tmp.dir, 'incoming.json');
     await record.chooseImport();
     const p = record.importing!.preview;
     expect(p.conflictCount).toBe(1);
-    expect(p.conflicts[0]).toMatchObject({ field: 'status', local: 'Done', incoming: 'Archived', kept: 'incoming' });
+    expect(p.conflicts[0]).toMatchObject({ field: 'stage', local: 'Won', incoming: 'Not a fit', kept: 'incoming' });
     expect(p.triage.updated).toBe(1);
     const version = app.dataVersion;
     await record.confirmImport();
     expect(record.importing).toBeNull();
     expect(lastToast()).toMatch(/^Imported incoming\.json: .*1 conflict settled by the later change/);
     expect(app.dataVersion).toBe(version + 1);
-    expect((await direct('opportunities:get', { brandId, id: row.opportunity_id })).triage.status).toBe('Archived');
+    expect((await direct('opportunities:get', { brandId, id: row.opportunity_id })).triage.stage).toBe('Not a fit');
     expect(record.backups[0]!.reason).toBe('before-import');
   });
 
@@ -637,7 +661,7 @@ describe('PitchStore: the draft in the editor', () => {
       const v = await direct('drafts:get', { brandId, id: it.id, kind: 'pitch' });
       const personal = v.recipients.some((r: { catchAll: boolean; role: boolean }) => !r.catchAll && !r.role);
       const catchAll = v.recipients.some((r: { catchAll: boolean }) => r.catchAll);
-      if (!mixed && personal && catchAll && (await direct('opportunities:get', { brandId, id: it.id })).record.author_name) mixed = it.id;
+      if (!mixed && personal && catchAll && (await direct('opportunities:get', { brandId, id: it.id })).raw.author_name) mixed = it.id;
       else if (!other && v.recipients.length) other = it.id;
       if (mixed && other) break;
     }
@@ -664,7 +688,7 @@ describe('PitchStore: the draft in the editor', () => {
     expect((await direct('drafts:get', { brandId, id: mixed, kind: 'pitch' })).draft).toBeNull(); // not before the pause
     await until(() => pitch.saveState === 'saved' && pitch.view?.draft !== null);
     expect((await direct('drafts:get', { brandId, id: mixed, kind: 'pitch' })).draft.body).toBe('Hi {first_name}, a short note on {article_title}.');
-    const first = (await direct('opportunities:get', { brandId, id: mixed })).record.author_name.split(' ')[0];
+    const first = (await direct('opportunities:get', { brandId, id: mixed })).raw.author_name.split(' ')[0];
     expect(pitch.view!.filled.body.startsWith(`Hi ${first},`)).toBe(true);
     expect(pitch.unfilled).toEqual([]);
     expect(
@@ -796,7 +820,7 @@ describe('PitchStore: the draft in the editor', () => {
     expect(lastToast()?.text).toBe('2 opportunities moved to Not a fit (Paywalled or closed).');
     expect(opps.selected.size).toBe(0);
     for (const id of ids) expect((await direct('opportunities:get', { brandId, id })).item.stage).toBe('Not a fit');
-    await direct('pipeline:stage', { brandId, ids, stage: 'New' });
+    await direct('triage:apply', { brandId, ids, action: { do: 'stage', stage: 'New' } });
 
     await opps.reload();
     const snoozed = opps.itemAt(0)!.id;
@@ -845,13 +869,13 @@ describe('PitchStore: the draft in the editor', () => {
     while (opps.itemAt(i) && (opps.itemAt(i)!.stage !== null || opps.itemAt(i)!.contacted_at)) i++;
     opps.moveTo(i);
     const id = opps.itemAt(i)!.id;
-    failNext('pipeline:contacted', 'The cache is busy; try again.');
+    failNext('triage:apply', 'The cache is busy; try again.');
     await pipeline.markContacted();
     expect(lastToast()).toMatchObject({ kind: 'error', text: 'The contacted date could not be saved: The cache is busy; try again.' });
     await pipeline.markContacted();
     expect(lastToast()?.text).toBe('Marked contacted today.');
     let d = await direct('opportunities:get', { brandId, id });
-    expect(d.item).toMatchObject({ stage: 'Contacted', status: 'In Progress', contacted_at: service.today() });
+    expect(d.item).toMatchObject({ stage: 'Contacted', contacted_at: service.today() });
     expect(opps.itemAt(i)).toMatchObject({ id, stage: 'Contacted', contacted_at: service.today() });
     await pipeline.markContacted();
     expect(lastToast()?.text).toMatch(/^Already marked contacted on /);
@@ -871,7 +895,7 @@ describe('PitchStore: the draft in the editor', () => {
     expect(pitch.isOf(brandId, mixed)).toBe(false);
     await outreach.copyPitch();
     const v = await direct('drafts:get', { brandId, id: mixed, kind: 'pitch' });
-    const first = (await direct('opportunities:get', { brandId, id: mixed })).record.author_name.split(' ')[0];
+    const first = (await direct('opportunities:get', { brandId, id: mixed })).raw.author_name.split(' ')[0];
     expect(platform.clipboard).toBe(copyPitch(v.filled.subject, v.filled.body));
     expect(platform.clipboard).toContain(`Hi ${first}, one line on `);
     expect(platform.clipboard).not.toContain('{');

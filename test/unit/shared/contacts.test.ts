@@ -21,9 +21,9 @@ describe('parseContact', () => {
     expect(c.valid).toBe(true);
   });
 
-  it('trims entries, also around the suffix', () => {
+  it('trims entries, also around the suffix; the domain is lower-cased, the local part kept as written', () => {
     const c = parseContact('  Editor@Wired.com   CATCH  ');
-    expect(c.email).toBe('Editor@Wired.com');
+    expect(c.email).toBe('Editor@wired.com');
     expect(c.identity).toBe('editor@wired.com');
     expect(c.domain).toBe('wired.com');
     expect(c.catchAll).toBe(true);

@@ -23,7 +23,7 @@ describe('the declaration and its names', () => {
   });
 
   it('dates in arguments are anchored at both ends and real', () => {
-    const patch = (contacted_at: string) => contract['triage:set'].args.safeParse([{ brandId, id: 'x', patch: { contacted_at } }]).success;
+    const patch = (on: string) => contract['triage:apply'].args.safeParse([{ brandId, ids: ['x'], action: { do: 'contacted', on } }]).success;
     expect(patch('2024-02-29')).toBe(true);
     for (const bad of ['2024-02-29T10:00:00Z', '2024-02-29 and more', '2023-02-29', '2024-13-01', ' 2024-01-01']) expect(patch(bad), bad).toBe(false);
     const scores = (start: string) => contract['scores:get'].args.safeParse([{ brandId, breakdown: '', start }]).success;
@@ -31,9 +31,22 @@ describe('the declaration and its names', () => {
     expect(scores('2026-01-01x')).toBe(false);
   });
 
+  it('a triage action is one of the intents, each with only its own fields', () => {
+    const act = (action: unknown) => contract['triage:apply'].args.safeParse([{ brandId, ids: ['x'], action }]).success;
+    expect(act({ do: 'stage', stage: 'Won' })).toBe(true);
+    expect(act({ do: 'not-a-fit', reason: 'Paywalled or closed' })).toBe(true);
+    expect(act({ do: 'snooze', until: null })).toBe(true);
+    expect(act({ do: 'contacted' })).toBe(true);
+    // No patch of raw fields: a stage is set through its intent, never written beside the rules.
+    expect(act({ do: 'stage', stage: 'Won', status: 'Done' })).toBe(false);
+    expect(act({ do: 'set', patch: { stage: 'Won' } })).toBe(false);
+    expect(act({ do: 'stage', stage: 'Closed' })).toBe(false);
+    expect(act({ do: 'note', text: 'x'.repeat(100_001) })).toBe(false);
+  });
+
   it('simple results have real schemas; large domain results are carried as types', () => {
-    expect(contract['triage:bulk'].result.safeParse({ updated: 2 }).success).toBe(true);
-    expect(contract['triage:bulk'].result.safeParse({ updated: 'two' }).success).toBe(false);
+    expect(contract['dnc:remove'].result.safeParse({ removed: true }).success).toBe(true);
+    expect(contract['dnc:remove'].result.safeParse({ removed: 'yes' }).success).toBe(false);
     expect(contract['export:choose-file'].result.safeParse({ file: null }).success).toBe(true);
     expect(contract['keys:status'].result.safeParse({ state: 'stored', last4: 'abcd', keychain: 'available', lastCheck: null, message: 'ok' }).success).toBe(
       true,

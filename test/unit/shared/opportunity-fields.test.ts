@@ -63,7 +63,7 @@ describe('the field table', () => {
       contact_count: number;
       catch_all_count: number;
     }>();
-    expectTypeOf<ListItem>().toExtend<ListedFields & { status: string | null; starred: boolean; pitched_at: string | null }>();
+    expectTypeOf<ListItem>().toExtend<ListedFields & { stage: string | null; starred: boolean; pitched_at: string | null }>();
     expectTypeOf<Opportunity['_id']>().toEqualTypeOf<string | undefined>();
     expectTypeOf<Opportunity['author_name']>().toEqualTypeOf<string | null | undefined>();
     expectTypeOf<Opportunity['archived']>().toEqualTypeOf<boolean | undefined>();

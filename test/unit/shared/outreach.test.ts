@@ -12,9 +12,22 @@ describe('copying contacts', () => {
       text: 'ana@wired.com, bob@wired.com',
       count: 2,
       leftOutCatchAll: 1,
+      leftOutBlocked: 0,
       invalid: 1,
       message: 'Copied 2 addresses; 1 catch-all address left out; 1 entry that is not an address.',
     });
+  });
+  it('an address on the do-not-contact list is never copied, and the count says so', () => {
+    const marked = contacts.map((c) => ({ ...c, blocked: c.email === 'bob@wired.com' }));
+    expect(copyGoodAddresses(marked)).toMatchObject({
+      text: 'ana@wired.com',
+      count: 1,
+      leftOutBlocked: 1,
+      message: 'Copied 1 address; 1 catch-all address left out; 1 address on your do-not-contact list left out; 1 entry that is not an address.',
+    });
+    // Asked to include catch-alls, a blocked one still stays out.
+    const blockedCatchAll = contacts.map((c) => ({ ...c, blocked: c.catchAll }));
+    expect(copyGoodAddresses(blockedCatchAll, { includeCatchAll: true })).toMatchObject({ text: 'ana@wired.com, bob@wired.com', leftOutBlocked: 1 });
   });
   it('catch-alls are included only when asked', () => {
     expect(copyGoodAddresses(contacts, { includeCatchAll: true })).toMatchObject({ text: 'ana@wired.com, tips@wired.com, bob@wired.com', leftOutCatchAll: 0 });

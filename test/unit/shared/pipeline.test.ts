@@ -1,5 +1,6 @@
-// The pipeline's rules: one mapping from stage to the service's status, one
-// follow-up and never two, no reply after the follow-up, snooze dates.
+// The pipeline's rules: an old local status carried onto the stage losing
+// nothing, one follow-up and never two, no reply after the follow-up, snooze
+// dates, and what each of the user's actions changes (the stage rules, in one place).
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { STATUSES } from '../../../shared/domain';
@@ -15,16 +16,22 @@ import {
   PIPELINE_DEFAULTS,
   PIPELINE_EVENTS,
   snoozeDates,
-  STAGE_TO_STATUS,
+  LEGACY_STATUS_OF_STAGE,
+  STAGE_OF_LEGACY_STATUS,
   STAGES,
   stageAfter,
+  stageOfLegacyStatus,
+  triagePatchOf,
+  type StageFields,
   type Stage,
 } from '../../../shared/pipeline';
 
 describe('the pipeline', () => {
-  it('maps every stage to one of the service status values', () => {
-    for (const s of STAGES) expect(STATUSES).toContain(STAGE_TO_STATUS[s]);
-    expect(STAGE_TO_STATUS).toMatchObject({ New: 'New', Won: 'Done', 'Not a fit': 'Archived', Contacted: 'In Progress' });
+  it('knows the old local status each stage implied, and the stage each status stands for (to carry an old status over)', () => {
+    for (const s of STAGES) expect(STATUSES).toContain(LEGACY_STATUS_OF_STAGE[s]);
+    expect(LEGACY_STATUS_OF_STAGE).toMatchObject({ New: 'New', Won: 'Done', 'Not a fit': 'Archived', Contacted: 'In Progress' });
+    // Each status's stage implies that status back.
+    for (const st of STATUSES) expect(LEGACY_STATUS_OF_STAGE[STAGE_OF_LEGACY_STATUS[st]]).toBe(st);
   });
 
   it('suggests one follow-up after N days, and never again once followed up', () => {
@@ -70,7 +77,7 @@ describe('the pipeline', () => {
 describe('stages and reasons', () => {
   it('the stages in a PR person’s order, the mapping table in full, the short list of reasons', () => {
     expect(STAGES).toEqual(['New', 'Drafted', 'Contacted', 'Followed up', 'Replied', 'Won', 'Not a fit']);
-    expect(STAGE_TO_STATUS).toEqual({
+    expect(LEGACY_STATUS_OF_STAGE).toEqual({
       New: 'New',
       Drafted: 'In Progress',
       Contacted: 'In Progress',
@@ -216,5 +223,129 @@ describe('snooze', () => {
     expect(isSnoozed(null, '2026-11-23')).toBe(false);
     expect(backFromSnooze(undefined, '2026-11-23')).toBe(false);
     expect(isSnoozed('not a date', '2026-11-23')).toBe(false);
+  });
+});
+
+describe('an old local status carried onto the stage', () => {
+  const at = (h: number) => `2026-11-0${h}T10:00:00.000Z`;
+  const base = { status: null, status_changed_at: null, stage: null, stage_changed_at: null, stage_reason: null } as const;
+
+  it('the later word wins; a status that says what the stage implies changes nothing', () => {
+    // The status was set after the stage: its stage applies.
+    expect(stageOfLegacyStatus({ ...base, status: 'Done', status_changed_at: at(2), stage: 'Contacted', stage_changed_at: at(1) })).toEqual({
+      stage: 'Won',
+      stage_reason: null,
+      changed: true,
+    });
+    // The stage was set after: it stays.
+    expect(stageOfLegacyStatus({ ...base, status: 'Done', status_changed_at: at(1), stage: 'Contacted', stage_changed_at: at(2) }).changed).toBe(false);
+    // They agree (In Progress is what Contacted implied): nothing to carry.
+    expect(stageOfLegacyStatus({ ...base, status: 'In Progress', status_changed_at: at(2), stage: 'Contacted', stage_changed_at: at(1) }).changed).toBe(false);
+    // No stage, a status: In Progress is Drafted, Done is Won, New stays New.
+    expect(stageOfLegacyStatus({ ...base, status: 'In Progress', status_changed_at: at(1) }).stage).toBe('Drafted');
+    expect(stageOfLegacyStatus({ ...base, status: 'Done', status_changed_at: at(1) }).stage).toBe('Won');
+    expect(stageOfLegacyStatus({ ...base, status: 'New', status_changed_at: at(1) })).toEqual({ stage: null, stage_reason: null, changed: false });
+    // Back to New said later than a stage: New.
+    expect(stageOfLegacyStatus({ ...base, status: 'New', status_changed_at: at(3), stage: 'Won', stage_changed_at: at(1) })).toEqual({
+      stage: null,
+      stage_reason: null,
+      changed: true,
+    });
+  });
+
+  it('Archived is Not a fit with the reason "Archived", or the reason already given', () => {
+    expect(stageOfLegacyStatus({ ...base, status: 'Archived', status_changed_at: at(1) })).toEqual({
+      stage: 'Not a fit',
+      stage_reason: 'Archived',
+      changed: true,
+    });
+    expect(
+      stageOfLegacyStatus({
+        ...base,
+        status: 'Archived',
+        status_changed_at: at(3),
+        stage: 'Not a fit',
+        stage_changed_at: at(1),
+        stage_reason: 'Paywalled or closed',
+      }).changed,
+    ).toBe(false);
+  });
+
+  it('for every status, stage and order of their times: the result is the later word, and never loses a status that disagrees', () => {
+    const times = [null, at(1), at(2)];
+    for (const status of [null, ...STATUSES])
+      for (const stage of STAGES)
+        for (const statusAt of times)
+          for (const stageAt of times) {
+            const t = { ...base, status, status_changed_at: statusAt, stage: stage === 'New' ? null : stage, stage_changed_at: stageAt };
+            const r = stageOfLegacyStatus(t);
+            const what = JSON.stringify(t);
+            const agrees = status === null || LEGACY_STATUS_OF_STAGE[stage] === status;
+            const stageLater = stageAt !== null && (statusAt === null || stageAt >= statusAt);
+            expect(r.changed, what).toBe(!agrees && !stageLater);
+            // Whatever the outcome, the stage now implies the later word.
+            if (r.changed) expect(LEGACY_STATUS_OF_STAGE[(r.stage ?? 'New') as Stage], what).toBe(status);
+            else expect(r.stage, what).toBe(t.stage);
+          }
+  });
+});
+
+describe("what the user's actions change (the stage rules)", () => {
+  const empty: StageFields = {
+    stage: null,
+    stage_reason: null,
+    contacted_at: null,
+    contacted_addresses: null,
+    contacted_subject: null,
+    snoozed_until: null,
+    followed_up_at: null,
+    note: '',
+    starred: false,
+  };
+  const today = '2026-11-23';
+
+  it('a stage by hand goes where asked; only Not a fit keeps a reason; Contacted without a date is contacted today', () => {
+    expect(triagePatchOf({ do: 'stage', stage: 'New' }, { ...empty, stage: 'Won' }, today)).toEqual({ stage: null, stage_reason: null });
+    expect(triagePatchOf({ do: 'stage', stage: 'Replied', reason: 'ignored' }, empty, today)).toEqual({ stage: 'Replied', stage_reason: null });
+    expect(triagePatchOf({ do: 'not-a-fit', reason: ' Paywalled or closed ' }, empty, today)).toEqual({
+      stage: 'Not a fit',
+      stage_reason: 'Paywalled or closed',
+    });
+    expect(triagePatchOf({ do: 'stage', stage: 'Contacted' }, empty, today)).toEqual({ stage: 'Contacted', stage_reason: null, contacted_at: today });
+    expect(triagePatchOf({ do: 'stage', stage: 'Contacted' }, { ...empty, contacted_at: '2026-11-01' }, today)).toEqual({
+      stage: 'Contacted',
+      stage_reason: null,
+    });
+    expect(triagePatchOf({ do: 'won' }, { ...empty, stage: 'Replied' }, today)).toEqual({ stage: 'Won', stage_reason: null });
+    expect(triagePatchOf({ do: 'replied' }, { ...empty, stage: 'Followed up' }, today)).toEqual({ stage: 'Replied', stage_reason: null });
+  });
+
+  it('marked contacted: the day, the addresses and the subject sent; the stage forward only; a snooze ends', () => {
+    expect(
+      triagePatchOf(
+        { do: 'contacted', addresses: ['ana@x.com'], subject: 'For X: an idea' },
+        { ...empty, stage: 'Drafted', snoozed_until: '2026-12-01' },
+        today,
+      ),
+    ).toEqual({ contacted_at: today, contacted_addresses: ['ana@x.com'], contacted_subject: 'For X: an idea', stage: 'Contacted', snoozed_until: null });
+    expect(triagePatchOf({ do: 'contacted', on: '2026-11-20' }, { ...empty, stage: 'Replied' }, today)).toMatchObject({
+      contacted_at: '2026-11-20',
+      stage: 'Replied',
+    });
+    expect(triagePatchOf({ do: 'not-contacted' }, { ...empty, stage: 'Contacted', contacted_at: today }, today)).toEqual({
+      contacted_at: null,
+      contacted_addresses: null,
+      contacted_subject: null,
+      stage: null,
+    });
+    expect(triagePatchOf({ do: 'not-contacted' }, { ...empty, stage: 'Won', contacted_at: today }, today)).not.toHaveProperty('stage');
+  });
+
+  it('the follow-up, the snooze, the note and the star change only their own fields', () => {
+    expect(triagePatchOf({ do: 'followed-up' }, { ...empty, stage: 'Contacted' }, today)).toEqual({ followed_up_at: today, stage: 'Followed up' });
+    expect(triagePatchOf({ do: 'followed-up' }, { ...empty, stage: 'Replied' }, today)).toEqual({ followed_up_at: today, stage: 'Replied' });
+    expect(triagePatchOf({ do: 'snooze', until: '2026-12-01' }, empty, today)).toEqual({ snoozed_until: '2026-12-01' });
+    expect(triagePatchOf({ do: 'note', text: 'Called Ana' }, empty, today)).toEqual({ note: 'Called Ana' });
+    expect(triagePatchOf({ do: 'star', on: true }, empty, today)).toEqual({ starred: true });
   });
 });

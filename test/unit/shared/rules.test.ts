@@ -16,6 +16,7 @@ import {
   checkStatus,
   defaultScoresStart,
   redactKeys,
+  redactSecret,
 } from '../../../shared/rules';
 
 describe('brand id', () => {
@@ -160,5 +161,33 @@ describe('redactKeys', () => {
     );
     // A token that only starts like a placeholder is still a token.
     expect(redactKeys('Bearer <x>secret123')).toBe('Bearer [redacted]');
+  });
+});
+
+describe('redactSecret: the key in use, in every form it can take', () => {
+  // A key unlike any other in these tests, registered once for this process.
+  const key = 'sk_live_Qw7Er9Ty2Ui4Op6As8Df1Gh3Jk5Lz0Xc';
+  const body = key.slice('sk_live_'.length);
+  redactSecret(key);
+  const pct = (s: string) => [...s].map((c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).join('');
+
+  it.each([
+    ['whole', `the key ${key} was refused`],
+    ['without its prefix', `token ${body} is not valid`],
+    ['URL-encoded with its underscores', `GET /x?key=${encodeURIComponent(key).replace(/_/g, '%5F')}`],
+    ['every character percent-encoded', `body=${pct(key)}`],
+    ['only its secret part percent-encoded, in lower case', `q=${pct(body).toLowerCase()}`],
+    ['some characters encoded, some not', `sk_live_${body.slice(0, 10)}${pct(body.slice(10, 12))}${body.slice(12)}`],
+  ])('%s', (_, text) => {
+    const out = redactKeys(text);
+    expect(out).toContain('[redacted]');
+    expect(out).not.toContain(body.slice(0, 8));
+    expect(out).not.toContain(body.slice(-8));
+    expect(out.toLowerCase()).not.toContain(pct(body.slice(0, 6)).toLowerCase());
+  });
+
+  it('leaves other text alone, and ignores what is too short to be a key', () => {
+    redactSecret('short');
+    expect(redactKeys('a short note about Qw7Er9 and shortcuts')).toBe('a short note about Qw7Er9 and shortcuts');
   });
 });

@@ -1,6 +1,6 @@
 // Following cursors alone: every page to the end, the next fetched early, a repeated cursor an error.
 import { describe, expect, it } from 'vitest';
-import { followCursors } from '../../../../electron/core/api/cursors';
+import { DEFAULT_CURSOR_LIMITS, followCursors } from '../../../../electron/core/api/cursors';
 import { ApiError } from '../../../../electron/core/api/errors';
 
 type P = { n: number; pagination: { limit: number; has_more: boolean; next_cursor: string | null } };
@@ -56,5 +56,77 @@ describe('followCursors', () => {
       })(),
     ).rejects.toMatchObject({ kind: 'bad-response' });
     expect(seen).toEqual([0]);
+  });
+});
+
+describe('followCursors: a service that would keep a sync going forever', () => {
+  type Q = { items: unknown[]; pagination: { limit: number; has_more: boolean; next_cursor: string | null } };
+  /** An endless service: page i holds `itemsOf(i)` and always promises more under a new cursor. */
+  const endless = (itemsOf: (i: number) => unknown[]) => {
+    let i = 0;
+    const fetchPage = async (): Promise<Q> => ({ items: itemsOf(i), pagination: { limit: 2, has_more: true, next_cursor: `c${++i}` } });
+    return { fetchPage, asked: () => i };
+  };
+  const drain = async (gen: AsyncGenerator<Q>) => {
+    const got: Q[] = [];
+    try {
+      for await (const p of gen) got.push(p);
+      return { got, error: null };
+    } catch (e) {
+      return { got, error: e as ApiError };
+    }
+  };
+
+  it('empty pages that keep promising more: three in a row, then a plain error (and no fourth request)', async () => {
+    const s = endless(() => []);
+    const { got, error } = await drain(followCursors(s.fetchPage, undefined));
+    expect(error).toMatchObject({ kind: 'bad-response', message: expect.stringContaining('sent 3 empty pages in a row while saying more would follow') });
+    expect(got).toHaveLength(3);
+    expect(s.asked()).toBe(3);
+  });
+
+  it('an empty page now and then among full ones is fine', async () => {
+    let i = 0;
+    const fetchPage = async (): Promise<Q> => {
+      i++;
+      return { items: i % 2 ? [{ id: `r${i}` }] : [], pagination: { limit: 2, has_more: i < 10, next_cursor: i < 10 ? `c${i}` : null } };
+    };
+    const { got, error } = await drain(followCursors(fetchPage, undefined));
+    expect(error).toBeNull();
+    expect(got).toHaveLength(10);
+  });
+
+  it('the same records again under a new cursor: stops before taking the repeat, whatever else differs', async () => {
+    // Page one again and again, its records' other fields changing (as a timestamp would).
+    const s = endless((i) => [
+      { id: 'a', seen: i },
+      { id: 'b', seen: i },
+    ]);
+    const { got, error } = await drain(followCursors(s.fetchPage, undefined));
+    expect(error).toMatchObject({ kind: 'bad-response', message: expect.stringContaining('sent a page it had already sent, under a new cursor (page 2)') });
+    expect(got).toHaveLength(1);
+  });
+
+  it('more pages than any brand has: stops at the bound with a plain error', async () => {
+    const s = endless((i) => [{ id: `r${i}` }]);
+    const { got, error } = await drain(followCursors(s.fetchPage, undefined, { maxPages: 25 }));
+    expect(error).toMatchObject({ kind: 'bad-response', message: expect.stringContaining('kept sending pages past 25') });
+    expect(got).toHaveLength(25);
+    expect(s.asked()).toBe(25);
+  });
+
+  it('more time than any sync needs: stops at the bound with a plain error', async () => {
+    let now = 0;
+    const s = endless((i) => {
+      now += 3_600_000; // an hour a page
+      return [{ id: `r${i}` }];
+    });
+    const { got, error } = await drain(followCursors(s.fetchPage, undefined, { maxMs: 4 * 3_600_000, now: () => now }));
+    expect(error).toMatchObject({ kind: 'bad-response', message: expect.stringContaining('for more than 4 hours') });
+    expect(got.length).toBeLessThanOrEqual(5);
+  });
+
+  it('the default bounds: 3 empty pages, 2,000 pages, 6 hours', () => {
+    expect(DEFAULT_CURSOR_LIMITS).toEqual({ maxEmptyPages: 3, maxPages: 2_000, maxMs: 6 * 3_600_000 });
   });
 });

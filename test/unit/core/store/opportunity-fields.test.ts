@@ -2,10 +2,14 @@
 // sees it flow into the SQL column lists, row values and mapping, search document, list and export.
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../../electron/core/store/db';
+import { faces } from '../../../../electron/core/store/database';
 import { ExportRowStore } from '../../../../electron/core/store/export-rows';
-import { OpportunityStore } from '../../../../electron/core/store/opportunities';
-import { HistoryStore } from '../../../../electron/core/store/history';
-import { TriageStore } from '../../../../electron/core/store/triage';
+import { prepareBrand } from '../../../../electron/core/store/list-items';
+import { OpportunityWriter } from '../../../../electron/core/store/opportunities-write';
+import { readOpportunity } from '../../../../electron/core/store/opportunity-detail';
+import { listPage, prepareList } from '../../../../electron/core/store/opportunity-list';
+import { markExported } from '../../../../electron/core/store/triage';
+import type { ListFilter } from '../../../../shared/model';
 import { columnPlan, listColumns, listItemMapper, recordValues, searchValues, upsertSql } from '../../../../electron/core/store/opportunity-columns';
 import { contactColumns, opportunityColumns, type OpportunityExportRow } from '../../../../electron/core/export/presets';
 import { apiFields, fieldNamed, OPPORTUNITY_FIELDS, type FieldTable } from '../../../../shared/opportunity-fields';
@@ -51,18 +55,23 @@ describe('a field added to the table', () => {
     db.exec(`ALTER TABLE opportunities ADD COLUMN outlet TEXT;
       DROP TABLE opportunity_search;
       CREATE VIRTUAL TABLE opportunity_search USING fts5 (${fts}, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');`);
-    const store = new OpportunityStore(db, FIXTURE);
-    store.upsertPage('b', [record, { _id: 'a2', title: 'Other', outlet: 'Wired' }], 1, 'now');
+    const { readable, writable } = faces(db, FIXTURE);
+    new OpportunityWriter(writable).upsertPage('b', [record, { _id: 'a2', title: 'Other', outlet: 'Wired' }], 1, 'now');
+    const list = (f: ListFilter) => listPage(readable, prepareList(writable, f)).items;
     const byId = (items: unknown[]) => (items as Record<string, unknown>[]).map((o) => [o.id, o.outlet]);
-    expect(byId(store.list({ brandId: 'b', sort: 'title' }))).toEqual([
+    expect(byId(list({ brandId: 'b', sort: 'title' }))).toEqual([
       ['a1', 'The Verge'],
       ['a2', 'Wired'],
     ]);
-    expect(byId(store.list({ brandId: 'b', search: 'verge' }))).toEqual([['a1', 'The Verge']]);
-    expect((store.get('b', 'a2')!.item as Record<string, unknown>).outlet).toBe('Wired');
+    expect(byId(list({ brandId: 'b', search: 'verge' }))).toEqual([['a1', 'The Verge']]);
+    expect((readOpportunity(readable, prepareBrand(writable, 'b'), 'a2')!.item as Record<string, unknown>).outlet).toBe('Wired');
     // An export asks for it with the contact rows: stored fields from their columns, the others from the record.
     const rows = [
-      ...new ExportRowStore(db, store, new TriageStore(db, new HistoryStore(db))).contactRows(
+      ...new ExportRowStore(
+        db,
+        (f) => prepareList(writable, f),
+        (brandId, ids, at) => markExported(writable, brandId, ids, at),
+      ).contactRows(
         { brandId: 'b' },
         {},
         ['outlet', 'title', 'pitch_subject'].map((n) => fieldNamed(n, FIXTURE)),

@@ -1,4 +1,4 @@
-// Version 7: what the syncs saw of each cited page, kept from one sync to the
+// Version 9: what the syncs saw of each cited page, kept from one sync to the
 // next, so evidence of a win can be found: a citation at an outlet the user
 // pitched, mentioning the brand, first seen after the pitch, or (stronger)
 // seen to turn from not mentioning the brand to mentioning it between two
@@ -7,7 +7,7 @@
 // the service's facts as last seen, and the times a sync saw the brand
 // mention missing and then appear. Server data, derived: never the user's
 // record (a rebuilt cache starts it again at the next sync).
-export const version = 7;
+export const version = 9;
 
 export const sql = /* sql */ `
 CREATE TABLE citation_facts (

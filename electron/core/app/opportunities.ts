@@ -1,0 +1,66 @@
+// The opportunities' slice of the contract, declared in
+// shared/contract/opportunities.ts and done here, straight over the store: the
+// brands with their counts, the list a page at a time, what the list pane needs
+// in one answer, the chip counts, one opportunity whole, and the counts per
+// outlet. Each read comes after its one explicit preparing step (prepareList,
+// prepareBrand), so the reads themselves never write.
+import type { ContractHandlers, ContractResults } from '../../../shared/contract';
+import type { ListFilter } from '../../../shared/model';
+import type { Cache } from '../store/cache';
+import { prepareBrand } from '../store/list-items';
+import { readOpportunity } from '../store/opportunity-detail';
+import { chipCountsAndTotal, listPage, listTotal, outletCounts, prepareList, type After } from '../store/opportunity-list';
+import type { DomainDeps } from './domain-deps';
+
+/** A page of the list and every match's count (a search's too). */
+export function list(cache: Cache, filter: ListFilter, page: { offset?: number; limit: number; after?: After }): ContractResults['opportunities:list'] {
+  const q = prepareList(cache.writable, filter, cache.days());
+  const { items, next } = listPage(cache.readable, q, page);
+  return { items, next, total: listTotal(cache.readable, q) };
+}
+
+/** The first page, its total and the chip counts: what the list pane needs when a filter changes, in one answer. */
+export function view(cache: Cache, filter: ListFilter, limit: number, withCounts = true): ContractResults['opportunities:view'] {
+  const q = prepareList(cache.writable, filter, cache.days());
+  const { items, next } = listPage(cache.readable, q, { limit });
+  if (!withCounts) return { items, next, total: listTotal(cache.readable, q), counts: null };
+  // The total comes with the chip counts: one pass over the chip index instead of two.
+  const { counts, total } = chipCountsAndTotal(cache.readable, q);
+  return { items, next, total, counts };
+}
+
+/** Read what the window asks for first (the first brand's list), so its first answer comes from warm pages. */
+export function warmUp(cache: Cache): void {
+  try {
+    const brand = cache.brands.list(cache.days()).find((b) => !b.removed_on_server);
+    if (brand) view(cache, { brandId: brand.id, sort: 'priority' }, 200);
+  } catch {
+    // Only a head start: the window's own call reports any problem.
+  }
+}
+
+/** The contract's opportunities slice (shared/contract/opportunities.ts). */
+export function opportunityHandlers(
+  d: DomainDeps,
+): Pick<
+  ContractHandlers,
+  'brands:list' | 'opportunities:list' | 'opportunities:view' | 'opportunities:counts' | 'opportunities:get' | 'opportunities:domains'
+> {
+  return {
+    'brands:list': () => d.cache().brands.list(d.cache().days()),
+    'opportunities:list': ({ filter, offset, limit, after }) => list(d.cache(), filter, { offset, limit, after }),
+    'opportunities:view': ({ filter, limit, counts }) => view(d.cache(), filter, limit, counts),
+    'opportunities:counts': (filter) => {
+      const cache = d.cache();
+      return chipCountsAndTotal(cache.readable, prepareList(cache.writable, filter, cache.days())).counts;
+    },
+    'opportunities:get': ({ brandId, id }) => {
+      const cache = d.cache();
+      return readOpportunity(cache.readable, prepareBrand(cache.writable, brandId), id);
+    },
+    'opportunities:domains': (filter) => {
+      const cache = d.cache();
+      return outletCounts(cache.readable, prepareList(cache.writable, filter, cache.days()));
+    },
+  };
+}

@@ -1,0 +1,125 @@
+// The pre-export check: what an export would write and what a person should
+// know before it goes out, counted over every row and named for the first
+// few: rows without an address, subject or body; merge fields left unfilled
+// (read with the editor's own token finder); mail text the CSV guard would
+// change; cells cut to fit; rows left out and why. The same counting runs for
+// the preview and for the export itself, so what the dialog says is what the
+// file holds.
+import type { ExportCheck, ExportNote } from '../../../shared/model';
+import { PRESETS, type ExportFormat, type ExportPreset } from '../../../shared/export-presets';
+
+/** How many rows or cells a check names (the counts cover every row). */
+export const NAMED = 20;
+/** How many distinct unfilled tokens the warning names. */
+const MAX_UNFILLED_NAMED = 8;
+/** Every distinct unfilled token a check has met, named or not (for "and N more"). */
+const unfilledSeen = new WeakMap<ExportCheck, Set<string>>();
+
+export function newCheck(preset: ExportPreset, format: ExportFormat, available: string[], columns: string[]): ExportCheck {
+  return {
+    rows: 0,
+    emptyEmail: 0,
+    emptySubject: 0,
+    emptyBody: 0,
+    placeholders: 0,
+    unfilled: [],
+    catchAll: 0,
+    warnings: [],
+    preset,
+    format,
+    available,
+    columns,
+    unfilledRows: [],
+    unfilledChoiceNeeded: false,
+    senderNameMissing: false,
+    leftOut: { unfilled: 0, formula: 0, noAddress: 0 },
+    mailGuarded: 0,
+    mailGuardedCells: [],
+    dataGuarded: 0,
+    cut: 0,
+    cutCells: [],
+    overlong: 0,
+    overlongCells: [],
+  };
+}
+
+/** Name a row or cell, up to NAMED of them. */
+export const note = (list: ExportNote[], n: ExportNote) => void (list.length < NAMED && list.push(n));
+
+/** A merge-field token met in a row's text (counted once per row by the caller). */
+export function tokensMet(c: ExportCheck, tokens: readonly string[]): void {
+  c.placeholders++;
+  const seen = unfilledSeen.get(c) ?? new Set<string>();
+  unfilledSeen.set(c, seen);
+  for (const t of tokens) {
+    seen.add(t);
+    if (c.unfilled.length < MAX_UNFILLED_NAMED && !c.unfilled.includes(t)) c.unfilled.push(t);
+  }
+}
+
+/** A written row's address, text and catch-all flag. */
+export function tally(c: ExportCheck, r: { email: string; subject: string; body: string; catchAll: boolean }): void {
+  c.rows++;
+  if (!r.email) c.emptyEmail++;
+  if (!r.subject.trim()) c.emptySubject++;
+  if (!r.body.trim()) c.emptyBody++;
+  if (r.catchAll) c.catchAll++;
+}
+
+const n = (k: number, what: string) => `${k.toLocaleString('en-US')} row${k === 1 ? '' : 's'} ${what}`;
+const cells = (k: number) => `${k.toLocaleString('en-US')} cell${k === 1 ? '' : 's'}`;
+/** "row 3 (ana@wired.com), row 7 (…)", and how many more. */
+function named(list: readonly ExportNote[], total: number, withColumn = false): string {
+  const one = (x: ExportNote) =>
+    `${x.row === null ? '' : `row ${x.row} `}(${x.email || x.opportunity_id}${withColumn && x.column ? `, ${x.column}` : ''}${x.text !== undefined ? `: "${x.text}"` : ''})`;
+  const shown = list.slice(0, 5).map(one).join(', ');
+  return total > 5 ? `${shown}, and ${(total - 5).toLocaleString('en-US')} more` : shown;
+}
+
+/** The check's warnings in plain words, from its counts; `unfilled`: what was chosen for rows with merge fields left. */
+export function finishCheck(c: ExportCheck, o: { unfilled?: string; mailText?: string; raw?: boolean }): ExportCheck {
+  const preset = PRESETS[c.preset];
+  const w: string[] = [];
+  if (c.rows === 0) w.push('Nothing to export under these filters.');
+  if (c.emptyEmail) w.push(n(c.emptyEmail, 'without an e-mail address'));
+  if (c.emptySubject) w.push(n(c.emptySubject, 'without a pitch subject'));
+  if (c.emptyBody) w.push(n(c.emptyBody, 'without a pitch body'));
+  const more = (unfilledSeen.get(c)?.size ?? 0) - c.unfilled.length;
+  if (c.placeholders) {
+    w.push(
+      `${n(c.placeholders, 'with a merge field or placeholder not filled')} in the pitch: ${c.unfilled.join(', ')}${more > 0 ? `, and ${more} more` : ''}`,
+    );
+    if (c.unfilledChoiceNeeded)
+      w.push(`Before writing, choose what to do with them: leave those rows out, fill a default (such as "Hi there"), or keep the merge fields on purpose.`);
+    else if (o.unfilled === 'leave-out') w.push(`Left out: ${named(c.unfilledRows, c.leftOut.unfilled)}.`);
+    else if (o.unfilled === 'default')
+      w.push(`Filled with defaults where a value was missing; ${n(c.placeholders, 'still hold merge fields with no default and were kept')}.`);
+    else if (o.unfilled === 'keep' && preset.forMail)
+      w.push(
+        `Kept on purpose: ${named(c.unfilledRows, c.placeholders)}.${preset.readsDoubleBraces ? ' The mail-merge add-on reads {{…}} as a column of the sheet: a token kept will be filled from a column of that name, or left blank.' : ''}`,
+      );
+  }
+  if (c.senderNameMissing) w.push('Your name for {sender_name} is not set: give it once (Settings, or --sender-name) and it is filled everywhere.');
+  if (c.leftOut.noAddress)
+    w.push(`${n(c.leftOut.noAddress, 'left out')}: no address left to write to (each was on the do-not-contact list, or there was none).`);
+  if (c.mailGuarded) {
+    const what = `${cells(c.mailGuarded)} of mail text start${c.mailGuarded === 1 ? 's' : ''} like a formula (= + - @)`;
+    const where = named(c.mailGuardedCells, c.mailGuarded, true);
+    const keep = preset.formats.includes('xlsx') ? 'Save as .xlsx (its text cells need no guard) to keep them as written' : 'Leave those rows out';
+    if (o.mailText === 'leave-out') w.push(`${what}: those rows were left out (${where}).`);
+    else if (o.mailText === 'as-written')
+      w.push(`${what}: written as written for ${preset.label}, which never runs formulas; do not open this file in a spreadsheet (${where}).`);
+    else if (!o.raw) w.push(`${what}: in a CSV they get an apostrophe the recipient would read (${where}). ${keep}.`);
+  }
+  if (c.cut)
+    w.push(
+      `${cells(c.cut)} cut to fit, with a marker where the text stops (${c.format === 'xlsx' ? 'a spreadsheet cell holds 32,767 characters' : `${preset.label} keeps ${preset.maxTextBytes ?? 0} bytes of text`}): ${named(c.cutCells, c.cut, true)}.`,
+    );
+  if (c.overlong)
+    w.push(
+      `${cells(c.overlong)} hold more than 32,767 characters: written whole for your mail tool, but a spreadsheet opening this CSV cuts them: ${named(c.overlongCells, c.overlong, true)}.`,
+    );
+  if (c.catchAll) w.push(`${n(c.catchAll, 'with a catch-all address')} (may reach nobody in particular)`);
+  c.warnings = w;
+  return c;
+}

@@ -1,0 +1,232 @@
+// The one way a user's file is written (an export, the record, the
+// do-not-contact list, a backup, the settings): into a temporary file in the
+// same folder (`<name>.partial-<pid>`), every byte of it (a write that stops
+// short is carried on until all is written), flushed to the disk, then
+// renamed over the real name and the folder flushed too, so the new name
+// survives a power cut. On any error the temporary file is removed and the
+// failure is reported in the app's words (file-error.ts): a file is never
+// reported written unless it is whole under its name.
+//
+// Temporary files of a process that was killed are left behind; they are
+// recognised by name (one of the kinds of file this app writes, with the
+// suffix and the pid of a process no longer running) and age, and removed the
+// next time the app or a `workbench` command writes into that folder.
+import { Writable } from 'node:stream';
+import { basename, dirname, join } from 'node:path';
+import { asFileError } from './file-error';
+import { fileOps } from './file-ops';
+
+/** The temporary name a file is written under before it takes its real name. */
+export function partialName(path: string, pid = process.pid): string {
+  return `${path}.partial-${pid}`;
+}
+
+/** The real name behind a temporary one (the name itself when it is not one). */
+export function finalName(path: string): string {
+  return path.replace(/\.partial-\d+$/, '');
+}
+
+/** Write every byte of `bytes` to `fd`, carrying on after short writes. */
+export function writeAll(fd: number, bytes: Uint8Array): void {
+  const ops = fileOps();
+  for (let at = 0; at < bytes.length; ) {
+    const n = ops.writeSync(fd, bytes, at, bytes.length - at);
+    // No error and no progress: the disk is not taking the bytes (a full disk some systems report this way).
+    if (!(n > 0)) throw Object.assign(new Error('the disk accepted no more bytes'), { code: 'ENOSPC' });
+    at += n;
+  }
+}
+
+/** Flush a folder's entries (the rename) to the disk; a system that cannot open a folder (Windows) skips it. */
+export function syncFolder(dir: string): void {
+  const ops = fileOps();
+  let fd: number;
+  try {
+    fd = ops.openSync(dir, 'r');
+  } catch {
+    return;
+  }
+  try {
+    ops.fsyncSync(fd);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    // Some file systems do not flush folders; that is not a failure of this write.
+    if (code !== 'EINVAL' && code !== 'EISDIR' && code !== 'EPERM' && code !== 'EBADF' && code !== 'ENOTSUP') throw e;
+  } finally {
+    ops.closeSync(fd);
+  }
+}
+
+export interface WriteOptions {
+  /** What the file is, for the error's words ("The export", "Your record"). Default "The file". */
+  what?: string;
+  /** Permissions of a new file (0o600 for the settings). */
+  mode?: number;
+}
+
+/**
+ * Write `bytes` to `path` atomically (see the top of this file). Throws an
+ * error of the app's vocabulary (disk-full, read-only, permission, …) naming
+ * `path`, with nothing left behind, when any step fails.
+ */
+export function writeFileAtomic(path: string, bytes: Uint8Array | string, opts: WriteOptions = {}): void {
+  const ops = fileOps();
+  const data = typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes;
+  const tmp = partialName(path);
+  removeStalePartials(dirname(path));
+  let fd: number | null = null;
+  try {
+    fd = ops.openSync(tmp, 'w', opts.mode);
+    writeAll(fd, data);
+    ops.fsyncSync(fd);
+    const closing = fd;
+    fd = null;
+    ops.closeSync(closing);
+    ops.renameSync(tmp, path);
+    syncFolder(dirname(path));
+  } catch (e) {
+    if (fd !== null) closeQuietly(fd);
+    removeQuietly(tmp);
+    throw asFileError(e, path, opts.what ?? 'The file');
+  }
+}
+
+/**
+ * Give a finished temporary file its real name: rename, then flush the
+ * folder. For writers that stream (exports), after every part is complete.
+ */
+export function commitPartial(tmp: string, path: string, what = 'The file'): void {
+  try {
+    fileOps().renameSync(tmp, path);
+    syncFolder(dirname(path));
+  } catch (e) {
+    removeQuietly(tmp);
+    throw asFileError(e, path, what);
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    fileOps().closeSync(fd);
+  } catch {
+    // already failing: the first error is the one reported
+  }
+}
+
+function removeQuietly(path: string): void {
+  try {
+    fileOps().rmSync(path);
+  } catch {
+    // nothing more can be done; the next start's clean-up tries again
+  }
+}
+
+/**
+ * A file written as a stream (an export's CSV or workbook), through the same
+ * calls: every byte of each chunk written, flushed to the disk at the end
+ * (before 'finish'), failures in the app's words naming the real file. Write
+ * it under partialName() and commitPartial() it once complete.
+ */
+export class FileStream extends Writable {
+  private fd: number | null = null;
+  /** Bytes that reached the file so far. */
+  bytesWritten = 0;
+
+  constructor(
+    readonly path: string,
+    private readonly what = 'The file',
+  ) {
+    super({ highWaterMark: 256 * 1024 });
+  }
+
+  /** Opened as the stream starts, as fs.createWriteStream does: a file that cannot be created fails the stream with an 'error'. */
+  override _construct(done: (e?: Error | null) => void): void {
+    try {
+      this.fd = fileOps().openSync(this.path, 'w');
+      done();
+    } catch (e) {
+      done(this.fail(e));
+    }
+  }
+
+  private fail(e: unknown): Error {
+    return asFileError(e, finalName(this.path), this.what) as Error;
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, done: (e?: Error | null) => void): void {
+    try {
+      writeAll(this.fd!, chunk);
+      this.bytesWritten += chunk.length;
+      done();
+    } catch (e) {
+      done(this.fail(e));
+    }
+  }
+
+  override _final(done: (e?: Error | null) => void): void {
+    try {
+      fileOps().fsyncSync(this.fd!);
+      const fd = this.fd!;
+      this.fd = null;
+      fileOps().closeSync(fd);
+      done();
+    } catch (e) {
+      done(this.fail(e));
+    }
+  }
+
+  override _destroy(e: Error | null, done: (e?: Error | null) => void): void {
+    if (this.fd !== null) closeQuietly(this.fd);
+    this.fd = null;
+    done(e);
+  }
+}
+
+/** A temporary file of this app: a kind of file it writes, with the suffix and the pid of its writer (`settings.json.tmp-<pid>` was the settings' older name). */
+const PARTIAL = /^.+\.(?:csv|tsv|txt|xlsx|json|gz|pdf|html)\.(?:partial|tmp)-(\d+)$/i;
+/** A killed writer's file stops changing at once; this long without a change, and its process gone, it is left over. */
+export const STALE_PARTIAL_MS = 60_000;
+/** Older than this it is left over whatever its pid says (the pid may since belong to another process). */
+const ABANDONED_MS = 24 * 3_600_000;
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Remove the temporary files in `dir` that killed writers of this app left
+ * behind (see PARTIAL and the ages above); returns their names. Never
+ * throws: a folder that cannot be read or a file that cannot be removed is
+ * left for the next time.
+ */
+export function removeStalePartials(dir: string, now = Date.now()): string[] {
+  const ops = fileOps();
+  let names: string[];
+  try {
+    names = ops.readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const m = PARTIAL.exec(name);
+    if (!m) continue;
+    const path = join(dir, name);
+    try {
+      const age = now - ops.mtimeMs(path);
+      const stale = age > ABANDONED_MS || (age > STALE_PARTIAL_MS && !processAlive(Number(m[1])));
+      if (!stale) continue;
+      ops.rmSync(path);
+      removed.push(basename(path));
+    } catch {
+      // gone meanwhile, or not ours to remove
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,42 @@
+// The few file system calls the app's one writer of a user's file makes
+// (atomic-write.ts), behind a seam: the real ones in the app and the CLI, and
+// in the fault suite a file system that returns short writes or fails with
+// ENOSPC or EROFS at a chosen byte (test/support/faulty-files.ts), so every
+// writer is proven against a disk that fills up halfway.
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+
+export interface FileOps {
+  openSync(path: string, flags: string, mode?: number): number;
+  /** Like fs.writeSync: may write fewer bytes than asked (the caller loops). */
+  writeSync(fd: number, buffer: Uint8Array, offset: number, length: number): number;
+  fsyncSync(fd: number): void;
+  closeSync(fd: number): void;
+  renameSync(from: string, to: string): void;
+  rmSync(path: string): void;
+  readdirSync(dir: string): string[];
+  /** Last modification time in ms since the epoch. */
+  mtimeMs(path: string): number;
+}
+
+export const realFileOps: FileOps = {
+  openSync: (path, flags, mode) => openSync(path, flags, mode),
+  writeSync: (fd, buffer, offset, length) => writeSync(fd, buffer, offset, length),
+  fsyncSync: (fd) => fsyncSync(fd),
+  closeSync: (fd) => closeSync(fd),
+  renameSync: (from, to) => renameSync(from, to),
+  rmSync: (path) => rmSync(path, { force: true }),
+  readdirSync: (dir) => readdirSync(dir),
+  mtimeMs: (path) => statSync(path).mtimeMs,
+};
+
+let current: FileOps = realFileOps;
+
+/** The file system calls in use. */
+export function fileOps(): FileOps {
+  return current;
+}
+
+/** Swap the file system calls (the fault suite); null puts the real ones back. */
+export function useFileOps(ops: FileOps | null): void {
+  current = ops ?? realFileOps;
+}

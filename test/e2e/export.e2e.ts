@@ -1,0 +1,141 @@
+// The export dialog in real Chromium against the real core (through the test
+// host) and the simulator: a file for Instantly (its headers, the pitch filled
+// per person, a row whose merge field cannot be filled left out by default,
+// the sender's name asked for once, mail text that starts like a formula
+// written as written on request, since Instantly never runs formulas); "I
+// sent these" makes its addresses contacted; then a Word mail-merge workbook,
+// the text as written and nothing that can run. Files read back with Python.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { startHost, type Host } from '../host/server';
+import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
+import { openpyxlRead, pythonCsv, xlsxPart } from '../support/readers';
+import { launch, localToday, openPage, shoot, until } from './browser';
+
+let browser: Browser;
+let sim: Simulator;
+let host: Host;
+let page: Page;
+let brandId: string;
+
+const WORD = 'Quokkabrew';
+const story = (id: string, priority: number, author: string | null, emails: string[], subject: string, body: string) => ({
+  _id: id,
+  opportunity_type: 'publication-gap',
+  title: `${WORD} ${id}`,
+  url: `https://barista.example/${id}`,
+  domain: 'barista.example',
+  status: 'New',
+  archived: false,
+  priority_score: priority,
+  author_name: author,
+  pitch_subject: subject,
+  pitch_body: body,
+  contact_emails: emails,
+});
+
+beforeAll(async () => {
+  browser = await launch();
+  sim = await startSimulator({ seed: 7, opportunities: 30, otherBrandOpportunities: 0, citationsPerBrand: 0 });
+  brandId = sim.brands[0]!.id;
+  sim.inject(
+    brandId,
+    story('q1', 99, 'Sam García', ['SAM.garcia@BARISTA.example'], '-20% on espresso, for your readers', 'Hi {first_name},\nA data set.\n{sender_name}'),
+  );
+  sim.inject(brandId, story('q2', 98, null, ['desk@barista.example CATCH'], 'For the desk', 'Hi [Name], a note.'));
+  host = await startHost({ baseUrl: sim.url });
+  await host.call('keys:set', { key: DEMO_KEY });
+  await host.call('sync:start', {});
+  await until(async () => (await host.call('app:state')).sync.lastFinishedAt !== null, 'the first sync to finish');
+  page = await openPage(browser, host.url);
+  await page.getByRole('navigation', { name: 'Views' }).waitFor();
+  await page.getByLabel('Brand').selectOption(brandId);
+  await page.getByLabel(/^Search/).fill(WORD);
+  await until(async () => (await page.locator('[role="option"]').count()) === 2, 'the two stories to be listed');
+});
+afterAll(async () => {
+  await page.context().close();
+  await host.close();
+  await sim.close();
+  await browser.close();
+});
+
+describe('exporting for a mail tool', () => {
+  it("Instantly: its headers, rows with unfilled fields left out, your name asked once, mail text as written on request; then 'I sent these'", async () => {
+    await page.locator('[role="listbox"]').focus();
+    await page.keyboard.press('e');
+    const dialog = page.getByRole('dialog', { name: 'Export for your mail tool' });
+    await dialog.getByRole('radio', { name: 'Instantly' }).check();
+    await dialog.getByText(/the pitch body as \{\{personalization\}\}/).waitFor();
+    // Only CSV: Instantly takes nothing else.
+    expect(await dialog.getByLabel('Excel workbook (.xlsx)').count()).toBe(0);
+    await dialog.getByRole('group', { name: /with merge fields not filled/ }).waitFor();
+    expect(await dialog.getByRole('radio', { name: 'Leave those rows out' }).isChecked()).toBe(true);
+    // Your name for {sender_name}: asked once, kept in Settings.
+    await dialog.getByLabel(/Your name, for \{sender_name\}/).fill('Sam Reed');
+    await dialog.getByRole('button', { name: 'Use this name' }).click();
+    await expect.poll(async () => (await host.call('settings:get')).senderName).toBe('Sam Reed');
+    // The subject starts like a formula: named, and for a tool that never runs formulas it may go as written.
+    const mailText = dialog.getByRole('group', { name: 'Mail text that starts like a formula' });
+    await mailText.waitFor();
+    await mailText.getByRole('radio', { name: /Write it as written/ }).check();
+    await dialog.getByText('1 row will be exported').waitFor();
+    await shoot(page, 'export-instantly');
+    const out = join(host.dataDir, 'leads.csv');
+    host.setSaveAs(out);
+    await dialog.getByRole('button', { name: 'Save as…' }).click();
+    await dialog.getByText('Saved 1 row to leads.csv.').waitFor();
+    const rows = pythonCsv(out);
+    expect(rows).toEqual([
+      ['email', 'first_name', 'last_name', 'company_name', 'subject', 'personalization', 'article_title', 'website', 'opportunity_id'],
+      [
+        'SAM.garcia@barista.example',
+        'Sam',
+        'García',
+        'barista.example',
+        '-20% on espresso, for your readers',
+        'Hi Sam,\nA data set.\nSam Reed',
+        `${WORD} q1`,
+        'https://barista.example/q1',
+        'q1',
+      ],
+    ]);
+    // Exported is not contacted, until the person says it was sent.
+    expect((await host.call('opportunities:get', { brandId, id: 'q1' }))!.triage.contacted_at).toBeNull();
+    await dialog.getByRole('button', { name: 'I sent these: mark 1 address contacted' }).click();
+    await page.locator('.toast', { hasText: 'Marked 1 address of 1 opportunity as contacted today.' }).waitFor();
+    const d = (await host.call('opportunities:get', { brandId, id: 'q1' }))!;
+    expect(d.triage.contacted_at).toBe(localToday());
+    expect(d.item.stage).toBe('Contacted');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => page.locator('dialog').count()).toBe(0);
+  });
+
+  it('Word/Outlook mail merge: a workbook by default, the text exactly as written, no formula anywhere', async () => {
+    await page.locator('[role="listbox"]').focus();
+    await page.keyboard.press('e');
+    const dialog = page.getByRole('dialog', { name: 'Export for your mail tool' });
+    await dialog.getByRole('radio', { name: 'Word/Outlook mail merge' }).check();
+    expect(await dialog.getByLabel('Excel workbook (.xlsx)').isChecked()).toBe(true);
+    await dialog.getByLabel('Skip addresses already contacted').uncheck();
+    await dialog.getByLabel('Catch-all addresses').selectOption('include');
+    await dialog.getByRole('radio', { name: 'Keep the merge fields on purpose' }).check();
+    await dialog.getByText('2 rows will be exported').waitFor();
+    const out = join(host.dataDir, 'merge.xlsx');
+    host.setSaveAs(out);
+    await dialog.getByRole('button', { name: 'Save as…' }).click();
+    await dialog.getByText('Saved 2 rows to merge.xlsx.').waitFor();
+    const book = openpyxlRead(out);
+    expect(book.formulas).toBe(0);
+    expect(xlsxPart(out, 'xl/worksheets/sheet1.xml')).not.toContain('t="str"');
+    const head = book.rows[0]!.map((c) => c.v);
+    expect(head).toEqual(['Email', 'FirstName', 'LastName', 'FullName', 'Publication', 'Subject', 'Body', 'ArticleTitle', 'ArticleURL', 'OpportunityID']);
+    const subject = head.indexOf('Subject');
+    expect(book.rows.slice(1).map((r) => [r[0]!.v, r[subject]!.v, r[subject + 1]!.v])).toEqual([
+      ['SAM.garcia@barista.example', '-20% on espresso, for your readers', 'Hi Sam,\nA data set.\nSam Reed'],
+      ['desk@barista.example', 'For the desk', 'Hi [Name], a note.'],
+    ]);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+});

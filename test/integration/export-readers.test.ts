@@ -1,0 +1,382 @@
+// Every preset's file read back by programs the project does not write with:
+// Python's csv module for CSV, openpyxl (and the workbook's own XML, read with
+// Python's zipfile) for .xlsx, and LibreOffice headless where it is installed.
+// Each cell is compared with what the cache's JSON says it must be (the
+// expected values are written here from the records, not computed by the
+// app's code): the headers each destination needs, one row per address,
+// addresses with their domain lower-cased, mail text as written in a workbook
+// and (by choice) for a tool that never runs formulas, the CSV guard on every
+// cell that could run, dates as date cells, no formula cell anywhere, spaces
+// and line breaks kept, a cell over 32,767 characters cut with a marker and
+// named.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { type Cache } from '../../electron/core/store/cache';
+import { exportCsv, previewExport, type ExportOptions } from '../../electron/core/export/csv-export';
+import { EXPORT_PRESETS, PRESETS, type ExportPreset } from '../../shared/export-presets';
+import { openpyxlRead, pythonCsv, sofficeConvert, SOFFICE, xlsxPart, type XlsxRead } from '../support/readers';
+import { tempDir } from '../support/tmp';
+import { BRAND, cacheWith } from '../support/export-cache';
+import { setTriage } from '../support/store';
+
+const tmp = tempDir();
+const B = BRAND;
+let cache: Cache;
+
+const LONG = 'x'.repeat(40_000);
+const ACCENTED = `Long read: ${'é'.repeat(200)}`;
+const base = { opportunity_type: 'low-hanging-fruit', status: 'New', archived: false, difficulty: 'Easy', fit_score: 50 };
+const records = [
+  {
+    ...base,
+    _id: 'r1',
+    domain: 'baristamagazine.com',
+    url: 'https://baristamagazine.com/espresso',
+    title: 'Best espresso: -20% tricks',
+    author_name: 'Sam García',
+    priority_score: 90,
+    pitch_subject: '-20% on espresso for your readers',
+    pitch_body: 'Hi {first_name},\n\n  Indented line\r\nLast line\n',
+    contact_emails: ['SAM.garcia@BARISTAMAGAZINE.COM', 'press@BaristaMagazine.com', 'sam.garcia@baristamagazine.com'],
+    last_seen_date: '2026-11-01T10:00:00Z',
+    'Created Date': '2026-10-01T08:30:00Z',
+    'Modified Date': '2026-10-02T09:15:00Z',
+  },
+  {
+    ...base,
+    _id: 'r2',
+    domain: 'evil.example',
+    url: 'https://evil.example/x',
+    title: '=HYPERLINK("http://x","y")',
+    author_name: '+Plus Person',
+    priority_score: 80,
+    pitch_subject: '@here: a data point',
+    pitch_body: '＝SUM(A1) full-width start',
+    contact_emails: ['ana@EVIL.example'],
+  },
+  {
+    ...base,
+    _id: 'r3',
+    domain: 'long.example',
+    url: 'https://long.example/l',
+    title: 'Long',
+    author_name: 'Lee Long',
+    priority_score: 70,
+    pitch_subject: ACCENTED,
+    pitch_body: LONG,
+    contact_emails: ['long@long.example'],
+  },
+  {
+    ...base,
+    _id: 'r4',
+    domain: 'catch.example',
+    url: 'https://catch.example/c',
+    title: 'Catch',
+    author_name: 'Cat Chall',
+    priority_score: 60,
+    pitch_subject: 'For the desk',
+    pitch_body: 'Hi [Name], hello',
+    contact_emails: ['tips@catch.example CATCH'],
+  },
+  {
+    ...base,
+    _id: 'r5',
+    domain: 'cafe.example',
+    url: 'https://cafe.example/z',
+    title: 'Café ☕ مرحبا 👋',
+    author_name: 'Zoë Café',
+    priority_score: 50,
+    pitch_subject: 'Tab\tsubject',
+    pitch_body: 'Tab\there\r\nCRLF line',
+    contact_emails: ['zoe@cafe.example'],
+  },
+];
+
+/** One row per address, as the cache's JSON says it must go out (names only for a person, never for press@ or a catch-all). */
+interface Person {
+  email: string;
+  first: string;
+  last: string;
+  full: string;
+  publication: string;
+  subject: string;
+  body: string;
+  title: string;
+  url: string;
+  id: string;
+}
+const person = (r: (typeof records)[number], email: string, names: [string, string] | null, body: string): Person => ({
+  email,
+  first: names?.[0] ?? '',
+  last: names?.[1] ?? '',
+  full: names ? r.author_name : '',
+  publication: r.domain,
+  subject: r.pitch_subject,
+  body,
+  title: r.title,
+  url: r.url,
+  id: r._id,
+});
+const [r1, r2, r3, r4, r5] = records as [(typeof records)[0], (typeof records)[1], (typeof records)[2], (typeof records)[3], (typeof records)[4]];
+/** In priority order; the same address in another case is the same person, written once, domain lower-cased. */
+const PEOPLE: Person[] = [
+  person(r1, 'SAM.garcia@baristamagazine.com', ['Sam', 'García'], 'Hi Sam,\n\n  Indented line\r\nLast line\n'),
+  person(r1, 'press@baristamagazine.com', null, r1.pitch_body),
+  person(r2, 'ana@evil.example', ['+Plus', 'Person'], r2.pitch_body),
+  person(r3, 'long@long.example', ['Lee', 'Long'], LONG),
+  person(r4, 'tips@catch.example', null, r4.pitch_body),
+  person(r5, 'zoe@cafe.example', ['Zoë', 'Café'], r5.pitch_body),
+];
+
+/** Each address preset's headers (its destination's names) and which part of a person each holds. */
+const HEADERS: Record<Exclude<ExportPreset, 'contacts' | 'opportunities' | 'followups'>, [string, keyof Person][]> = {
+  instantly: [
+    ['email', 'email'],
+    ['first_name', 'first'],
+    ['last_name', 'last'],
+    ['company_name', 'publication'],
+    ['subject', 'subject'],
+    ['personalization', 'body'],
+    ['article_title', 'title'],
+    ['website', 'url'],
+    ['opportunity_id', 'id'],
+  ],
+  lemlist: [
+    ['email', 'email'],
+    ['firstName', 'first'],
+    ['lastName', 'last'],
+    ['companyName', 'publication'],
+    ['subject', 'subject'],
+    ['icebreaker', 'body'],
+    ['articleTitle', 'title'],
+    ['articleUrl', 'url'],
+    ['opportunityId', 'id'],
+  ],
+  mailchimp: [
+    ['Email Address', 'email'],
+    ['First Name', 'first'],
+    ['Last Name', 'last'],
+    ['Company', 'publication'],
+    ['Subject', 'subject'],
+    ['Article Title', 'title'],
+    ['Article URL', 'url'],
+    ['Opportunity ID', 'id'],
+  ],
+  'sheets-merge': [
+    ['Email', 'email'],
+    ['First Name', 'first'],
+    ['Last Name', 'last'],
+    ['Full Name', 'full'],
+    ['Publication', 'publication'],
+    ['Subject', 'subject'],
+    ['Body', 'body'],
+    ['Article Title', 'title'],
+    ['Article URL', 'url'],
+    ['Opportunity ID', 'id'],
+  ],
+  'word-merge': [
+    ['Email', 'email'],
+    ['FirstName', 'first'],
+    ['LastName', 'last'],
+    ['FullName', 'full'],
+    ['Publication', 'publication'],
+    ['Subject', 'subject'],
+    ['Body', 'body'],
+    ['ArticleTitle', 'title'],
+    ['ArticleURL', 'url'],
+    ['OpportunityID', 'id'],
+  ],
+};
+const CONTACTS: [string, keyof Person][] = [
+  ['email', 'email'],
+  ['first_name', 'first'],
+  ['last_name', 'last'],
+  ['domain', 'publication'],
+  ['url', 'url'],
+  ['title', 'title'],
+  ['subject', 'subject'],
+  ['body', 'body'],
+  ['opportunity_id', 'id'],
+];
+
+/** The rule the CSV guard follows (the README's): a first character that is = + - @ (or a full-width or small form of one), a tab, a CR or an LF. */
+const RUNS = /^[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20\uFE62\uFE63\uFE66\uFE6B\u2212]/;
+const flat = (s: string) => s.replace(/\s*(\r\n|\r|\n)+\s*/g, ' ').trim();
+const MAILCHIMP_BYTES = 255;
+
+beforeAll(async () => {
+  cache = await cacheWith(tmp.dir, 'readers.db', records);
+});
+afterAll(() => {
+  cache.close();
+  tmp.cleanup();
+});
+
+async function exported(name: string, o: Omit<ExportOptions, 'brandId' | 'out'>) {
+  const out = join(tmp.dir, name);
+  const r = await exportCsv(cache, { brandId: B, out, unfilled: 'keep', ...o });
+  return { out, r };
+}
+
+/** Rows as objects by header, from records read by Python's csv. */
+function byHeader(rows: string[][]): Record<string, string>[] {
+  const [head, ...body] = rows;
+  return body.map((r) => Object.fromEntries(head!.map((h, i) => [h, r[i]!])));
+}
+
+describe('CSV, read by Python: every cell as the records say, guarded where it could run', () => {
+  for (const preset of ['contacts', ...Object.keys(HEADERS)] as ExportPreset[]) {
+    it(`${preset}: its headers, one row per address, and each cell`, async () => {
+      const { out, r } = await exported(`${preset}.csv`, { preset, format: 'csv' });
+      const rows = pythonCsv(out);
+      const map = preset === 'contacts' ? CONTACTS : HEADERS[preset as keyof typeof HEADERS];
+      if (preset !== 'contacts') expect(rows[0]).toEqual(map.map(([h]) => h));
+      const got = byHeader(rows);
+      expect(got.map((x) => x[map[0]![0]])).toEqual(PEOPLE.map((p) => p.email));
+      const info = PRESETS[preset];
+      got.forEach((row, i) => {
+        for (const [header, key] of map) {
+          let want = PEOPLE[i]![key];
+          if (info.oneLinePerRecord) want = flat(want);
+          const cut = info.maxTextBytes && key !== 'email' && Buffer.byteLength(want) > info.maxTextBytes;
+          if (cut) {
+            // Cut on a character, with a visible end; never more than the tool keeps.
+            expect(Buffer.byteLength(row[header]!), header).toBeLessThanOrEqual(MAILCHIMP_BYTES);
+            expect(row[header]!.endsWith('…')).toBe(true);
+            expect(want.startsWith(row[header]!.slice(0, -1))).toBe(true);
+            continue;
+          }
+          expect(row[header], `${preset} row ${i + 2} ${header}`).toBe(RUNS.test(want) ? `'${want}` : want);
+        }
+      });
+      // Every mail cell the guard changed is named before anything is written, with where the text stays as written.
+      expect(r.check.mailGuarded).toBeGreaterThan(0);
+      expect(r.check.mailGuardedCells.map((c) => c.email)).toContain('ana@evil.example');
+      expect(r.warnings.join('\n')).toMatch(info.formats.includes('xlsx') ? /Save as \.xlsx/ : /Leave those rows out/);
+      if (info.maxTextBytes) expect(r.check.cutCells).toContainEqual(expect.objectContaining({ email: 'long@long.example', column: 'Subject' }));
+      // A CSV keeps a 40,000-character body whole for the mail tool, and says a spreadsheet would cut it.
+      if (map.some(([, k]) => k === 'body')) expect(r.check.overlongCells).toContainEqual(expect.objectContaining({ email: 'long@long.example' }));
+    });
+  }
+
+  it('Instantly, lemlist, Mailchimp: mail text as written on request (those tools never run formulas); other cells still guarded', async () => {
+    for (const preset of ['instantly', 'lemlist', 'mailchimp'] as const) {
+      const { out } = await exported(`${preset}-as-written.csv`, { preset, mailText: 'as-written' });
+      const got = byHeader(pythonCsv(out));
+      const [subject] = HEADERS[preset].find(([, k]) => k === 'subject')!;
+      const [first] = HEADERS[preset].find(([, k]) => k === 'first')!;
+      expect(got[2]![subject]).toBe('@here: a data point');
+      expect(got[2]![first]).toBe('+Plus');
+      expect(got[0]![subject]).toBe('-20% on espresso for your readers');
+    }
+    await expect(exported('sheets-as-written.csv', { preset: 'sheets-merge', format: 'csv', mailText: 'as-written' })).rejects.toThrow(/never runs formulas/);
+  });
+
+  it('mail text that would start a formula: those rows left out on request, and named', async () => {
+    const { out, r } = await exported('leave-out.csv', { preset: 'lemlist', mailText: 'leave-out' });
+    const got = byHeader(pythonCsv(out));
+    expect(got.map((x) => x.email)).toEqual(
+      PEOPLE.map((p) => p.email).filter((e) => !e.startsWith('SAM') && e !== 'press@baristamagazine.com' && e !== 'ana@evil.example'),
+    );
+    expect(r.check.leftOut.formula).toBe(3);
+    for (const x of got) for (const v of Object.values(x)) expect(RUNS.test(v), v).toBe(false);
+  });
+});
+
+/** A workbook read by openpyxl and its XML: no formula and no formula-string cell. */
+function workbook(out: string): XlsxRead {
+  const book = openpyxlRead(out);
+  expect(book.formulas).toBe(0);
+  const xml = xlsxPart(out, 'xl/worksheets/sheet1.xml');
+  expect(xml).not.toMatch(/<f[ >]/);
+  expect(xml).not.toContain('t="str"');
+  // Every text run keeps its spaces and line breaks: LibreOffice drops a leading space or a final line break without this.
+  expect(xml.match(/<t[ >]/g)!.length).toBe(xml.match(/<t xml:space="preserve">/g)!.length);
+  return book;
+}
+const text = (c: { v: unknown } | undefined) => (c?.v === null || c?.v === undefined ? '' : String(c.v));
+
+describe('.xlsx, read by openpyxl: text as written, dates as dates, nothing that runs', () => {
+  for (const preset of ['contacts', 'sheets-merge', 'word-merge'] as ExportPreset[]) {
+    it(`${preset}: each cell as the records say, with no apostrophe; the header bold and frozen; links clickable`, async () => {
+      const { out, r } = await exported(`${preset}.xlsx`, { preset, format: 'xlsx' });
+      const book = workbook(out);
+      expect(book.freeze).toBe('A2');
+      const head = book.rows[0]!.map(text);
+      expect(book.rows[0]!.every((c) => c.bold)).toBe(true);
+      const map = preset === 'contacts' ? CONTACTS : HEADERS[preset as keyof typeof HEADERS];
+      expect(book.rows.slice(1).map((row) => text(row[head.indexOf(map[0]![0])]))).toEqual(PEOPLE.map((p) => p.email));
+      book.rows.slice(1).forEach((row, i) => {
+        for (const [header, key] of map) {
+          const c = row[head.indexOf(header)]!;
+          const want = PEOPLE[i]![key];
+          if (want.length > 32_767) {
+            // Never written whole: cut with a marker that says how much, and the export named the row.
+            expect(text(c).length).toBeLessThanOrEqual(32_767);
+            expect(text(c)).toMatch(/^x{30000}x*… \[[\d,]+ more characters cut: a spreadsheet cell holds 32,767\]$/);
+            expect(r.check.cutCells).toContainEqual(expect.objectContaining({ email: PEOPLE[i]!.email, column: header, row: i + 2 }));
+            continue;
+          }
+          expect(text(c), `${preset} row ${i + 2} ${header}`).toBe(want);
+          if (want) expect(c.t).toBe('s');
+          if (key === 'url') expect(c.link).toBe(want);
+        }
+      });
+      expect(r.check.mailGuarded).toBe(0);
+    });
+  }
+
+  it('opportunities: every field of the JSON, the dates (last_seen_date too) as date cells, the whole numbers as numbers', async () => {
+    setTriage(cache, B, 'r1', { note: '  two leading spaces\n', contacted_at: '2026-11-03' });
+    const { out } = await exported('opportunities.xlsx', { preset: 'opportunities', format: 'xlsx' });
+    const book = workbook(out);
+    const head = book.rows[0]!.map(text);
+    const row = (id: string) => book.rows.find((x) => text(x[head.indexOf('_id')]) === id)!;
+    for (const rec of records) {
+      const x = row(rec._id);
+      for (const [key, value] of Object.entries(rec)) {
+        if (Array.isArray(value)) continue;
+        const c = x[head.indexOf(key)];
+        expect(c, key).toBeDefined();
+        if (key === 'last_seen_date' || key === 'Created Date' || key === 'Modified Date') {
+          expect(c!.t, key).toBe('d');
+          expect(`${c!.v}`.slice(0, 16)).toBe((value as string).slice(0, 16));
+        } else if (typeof value === 'number') expect(c!.v, key).toBe(value);
+        else if (typeof value === 'boolean') expect(c!.v, key).toBe(String(value));
+        else if ((value as string).length > 32_767) expect(text(c)).toContain('more characters cut');
+        else expect(text(c), key).toBe(value);
+      }
+    }
+    expect(text(row('r1')[head.indexOf('note')])).toBe('  two leading spaces\n');
+    expect(row('r1')[head.indexOf('contacted_at')]!).toMatchObject({ t: 'd', v: '2026-11-03T00:00:00' });
+    setTriage(cache, B, 'r1', { note: '', contacted_at: null });
+  });
+});
+
+describe('LibreOffice headless, where installed', () => {
+  it.skipIf(!SOFFICE)('opens every CSV with formulas evaluated and finds none; opens every workbook with the text as written', async () => {
+    for (const preset of EXPORT_PRESETS.filter((p) => PRESETS[p].formats.includes('csv') && p !== 'followups')) {
+      const { out } = await exported(`lo-${preset}.csv`, { preset, format: 'csv' });
+      const asBook = sofficeConvert(out, 'xlsx', 'CSV:44,34,76,1');
+      expect(xlsxPart(asBook, 'xl/worksheets/sheet1.xml'), preset).not.toMatch(/<f[ >]/);
+      expect(openpyxlRead(asBook).rows.length).toBe(pythonCsv(out).length);
+    }
+    for (const preset of ['contacts', 'sheets-merge'] as const) {
+      const { out } = await exported(`lo-${preset}.xlsx`, { preset, format: 'xlsx' });
+      const again = openpyxlRead(sofficeConvert(out, 'xlsx'));
+      expect(again.formulas).toBe(0);
+      const mine = openpyxlRead(out);
+      // LibreOffice keeps leading spaces and trailing line breaks (xml:space="preserve"); line ends it may write as LF.
+      expect(again.rows.map((r) => r.map((c) => text(c).replace(/\r\n/g, '\n')))).toEqual(mine.rows.map((r) => r.map((c) => text(c).replace(/\r\n/g, '\n'))));
+    }
+  });
+});
+
+describe('the check is what the file holds', () => {
+  it('the preview counts and names what the export then writes', async () => {
+    const check = await previewExport(cache, { brandId: B, preset: 'contacts', unfilled: 'keep' });
+    const { r } = await exported('same.csv', { preset: 'contacts' });
+    expect({ ...check, warnings: [] }).toEqual({ ...r.check, warnings: [] });
+    expect(pythonCsv(join(tmp.dir, 'same.csv')).length - 1).toBe(check.rows);
+  });
+});

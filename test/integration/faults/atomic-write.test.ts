@@ -1,0 +1,160 @@
+// The one writer of a user's file (electron/core/files/atomic-write.ts) on
+// its own, against a disk that writes short, fills up, is read-only, or
+// fails the rename: the file under its name is whole or untouched, never half
+// written, and no temporary part is left beside it. And the clean-up of what
+// killed writers left: only this app's temporary files, by name and age.
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { WorkbenchError } from '../../../shared/errors';
+import { commitPartial, FileStream, partialName, removeStalePartials, writeFileAtomic } from '../../../electron/core/files/atomic-write';
+import { withFaults } from '../../support/faulty-files';
+import { tempDir } from '../../support/tmp';
+
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+let n = 0;
+const folder = () => {
+  const dir = join(tmp.dir, `case-${++n}`);
+  mkdirSync(dir);
+  return dir;
+};
+const bytes = (size: number) => Buffer.from(Array.from({ length: size }, (_, i) => 'abcdefghij'[i % 10]).join(''));
+
+async function failure(fn: () => unknown): Promise<WorkbenchError> {
+  try {
+    await fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(WorkbenchError);
+    return e as WorkbenchError;
+  }
+  throw new Error('it did not fail');
+}
+
+describe('writeFileAtomic', () => {
+  it('writes every byte when the disk takes a few at a time', async () => {
+    const path = join(folder(), 'record.json');
+    const data = bytes(100_000);
+    await withFaults({ shortWrites: 7 }, (ops) => {
+      writeFileAtomic(path, data);
+      // The loop really met short writes: thousands of them.
+      expect(ops.shortCount).toBeGreaterThan(1000);
+    });
+    expect(readFileSync(path).equals(data)).toBe(true);
+    expect(readdirSync(join(path, '..'))).toEqual(['record.json']);
+  });
+
+  it.each([
+    ['ENOSPC', 'disk-full', /The disk is full: free some space and try again\./],
+    ['EDQUOT', 'disk-full', /The disk is full/],
+    ['EIO', 'io-error', /The disk may be failing or disconnected/],
+  ] as const)('a disk that fails with %s midway: %s named with the file; the old file stays as it was, no part is left', async (code, kind, next) => {
+    const dir = folder();
+    const path = join(dir, 'list.csv');
+    writeFileSync(path, 'the previous list\n');
+    const e = await withFaults({ fullAtByte: 30_000, code }, () => failure(() => writeFileAtomic(path, bytes(100_000), { what: 'The do-not-contact list' })));
+    expect(e.kind).toBe(kind);
+    expect(e.message).toContain(`The do-not-contact list could not be written to ${path} (${code}).`);
+    expect(e.message).toMatch(next);
+    expect(readFileSync(path, 'utf8')).toBe('the previous list\n');
+    expect(readdirSync(dir)).toEqual(['list.csv']);
+  });
+
+  it('a read-only disk: read-only, naming the folder; nothing is created', async () => {
+    const dir = folder();
+    const path = join(dir, 'record.json');
+    const e = await withFaults({ failOpen: 'EROFS' }, () => failure(() => writeFileAtomic(path, 'x', { what: 'Your record' })));
+    expect(e.kind).toBe('read-only');
+    expect(e.message).toContain(`Your record could not be written to ${path} (EROFS). The disk or folder (${dir}) is read-only: choose a writable folder.`);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a disk that takes every byte but fails the flush or the rename: failure, the part removed, nothing under the name', async () => {
+    for (const faults of [{ failFsync: 'EIO' as const }, { failRename: 'EIO' as const }]) {
+      const dir = folder();
+      const path = join(dir, 'settings.json');
+      const e = await withFaults(faults, () => failure(() => writeFileAtomic(path, bytes(5000))));
+      expect(e.kind).toBe('io-error');
+      expect(readdirSync(dir)).toEqual([]);
+    }
+  });
+});
+
+describe('FileStream (exports)', () => {
+  it('writes every byte of every chunk through short writes, flushed before finish', async () => {
+    const dir = folder();
+    const final = join(dir, 'export.csv');
+    const chunks = [bytes(70_000), bytes(3), bytes(300_000)];
+    await withFaults({ shortWrites: 4096 }, async () => {
+      const file = new FileStream(partialName(final), 'The export');
+      for (const c of chunks) if (!file.write(c)) await new Promise((r) => file.once('drain', r));
+      await new Promise<void>((resolve, reject) => file.end((e?: Error | null) => (e ? reject(e) : resolve())));
+      expect(file.bytesWritten).toBe(370_003);
+      commitPartial(partialName(final), final, 'The export');
+    });
+    expect(readFileSync(final).equals(Buffer.concat(chunks))).toBe(true);
+    expect(readdirSync(dir)).toEqual(['export.csv']);
+  });
+
+  it('a disk that fills up midway fails the stream with disk-full naming the export, not its temporary name', async () => {
+    const dir = folder();
+    const final = join(dir, 'export.csv');
+    const e = await withFaults({ fullAtByte: 100_000 }, async () => {
+      const file = new FileStream(partialName(final), 'The export');
+      const source = async function* () {
+        for (let i = 0; i < 10; i++) yield bytes(50_000);
+      };
+      return pipeline(source, file).then(
+        () => null,
+        (err: unknown) => err,
+      );
+    });
+    expect(e).toMatchObject({ kind: 'disk-full', message: expect.stringContaining(`The export could not be written to ${final} (ENOSPC)`) });
+    expect(existsSync(final)).toBe(false);
+  });
+});
+
+describe('the clean-up of what killed writers left', () => {
+  /** A pid that is certainly not running: a child that has exited. */
+  const deadPid = (): number => Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+
+  it('removes this app’s temporary files whose writer is gone once they are a minute old, and nothing else', () => {
+    const dir = folder();
+    const gone = deadPid();
+    const now = Date.now();
+    const files = {
+      killedExport: `contacts.csv.partial-${gone}`,
+      killedWorkbook: `list.xlsx.partial-${gone}`,
+      killedRecord: `my-record.json.partial-${gone}`,
+      killedBackup: `record-2026-01-01T00-00-00-000Z.json.gz.partial-${gone}`,
+      oldSettings: `settings.json.tmp-${gone}`,
+      justKilled: `other.csv.partial-${gone}`,
+      stillWriting: `mine.csv.partial-${process.pid}`,
+      notOurs: `photo.jpg.partial-${gone}`,
+      userFile: 'contacts.csv',
+    };
+    for (const name of Object.values(files)) writeFileSync(join(dir, name), 'x');
+    const age = (name: string, ms: number) => utimesSync(join(dir, name), new Date(now - ms), new Date(now - ms));
+    for (const k of ['killedExport', 'killedWorkbook', 'killedRecord', 'killedBackup', 'oldSettings', 'notOurs', 'userFile', 'stillWriting'] as const)
+      age(files[k], 5 * 60_000);
+    age(files.justKilled, 10_000);
+    const removed = removeStalePartials(dir, now);
+    expect(removed.sort()).toEqual([files.killedBackup, files.killedExport, files.killedRecord, files.killedWorkbook, files.oldSettings].sort());
+    expect(readdirSync(dir).sort()).toEqual([files.justKilled, files.notOurs, files.stillWriting, files.userFile].sort());
+  });
+
+  it('removes any of them after a day, whatever its pid says (the pid may belong to another process by now)', () => {
+    const dir = folder();
+    const name = `contacts.csv.partial-${process.pid}`;
+    writeFileSync(join(dir, name), 'x');
+    const now = Date.now();
+    utimesSync(join(dir, name), new Date(now - 25 * 3_600_000), new Date(now - 25 * 3_600_000));
+    expect(removeStalePartials(dir, now)).toEqual([name]);
+  });
+
+  it('a folder that cannot be read is left alone, without an error', () => {
+    expect(removeStalePartials(join(tmp.dir, 'no-such-folder'))).toEqual([]);
+  });
+});
