@@ -2,7 +2,7 @@
 // (`domain:verb`) with its argument schema and its result schema side by side,
 // and each event with its payload. The domains the core implements in a file
 // each declare their slice in shared/contract/ (opportunities, triage: the
-// user's record, drafts); this index holds the rest and assembles them all.
+// user's record, drafts, results); this index holds the rest and assembles them all.
 // Every type is inferred from this one declaration: the core's handler map (a
 // missing or misspelt handler fails to compile), the preload's
 // window.workbench and the renderer's calls. The core parses every argument
@@ -20,6 +20,7 @@ import type { BackupInfo, DncCsvPreview, ImportPreview, RecordCounts } from './u
 import { draftsContract } from './contract/drafts';
 import { listFilterSchema, opportunitiesContract } from './contract/opportunities';
 import { brandId, int, none, one, shaped, text } from './contract/parts';
+import { resultsContract } from './contract/results';
 import { triageContract } from './contract/triage';
 
 export { METHOD_NAMES, EVENT_NAMES, channelOf, eventChannelOf } from './contract-names';
@@ -84,6 +85,8 @@ export const settingsSchema = z.strictObject({
    * dictionaries from Google's servers (Windows, Linux), 'off' checks nothing.
    */
   spellcheck: z.enum(['system', 'download', 'off']),
+  /** Mark a pitched opportunity Won by itself when a sync finds evidence of it (a citation at its outlet after the pitch). Off: only the user marks Won. */
+  autoMarkWon: z.boolean(),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 /** settings:set: any settings, and `confirmOrigin` (the new API origin the user saw and accepted) when the API origin changes. */
@@ -149,6 +152,7 @@ export const contract = {
   ...opportunitiesContract,
   ...triageContract,
   ...draftsContract,
+  ...resultsContract,
   'app:info': { args: none, result: appInfoSchema },
   'app:state': { args: none, result: appStateSchema },
   // Files for the user's record and the do-not-contact list come from main's dialogs, as handles.

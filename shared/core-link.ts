@@ -12,6 +12,8 @@ export interface HostOps {
   'shell:show-item-in-folder': { args: { path: string }; result: null };
   'dialog:save-file': { args: { suggestedName: string }; result: string | null };
   'dialog:open-file': { args: { title: string; filters: { name: string; extensions: string[] }[] }; result: string | null };
+  /** The window as a PDF, printed with its print styles (the Results' one-page report). */
+  'window:print-pdf': { args: Record<string, never>; result: Uint8Array };
 }
 export type HostOp = keyof HostOps;
 

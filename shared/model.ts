@@ -144,6 +144,10 @@ export interface BrandSummary {
   failures: { phase: SyncPhase; kind: ErrorKind; message: string }[];
   /** Why this brand was not synced (another process was syncing it), in plain words. */
   skipped?: string;
+  /** Pitched opportunities this sync found new evidence for (a citation at the outlet after the pitch). */
+  cited?: number;
+  /** Of those, how many it marked Won (only with Settings' "mark Won by itself" on). */
+  markedWon?: number;
 }
 
 export interface SyncSummary {

@@ -32,6 +32,7 @@ import * as snooze from './commands/snooze';
 import * as contacted from './commands/contacted';
 import * as replied from './commands/replied';
 import * as undo from './commands/undo';
+import * as results from './commands/results';
 
 export type { Io } from './context';
 export { UsageError } from './options';
@@ -49,6 +50,7 @@ const COMMANDS: Record<string, Command> = {
   undo,
   triage,
   history,
+  results,
   scores,
   citations,
   export: exportCmd,

@@ -19,6 +19,7 @@ import { cacheWriteError } from './store/cache-error';
 import { fileErrorKind } from './files/file-error';
 import type { TrakkrClient } from './api/client';
 import type { Cache } from './store/cache';
+import { observeCitations } from './store/citation-facts';
 import type { RunKind } from './store/sync-runs';
 import { holdBrandLock, type LockOptions } from './sync-lock-wait';
 import type { SyncPhase, SyncEvent, BrandSummary, SyncSummary } from '../../shared/model';
@@ -297,6 +298,8 @@ async function syncCitations(cache: Cache, client: TrakkrClient, brandId: string
       await cache.awaitWriteLock(ctx.signal);
       cache.tx(() => {
         cache.citations.upsertPage(brandId, mode, page.items, run.id, position);
+        // What this sync saw of each cited page, kept for the next one (evidence of a win: core/results/).
+        if (mode === 'citations') observeCitations(cache.writable, brandId, page.items, ctx.now());
         cache.runs.progress(run.id, { cursor: page.pagination.next_cursor, items: page.items.length, added: 0, changed: 0, warnings: page.warnings.length });
       });
       position += page.items.length;

@@ -36,7 +36,7 @@ import { APP_ENTRY_URL, APP_SCHEME, APP_SCHEME_PRIVILEGES } from './app-protocol
 import { watchContextMenu } from './context-menu';
 import { forkCore } from './core-process';
 import { FollowUpReminders, keptNotifications } from './follow-up-reminders';
-import { hostHandlers } from './host-ops';
+import { hostHandlers, saveDialogFor } from './host-ops';
 import { registerIpc } from './ipc';
 import { devServerUrl, runLifecycle, type Lifecycle } from './lifecycle';
 import { createLog, installCrashLogging, type Log } from './log';
@@ -245,7 +245,7 @@ function run({ demo, log, keychainService }: Started<Log>): void {
         openExternal: (url) => shell.openExternal(url),
         showItemInFolder: (path) => shell.showItemInFolder(path),
         showSaveDialog: async (suggestedName) => {
-          const opts = { title: 'Export CSV', defaultPath: join(app.getPath('documents'), suggestedName), filters: [{ name: 'CSV', extensions: ['csv'] }] };
+          const opts = { ...saveDialogFor(suggestedName), defaultPath: join(app.getPath('documents'), suggestedName) };
           const r = await dialogs.showSaveDialog(opts);
           return r.canceled || !r.filePath ? null : r.filePath;
         },
@@ -253,6 +253,12 @@ function run({ demo, log, keychainService }: Started<Log>): void {
           const opts = { title, filters, properties: ['openFile' as const] };
           const r = await dialogs.showOpenDialog(opts);
           return r.canceled || !r.filePaths[0] ? null : r.filePaths[0];
+        },
+        // The Results' report: the window as it prints (its print styles show the one-page report only).
+        printToPdf: async () => {
+          const w = liveWindow(win);
+          if (!w) throw new Error('The window is closed.');
+          return w.webContents.printToPDF({ printBackground: true, preferCSSPageSize: true });
         },
       }),
       onEvent: send,

@@ -11,12 +11,15 @@ export interface MutateRequest {
   added?: number;
   changed?: number;
   removed?: number;
+  /** Citations (mode citations) to put in, or to change at their address: a later sync brings them (a new page, a flip of mentions_brand). */
+  cite?: Record<string, unknown>[];
 }
 
 export interface MutateResult {
   added: string[];
   changed: string[];
   removed: string[];
+  cited: string[];
 }
 
 /** Adds, changes and removes records of a brand (default: the first), as happens between two syncs. */
@@ -25,7 +28,7 @@ export function mutate(state: SimState, m: MutateRequest): MutateResult {
   if (!brand) throw notFound('No such brand');
   state.mutations++;
   const salt = state.mutations * 7919;
-  const result: MutateResult = { added: [], changed: [], removed: [] };
+  const result: MutateResult = { added: [], changed: [], removed: [], cited: [] };
   for (const i of brand.pickLive(m.removed ?? 0, salt + 1)) {
     brand.removed.add(i);
     result.removed.push(String(brand.record(i)._id));
@@ -39,6 +42,12 @@ export function mutate(state: SimState, m: MutateRequest): MutateResult {
   if (m.added && brand.injected.length === 0) {
     brand.added += m.added;
     for (let i = firstNew; i < firstNew + m.added; i++) result.added.push(String(brand.record(i)._id));
+  }
+  for (const c of m.cite ?? []) {
+    if (typeof c.url !== 'string' || !c.url)
+      throw new HttpError(400, { error: 'INVALID_PARAMETER', message: 'A citation to put in needs its url', timestamp: now() });
+    brand.cite(c);
+    result.cited.push(c.url);
   }
   brand.invalidate();
   return result;

@@ -248,6 +248,8 @@ function getCitations(state: SimState, ctx: Ctx): unknown {
   const page = all.slice(start, start + limit);
   const end = start + page.length;
   const next = end < all.length ? encodeCursor(end, tag) : null;
+  // The last page of a whole pass: the next pass is a later sync's (a demo page may flip its brand mention by then).
+  if (mode === 'citations' && !filtered && next === null) brand.citationPassDone();
   const key = mode === 'citations' ? 'citations' : mode === 'search-queries' ? 'search_queries' : 'knowledge';
   const body: Record<string, unknown> = {
     brand_id: brand.id,

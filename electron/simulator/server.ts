@@ -6,11 +6,13 @@ import { FaultQueue, faultHooks, type Fault } from './faults';
 import { RateLimiter } from './rate-limit';
 import { serve, type Served } from './serve';
 import { SimState, type ServeOptions } from './state';
+import type { DemoPitch } from './pitches';
 
 export { DEMO_KEY, type ErrorForm } from './state';
 export { FAULT_KINDS, type Fault } from './faults';
 export type { RateLimitBody } from './rate-limit';
 export type { MutateRequest } from './admin';
+export type { DemoPitch } from './pitches';
 
 export interface SimulatorOptions extends ServeOptions {
   /** Requests per minute per key; 0 = no limit. */
@@ -26,6 +28,8 @@ export interface Simulator extends Served {
   setRateLimit(perMinute: number): void;
   mutate(m: MutateRequest): MutateResult;
   inject(brand: string, record: Record<string, unknown>): void;
+  /** The demo user's pitches, per brand (what the app's demo puts in its record). */
+  pitches(): { brandId: string; pitches: DemoPitch[] }[];
 }
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
@@ -43,5 +47,6 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     setRateLimit: (perMinute: number) => limiter.set(perMinute),
     mutate: (m: MutateRequest) => mutate(state, m),
     inject: (brand: string, record: Record<string, unknown>) => inject(state, brand, record),
+    pitches: () => state.brands.map((b) => ({ brandId: b.id, pitches: b.pitches() })),
   });
 }

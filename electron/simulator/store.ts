@@ -6,6 +6,7 @@ import { DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES, type OutreachSort } from '..
 import { dayNumber } from '../../shared/calendar';
 import { buildCitation, buildKnowledge, buildSearchQuery } from './citations';
 import { BRAND_NAMES, DOMAINS, brandId, buildOpportunity, skeleton, type DataOptions } from './data';
+import { demoPitches, pitchCitation, type DemoPitch } from './pitches';
 
 interface Attributes {
   type: Uint8Array;
@@ -41,6 +42,11 @@ export class BrandState {
   private attrs: Attributes | null = null;
   private readonly sorted = new Map<OutreachSort, Int32Array>();
   private citationCache = new Map<string, Record<string, unknown>[]>();
+  /** Full passes over the citations mode served so far (a demo page that flips mentions the brand from the second on). */
+  citationPasses = 0;
+  /** Citations put in or changed by hand between syncs (tests), by address. */
+  private readonly cited = new Map<string, Record<string, unknown>>();
+  private pitchList: DemoPitch[] | null = null;
 
   constructor(
     readonly index: number,
@@ -163,21 +169,50 @@ export class BrandState {
     return out;
   }
 
+  /** The demo user's pitches of this brand (the app's demo keeps them in its record). */
+  pitches(): DemoPitch[] {
+    return (this.pitchList ??= demoPitches(this.opts, this));
+  }
+
+  /** A full pass over the citations mode was served: the next one is a later sync's. */
+  citationPassDone(): void {
+    this.citationPasses++;
+  }
+
+  /** Put in a citation, or change the one at its address (the fields given), as happens between two syncs. */
+  cite(item: Record<string, unknown>): void {
+    const url = String(item.url ?? '');
+    this.cited.set(url, { ...this.cited.get(url), ...item });
+    this.citationCache.clear();
+  }
+
   citations(mode: string): Record<string, unknown>[] {
-    const hit = this.citationCache.get(mode);
+    const key = mode === 'citations' ? `${mode}:${this.citationPasses}` : mode;
+    const hit = this.citationCache.get(key);
     if (hit) return hit;
     const n = this.opts.citationsPerBrand;
     let items: Record<string, unknown>[];
     if (mode === 'citations') {
-      items = Array.from({ length: n }, (_, i) => buildCitation(this.opts, this, i));
+      // The demo pitches' citations take the place of the last generated ones, so the count stays the one asked for.
+      const pitched = this.pitches()
+        .map((p) => pitchCitation(this.opts, this, p, this.citationPasses))
+        .filter((c): c is Record<string, unknown> => c !== null)
+        .slice(0, n);
+      items = Array.from({ length: n - pitched.length }, (_, i) => buildCitation(this.opts, this, i)).concat(pitched);
+      for (const [url, c] of this.cited) {
+        const at = items.findIndex((x) => x.url === url);
+        if (at >= 0) items[at] = { ...items[at], ...c };
+        else items.push({ domain: '', times_cited: 1, competitors_referenced: [], prompts: [], mentions_brand: false, ...c });
+      }
       items.sort((x, y) => (y.times_cited as number) - (x.times_cited as number) || String(x.url).localeCompare(String(y.url)));
+      for (const k of this.citationCache.keys()) if (k.startsWith('citations:')) this.citationCache.delete(k);
     } else if (mode === 'search-queries') {
       items = Array.from({ length: Math.ceil(n / 2) }, (_, i) => buildSearchQuery(this.opts, this, i));
       items.sort((x, y) => (y.count as number) - (x.count as number) || String(x.query).localeCompare(String(y.query)));
     } else {
       items = Array.from({ length: Math.ceil(n / 3) }, (_, i) => buildKnowledge(this.opts, this, i));
     }
-    this.citationCache.set(mode, items);
+    this.citationCache.set(key, items);
     return items;
   }
 }

@@ -18,6 +18,7 @@ const host: HostHandlers = {
   'shell:show-item-in-folder': () => null,
   'dialog:save-file': ({ suggestedName }) => join(dir, suggestedName),
   'dialog:open-file': () => null,
+  'window:print-pdf': () => new Uint8Array(),
 };
 const core = new CoreSupervisor({
   spawn: () => forkNodeCore({ userDataDir: dir, appName: 'Outreach Workbench', appVersion: '0.1.0', platformName: 'linux', demo: false, baseUrl: url }),

@@ -12,9 +12,14 @@ import { DEMO_KEY } from '../../electron/simulator/server';
 import { DIFFICULTIES, STATUSES } from '../../shared/domain';
 import { LIST_SORTS, type ListFilter } from '../../shared/model';
 import type { TriagePatch } from '../../shared/triage-fields';
-import type { After } from '../../electron/core/store/opportunity-list';
+import { localToday, type After } from '../../electron/core/store/opportunity-list';
 import { ensureBrandKey } from '../../electron/core/store/brand-keys';
 import { count, counts, page, setTriage, setTriageMany } from '../support/store';
+import { matchBrand } from '../../electron/core/results/match';
+import { resultsOf } from '../../electron/core/results/report';
+import { observeCitations } from '../../electron/core/store/citation-facts';
+import { addDays } from '../../shared/calendar';
+import { periodOf } from '../../shared/results';
 
 const [phase, url, dbPath, pagesFile] = process.argv.slice(2) as [string, string, string, string | undefined];
 const peakMb = () => Math.round((process.resourceUsage().maxRSS / 1024) * 10) / 10;
@@ -273,6 +278,50 @@ if (phase === 'sync') {
     opportunities_bytes: opps.bytes,
     peak_rss_mb: peakMb(),
   });
+} else if (phase === 'results') {
+  // Citations matched to the outreach, as the app does after each sync and for the Results view, on the synced cache:
+  // a fifth of the opportunities pitched over the last 120 days (not timed), the brand's citations (50,000 from this
+  // phase's simulator) written as a sync writes them (the part kept between syncs timed on its own), then the match
+  // of every pitch (the median of five) and a month's Results (the median of three).
+  const cache = await Cache.open(dbPath);
+  const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
+  const ids = (cache.db.prepare('SELECT id FROM opportunities ORDER BY rowid').all() as { id: string }[]).map((r) => r.id).filter((_, i) => i % 5 === 2);
+  const today = localToday();
+  for (let i = 0; i < ids.length; i += 500)
+    setTriageMany(cache, brand, ids.slice(i, i + 500), { stage: 'Contacted', contacted_at: addDays(today, -((i / 500) % 120)) });
+  const client = new TrakkrClient({ baseUrl: url, apiKey: DEMO_KEY, requestsPerMinute: 0 });
+  let citations = 0;
+  let observe = 0;
+  let position = 0;
+  for await (const page of client.citationsPages({ brand, mode: 'citations', limit: 500 })) {
+    cache.tx(() => {
+      cache.citations.upsertPage(brand, 'citations', page.items, 1, position);
+      const t = performance.now();
+      observeCitations(cache.writable, brand, page.items, new Date().toISOString());
+      observe += performance.now() - t;
+    });
+    position += page.items.length;
+    citations += page.items.length;
+  }
+  const median = (f: () => unknown, n: number) => {
+    const ms: number[] = [];
+    for (let k = 0; k < n; k++) {
+      const t = performance.now();
+      f();
+      ms.push(performance.now() - t);
+    }
+    return Math.round(ms.sort((a, b) => a - b)[Math.floor(n / 2)]! * 10) / 10;
+  };
+  let evidence = 0;
+  let pitched = 0;
+  const matchMs = median(() => {
+    const m = matchBrand(cache.readable, brand);
+    evidence = m.evidence.size;
+    pitched = m.rows.length;
+  }, 5);
+  const reportMs = median(() => resultsOf(cache, brand, periodOf('last-month', today), today), 3);
+  cache.close();
+  out({ citations, pitched, evidence, match_ms: matchMs, report_ms: reportMs, observe_ms: Math.round(observe), peak_rss_mb: peakMb() });
 } else {
   process.stderr.write(`unknown phase ${phase}\n`);
   process.exit(2);

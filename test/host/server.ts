@@ -44,6 +44,11 @@ export interface Host {
   setSaveAs(path: string | null): void;
   /** The file the fake open dialog answers with (null, the default: the user cancels). */
   setOpenFile(path: string | null): void;
+  /**
+   * What prints the window to PDF (main's webContents.printToPDF in the app): a browser test gives its
+   * page's own, Chromium's print-to-PDF (playwright's page.pdf, CDP Page.printToPDF). Without one it is refused.
+   */
+  setPrinter(print: (() => Promise<Uint8Array>) | null): void;
   /** Push an event to the page as main would (e.g. 'app:command' from a menu item). */
   emit<E extends EventName>(event: E, payload: EventPayloads[E]): void;
   /** The core process, for tests that stop it. */
@@ -93,6 +98,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
   const opened: string[] = [];
   let saveAs: string | null = join(dataDir, 'export.csv');
   let openFile: string | null = null;
+  let printer: (() => Promise<Uint8Array>) | null = null;
   let launched = false;
 
   let corePid: number | undefined;
@@ -117,6 +123,10 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
       showItemInFolder: (p) => void opened.push(`folder:${p}`),
       showSaveDialog: async (name) => (saveAs === null ? null : saveAs.endsWith('/') ? join(saveAs, name) : saveAs),
       showOpenDialog: async () => openFile,
+      printToPdf: async () => {
+        if (!printer) throw new Error('There is no window to print here (the test host was given no page).');
+        return printer();
+      },
     }),
     onEvent: broadcast,
     onCrash: (state, message) => broadcast('core:status', { state, message }),
@@ -231,6 +241,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     opened: () => [...opened],
     setSaveAs: (p) => void (saveAs = p),
     setOpenFile: (p) => void (openFile = p),
+    setPrinter: (p) => void (printer = p),
     emit: (event, payload) => broadcast(event, payload),
     close: async () => {
       for (const s of streams) s.end();

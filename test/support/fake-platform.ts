@@ -24,8 +24,14 @@ export class FakePlatform implements Platform {
   async chooseOpenFile(): Promise<string | null> {
     return this.openFrom;
   }
+  /** What printToPdf answers (a test sets real PDF bytes, or leaves it to refuse). */
+  pdf: Uint8Array | null = null;
   showItemInFolder(path: string): void {
     this.shown.push(path);
+  }
+  async printToPdf(): Promise<Uint8Array> {
+    if (!this.pdf) throw new Error('no window to print');
+    return this.pdf;
   }
   emit<E extends EventName>(event: E, payload: EventPayloads[E]): void {
     this.events.push({ event, payload });
@@ -71,4 +77,5 @@ export const quietHost: HostHandlers = {
   'shell:show-item-in-folder': () => null,
   'dialog:save-file': () => null,
   'dialog:open-file': () => null,
+  'window:print-pdf': () => new Uint8Array(),
 };

@@ -73,6 +73,12 @@ export const WRITES_CACHE: Record<MethodName, boolean> = {
   'keys:clear': false,
   'demo:start': false,
   'demo:reset': false,
+  // The Results read the cache only (the match runs on the read-only face); the report and tables are files.
+  'results:get': false,
+  'results:evidence': false,
+  'results:cited': false,
+  'results:save-report': false,
+  'results:export': false,
 };
 
 /** The handlers, each waiting for the cache when it writes and naming the cache's failures (see the top of this file). */

@@ -69,6 +69,9 @@ class RemotePlatform implements Platform {
   showItemInFolder(path: string): void {
     void this.request('shell:show-item-in-folder', { path }).catch(() => {});
   }
+  async printToPdf(): Promise<Uint8Array> {
+    return this.request('window:print-pdf', {});
+  }
   emit<E extends EventName>(event: E, payload: EventPayloads[E]): void {
     this.link.post({ type: 'event', event, payload });
   }

@@ -1,7 +1,8 @@
 // The core's handler map, one handler per contract method, typed from the
 // contract's declaration so a missing or misspelt handler, or a wrong result,
 // fails to compile. The domains of the user's work bring their own slice,
-// declared and done side by side (opportunities.ts, triage.ts, drafts.ts),
+// declared and done side by side (opportunities.ts, triage.ts, drafts.ts,
+// results.ts),
 // straight over the store; the app's own methods (keys, settings, sync,
 // export, files, demo) call the service. Every argument arrives as `unknown`
 // and is parsed with the contract's schema before any handler runs; every
@@ -11,6 +12,7 @@ import { redactKeys } from '../../../shared/rules';
 import { WorkbenchError } from '../../../shared/errors';
 import { draftHandlers } from './drafts';
 import { opportunityHandlers } from './opportunities';
+import { resultsHandlers } from './results';
 import type { AppService } from './service';
 import { triageHandlers } from './triage';
 
@@ -33,6 +35,7 @@ export function createHandlers(s: AppService, _platform?: unknown): Handlers {
     ...opportunityHandlers(s.domain),
     ...triageHandlers(s.domain),
     ...draftHandlers(s.domain),
+    ...resultsHandlers(s.resultsDomain),
     'app:info': () => s.info(),
     'app:state': () => s.state(),
     'files:choose': ({ purpose }) => s.chooseFile(purpose),

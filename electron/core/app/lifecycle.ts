@@ -9,7 +9,7 @@ import { WorkbenchError } from '../../../shared/errors';
 import { join } from 'node:path';
 import type { CacheKeeper } from './cache-keeper';
 import type { Connection } from './connection';
-import { DemoKeychain, removeCacheFiles, startDemoApi, type DemoSimulator } from './demo';
+import { DemoKeychain, removeCacheFiles, seedDemoRecord, startDemoApi, type DemoSimulator } from './demo';
 import type { ExportJobs } from './export-jobs';
 import type { Keychain } from './keys';
 import type { Platform } from './platform';
@@ -62,6 +62,8 @@ export class AppLifecycle {
   async openDemo(): Promise<void> {
     this.demo = await startDemoApi(this.d.demoOpportunities);
     await this.openCache(cachePath({ userDataDir: this.d.userDataDir, demo: true }), new DemoKeychain());
+    // A fresh demo cache gets the demo user's pitches, so the Results show the feature working.
+    seedDemoRecord(this.d.keeper.cache, this.demo);
   }
 
   /**
@@ -124,6 +126,7 @@ export class AppLifecycle {
     this.d.keeper.cache.close();
     removeCacheFiles(path);
     await this.openCache(path, new DemoKeychain());
+    seedDemoRecord(this.d.keeper.cache, this.demo);
     this.d.sync.start({});
     return { reset: true };
   }

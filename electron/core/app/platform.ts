@@ -11,5 +11,7 @@ export interface Platform {
   /** The native open dialog; null when the user cancels. */
   chooseOpenFile(o: { title: string; filters: { name: string; extensions: string[] }[] }): Promise<string | null>;
   showItemInFolder(path: string): void;
+  /** The window printed to PDF with its print styles (main's webContents.printToPDF). */
+  printToPdf(): Promise<Uint8Array>;
   emit<E extends EventName>(event: E, payload: EventPayloads[E]): void;
 }

@@ -15,6 +15,7 @@ import type { Keychain } from './keys';
 import { AppLifecycle } from './lifecycle';
 import type { Platform } from './platform';
 import { RecordKeeping } from './record-keeping';
+import { afterSync, type ResultsDeps } from './results';
 import { SettingsFile } from './settings';
 import { SyncJobs } from './sync-jobs';
 
@@ -53,6 +54,8 @@ export interface ServiceParts {
   exports: ExportJobs;
   /** What the domains behind the contract (opportunities, triage, drafts) are given. */
   domain: DomainDeps;
+  /** What the results domain is given: the domains' parts and the files chosen in main's dialogs. */
+  results: ResultsDeps;
   life: AppLifecycle;
   /** Today on the user's calendar (YYYY-MM-DD); a test fixes it. */
   today(): string;
@@ -78,6 +81,8 @@ export function buildParts(opts: AppServiceOptions): ServiceParts {
     client: () => connection.client(),
     setOnline: (online) => connection.setOnline(online),
     keyRefused: (message) => connection.recordKeyCheck(false, message),
+    afterSync: (summary, startedAt) => afterSync(results, summary, startedAt),
+    log: opts.log,
   });
   const files = new FileChoices(platform);
   const record: RecordKeeping = new RecordKeeping({
@@ -89,6 +94,7 @@ export function buildParts(opts: AppServiceOptions): ServiceParts {
   });
   const exports = new ExportJobs({ platform, cache, files, onDone: () => record.changed(), senderName: () => settings.get().senderName, today });
   const domain: DomainDeps = { cache, platform, settings: () => settings.get(), today, changed: () => record.changed() };
+  const results: ResultsDeps = { ...domain, files };
   const life: AppLifecycle = new AppLifecycle({ ...opts, keeper, settings, connection, sync, exports, record, today });
-  return { keeper, settings, connection, sync, files, record, exports, domain, life, today };
+  return { keeper, settings, connection, sync, files, record, exports, domain, results, life, today };
 }

@@ -6,7 +6,7 @@
 // settings. The domains of the user's work answer their slice of the contract
 // themselves, over the store (opportunities.ts, triage.ts: the one owner of
 // the user's record, drafts.ts), with the deps this service gives them
-// (`domain`). Electron's core process and the UI test host both run this,
+// (`domain`); the Results too (results.ts). Electron's core process and the UI test host both run this,
 // each with its own Platform.
 import type { AppInfo, AppState, ContractResults, KeyStatus, Settings, SettingsPatch, SyncState } from '../../../shared/contract';
 import type { TrakkrClient } from '../api/client';
@@ -18,6 +18,7 @@ import { cachePath } from './lifecycle';
 import { warmUp } from './opportunities';
 import { openLink, openMail, writeClipboard } from './outside';
 import type { FilePurpose, RecordKeeping } from './record-keeping';
+import type { ResultsDeps } from './results';
 import { buildParts, type AppServiceOptions, type ServiceParts } from './service-parts';
 
 export type { AppServiceOptions };
@@ -28,11 +29,14 @@ export class AppService {
   readonly record: RecordKeeping;
   /** What the domains' handlers (opportunities, triage, drafts) are given. */
   readonly domain: DomainDeps;
+  /** What the results domain's handlers are given (results.ts): the domains' parts and the files chosen. */
+  readonly resultsDomain: ResultsDeps;
 
   private constructor(private readonly opts: AppServiceOptions) {
     this.parts = buildParts(opts);
     this.record = this.parts.record;
     this.domain = this.parts.domain;
+    this.resultsDomain = this.parts.results;
   }
 
   static async create(opts: AppServiceOptions): Promise<AppService> {

@@ -36,6 +36,8 @@ export const DEFAULT_SETTINGS: Settings = {
   followUpReminders: true,
   // No dictionary is downloaded unless the person chooses it (Settings); macOS uses its own.
   spellcheck: 'system',
+  // Nothing is marked Won without the user unless they turn this on.
+  autoMarkWon: false,
 };
 
 /** The error kind of a base URL change that needs the user's confirmation. */

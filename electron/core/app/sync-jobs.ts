@@ -14,6 +14,9 @@ export interface SyncJobsDeps {
   setOnline(online: boolean): void;
   /** The service refused the key during a sync. */
   keyRefused(message: string): void;
+  /** Once a sync has ended, before the window hears of it: what it means for the Results (it may add to the summary). */
+  afterSync?(summary: SyncSummary, startedAt: string): void;
+  log?(level: 'warn' | 'error', message: string): void;
 }
 
 export class SyncJobs {
@@ -38,6 +41,7 @@ export class SyncJobs {
     if (this.running) return { jobId: this.running.id };
     const { platform, setOnline } = this.deps;
     let jobId = '';
+    const startedAt = new Date().toISOString();
     const job = startSyncJob(this.deps.cache(), this.deps.client(), {
       brandIds: args.brandIds,
       holderLabel: 'the Outreach Workbench app',
@@ -51,6 +55,11 @@ export class SyncJobs {
     this.running = { ...job, last: null };
     job.done
       .then((summary) => {
+        try {
+          this.deps.afterSync?.(summary, startedAt);
+        } catch (e) {
+          this.deps.log?.('warn', `matching citations to the outreach after the sync failed: ${e instanceof Error ? e.message : String(e)}`);
+        }
         this.lastSummary = summary;
         this.lastFinishedAt = new Date().toISOString();
         if (summary.error && (summary.error.kind === 'service-unreachable' || summary.error.kind === 'service-error')) setOnline(false);

@@ -8,7 +8,7 @@ import { errorText } from '../lib/format';
 import { Latest } from '../lib/latest';
 import { Toaster, type Toast } from './toasts.svelte';
 
-export type View = 'opportunities' | 'insights' | 'settings';
+export type View = 'opportunities' | 'insights' | 'results' | 'settings';
 type Recovery = NonNullable<AppState['recovery']>;
 export type { Toast };
 
@@ -179,7 +179,15 @@ export class AppStore {
       const skipped = summary.brands.filter((b) => b.skipped);
       if (skipped.length && skipped.length === summary.brands.length) this.toast(skipped[0]!.skipped!);
       else if (failures.length) this.toast(`Synced with ${failures.length} problem${failures.length === 1 ? '' : 's'}: ${failures[0]!.message}`, 'error');
-      else this.toast(`Synced: ${added} new, ${changed} changed.`);
+      else {
+        // What the sync found at the outlets pitched (evidence of a win), and the Wons it marked when Settings allow it.
+        const cited = summary.brands.reduce((a, b) => a + (b.cited ?? 0), 0);
+        const won = summary.brands.reduce((a, b) => a + (b.markedWon ?? 0), 0);
+        const news = cited
+          ? ` ${cited} pitched ${cited === 1 ? 'opportunity is' : 'opportunities are'} newly cited${won ? ` (${won} marked Won)` : ''}: see Results.`
+          : '';
+        this.toast(`Synced: ${added} new, ${changed} changed.${news}`);
+      }
     }
   }
 

@@ -9,6 +9,7 @@ import type { OutreachActions } from './outreach';
 import type { PipelineStore } from './pipeline.svelte';
 import type { PitchStore } from './pitch.svelte';
 import type { RecordStore } from './record.svelte';
+import type { ResultsStore } from './results.svelte';
 import type { SnippetsStore } from './snippets.svelte';
 
 export const [useApp, provideApp] = createContext<AppStore>();
@@ -19,3 +20,4 @@ export const [useRecord, provideRecord] = createContext<RecordStore>();
 export const [usePipeline, providePipeline] = createContext<PipelineStore>();
 export const [usePitch, providePitch] = createContext<PitchStore>();
 export const [useSnippets, provideSnippets] = createContext<SnippetsStore>();
+export const [useResults, provideResults] = createContext<ResultsStore>();

@@ -350,12 +350,12 @@ export class OpportunitiesStore {
     }
   }
 
-  /** Take back the latest triage action (of this brand). Never rejects. */
-  async undo(): Promise<TriageResult | null> {
+  /** Take back the latest triage action (of this brand), or the one named. Never rejects. */
+  async undo(actionId?: number): Promise<TriageResult | null> {
     const brandId = this.#app.brandId;
     if (!brandId) return null;
     try {
-      const r = await call('triage:undo', { brandId, filter: this.#filter, counts: true });
+      const r = await call('triage:undo', { ...(actionId === undefined ? {} : { actionId }), brandId, filter: this.#filter, counts: true });
       await this.applyResult(r);
       this.#app.toast(r.message);
       return r;

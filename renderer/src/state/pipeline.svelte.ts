@@ -26,6 +26,8 @@ export class PipelineStore {
   /** Opportunities per outlet (lower-case domain) under the filter on screen, while grouped. */
   #domains = $state.raw<Record<string, number>>({});
   #due = $state.raw<Due | null>(null);
+  /** The last Won marked with the key here (its Undo, beside the Cited mark, takes back that action). */
+  #lastWon = $state.raw<{ brandId: string; id: string; actionId: number } | null>(null);
   #domainsTurn = new Latest();
   #dueTurn = new Latest();
   readonly #unlisten: () => void;
@@ -53,6 +55,10 @@ export class PipelineStore {
   /** Follow-ups due, per brand and in all (null until counted). */
   get due(): Due | null {
     return this.#due;
+  }
+  /** The opportunity last marked Won with the key in the brand on screen, while its action can be undone here. */
+  get lastWon(): { id: string } | null {
+    return this.#lastWon && this.#lastWon.brandId === this.#app.brandId ? this.#lastWon : null;
   }
   /** Follow-ups due in the brand on screen (null until counted: a chip shows a placeholder, never a wrong 0). */
   get dueHere(): number | null {
@@ -204,9 +210,37 @@ export class PipelineStore {
     if (r && many) this.#opps.clearSelection();
   }
 
+  /**
+   * Won, with one key: the opportunity under the cursor (or the selection),
+   * through the owner's `won` intent, so the history shows it and the undo
+   * every action has (z, Ctrl+Z) takes it back. Never rejects.
+   */
+  async markWon(): Promise<void> {
+    const brandId = this.#app.brandId;
+    const selected = this.#opps.selected.size > 0;
+    const item = selected ? undefined : this.#opps.active;
+    if (item?.stage === 'Won') return this.#app.toast('It is Won already.');
+    const before = item?.stage ?? 'New';
+    const r = await this.#act({ do: 'won' }, 'Won could not be marked', (n) =>
+      selected ? `${count(n, 'opportunity', 'opportunities')} moved to Won. Press z to undo.` : `Stage: Won. Press z to undo (back to ${before}).`,
+    );
+    if (r && selected) this.#opps.clearSelection();
+    if (r && item && brandId && r.actionId !== null) this.#lastWon = { brandId, id: item.id, actionId: r.actionId };
+  }
+
+  /** Take back the Won last marked with the key here (that action, even when others came after). Never rejects. */
+  async undoWon(): Promise<void> {
+    const last = this.lastWon;
+    if (!last) return this.undo();
+    const r = await this.#opps.undo(this.#lastWon!.actionId);
+    this.#lastWon = null;
+    if (r) this.applyResult(r);
+  }
+
   /** Take back the latest action of this brand (its toast says what came back). Never rejects. */
   async undo(): Promise<void> {
     const r = await this.#opps.undo();
+    if (r && r.actionId === this.#lastWon?.actionId) this.#lastWon = null;
     if (r) this.applyResult(r);
   }
 }

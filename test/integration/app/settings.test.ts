@@ -16,7 +16,8 @@ import { tempDir } from '../../support/tmp';
 
 /**
  * The pipeline's settings as they start (shared/pipeline.ts's defaults, a 90-day contact window, no sender name yet),
- * and the desktop's: updates and follow-up reminders on, spelling by the system's own dictionaries (no download).
+ * and the desktop's: updates and follow-up reminders on, spelling by the system's own dictionaries (no download);
+ * and nothing marked Won without the user.
  */
 const PIPELINE_SETTINGS = {
   followUpAfterDays: 3,
@@ -26,6 +27,7 @@ const PIPELINE_SETTINGS = {
   checkForUpdates: true,
   followUpReminders: true,
   spellcheck: 'system',
+  autoMarkWon: false,
 };
 
 const DEFAULT = 'https://api.trakkr.ai';

@@ -68,16 +68,32 @@ describe('migrations', () => {
         fresh.exec(m.sql);
         fresh.pragma(`user_version = ${m.version}`);
       }
-      fresh
-        .prepare(
-          "INSERT INTO triage (brand_id, opportunity_id, status, note, starred, contacted_at, updated_at) VALUES (?, 'x', 'Done', 'my note', 1, '2026-11-02', 'now')",
-        )
-        .run(B);
+      if (from < 8)
+        fresh
+          .prepare(
+            "INSERT INTO triage (brand_id, opportunity_id, status, note, starred, contacted_at, updated_at) VALUES (?, 'x', 'Done', 'my note', 1, '2026-11-02', 'now')",
+          )
+          .run(B);
+      else {
+        // From version 8 on there is no status: the row as version 8 left the status Done, carried onto the stage.
+        fresh
+          .prepare(
+            "INSERT INTO triage (brand_id, opportunity_id, stage, note, starred, contacted_at, updated_at) VALUES (?, 'x', 'Won', 'my note', 1, '2026-11-02', 'now')",
+          )
+          .run(B);
+        fresh
+          .prepare(
+            "INSERT INTO history (brand_id, opportunity_id, at, kind, detail) VALUES (?, 'x', 'now', 'stage', 'Won (your earlier status Done, carried over)')",
+          )
+          .run(B);
+      }
       fresh.close();
       const backups = join(tmp.dir, `backups-${from}`);
       const db = await openDatabase(path, { backupDir: backups });
       expect(db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
       expect(db.prepare('SELECT note, starred FROM triage').get()).toEqual({ note: 'my note', starred: 1 });
+      // Version 9: what the syncs see of each cited page, kept between syncs (none yet).
+      expect(db.prepare('SELECT count(*) AS n FROM citation_facts').get()).toEqual({ n: 0 });
       // Version 5: an opportunity marked contacted before it is at that stage (from 5 on, the stage is the user's).
       // Version 8: the status Done is carried onto the stage Won where it was the later word: before version 3
       // both were dated at the row's last write (a tie: the stage stays); in versions 3 and 4 the stage

@@ -22,6 +22,7 @@ const host: HostHandlers = {
   'shell:show-item-in-folder': () => null,
   'dialog:save-file': () => null,
   'dialog:open-file': () => null,
+  'window:print-pdf': () => new Uint8Array(),
 };
 const dirs: { cleanup(): void }[] = [];
 afterEach(() => {

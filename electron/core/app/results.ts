@@ -1,0 +1,120 @@
+// The results domain's slice of the contract, declared in
+// shared/contract/results.ts and done here, straight over the store: from
+// pitch to citation. The Results of a brand over a period, the evidence of one
+// opportunity, the opportunities with evidence (the list's Cited mark), the
+// report and its tables written where the user chose, and what a sync's new
+// evidence means (counted into its summary; Won marked by itself only when
+// Settings allow it). These reads need no derived table, so they read the
+// ReadableDB only and never write. Marking Won belongs to the one owner of
+// the user's record (triage.ts): the window's key sends `triage:apply` with
+// `won` and undoes it with `triage:undo`; the automatic mark is the same
+// logged, undoable action (markWonFromEvidence).
+import { basename } from 'node:path';
+import type { ContractHandlers, ContractResults } from '../../../shared/contract';
+import { WorkbenchError } from '../../../shared/errors';
+import type { SyncSummary } from '../../../shared/model';
+import { periodOf, type Period, type PeriodPreset } from '../../../shared/results';
+import { exportResultsTables } from '../export/results-tables';
+import { evidenceFor, isNewSince, matchBrand } from '../results/match';
+import { reportDocument, writePdf, writeWhole } from '../results/report-files';
+import { resultsOf } from '../results/report';
+import type { Cache } from '../store/cache';
+import { missingIds } from '../store/opportunity-detail';
+import type { DomainDeps } from './domain-deps';
+import type { FileChoices } from './file-choices';
+import { applyAction, type ActionContext, type Applied } from './triage';
+
+export interface ResultsPeriodArgs {
+  period: PeriodPreset;
+  from?: string;
+  to?: string;
+}
+
+/** What the results domain is given: the domains' parts, and the files chosen in main's dialogs (the report, the tables). */
+export interface ResultsDeps extends DomainDeps {
+  files: FileChoices;
+}
+
+/** The period a preset means today (the core's calendar), or the custom days given. */
+export function periodFor(p: ResultsPeriodArgs, today: string): Period {
+  if (p.period !== 'custom') return periodOf(p.period, today);
+  if (!p.from || !p.to)
+    throw new WorkbenchError('invalid-input', 'A custom period needs the day it starts and the day it ends.', { field: p.from ? 'to' : 'from' });
+  if (p.from > p.to) throw new WorkbenchError('invalid-input', 'The period starts after it ends: choose a start on or before its end.', { field: 'from' });
+  return periodOf('custom', today, { from: p.from, to: p.to });
+}
+
+/**
+ * Mark these opportunities Won from their evidence: one action of the one
+ * owner of the user's record (triage.ts applyAction, intent `won`), logged
+ * field by field so the history shows it and `triage:undo` takes it back like
+ * any other action. Those no longer in the cache are left out (the evidence
+ * outlives a reset); null when none is left.
+ */
+export function markWonFromEvidence(cache: Cache, brandId: string, ids: readonly string[], ctx: ActionContext): Applied | null {
+  const gone = new Set(missingIds(cache.readable, brandId, ids));
+  const here = ids.filter((id) => !gone.has(id));
+  return here.length ? applyAction(cache, brandId, here, { do: 'won' }, ctx) : null;
+}
+
+/**
+ * After a sync: match each brand it synced, count the evidence it brought
+ * (a page first kept, or seen to flip, since the sync started) into its
+ * summary, and only when Settings allow it, mark those Won (one undoable
+ * action per brand).
+ */
+export function afterSync(d: DomainDeps, summary: SyncSummary, startedAt: string): void {
+  const cache = d.cache();
+  const settings = d.settings();
+  for (const b of summary.brands) {
+    if (b.skipped) continue;
+    const { rows, evidence } = matchBrand(cache.readable, b.brandId);
+    const stage = new Map(rows.map((r) => [r.id, r.stage]));
+    const fresh = [...evidence.values()].filter((e) => isNewSince(e, startedAt));
+    b.cited = fresh.length;
+    if (!settings.autoMarkWon) continue;
+    const toMark = fresh.map((e) => e.opportunity_id).filter((id) => stage.get(id) !== 'Won');
+    const applied = markWonFromEvidence(cache, b.brandId, toMark, { today: d.today(), senderName: settings.senderName });
+    b.markedWon = applied?.changed.length ?? 0;
+    if (applied?.actionId != null) d.changed();
+  }
+}
+
+/** The one-page report where the user chose: the window printed to PDF by main, or its page as HTML. */
+async function saveReport(
+  d: ResultsDeps,
+  o: { format: 'pdf'; file: string } | { format: 'html'; file: string; title: string; html: string; css: string },
+): Promise<ContractResults['results:save-report']> {
+  const path = d.files.take(o.file, 'save', 'where to save the report');
+  const bytes = o.format === 'pdf' ? writePdf(path, await d.platform.printToPdf()) : writeWhole(path, reportDocument(o), 'The report');
+  return { name: basename(path), bytes };
+}
+
+/** The Results' tables (one file each, CSV or workbook) where the user chose. */
+async function exportTables(
+  d: ResultsDeps,
+  brandId: string,
+  p: ResultsPeriodArgs,
+  format: 'csv' | 'xlsx',
+  file: string,
+): Promise<ContractResults['results:export']> {
+  const cache = d.cache();
+  const report = resultsOf(cache, brandId, periodFor(p, d.today()), d.today());
+  const path = d.files.take(file, 'save', 'where to save the tables');
+  const r = await exportResultsTables(cache, report, path, format);
+  d.changed();
+  return { files: r.files.map((f) => basename(f)), rows: r.rows };
+}
+
+/** The contract's results slice (shared/contract/results.ts). */
+export function resultsHandlers(
+  d: ResultsDeps,
+): Pick<ContractHandlers, 'results:get' | 'results:evidence' | 'results:cited' | 'results:save-report' | 'results:export'> {
+  return {
+    'results:get': ({ brandId, ...p }) => resultsOf(d.cache(), brandId, periodFor(p, d.today()), d.today()),
+    'results:evidence': ({ brandId, id }) => evidenceFor(d.cache().readable, brandId, id),
+    'results:cited': ({ brandId }) => ({ ids: [...matchBrand(d.cache().readable, brandId).evidence.keys()] }),
+    'results:save-report': (o) => saveReport(d, o),
+    'results:export': ({ brandId, format, file, ...p }) => exportTables(d, brandId, p, format, file),
+  };
+}
