@@ -142,5 +142,14 @@ export type UnfilledChoice = (typeof UNFILLED_CHOICES)[number];
 export const MAIL_TEXT_CHOICES = ['guard', 'leave-out', 'as-written'] as const;
 export type MailTextChoice = (typeof MAIL_TEXT_CHOICES)[number];
 
+/**
+ * The choice for mail text that starts like a formula when the person made
+ * none: as written for a tool that never runs formulas (the guard's apostrophe
+ * would reach the recipient); otherwise none, and a CSV with such text is not
+ * written until the person chooses (an .xlsx needs no choice).
+ */
+export const mailTextChoice = (preset: PresetInfo, chosen?: MailTextChoice): MailTextChoice | undefined =>
+  chosen ?? (preset.neverEvaluates ? 'as-written' : undefined);
+
 /** The defaults "fill a default" uses when the person gives none: "Hi {first_name}" becomes "Hi there". */
 export const DEFAULT_FILLS: Readonly<Record<string, string>> = { first_name: 'there' };

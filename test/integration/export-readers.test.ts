@@ -12,7 +12,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { type Cache } from '../../electron/core/store/cache';
-import { exportCsv, previewExport, type ExportOptions } from '../../electron/core/export/csv-export';
+import { exportCsv, MailTextChoiceNeeded, previewExport, type ExportOptions } from '../../electron/core/export/csv-export';
+import { existsSync } from 'node:fs';
 import { EXPORT_PRESETS, PRESETS, type ExportPreset } from '../../shared/export-presets';
 import { openpyxlRead, pythonCsv, sofficeConvert, SOFFICE, xlsxPart, type XlsxRead } from '../support/readers';
 import { tempDir } from '../support/tmp';
@@ -59,7 +60,7 @@ const records = [
     _id: 'r3',
     domain: 'long.example',
     url: 'https://long.example/l',
-    title: 'Long',
+    title: '\u2212Long minus-sign title',
     author_name: 'Lee Long',
     priority_score: 70,
     pitch_subject: ACCENTED,
@@ -138,7 +139,7 @@ const HEADERS: Record<Exclude<ExportPreset, 'contacts' | 'opportunities' | 'foll
     ['subject', 'subject'],
     ['personalization', 'body'],
     ['article_title', 'title'],
-    ['website', 'url'],
+    ['article_url', 'url'],
     ['opportunity_id', 'id'],
   ],
   lemlist: [
@@ -199,8 +200,12 @@ const CONTACTS: [string, keyof Person][] = [
   ['opportunity_id', 'id'],
 ];
 
-/** The rule the CSV guard follows (the README's): a first character that is = + - @ (or a full-width or small form of one), a tab, a CR or an LF. */
-const RUNS = /^[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20\uFE62\uFE63\uFE66\uFE6B\u2212]/;
+/** The rule the CSV guard follows (the README's): a first character that is = + - @ (or a full-width, small, super- or subscript form of one, or the minus sign), a tab, a CR or an LF. */
+const RUNS = /^[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20\uFE62\uFE63\uFE66\uFE6B\u2212\u207A-\u207C\u208A-\u208C]/;
+/** What the person sends (the names the mail greets, the subject, the body): the only cells "as written" ever applies to. */
+const SENT: ReadonlySet<keyof Person> = new Set(['first', 'last', 'full', 'subject', 'body']);
+/** The headers of a preset's columns that hold the service's text or anything else not sent (always guarded in a CSV). */
+const notSent = (map: [string, keyof Person][]) => map.filter(([, k]) => !SENT.has(k)).map(([h]) => h);
 const flat = (s: string) => s.replace(/\s*(\r\n|\r|\n)+\s*/g, ' ').trim();
 const MAILCHIMP_BYTES = 255;
 
@@ -226,14 +231,23 @@ function byHeader(rows: string[][]): Record<string, string>[] {
 
 describe('CSV, read by Python: every cell as the records say, guarded where it could run', () => {
   for (const preset of ['contacts', ...Object.keys(HEADERS)] as ExportPreset[]) {
-    it(`${preset}: its headers, one row per address, and each cell`, async () => {
-      const { out, r } = await exported(`${preset}.csv`, { preset, format: 'csv' });
+    it(`${preset}: its headers, one row per address, and each cell; mail text never given an apostrophe unasked`, async () => {
+      const info = PRESETS[preset];
+      if (!info.neverEvaluates) {
+        // A program that may run formulas: mail text starting like one needs a choice; nothing is written without it.
+        const refused = join(tmp.dir, `${preset}-refused.csv`);
+        const no = await exportCsv(cache, { brandId: B, out: refused, unfilled: 'keep', preset, format: 'csv' }).catch((e: unknown) => e);
+        expect(no).toBeInstanceOf(MailTextChoiceNeeded);
+        expect((no as MailTextChoiceNeeded).check.mailGuardedCells.map((c) => c.email)).toContain('ana@evil.example');
+        expect(existsSync(refused)).toBe(false);
+      }
+      // The tools that never run formulas take mail text as written by default; the others, the apostrophe when chosen.
+      const { out, r } = await exported(`${preset}.csv`, { preset, format: 'csv', ...(info.neverEvaluates ? {} : { mailText: 'guard' as const }) });
       const rows = pythonCsv(out);
       const map = preset === 'contacts' ? CONTACTS : HEADERS[preset as keyof typeof HEADERS];
       if (preset !== 'contacts') expect(rows[0]).toEqual(map.map(([h]) => h));
       const got = byHeader(rows);
       expect(got.map((x) => x[map[0]![0]])).toEqual(PEOPLE.map((p) => p.email));
-      const info = PRESETS[preset];
       got.forEach((row, i) => {
         for (const [header, key] of map) {
           let want = PEOPLE[i]![key];
@@ -246,28 +260,39 @@ describe('CSV, read by Python: every cell as the records say, guarded where it c
             expect(want.startsWith(row[header]!.slice(0, -1))).toBe(true);
             continue;
           }
-          expect(row[header], `${preset} row ${i + 2} ${header}`).toBe(RUNS.test(want) ? `'${want}` : want);
+          const guarded = RUNS.test(want) && !(info.neverEvaluates && SENT.has(key));
+          expect(row[header], `${preset} row ${i + 2} ${header}`).toBe(guarded ? `'${want}` : want);
         }
       });
-      // Every mail cell the guard changed is named before anything is written, with where the text stays as written.
+      // Every mail cell that starts like a formula is named, with what was done.
       expect(r.check.mailGuarded).toBeGreaterThan(0);
       expect(r.check.mailGuardedCells.map((c) => c.email)).toContain('ana@evil.example');
-      expect(r.warnings.join('\n')).toMatch(info.formats.includes('xlsx') ? /Save as \.xlsx/ : /Leave those rows out/);
+      expect(r.warnings.join('\n')).toMatch(info.neverEvaluates ? /written as written for .*never runs formulas/ : /given an apostrophe, as chosen/);
+      // The service's text that got the apostrophe is said too.
+      expect(r.check.dataGuardedCells).toContainEqual(expect.objectContaining({ email: 'ana@evil.example', text: '=HYPERLINK("http://x","y")' }));
       if (info.maxTextBytes) expect(r.check.cutCells).toContainEqual(expect.objectContaining({ email: 'long@long.example', column: 'Subject' }));
       // A CSV keeps a 40,000-character body whole for the mail tool, and says a spreadsheet would cut it.
       if (map.some(([, k]) => k === 'body')) expect(r.check.overlongCells).toContainEqual(expect.objectContaining({ email: 'long@long.example' }));
     });
   }
 
-  it('Instantly, lemlist, Mailchimp: mail text as written on request (those tools never run formulas); other cells still guarded', async () => {
+  it("Instantly, lemlist, Mailchimp: mail text as written (those tools never run formulas); the service's text still guarded, checked cell by cell", async () => {
     for (const preset of ['instantly', 'lemlist', 'mailchimp'] as const) {
-      const { out } = await exported(`${preset}-as-written.csv`, { preset, mailText: 'as-written' });
-      const got = byHeader(pythonCsv(out));
-      const [subject] = HEADERS[preset].find(([, k]) => k === 'subject')!;
-      const [first] = HEADERS[preset].find(([, k]) => k === 'first')!;
-      expect(got[2]![subject]).toBe('@here: a data point');
-      expect(got[2]![first]).toBe('+Plus');
-      expect(got[0]![subject]).toBe('-20% on espresso for your readers');
+      for (const mailText of [undefined, 'as-written'] as const) {
+        const { out } = await exported(`${preset}-as-written-${mailText}.csv`, { preset, ...(mailText ? { mailText } : {}) });
+        const got = byHeader(pythonCsv(out));
+        const [subject] = HEADERS[preset].find(([, k]) => k === 'subject')!;
+        const [first] = HEADERS[preset].find(([, k]) => k === 'first')!;
+        const [title] = HEADERS[preset].find(([, k]) => k === 'title')!;
+        expect(got[2]![subject]).toBe('@here: a data point');
+        expect(got[2]![first]).toBe('+Plus');
+        expect(got[0]![subject]).toBe('-20% on espresso for your readers');
+        // The page title comes from the service: "as written" never reaches it.
+        expect(got[2]![title]).toBe('\'=HYPERLINK("http://x","y")');
+        expect(got[3]![title]).toBe("'\u2212Long minus-sign title");
+        // No cell outside what the person sends starts like a formula (read with this file's own rule, not the app's guard).
+        for (const row of got) for (const h of notSent(HEADERS[preset])) expect(RUNS.test(row[h]!), `${preset} ${h}: ${row[h]}`).toBe(false);
+      }
     }
     await expect(exported('sheets-as-written.csv', { preset: 'sheets-merge', format: 'csv', mailText: 'as-written' })).rejects.toThrow(/never runs formulas/);
   });
@@ -354,29 +379,62 @@ describe('.xlsx, read by openpyxl: text as written, dates as dates, nothing that
 });
 
 describe('LibreOffice headless, where installed', () => {
-  it.skipIf(!SOFFICE)('opens every CSV with formulas evaluated and finds none; opens every workbook with the text as written', async () => {
-    for (const preset of EXPORT_PRESETS.filter((p) => PRESETS[p].formats.includes('csv') && p !== 'followups')) {
-      const { out } = await exported(`lo-${preset}.csv`, { preset, format: 'csv' });
-      const asBook = sofficeConvert(out, 'xlsx', 'CSV:44,34,76,1');
-      expect(xlsxPart(asBook, 'xl/worksheets/sheet1.xml'), preset).not.toMatch(/<f[ >]/);
-      expect(openpyxlRead(asBook).rows.length).toBe(pythonCsv(out).length);
-    }
-    for (const preset of ['contacts', 'sheets-merge'] as const) {
-      const { out } = await exported(`lo-${preset}.xlsx`, { preset, format: 'xlsx' });
-      const again = openpyxlRead(sofficeConvert(out, 'xlsx'));
-      expect(again.formulas).toBe(0);
-      const mine = openpyxlRead(out);
-      // LibreOffice keeps leading spaces and trailing line breaks (xml:space="preserve"); line ends it may write as LF.
-      expect(again.rows.map((r) => r.map((c) => text(c).replace(/\r\n/g, '\n')))).toEqual(mine.rows.map((r) => r.map((c) => text(c).replace(/\r\n/g, '\n'))));
-    }
-  });
+  it.skipIf(!SOFFICE)(
+    'opens every CSV with formulas evaluated: none with the guard; "as written" runs only in what the person sends, never in the service\'s text; workbooks keep the text',
+    async () => {
+      for (const preset of EXPORT_PRESETS.filter((p) => PRESETS[p].formats.includes('csv') && p !== 'followups')) {
+        const { out } = await exported(`lo-${preset}.csv`, { preset, format: 'csv', ...(PRESETS[preset].forMail ? { mailText: 'guard' as const } : {}) });
+        const asBook = sofficeConvert(out, 'xlsx', 'CSV:44,34,76,1');
+        expect(xlsxPart(asBook, 'xl/worksheets/sheet1.xml'), preset).not.toMatch(/<f[ >]/);
+        expect(openpyxlRead(asBook).rows.length).toBe(pythonCsv(out).length);
+      }
+      // A tool that never runs formulas gets mail text as written; a person who double-clicks the file anyway runs at most that text,
+      // never a title, an outlet, a link or an id from the service.
+      const ranIn = async (preset: 'instantly' | 'lemlist' | 'mailchimp', raw: boolean) => {
+        const { out } = await exported(`lo-${preset}-${raw ? 'raw' : 'as-written'}.csv`, { preset, raw });
+        const book = openpyxlRead(sofficeConvert(out, 'xlsx', 'CSV:44,34,76,1'));
+        const head = book.rows[0]!.map(text);
+        // The headers of the cells LibreOffice ran as formulas, row by row (r2, whose title is a formula, is the file's row 4).
+        return book.rows.map((row) => row.flatMap((c, i) => (c.t === 'f' ? [head[i]!] : [])));
+      };
+      for (const preset of ['instantly', 'lemlist', 'mailchimp'] as const) {
+        const title = HEADERS[preset].find(([, k]) => k === 'title')![0];
+        // The control: without any guard LibreOffice runs the title, so the reading below can see it.
+        expect((await ranIn(preset, true))[3], preset).toContain(title);
+        const ran = (await ranIn(preset, false)).flat();
+        expect(
+          ran.filter((h) => notSent(HEADERS[preset]).includes(h)),
+          preset,
+        ).toEqual([]);
+      }
+      for (const preset of ['contacts', 'sheets-merge'] as const) {
+        const { out } = await exported(`lo-${preset}.xlsx`, { preset, format: 'xlsx' });
+        const again = openpyxlRead(sofficeConvert(out, 'xlsx'));
+        expect(again.formulas).toBe(0);
+        const mine = openpyxlRead(out);
+        // LibreOffice keeps leading spaces and trailing line breaks (xml:space="preserve"); line ends it may write as LF.
+        expect(again.rows.map((r) => r.map((c) => text(c).replace(/\r\n/g, '\n')))).toEqual(mine.rows.map((r) => r.map((c) => text(c).replace(/\r\n/g, '\n'))));
+      }
+    },
+    240_000,
+  );
 });
 
 describe('the check is what the file holds', () => {
   it('the preview counts and names what the export then writes', async () => {
-    const check = await previewExport(cache, { brandId: B, preset: 'contacts', unfilled: 'keep' });
-    const { r } = await exported('same.csv', { preset: 'contacts' });
+    const check = await previewExport(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard' });
+    const { r } = await exported('same.csv', { preset: 'contacts', mailText: 'guard' });
     expect({ ...check, warnings: [] }).toEqual({ ...r.check, warnings: [] });
     expect(pythonCsv(join(tmp.dir, 'same.csv')).length - 1).toBe(check.rows);
+  });
+
+  it("a refused export counts every row in the same pass: its check is the preview's", async () => {
+    const check = await previewExport(cache, { brandId: B, preset: 'sheets-merge', format: 'csv', unfilled: 'keep' });
+    expect(check.mailTextChoiceNeeded).toBe(true);
+    const e = await exportCsv(cache, { brandId: B, preset: 'sheets-merge', format: 'csv', unfilled: 'keep', out: join(tmp.dir, 'refused.csv') }).catch(
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(MailTextChoiceNeeded);
+    expect((e as MailTextChoiceNeeded).check).toEqual(check);
   });
 });

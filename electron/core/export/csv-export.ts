@@ -17,7 +17,7 @@ import { accessSync, constants, rmSync, statSync } from 'node:fs';
 import { asFileError } from '../files/file-error';
 import { commitPartial, partialName, removeStalePartials } from '../files/atomic-write';
 import { basename, dirname, extname, join } from 'node:path';
-import { invalidInput } from '../../../shared/errors';
+import { invalidInput, WorkbenchError } from '../../../shared/errors';
 import type { ExportCheck, ExportResult } from '../../../shared/model';
 import { PRESETS, type ExportFormat } from '../../../shared/export-presets';
 import type { Cache } from '../store/cache';
@@ -25,11 +25,11 @@ import { finishCheck, newCheck } from './check';
 import { CsvWriter } from './csv-writer';
 import { guarded } from './guard';
 import { presetHeaders, type Column } from './presets';
-import { chosenColumns, readyRows, taken, type RowChoices } from './rows';
+import { choiceNeeded, chosenColumns, readyRows, taken, type ExportChoiceNeeded, type RowChoices } from './rows';
 import { XlsxWriter, type CellKind } from './xlsx-writer';
 export type { ExportCheck, ExportResult } from '../../../shared/model';
 export { CONTACT_COLUMNS, EXPORT_PRESETS, FOLLOW_UP_COLUMNS, OPPORTUNITY_COLUMNS, presetHeaders, splitName, type ExportPreset } from './presets';
-export { UnfilledChoiceNeeded } from './rows';
+export { ExportChoiceNeeded, MailTextChoiceNeeded, SenderNameNeeded, UnfilledChoiceNeeded } from './rows';
 
 export const DELIMITERS = { ',': ',', ';': ';', tab: '\t' } as const;
 
@@ -52,6 +52,7 @@ export interface ExportOptions extends RowChoices {
 const YIELD_EVERY = 500;
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const cancelled = () => new Error('Export cancelled.');
+const previewCancelled = () => new WorkbenchError('cancelled', 'The count was stopped: newer export options were given.');
 
 /** One cell as text: the formula guard (OWASP) and optional newline flattening. */
 export function cell(v: unknown, opts: { raw?: boolean; flattenNewlines?: boolean } = {}): string {
@@ -78,7 +79,12 @@ function checkOptions(o: RowChoices & { maxRows?: number }): void {
     throw invalidInput('The row limit must be a whole number of at least 1.', 'maxRows');
 }
 
-/** The pre-export check and row count, without writing anything. */
+/**
+ * The pre-export check and row count, without writing anything. It turns the
+ * event loop every YIELD_EVERY rows, so other calls get through while it
+ * counts, and stops (a `cancelled` error) once `signal` aborts: a newer
+ * preview makes an older one moot.
+ */
 export async function previewExport(cache: Cache, o: Omit<ExportOptions, 'out'> & { out?: string }): Promise<ExportCheck> {
   checkOptions(o);
   const format = formatOf(o);
@@ -89,7 +95,13 @@ export async function previewExport(cache: Cache, o: Omit<ExportOptions, 'out'> 
     presetHeaders(o.preset),
     columns.map(([h]) => h),
   );
-  for await (const r of readyRows(cache, o, format, columns, check, () => check.rows + 2, false)) {
+  let seen = 0;
+  for (const r of readyRows(cache, o, format, columns, check, () => check.rows + 2)) {
+    if (++seen % YIELD_EVERY === 0) {
+      await turn();
+      if (o.signal?.aborted) throw previewCancelled();
+    }
+    if (!r) continue;
     if (o.maxRows && !o.split && check.rows >= o.maxRows) break;
     taken(check, r);
   }
@@ -156,11 +168,24 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
     written.push(c.final);
   };
 
+  // A choice still needed (rows with merge fields not filled, mail text that starts like a formula, the sender's
+  // name): the file is dropped at once and the rest only counted, so the refusal names every row, in one pass.
+  let refused: ExportChoiceNeeded | null = null;
+  let seen = 0;
   try {
-    const nextRow = () => (o.maxRows && inPart >= o.maxRows ? 0 : inPart) + 2;
-    for await (const r of readyRows(cache, o, format, columns, check, nextRow, true)) {
-      if (check.rows % YIELD_EVERY === 0) await turn();
+    const nextRow = () => (refused ? check.rows : o.maxRows && inPart >= o.maxRows ? 0 : inPart) + 2;
+    for (const r of readyRows(cache, o, format, columns, check, nextRow)) {
+      if (++seen % YIELD_EVERY === 0) await turn();
       if (o.signal?.aborted) throw cancelled();
+      if (!refused && (refused = choiceNeeded(check, o))) {
+        await (current as { writer: CsvWriter | XlsxWriter } | null)?.writer.abandon();
+        current = null;
+      }
+      if (!r) continue;
+      if (refused) {
+        taken(check, r);
+        continue;
+      }
       if (o.maxRows && inPart >= o.maxRows && current) {
         if (!o.split) {
           truncated = true;
@@ -180,6 +205,10 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
       await c.writer.write(r.cells);
       inPart++;
       if (check.rows % 1000 === 0) o.onProgress?.({ rows: check.rows, bytes: c.writer.bytesWritten, file: c.final });
+    }
+    if (refused) {
+      finishCheck(check, o);
+      throw choiceNeeded(check, o)!;
     }
     if (!current && written.length === 0) await open(); // header-only file: the tool still gets the columns
     await close();
