@@ -207,6 +207,9 @@ export interface ExportCheck {
   /** CSV cells longer than a spreadsheet cell holds: written whole (mail tools read them), but a spreadsheet opening the CSV cuts them. */
   overlong: number;
   overlongCells: ExportNote[];
+  /** Links a workbook holds as text, not clickable: longer than Excel's 2,079 characters (named), or past its 65,530 a sheet (counted when written). */
+  linksAsText: number;
+  linksAsTextCells: ExportNote[];
 }
 
 export interface ExportResult {

@@ -378,6 +378,61 @@ describe('.xlsx, read by openpyxl: text as written, dates as dates, nothing that
   });
 });
 
+describe('.xlsx: times as the person reads them, links Excel can follow', () => {
+  it('date-times are the wall-clock time of the time zone the export runs in (a spreadsheet date has no zone); a link too long for Excel is text, and named', async () => {
+    const zone = 'America/New_York';
+    const before = process.env.TZ;
+    const long = `https://long.example/${'a'.repeat(2_100)}`;
+    const c = await cacheWith(tmp.dir, 'zones.db', [
+      { ...base, _id: 'z1', domain: 'z.example', url: long, title: 'Z', author_name: 'Zed Zone', priority_score: 9, last_seen_date: '2026-07-01T02:30:00Z' },
+      {
+        ...base,
+        _id: 'z2',
+        domain: 'y.example',
+        url: 'https://y.example/',
+        title: 'Y',
+        author_name: 'Y Y',
+        priority_score: 8,
+        last_seen_date: '2026-12-01T23:45:00Z',
+      },
+    ]);
+    process.env.TZ = zone;
+    try {
+      const out = join(tmp.dir, 'zones.xlsx');
+      const r = await exportCsv(c, { brandId: B, out, preset: 'opportunities', format: 'xlsx' });
+      const book = workbook(out);
+      const head = book.rows[0]!.map(text);
+      // The wall-clock time in that zone, worked out by Intl (not the writer's arithmetic), across a summer and a winter offset.
+      const wall = (iso: string) =>
+        new Intl.DateTimeFormat('sv-SE', {
+          timeZone: zone,
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          hour12: false,
+        })
+          .format(new Date(iso))
+          .replace(' ', 'T');
+      const seen = book.rows.slice(1).map((x) => x[head.indexOf('last_seen_date')]!);
+      expect(seen.map((x) => x.t)).toEqual(['d', 'd']);
+      expect(seen.map((x) => `${x.v}`.slice(0, 16))).toEqual([wall('2026-07-01T02:30:00Z'), wall('2026-12-01T23:45:00Z')]);
+      const url = book.rows.slice(1).map((x) => x[head.indexOf('url')]!);
+      expect(url.map((x) => [text(x), x.link])).toEqual([
+        [long, null],
+        ['https://y.example/', 'https://y.example/'],
+      ]);
+      expect(r.check.linksAsTextCells).toEqual([expect.objectContaining({ opportunity_id: 'z1', column: 'url', row: 2 })]);
+      expect(r.warnings.join('\n')).toMatch(/1 link written as text, not clickable \(Excel follows links of up to 2,079 characters/);
+    } finally {
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+      c.close();
+    }
+  });
+});
+
 describe('LibreOffice headless, where installed', () => {
   it.skipIf(!SOFFICE)(
     'opens every CSV with formulas evaluated: none with the guard; "as written" runs only in what the person sends, never in the service\'s text; workbooks keep the text',

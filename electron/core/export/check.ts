@@ -42,6 +42,8 @@ export function newCheck(preset: ExportPreset, format: ExportFormat, available: 
     cutCells: [],
     overlong: 0,
     overlongCells: [],
+    linksAsText: 0,
+    linksAsTextCells: [],
   };
 }
 
@@ -141,6 +143,10 @@ export function finishCheck(c: ExportCheck, o: { unfilled?: string; mailText?: M
   if (c.overlong)
     w.push(
       `${cells(c.overlong)} hold more than 32,767 characters: written whole for your mail tool, but a spreadsheet opening this CSV cuts them: ${named(c.overlongCells, c.overlong, true)}.`,
+    );
+  if (c.linksAsText)
+    w.push(
+      `${c.linksAsText.toLocaleString('en-US')} link${c.linksAsText === 1 ? '' : 's'} written as text, not clickable (Excel follows links of up to 2,079 characters, and 65,530 a sheet)${c.linksAsTextCells.length ? `: ${named(c.linksAsTextCells, c.linksAsText, true)}` : ''}.`,
     );
   if (c.catchAll) w.push(`${n(c.catchAll, 'with a catch-all address')} (may reach nobody in particular)`);
   c.warnings = w;

@@ -165,6 +165,8 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
     const c = current;
     current = null;
     await c.writer.close();
+    // Past Excel's links a sheet, a workbook's links are text: said in the check.
+    if (c.writer instanceof XlsxWriter) check.linksAsText += c.writer.linksLeftAsText;
     written.push(c.final);
   };
 

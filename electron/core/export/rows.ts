@@ -34,7 +34,7 @@ import {
   type ExportPreset,
   type FillOptions,
 } from './presets';
-import type { CellKind } from './xlsx-writer';
+import { XLSX_LINK_LENGTH_MAX, type CellKind } from './xlsx-writer';
 
 /** What decides the rows: the preset, the filters, and the person's choices. */
 export interface RowChoices extends ContactRowOptions {
@@ -240,6 +240,11 @@ export function* readyRows(
           v = cut;
           check.cut++;
           note(check.cutCells, { ...at, row, column: headers[i]! });
+        }
+        if (kinds[i] === 'link' && v.length > XLSX_LINK_LENGTH_MAX) {
+          // Longer than Excel follows: the workbook holds it as text.
+          check.linksAsText++;
+          note(check.linksAsTextCells, { ...at, row, column: headers[i]! });
         }
       } else {
         if (v.length > SPREADSHEET_CELL_MAX) {
