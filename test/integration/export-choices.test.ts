@@ -222,4 +222,23 @@ describe('the follow-ups: one row per person written to', () => {
     expect(r.warnings.join('\n')).toContain('1 row left out: no address left to write to');
     expect(existsSync(out)).toBe(true);
   });
+
+  it('a follow-up written only to a catch-all, with catch-alls left out: "left out" names that filter, not the do-not-contact list', async () => {
+    const c = await cacheWith(tmp.dir, 'catch-follow.db', [
+      { ...base, _id: 'c1', priority_score: 90, author_name: 'Ana Souza', pitch_subject: 'Hi', pitch_body: 'Hello', contact_emails: ['tips@wired.com CATCH'] },
+    ]);
+    try {
+      setTriage(c, B, 'c1', { stage: 'Contacted', contacted_at: '2026-10-20', contacted_addresses: ['tips@wired.com'] });
+      c.days = () => ({ today: '2026-11-01', dueOnOrBefore: '2026-10-29' });
+      const left = await previewExport(c, { brandId: B, preset: 'followups', unfilled: 'keep', excludeCatchAll: true });
+      expect(left.leftOut.noAddress).toBe(1);
+      expect(left.warnings.join('\n')).toContain(
+        '1 row left out: no address left to write to (each was on the do-not-contact list, or a catch-all address, and catch-all addresses are left out',
+      );
+      // With catch-alls included, the row is there.
+      expect((await previewExport(c, { brandId: B, preset: 'followups', unfilled: 'keep' })).rows).toBe(1);
+    } finally {
+      c.close();
+    }
+  });
 });

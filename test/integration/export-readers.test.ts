@@ -297,6 +297,16 @@ describe('CSV, read by Python: every cell as the records say, guarded where it c
     await expect(exported('sheets-as-written.csv', { preset: 'sheets-merge', format: 'csv', mailText: 'as-written' })).rejects.toThrow(/never runs formulas/);
   });
 
+  it('Mailchimp: the 255-byte cut holds for a text field by its name, wherever the columns put it; never for the address', async () => {
+    const { out, r } = await exported('mailchimp-columns.csv', { preset: 'mailchimp', columns: ['Subject', 'Email Address'] });
+    const got = byHeader(pythonCsv(out));
+    expect(pythonCsv(out)[0]).toEqual(['Subject', 'Email Address']);
+    const long = got.find((x) => x['Email Address'] === 'long@long.example')!;
+    expect(Buffer.byteLength(long.Subject!)).toBeLessThanOrEqual(MAILCHIMP_BYTES);
+    expect(long.Subject!.endsWith('…')).toBe(true);
+    expect(r.check.cutCells).toEqual([expect.objectContaining({ email: 'long@long.example', column: 'Subject' })]);
+  });
+
   it('mail text that would start a formula: those rows left out on request, and named', async () => {
     const { out, r } = await exported('leave-out.csv', { preset: 'lemlist', mailText: 'leave-out' });
     const got = byHeader(pythonCsv(out));
