@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { type Cache } from '../../electron/core/store/cache';
 import { exportCsv, MailTextChoiceNeeded, previewExport, type ExportOptions } from '../../electron/core/export/csv-export';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { EXPORT_PRESETS, PRESETS, type ExportPreset } from '../../shared/export-presets';
 import { openpyxlRead, pythonCsv, sofficeConvert, SOFFICE, xlsxPart, type XlsxRead } from '../support/readers';
 import { tempDir } from '../support/tmp';
@@ -244,6 +244,13 @@ describe('CSV, read by Python: every cell as the records say, guarded where it c
       // The tools that never run formulas take mail text as written by default; the others, the apostrophe when chosen.
       const { out, r } = await exported(`${preset}.csv`, { preset, format: 'csv', ...(info.neverEvaluates ? {} : { mailText: 'guard' as const }) });
       const rows = pythonCsv(out);
+      // Word reads the encoding from a byte-order mark; the mail tools' uploads and the generic CSV go without one.
+      expect(
+        readFileSync(out)
+          .subarray(0, 3)
+          .equals(Buffer.from([0xef, 0xbb, 0xbf])),
+        'byte-order mark',
+      ).toBe(preset === 'word-merge');
       const map = preset === 'contacts' ? CONTACTS : HEADERS[preset as keyof typeof HEADERS];
       if (preset !== 'contacts') expect(rows[0]).toEqual(map.map(([h]) => h));
       const got = byHeader(rows);

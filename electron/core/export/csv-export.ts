@@ -154,7 +154,7 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
     const sheet = o.preset === 'followups' ? 'Follow-ups due' : o.preset === 'opportunities' ? 'Opportunities' : 'Contacts';
     const writer = xlsx
       ? await XlsxWriter.create(tmp, sheet, kindsOf(columns), o.now?.())
-      : new CsvWriter(tmp, toolCsv ? ',' : (o.delimiter ?? ','), toolCsv ? false : (o.bom ?? false));
+      : new CsvWriter(tmp, toolCsv ? ',' : (o.delimiter ?? ','), toolCsv ? false : (o.bom ?? preset.bomByDefault === true));
     temps.push(tmp);
     current = { writer, tmp, final };
     inPart = 0;
