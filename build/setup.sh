@@ -14,8 +14,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # python3-openpyxl: an independent reader of the .xlsx exports in the tests (the csv module is Python's own).
+# libreoffice-calc-nogui: the tests open every CSV export with formulas evaluated, as a person double-clicking it would.
 # poppler-utils: pdfinfo/pdftotext read the Results report's PDF back in the tests.
-packages=(build-essential python3 python3-openpyxl pkg-config libsecret-1-dev gnome-keyring dbus dbus-x11 libsecret-tools chromium fonts-dejavu-core unzip poppler-utils)
+packages=(build-essential python3 python3-openpyxl libreoffice-calc-nogui pkg-config libsecret-1-dev gnome-keyring dbus dbus-x11 libsecret-tools chromium fonts-dejavu-core unzip poppler-utils)
 
 if command -v apt-get >/dev/null 2>&1 && command -v dpkg >/dev/null 2>&1; then
   missing=()

@@ -9,9 +9,15 @@
 // your import file" (https://mailchimp.com/help/format-guidelines-for-your-import-file/);
 // Word's is Microsoft's knowledge-base article Q212322 ("How to design and set up
 // mail merge data": fields separated by commas or tabs, records by paragraph
-// marks). Instantly's, lemlist's and the Google Sheets add-ons' field names and
-// merge syntax are from the issue's survey of those tools (their help pages could
-// not be reached from here); each is said beside its preset.
+// marks). Instantly's field names are its lead object's (API reference, "Lead":
+// https://developer.instantly.ai/api-reference/lead: email, first_name, last_name,
+// company_name, personalization, website, custom_variables); lemlist's are its
+// lead object's (https://developer.lemlist.com/api-reference/objects-definitions/lead:
+// email, firstName, lastName, companyName, icebreaker). The Google Sheets add-ons'
+// {{Column}} syntax is from the issue's survey and add-on help pages of the same
+// kind (e.g. https://mail.anymerge.com/help/how-to-create-merge-draft); GMass's,
+// YAMM's and Mailmeteor's own pages could not be read from here. Each is said
+// beside its preset.
 
 export const EXPORT_PRESETS = ['contacts', 'opportunities', 'followups', 'instantly', 'lemlist', 'mailchimp', 'sheets-merge', 'word-merge'] as const;
 export type ExportPreset = (typeof EXPORT_PRESETS)[number];
@@ -38,6 +44,8 @@ export interface PresetInfo {
   neverEvaluates: boolean;
   /** A CSV for it puts each record on one line: line breaks inside a cell become spaces. */
   oneLinePerRecord?: boolean;
+  /** A CSV for it starts with a UTF-8 byte-order mark unless the person says otherwise (the program reads the encoding from it). */
+  bomByDefault?: boolean;
   /** Its text fields hold at most this many bytes of UTF-8; longer text is cut with "…" and said. */
   maxTextBytes?: number;
   /** It reads {{Column}} as its own merge field: a token kept on purpose would be filled from a column (or left blank). */
@@ -72,8 +80,9 @@ export const PRESETS: Record<ExportPreset, PresetInfo> = {
     forMail: true,
     neverEvaluates: false,
   },
-  // Instantly: lead lists are uploaded as CSV; it recognises email, first_name, last_name, company_name and
-  // personalization, and keeps any other column as a custom variable ({{subject}}). From the issue's survey.
+  // Instantly: lead lists are uploaded as CSV; its lead fields are email, first_name, last_name, company_name,
+  // personalization and website (the lead's company site, so the article goes in article_url), and any other column
+  // is a custom variable ({{subject}}). Its lead object: https://developer.instantly.ai/api-reference/lead.
   instantly: {
     label: 'Instantly',
     purpose: 'A lead list for Instantly: the pitch body as {{personalization}}, the subject as the custom variable {{subject}}.',
@@ -84,7 +93,7 @@ export const PRESETS: Record<ExportPreset, PresetInfo> = {
     neverEvaluates: true,
   },
   // lemlist: leads are imported from CSV; its variables are email, firstName, lastName, companyName and icebreaker,
-  // and any other column becomes a custom variable. From the issue's survey.
+  // and any other column becomes a custom variable. Its lead object: https://developer.lemlist.com/api-reference/objects-definitions/lead.
   lemlist: {
     label: 'lemlist',
     purpose: 'A lead list for lemlist: the pitch body as {{icebreaker}}, the subject as the custom variable {{subject}}.',
@@ -108,7 +117,7 @@ export const PRESETS: Record<ExportPreset, PresetInfo> = {
   },
   // GMass, YAMM (Yet Another Mail Merge), Mailmeteor: the sheet's first row names the columns and a Gmail draft
   // uses them as {{Column}}. Import the .xlsx into Google Sheets: its text cells stay text (a CSV import may turn
-  // text into numbers, dates or formulas). From the issue's survey.
+  // text into numbers, dates or formulas). From the issue's survey and add-on help of the same kind (see the top).
   'sheets-merge': {
     label: 'Google Sheets mail merge (GMass, YAMM, Mailmeteor)',
     purpose: 'A sheet for a Gmail mail-merge add-on: write {{First Name}}, {{Subject}}, {{Body}} in your draft.',
@@ -131,6 +140,8 @@ export const PRESETS: Record<ExportPreset, PresetInfo> = {
     forMail: true,
     neverEvaluates: false,
     oneLinePerRecord: true,
+    // Word guesses a text file's encoding unless it starts with a byte-order mark: with one it reads UTF-8 as UTF-8.
+    bomByDefault: true,
   },
 };
 
@@ -141,6 +152,15 @@ export type UnfilledChoice = (typeof UNFILLED_CHOICES)[number];
 /** What to do, in a CSV, with mail text that starts like a formula (= + - @ …). */
 export const MAIL_TEXT_CHOICES = ['guard', 'leave-out', 'as-written'] as const;
 export type MailTextChoice = (typeof MAIL_TEXT_CHOICES)[number];
+
+/**
+ * The choice for mail text that starts like a formula when the person made
+ * none: as written for a tool that never runs formulas (the guard's apostrophe
+ * would reach the recipient); otherwise none, and a CSV with such text is not
+ * written until the person chooses (an .xlsx needs no choice).
+ */
+export const mailTextChoice = (preset: PresetInfo, chosen?: MailTextChoice): MailTextChoice | undefined =>
+  chosen ?? (preset.neverEvaluates ? 'as-written' : undefined);
 
 /** The defaults "fill a default" uses when the person gives none: "Hi {first_name}" becomes "Hi there". */
 export const DEFAULT_FILLS: Readonly<Record<string, string>> = { first_name: 'there' };

@@ -22,6 +22,8 @@ export type MailVia = (typeof MAIL_VIA)[number];
 
 /** Each way of sending, as the message names it. */
 export const VIA_NAMES: Record<MailVia, string> = { default: 'your mail app', gmail: 'Gmail', outlook: 'Outlook', 'outlook-personal': 'Outlook.com' };
+/** What a link is called in a sentence: "a mail link", "an Outlook link". */
+const linkName = (via: MailVia) => (via === 'default' ? 'mail' : VIA_NAMES[via]);
 const TITLES: Record<MailVia, string> = { default: 'The mail app', gmail: 'Gmail', outlook: 'Outlook', 'outlook-personal': 'Outlook.com' };
 
 export interface ComposeLink {
@@ -132,7 +134,7 @@ export function composeLink(via: MailVia, m: { to: readonly string[]; subject: s
       kept = mostThatFit(via, to, bcc, null);
     }
   }
-  if (kept === 0) throw invalidInput(`The ${name} link cannot hold even one of these addresses.`);
+  if (kept === 0) throw invalidInput(`The ${linkName(via)} link cannot hold even one of these addresses.`);
   const inLink = firstAddresses(to, bcc, kept);
   const url = build(via, inLink.to, inLink.bcc, subjectIn ? subject : null, null);
   const others = to.slice(inLink.to.length);
@@ -158,7 +160,7 @@ export function composeLink(via: MailVia, m: { to: readonly string[]; subject: s
     ...(subject && !subjectIn ? ['the subject'] : []),
     ...(body ? ['the body'] : []),
   ];
-  const why = `The pitch is too long for a ${via === 'default' ? 'mail' : name} link (${full.length.toLocaleString('en-US')} characters; the limit is ${MAX_URL_LENGTH.toLocaleString('en-US')}).`;
+  const why = `The pitch is too long for ${/^[aeiou]/i.test(linkName(via)) ? 'an' : 'a'} ${linkName(via)} link (${full.length.toLocaleString('en-US')} characters; the limit is ${MAX_URL_LENGTH.toLocaleString('en-US')}).`;
   const copiedWords =
     onClipboard.length === 1 && body && !leftOut && subjectIn
       ? 'the body has been copied, so paste it in.'

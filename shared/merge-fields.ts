@@ -222,11 +222,16 @@ function publicationOf(domain: string | null): string | null {
 
 /** Each field's value for this context, or null when it cannot be known. */
 export function fieldValues(ctx: MergeContext): Record<MergeField, string | null> {
+  return mergeValues(ctx).values;
+}
+
+/** The merge fields' values, and whether the address is an inbox (a catch-all or role address) rather than the author. */
+export function mergeValues(ctx: MergeContext): { values: Record<MergeField, string | null>; inbox: boolean } {
   const author = clean(ctx.author_name);
   // An inbox, not a person: never address it by the author's name (see the top of this file).
   const inbox = ctx.contact ? ctx.contact.catchAll || isRoleAddress(ctx.contact.email) : false;
   const names = inbox ? null : authorNames(author);
-  return {
+  const values = {
     first_name: names?.first ?? null,
     last_name: names?.last ?? null,
     author_name: author,
@@ -236,6 +241,7 @@ export function fieldValues(ctx: MergeContext): Record<MergeField, string | null
     brand: clean(ctx.brand),
     sender_name: clean(ctx.sender_name),
   };
+  return { values, inbox };
 }
 
 export interface Unfilled {

@@ -200,14 +200,20 @@ export interface ExportCheck {
   /** Mail cells (names, subject, body) that start like a formula: in a CSV the guard's apostrophe would reach the recipient. The first few, and how many. */
   mailGuarded: number;
   mailGuardedCells: ExportNote[];
-  /** Other cells the CSV guard gives an apostrophe. */
+  /** A CSV for a program that may run formulas has such mail cells and no choice was made (.xlsx, leave the rows out, the apostrophe): needed before it is written. */
+  mailTextChoiceNeeded: boolean;
+  /** Other cells the CSV guard gives an apostrophe (the service's text: titles, outlets, links), whatever was chosen for mail text. The first few, and how many. */
   dataGuarded: number;
+  dataGuardedCells: ExportNote[];
   /** Cells cut to fit where the file goes (a spreadsheet cell's 32,767 characters, a Mailchimp field's 255 bytes), with a visible marker. */
   cut: number;
   cutCells: ExportNote[];
   /** CSV cells longer than a spreadsheet cell holds: written whole (mail tools read them), but a spreadsheet opening the CSV cuts them. */
   overlong: number;
   overlongCells: ExportNote[];
+  /** Links a workbook holds as text, not clickable: longer than Excel's 2,079 characters (named), or past its 65,530 a sheet (counted when written). */
+  linksAsText: number;
+  linksAsTextCells: ExportNote[];
 }
 
 export interface ExportResult {

@@ -2,7 +2,8 @@
 // host) and the simulator: a file for Instantly (its headers, the pitch filled
 // per person, a row whose merge field cannot be filled left out by default,
 // the sender's name asked for once, mail text that starts like a formula
-// written as written on request, since Instantly never runs formulas); "I
+// written as written by default, since Instantly never runs formulas; a CSV
+// for a program that may run formulas waits for the person's choice); "I
 // sent these" makes its addresses contacted; then a Word mail-merge workbook,
 // the text as written and nothing that can run. Files read back with Python.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,7 +63,7 @@ afterAll(async () => {
 });
 
 describe('exporting for a mail tool', () => {
-  it("Instantly: its headers, rows with unfilled fields left out, your name asked once, mail text as written on request; then 'I sent these'", async () => {
+  it("Instantly: its headers, rows with unfilled fields left out, your name asked once, mail text as written by default; then 'I sent these'", async () => {
     await page.locator('[role="listbox"]').focus();
     await page.keyboard.press('e');
     const dialog = page.getByRole('dialog', { name: 'Export for your mail tool' });
@@ -76,10 +77,10 @@ describe('exporting for a mail tool', () => {
     await dialog.getByLabel(/Your name, for \{sender_name\}/).fill('Sam Reed');
     await dialog.getByRole('button', { name: 'Use this name' }).click();
     await expect.poll(async () => (await host.call('settings:get')).senderName).toBe('Sam Reed');
-    // The subject starts like a formula: named, and for a tool that never runs formulas it may go as written.
+    // The subject starts like a formula: named, and for a tool that never runs formulas it goes as written unless the person chooses otherwise.
     const mailText = dialog.getByRole('group', { name: 'Mail text that starts like a formula' });
     await mailText.waitFor();
-    await mailText.getByRole('radio', { name: /Write it as written/ }).check();
+    expect(await mailText.getByRole('radio', { name: /Write it as written/ }).isChecked()).toBe(true);
     await dialog.getByText('1 row will be exported').waitFor();
     await shoot(page, 'export-instantly');
     const out = join(host.dataDir, 'leads.csv');
@@ -88,7 +89,7 @@ describe('exporting for a mail tool', () => {
     await dialog.getByText('Saved 1 row to leads.csv.').waitFor();
     const rows = pythonCsv(out);
     expect(rows).toEqual([
-      ['email', 'first_name', 'last_name', 'company_name', 'subject', 'personalization', 'article_title', 'website', 'opportunity_id'],
+      ['email', 'first_name', 'last_name', 'company_name', 'subject', 'personalization', 'article_title', 'article_url', 'opportunity_id'],
       [
         'SAM.garcia@barista.example',
         'Sam',
@@ -108,6 +109,23 @@ describe('exporting for a mail tool', () => {
     const d = (await host.call('opportunities:get', { brandId, id: 'q1' }))!;
     expect(d.triage.contacted_at).toBe(localToday());
     expect(d.item.stage).toBe('Contacted');
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect.poll(() => page.locator('dialog').count()).toBe(0);
+  });
+
+  it('Contacts as CSV: mail text that starts like a formula is given no apostrophe unasked; Save waits for a choice, and .xlsx keeps it as written', async () => {
+    await page.locator('[role="listbox"]').focus();
+    await page.keyboard.press('e');
+    const dialog = page.getByRole('dialog', { name: 'Export for your mail tool' });
+    await dialog.getByRole('radio', { name: 'Contacts (any mail tool)' }).check();
+    await dialog.getByLabel('Skip addresses already contacted').uncheck();
+    const mailText = dialog.getByRole('group', { name: 'Mail text that starts like a formula' });
+    await mailText.waitFor();
+    for (const name of [/Leave those rows out/, /Add an apostrophe/]) expect(await mailText.getByRole('radio', { name }).isChecked()).toBe(false);
+    await dialog.getByTestId('choice-needed').waitFor();
+    expect(await dialog.getByRole('button', { name: 'Save as…' }).isDisabled()).toBe(true);
+    await mailText.getByRole('button', { name: /Save as \.xlsx instead/ }).click();
+    await expect.poll(() => dialog.getByRole('button', { name: 'Save as…' }).isDisabled()).toBe(false);
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect.poll(() => page.locator('dialog').count()).toBe(0);
   });

@@ -16,6 +16,7 @@ import { tempDir } from '../support/tmp';
 
 const tmp = tempDir();
 const B = '1749113348709x432280934699237400';
+const HOSTILE = '1749113348709x000000000000000001';
 const dataDir = join(tmp.dir, 'data');
 const db = join(dataDir, 'workbench.db');
 const cli = (args: string[]) => runCli(args, { url: 'http://127.0.0.1:9', db });
@@ -24,7 +25,34 @@ const base = { opportunity_type: 'low-hanging-fruit', status: 'New', archived: f
 beforeAll(async () => {
   mkdirSync(dataDir);
   const cache = await Cache.open(db);
-  cache.brands.replaceAll([{ id: B, name: 'Northwind Coffee' }], '2026-11-01T00:00:00Z');
+  cache.brands.replaceAll(
+    [
+      { id: B, name: 'Northwind Coffee' },
+      { id: HOSTILE, name: 'Hostile' },
+    ],
+    '2026-11-01T00:00:00Z',
+  );
+  // Text from the service that would drive a terminal: colour, the window title, a screen clear, reversed text.
+  cache.tx(() =>
+    cache.opportunities.upsertPage(
+      HOSTILE,
+      [
+        {
+          ...base,
+          _id: 'h1',
+          domain: 'evil.example',
+          title: '@\x1b[31mred\x1b]0;pwned\x07 \u202eesrever',
+          author_name: 'Eve Vil',
+          priority_score: 90,
+          pitch_subject: '-20% \x1b[2J off',
+          pitch_body: '=1+1 \u{1F600}'.padEnd(39, 'x') + '\u{1F600}\u{1F600}',
+          contact_emails: ['eve@evil.example'],
+        },
+      ],
+      1,
+      '2026-11-01T00:00:00Z',
+    ),
+  );
   cache.tx(() =>
     cache.opportunities.upsertPage(
       B,
@@ -75,7 +103,17 @@ describe('workbench export by preset', () => {
     const ok = await cli(['export', '--brand', B, '--preset', 'instantly', '--out', out, '--unfilled', 'default', '--sender-name', 'Sam Reed']);
     expect(ok.code, ok.err).toBe(0);
     const rows = pythonCsv(out);
-    expect(rows[0]).toEqual(['email', 'first_name', 'last_name', 'company_name', 'subject', 'personalization', 'article_title', 'website', 'opportunity_id']);
+    expect(rows[0]).toEqual([
+      'email',
+      'first_name',
+      'last_name',
+      'company_name',
+      'subject',
+      'personalization',
+      'article_title',
+      'article_url',
+      'opportunity_id',
+    ]);
     expect(rows.slice(1).map((r) => [r[0], r[5]])).toEqual([
       ['ana@wired.com', 'Hi Ana,\nSam Reed'],
       ['press@wired.com', 'Hi there,\nSam Reed'],
@@ -120,6 +158,32 @@ describe('workbench export by preset', () => {
     setTriageMany(cache, B, ['o1', 'o2'], { contacted_at: null, contacted_addresses: null, contacted_subject: null, stage: null });
     cache.close();
     expect((await cli(['export', 'sent', 'no-such-export'])).code).toBe(2);
+  });
+});
+
+describe('workbench export: text that starts like a formula, and text that would drive the terminal', () => {
+  it('a CSV for a program that runs formulas is refused until mail text has a choice (exit 2, the choices named); the warnings reach the terminal plain', async () => {
+    const out = join(tmp.dir, 'hostile.csv');
+    const refused = await cli(['export', '--brand', HOSTILE, '--preset', 'contacts', '--out', out, '--unfilled', 'keep']);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(
+      /Nothing was written: 2 cells of mail text start like a formula\. Choose --format xlsx .*--mail-text leave-out.*--mail-text guard/s,
+    );
+    expect(existsSync(out)).toBe(false);
+    const checked = await cli(['export', '--brand', HOSTILE, '--preset', 'instantly', '--check']);
+    for (const r of [refused, checked]) {
+      // The warnings quote the text (so the person sees which cells), with every control and direction character made a space.
+      expect(r.err).toContain('red');
+      // eslint-disable-next-line no-control-regex -- control characters are what this looks for
+      expect(r.err).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f\u202e]/);
+    }
+    // A cell quoted in a warning is cut on a character: never half of an emoji.
+    expect(checked.err).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])/);
+    expect(checked.err).toContain('\u{1F600}');
+    const ok = await cli(['export', '--brand', HOSTILE, '--preset', 'contacts', '--out', out, '--unfilled', 'keep', '--mail-text', 'guard']);
+    expect(ok.code, ok.err).toBe(0);
+    expect(ok.out).toContain('marks this address contacted');
+    expect(pythonCsv(out)[1]!.filter((v) => /^[=+\-@]/.test(v))).toEqual([]);
   });
 });
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { type Cache } from '../../electron/core/store/cache';
-import { exportCsv, previewExport, UnfilledChoiceNeeded } from '../../electron/core/export/csv-export';
+import { exportCsv, previewExport, SenderNameNeeded, UnfilledChoiceNeeded } from '../../electron/core/export/csv-export';
 import { pythonCsv } from '../support/readers';
 import { tempDir } from '../support/tmp';
 import { BRAND, cacheWith } from '../support/export-cache';
@@ -125,6 +125,63 @@ describe('rows with merge fields not filled', () => {
     expect(rowsOf(given)[1]!.body!.split('\n')[0]).toBe('Hi team,');
   });
 
+  it('fill a default: a row whose merge fields have no default is left out and named, never sent with the token; {sender_name} without a name refuses', async () => {
+    const c = await cacheWith(tmp.dir, 'defaults.db', [
+      {
+        ...base,
+        _id: 'd1',
+        priority_score: 90,
+        author_name: 'Ana Souza',
+        pitch_subject: 'Hi',
+        pitch_body: 'Hi {first_name}, see {Article 2 Title}',
+        contact_emails: ['ana@wired.com'],
+      },
+      {
+        ...base,
+        _id: 'd2',
+        priority_score: 80,
+        author_name: null,
+        pitch_subject: 'Hi',
+        pitch_body: 'Hi {first_name}, a note.',
+        contact_emails: ['desk@verge.example'],
+      },
+      {
+        ...base,
+        _id: 'd3',
+        priority_score: 70,
+        author_name: 'Ben Kim',
+        pitch_subject: 'Hi',
+        pitch_body: 'Hi {first_name},\n{sender_name}',
+        contact_emails: ['ben@kim.example'],
+      },
+    ]);
+    try {
+      for (const preset of ['instantly', 'contacts'] as const) {
+        const out = join(tmp.dir, `defaults-${preset}.csv`);
+        const r = await exportCsv(c, { brandId: B, preset, out, unfilled: 'default', senderName: 'Sam Reed' });
+        const rows = rowsOf(out);
+        const [email, body] = preset === 'instantly' ? ['email', 'personalization'] : ['email', 'body'];
+        expect(rows.map((x) => [x[email], x[body]])).toEqual([
+          ['desk@verge.example', 'Hi there, a note.'],
+          ['ben@kim.example', 'Hi Ben,\nSam Reed'],
+        ]);
+        expect(r.check.leftOut.unfilled).toBe(1);
+        expect(r.check.unfilledRows).toEqual([expect.objectContaining({ email: 'ana@wired.com', tokens: ['{Article 2 Title}'] })]);
+        expect(r.warnings.join('\n')).toMatch(/left out, with merge fields that have no default: \(ana@wired\.com\)/);
+      }
+      // Without your name, {sender_name} has no default: nothing is written, and the check asks for the name.
+      const dir = join(tmp.dir, 'no-sender');
+      (await import('node:fs')).mkdirSync(dir);
+      const check = await previewExport(c, { brandId: B, preset: 'instantly', unfilled: 'default' });
+      expect(check.senderNameMissing).toBe(true);
+      expect(check.warnings.join('\n')).toContain('Nothing is written until it is.');
+      await expect(exportCsv(c, { brandId: B, preset: 'instantly', unfilled: 'default', out: join(dir, 'x.csv') })).rejects.toBeInstanceOf(SenderNameNeeded);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      c.close();
+    }
+  });
+
   it('keep them on purpose: written as they are, listed in `unfilled`, and the check says they were kept', async () => {
     const out = join(tmp.dir, 'keep.csv');
     const r = await exportCsv(cache, { brandId: B, preset: 'sheets-merge', format: 'csv', excludeCatchAll: true, out, unfilled: 'keep' });
@@ -164,5 +221,24 @@ describe('the follow-ups: one row per person written to', () => {
     expect(r.check.leftOut.noAddress).toBe(1);
     expect(r.warnings.join('\n')).toContain('1 row left out: no address left to write to');
     expect(existsSync(out)).toBe(true);
+  });
+
+  it('a follow-up written only to a catch-all, with catch-alls left out: "left out" names that filter, not the do-not-contact list', async () => {
+    const c = await cacheWith(tmp.dir, 'catch-follow.db', [
+      { ...base, _id: 'c1', priority_score: 90, author_name: 'Ana Souza', pitch_subject: 'Hi', pitch_body: 'Hello', contact_emails: ['tips@wired.com CATCH'] },
+    ]);
+    try {
+      setTriage(c, B, 'c1', { stage: 'Contacted', contacted_at: '2026-10-20', contacted_addresses: ['tips@wired.com'] });
+      c.days = () => ({ today: '2026-11-01', dueOnOrBefore: '2026-10-29' });
+      const left = await previewExport(c, { brandId: B, preset: 'followups', unfilled: 'keep', excludeCatchAll: true });
+      expect(left.leftOut.noAddress).toBe(1);
+      expect(left.warnings.join('\n')).toContain(
+        '1 row left out: no address left to write to (each was on the do-not-contact list, or a catch-all address, and catch-all addresses are left out',
+      );
+      // With catch-alls included, the row is there.
+      expect((await previewExport(c, { brandId: B, preset: 'followups', unfilled: 'keep' })).rows).toBe(1);
+    } finally {
+      c.close();
+    }
   });
 });

@@ -12,7 +12,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { type Cache } from '../../electron/core/store/cache';
-import { exportCsv, previewExport, type ExportOptions } from '../../electron/core/export/csv-export';
+import { exportCsv, MailTextChoiceNeeded, previewExport, type ExportOptions } from '../../electron/core/export/csv-export';
+import { existsSync, readFileSync } from 'node:fs';
 import { EXPORT_PRESETS, PRESETS, type ExportPreset } from '../../shared/export-presets';
 import { openpyxlRead, pythonCsv, sofficeConvert, SOFFICE, xlsxPart, type XlsxRead } from '../support/readers';
 import { tempDir } from '../support/tmp';
@@ -59,7 +60,7 @@ const records = [
     _id: 'r3',
     domain: 'long.example',
     url: 'https://long.example/l',
-    title: 'Long',
+    title: '\u2212Long minus-sign title',
     author_name: 'Lee Long',
     priority_score: 70,
     pitch_subject: ACCENTED,
@@ -138,7 +139,7 @@ const HEADERS: Record<Exclude<ExportPreset, 'contacts' | 'opportunities' | 'foll
     ['subject', 'subject'],
     ['personalization', 'body'],
     ['article_title', 'title'],
-    ['website', 'url'],
+    ['article_url', 'url'],
     ['opportunity_id', 'id'],
   ],
   lemlist: [
@@ -199,8 +200,12 @@ const CONTACTS: [string, keyof Person][] = [
   ['opportunity_id', 'id'],
 ];
 
-/** The rule the CSV guard follows (the README's): a first character that is = + - @ (or a full-width or small form of one), a tab, a CR or an LF. */
-const RUNS = /^[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20\uFE62\uFE63\uFE66\uFE6B\u2212]/;
+/** The rule the CSV guard follows (the README's): a first character that is = + - @ (or a full-width, small, super- or subscript form of one, or the minus sign), a tab, a CR or an LF. */
+const RUNS = /^[=+\-@\t\r\n\uFF1D\uFF0B\uFF0D\uFF20\uFE62\uFE63\uFE66\uFE6B\u2212\u207A-\u207C\u208A-\u208C]/;
+/** What the person sends (the names the mail greets, the subject, the body): the only cells "as written" ever applies to. */
+const SENT: ReadonlySet<keyof Person> = new Set(['first', 'last', 'full', 'subject', 'body']);
+/** The headers of a preset's columns that hold the service's text or anything else not sent (always guarded in a CSV). */
+const notSent = (map: [string, keyof Person][]) => map.filter(([, k]) => !SENT.has(k)).map(([h]) => h);
 const flat = (s: string) => s.replace(/\s*(\r\n|\r|\n)+\s*/g, ' ').trim();
 const MAILCHIMP_BYTES = 255;
 
@@ -226,14 +231,30 @@ function byHeader(rows: string[][]): Record<string, string>[] {
 
 describe('CSV, read by Python: every cell as the records say, guarded where it could run', () => {
   for (const preset of ['contacts', ...Object.keys(HEADERS)] as ExportPreset[]) {
-    it(`${preset}: its headers, one row per address, and each cell`, async () => {
-      const { out, r } = await exported(`${preset}.csv`, { preset, format: 'csv' });
+    it(`${preset}: its headers, one row per address, and each cell; mail text never given an apostrophe unasked`, async () => {
+      const info = PRESETS[preset];
+      if (!info.neverEvaluates) {
+        // A program that may run formulas: mail text starting like one needs a choice; nothing is written without it.
+        const refused = join(tmp.dir, `${preset}-refused.csv`);
+        const no = await exportCsv(cache, { brandId: B, out: refused, unfilled: 'keep', preset, format: 'csv' }).catch((e: unknown) => e);
+        expect(no).toBeInstanceOf(MailTextChoiceNeeded);
+        expect((no as MailTextChoiceNeeded).check.mailGuardedCells.map((c) => c.email)).toContain('ana@evil.example');
+        expect(existsSync(refused)).toBe(false);
+      }
+      // The tools that never run formulas take mail text as written by default; the others, the apostrophe when chosen.
+      const { out, r } = await exported(`${preset}.csv`, { preset, format: 'csv', ...(info.neverEvaluates ? {} : { mailText: 'guard' as const }) });
       const rows = pythonCsv(out);
+      // Word reads the encoding from a byte-order mark; the mail tools' uploads and the generic CSV go without one.
+      expect(
+        readFileSync(out)
+          .subarray(0, 3)
+          .equals(Buffer.from([0xef, 0xbb, 0xbf])),
+        'byte-order mark',
+      ).toBe(preset === 'word-merge');
       const map = preset === 'contacts' ? CONTACTS : HEADERS[preset as keyof typeof HEADERS];
       if (preset !== 'contacts') expect(rows[0]).toEqual(map.map(([h]) => h));
       const got = byHeader(rows);
       expect(got.map((x) => x[map[0]![0]])).toEqual(PEOPLE.map((p) => p.email));
-      const info = PRESETS[preset];
       got.forEach((row, i) => {
         for (const [header, key] of map) {
           let want = PEOPLE[i]![key];
@@ -246,30 +267,51 @@ describe('CSV, read by Python: every cell as the records say, guarded where it c
             expect(want.startsWith(row[header]!.slice(0, -1))).toBe(true);
             continue;
           }
-          expect(row[header], `${preset} row ${i + 2} ${header}`).toBe(RUNS.test(want) ? `'${want}` : want);
+          const guarded = RUNS.test(want) && !(info.neverEvaluates && SENT.has(key));
+          expect(row[header], `${preset} row ${i + 2} ${header}`).toBe(guarded ? `'${want}` : want);
         }
       });
-      // Every mail cell the guard changed is named before anything is written, with where the text stays as written.
+      // Every mail cell that starts like a formula is named, with what was done.
       expect(r.check.mailGuarded).toBeGreaterThan(0);
       expect(r.check.mailGuardedCells.map((c) => c.email)).toContain('ana@evil.example');
-      expect(r.warnings.join('\n')).toMatch(info.formats.includes('xlsx') ? /Save as \.xlsx/ : /Leave those rows out/);
+      expect(r.warnings.join('\n')).toMatch(info.neverEvaluates ? /written as written for .*never runs formulas/ : /given an apostrophe, as chosen/);
+      // The service's text that got the apostrophe is said too.
+      expect(r.check.dataGuardedCells).toContainEqual(expect.objectContaining({ email: 'ana@evil.example', text: '=HYPERLINK("http://x","y")' }));
       if (info.maxTextBytes) expect(r.check.cutCells).toContainEqual(expect.objectContaining({ email: 'long@long.example', column: 'Subject' }));
       // A CSV keeps a 40,000-character body whole for the mail tool, and says a spreadsheet would cut it.
       if (map.some(([, k]) => k === 'body')) expect(r.check.overlongCells).toContainEqual(expect.objectContaining({ email: 'long@long.example' }));
     });
   }
 
-  it('Instantly, lemlist, Mailchimp: mail text as written on request (those tools never run formulas); other cells still guarded', async () => {
+  it("Instantly, lemlist, Mailchimp: mail text as written (those tools never run formulas); the service's text still guarded, checked cell by cell", async () => {
     for (const preset of ['instantly', 'lemlist', 'mailchimp'] as const) {
-      const { out } = await exported(`${preset}-as-written.csv`, { preset, mailText: 'as-written' });
-      const got = byHeader(pythonCsv(out));
-      const [subject] = HEADERS[preset].find(([, k]) => k === 'subject')!;
-      const [first] = HEADERS[preset].find(([, k]) => k === 'first')!;
-      expect(got[2]![subject]).toBe('@here: a data point');
-      expect(got[2]![first]).toBe('+Plus');
-      expect(got[0]![subject]).toBe('-20% on espresso for your readers');
+      for (const mailText of [undefined, 'as-written'] as const) {
+        const { out } = await exported(`${preset}-as-written-${mailText}.csv`, { preset, ...(mailText ? { mailText } : {}) });
+        const got = byHeader(pythonCsv(out));
+        const [subject] = HEADERS[preset].find(([, k]) => k === 'subject')!;
+        const [first] = HEADERS[preset].find(([, k]) => k === 'first')!;
+        const [title] = HEADERS[preset].find(([, k]) => k === 'title')!;
+        expect(got[2]![subject]).toBe('@here: a data point');
+        expect(got[2]![first]).toBe('+Plus');
+        expect(got[0]![subject]).toBe('-20% on espresso for your readers');
+        // The page title comes from the service: "as written" never reaches it.
+        expect(got[2]![title]).toBe('\'=HYPERLINK("http://x","y")');
+        expect(got[3]![title]).toBe("'\u2212Long minus-sign title");
+        // No cell outside what the person sends starts like a formula (read with this file's own rule, not the app's guard).
+        for (const row of got) for (const h of notSent(HEADERS[preset])) expect(RUNS.test(row[h]!), `${preset} ${h}: ${row[h]}`).toBe(false);
+      }
     }
     await expect(exported('sheets-as-written.csv', { preset: 'sheets-merge', format: 'csv', mailText: 'as-written' })).rejects.toThrow(/never runs formulas/);
+  });
+
+  it('Mailchimp: the 255-byte cut holds for a text field by its name, wherever the columns put it; never for the address', async () => {
+    const { out, r } = await exported('mailchimp-columns.csv', { preset: 'mailchimp', columns: ['Subject', 'Email Address'] });
+    const got = byHeader(pythonCsv(out));
+    expect(pythonCsv(out)[0]).toEqual(['Subject', 'Email Address']);
+    const long = got.find((x) => x['Email Address'] === 'long@long.example')!;
+    expect(Buffer.byteLength(long.Subject!)).toBeLessThanOrEqual(MAILCHIMP_BYTES);
+    expect(long.Subject!.endsWith('…')).toBe(true);
+    expect(r.check.cutCells).toEqual([expect.objectContaining({ email: 'long@long.example', column: 'Subject' })]);
   });
 
   it('mail text that would start a formula: those rows left out on request, and named', async () => {
@@ -353,30 +395,118 @@ describe('.xlsx, read by openpyxl: text as written, dates as dates, nothing that
   });
 });
 
-describe('LibreOffice headless, where installed', () => {
-  it.skipIf(!SOFFICE)('opens every CSV with formulas evaluated and finds none; opens every workbook with the text as written', async () => {
-    for (const preset of EXPORT_PRESETS.filter((p) => PRESETS[p].formats.includes('csv') && p !== 'followups')) {
-      const { out } = await exported(`lo-${preset}.csv`, { preset, format: 'csv' });
-      const asBook = sofficeConvert(out, 'xlsx', 'CSV:44,34,76,1');
-      expect(xlsxPart(asBook, 'xl/worksheets/sheet1.xml'), preset).not.toMatch(/<f[ >]/);
-      expect(openpyxlRead(asBook).rows.length).toBe(pythonCsv(out).length);
-    }
-    for (const preset of ['contacts', 'sheets-merge'] as const) {
-      const { out } = await exported(`lo-${preset}.xlsx`, { preset, format: 'xlsx' });
-      const again = openpyxlRead(sofficeConvert(out, 'xlsx'));
-      expect(again.formulas).toBe(0);
-      const mine = openpyxlRead(out);
-      // LibreOffice keeps leading spaces and trailing line breaks (xml:space="preserve"); line ends it may write as LF.
-      expect(again.rows.map((r) => r.map((c) => text(c).replace(/\r\n/g, '\n')))).toEqual(mine.rows.map((r) => r.map((c) => text(c).replace(/\r\n/g, '\n'))));
+describe('.xlsx: times as the person reads them, links Excel can follow', () => {
+  it('date-times are the wall-clock time of the time zone the export runs in (a spreadsheet date has no zone); a link too long for Excel is text, and named', async () => {
+    const zone = 'America/New_York';
+    const before = process.env.TZ;
+    const long = `https://long.example/${'a'.repeat(2_100)}`;
+    const c = await cacheWith(tmp.dir, 'zones.db', [
+      { ...base, _id: 'z1', domain: 'z.example', url: long, title: 'Z', author_name: 'Zed Zone', priority_score: 9, last_seen_date: '2026-07-01T02:30:00Z' },
+      {
+        ...base,
+        _id: 'z2',
+        domain: 'y.example',
+        url: 'https://y.example/',
+        title: 'Y',
+        author_name: 'Y Y',
+        priority_score: 8,
+        last_seen_date: '2026-12-01T23:45:00Z',
+      },
+    ]);
+    process.env.TZ = zone;
+    try {
+      const out = join(tmp.dir, 'zones.xlsx');
+      const r = await exportCsv(c, { brandId: B, out, preset: 'opportunities', format: 'xlsx' });
+      const book = workbook(out);
+      const head = book.rows[0]!.map(text);
+      // The wall-clock time in that zone, worked out by Intl (not the writer's arithmetic), across a summer and a winter offset.
+      const wall = (iso: string) =>
+        new Intl.DateTimeFormat('sv-SE', {
+          timeZone: zone,
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          hour12: false,
+        })
+          .format(new Date(iso))
+          .replace(' ', 'T');
+      const seen = book.rows.slice(1).map((x) => x[head.indexOf('last_seen_date')]!);
+      expect(seen.map((x) => x.t)).toEqual(['d', 'd']);
+      expect(seen.map((x) => `${x.v}`.slice(0, 16))).toEqual([wall('2026-07-01T02:30:00Z'), wall('2026-12-01T23:45:00Z')]);
+      const url = book.rows.slice(1).map((x) => x[head.indexOf('url')]!);
+      expect(url.map((x) => [text(x), x.link])).toEqual([
+        [long, null],
+        ['https://y.example/', 'https://y.example/'],
+      ]);
+      expect(r.check.linksAsTextCells).toEqual([expect.objectContaining({ opportunity_id: 'z1', column: 'url', row: 2 })]);
+      expect(r.warnings.join('\n')).toMatch(/1 link written as text, not clickable \(Excel follows links of up to 2,079 characters/);
+    } finally {
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+      c.close();
     }
   });
 });
 
+describe('LibreOffice headless, where installed', () => {
+  it.skipIf(!SOFFICE)(
+    'opens every CSV with formulas evaluated: none with the guard; "as written" runs only in what the person sends, never in the service\'s text; workbooks keep the text',
+    async () => {
+      for (const preset of EXPORT_PRESETS.filter((p) => PRESETS[p].formats.includes('csv') && p !== 'followups')) {
+        const { out } = await exported(`lo-${preset}.csv`, { preset, format: 'csv', ...(PRESETS[preset].forMail ? { mailText: 'guard' as const } : {}) });
+        const asBook = sofficeConvert(out, 'xlsx', 'CSV:44,34,76,1');
+        expect(xlsxPart(asBook, 'xl/worksheets/sheet1.xml'), preset).not.toMatch(/<f[ >]/);
+        expect(openpyxlRead(asBook).rows.length).toBe(pythonCsv(out).length);
+      }
+      // A tool that never runs formulas gets mail text as written; a person who double-clicks the file anyway runs at most that text,
+      // never a title, an outlet, a link or an id from the service.
+      const ranIn = async (preset: 'instantly' | 'lemlist' | 'mailchimp', raw: boolean) => {
+        const { out } = await exported(`lo-${preset}-${raw ? 'raw' : 'as-written'}.csv`, { preset, raw });
+        const book = openpyxlRead(sofficeConvert(out, 'xlsx', 'CSV:44,34,76,1'));
+        const head = book.rows[0]!.map(text);
+        // The headers of the cells LibreOffice ran as formulas, row by row (r2, whose title is a formula, is the file's row 4).
+        return book.rows.map((row) => row.flatMap((c, i) => (c.t === 'f' ? [head[i]!] : [])));
+      };
+      for (const preset of ['instantly', 'lemlist', 'mailchimp'] as const) {
+        const title = HEADERS[preset].find(([, k]) => k === 'title')![0];
+        // The control: without any guard LibreOffice runs the title, so the reading below can see it.
+        expect((await ranIn(preset, true))[3], preset).toContain(title);
+        const ran = (await ranIn(preset, false)).flat();
+        expect(
+          ran.filter((h) => notSent(HEADERS[preset]).includes(h)),
+          preset,
+        ).toEqual([]);
+      }
+      for (const preset of ['contacts', 'sheets-merge'] as const) {
+        const { out } = await exported(`lo-${preset}.xlsx`, { preset, format: 'xlsx' });
+        const again = openpyxlRead(sofficeConvert(out, 'xlsx'));
+        expect(again.formulas).toBe(0);
+        const mine = openpyxlRead(out);
+        // LibreOffice keeps leading spaces and trailing line breaks (xml:space="preserve"); line ends it may write as LF.
+        expect(again.rows.map((r) => r.map((c) => text(c).replace(/\r\n/g, '\n')))).toEqual(mine.rows.map((r) => r.map((c) => text(c).replace(/\r\n/g, '\n'))));
+      }
+    },
+    240_000,
+  );
+});
+
 describe('the check is what the file holds', () => {
   it('the preview counts and names what the export then writes', async () => {
-    const check = await previewExport(cache, { brandId: B, preset: 'contacts', unfilled: 'keep' });
-    const { r } = await exported('same.csv', { preset: 'contacts' });
+    const check = await previewExport(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard' });
+    const { r } = await exported('same.csv', { preset: 'contacts', mailText: 'guard' });
     expect({ ...check, warnings: [] }).toEqual({ ...r.check, warnings: [] });
     expect(pythonCsv(join(tmp.dir, 'same.csv')).length - 1).toBe(check.rows);
+  });
+
+  it("a refused export counts every row in the same pass: its check is the preview's", async () => {
+    const check = await previewExport(cache, { brandId: B, preset: 'sheets-merge', format: 'csv', unfilled: 'keep' });
+    expect(check.mailTextChoiceNeeded).toBe(true);
+    const e = await exportCsv(cache, { brandId: B, preset: 'sheets-merge', format: 'csv', unfilled: 'keep', out: join(tmp.dir, 'refused.csv') }).catch(
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(MailTextChoiceNeeded);
+    expect((e as MailTextChoiceNeeded).check).toEqual(check);
   });
 });

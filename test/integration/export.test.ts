@@ -107,7 +107,7 @@ function golden(name: string, path: string) {
 describe('contacts preset', () => {
   it('one row per distinct address, highest priority wins; invalid and do-not-contact never exported; golden file', async () => {
     const out = join(tmp.dir, 'contacts.csv');
-    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out, now: () => new Date('2026-11-02T00:00:00Z') });
+    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, now: () => new Date('2026-11-02T00:00:00Z') });
     golden('contacts.csv', out);
     const rows = readCsv(out);
     expect(Object.keys(rows[0]!)).toEqual([...CONTACT_COLUMNS]);
@@ -145,26 +145,26 @@ describe('contacts preset', () => {
 
   it('per (opportunity, address) pair keeps the same address under each opportunity', async () => {
     const out = join(tmp.dir, 'pairs.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out, perPair: true });
+    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, perPair: true });
     const rows = readCsv(out);
     expect(rows.filter((x) => x.email!.toLowerCase() === 'ana@wired.com').map((x) => x.opportunity_id)).toEqual(['o1', 'o2']);
   });
 
   it('catch-all only and excluded', async () => {
     const only = join(tmp.dir, 'only.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out: only, onlyCatchAll: true });
+    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: only, onlyCatchAll: true });
     expect(readCsv(only).map((x) => x.email)).toEqual(['tips@wired.com', 'editor@theverge.com']);
     const none = join(tmp.dir, 'none.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out: none, excludeCatchAll: true });
+    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: none, excludeCatchAll: true });
     expect(readCsv(none).every((x) => x.catch_all === 'false')).toBe(true);
-    await expect(exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out: none, excludeCatchAll: true, onlyCatchAll: true })).rejects.toThrow(
-      /either/,
-    );
+    await expect(
+      exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: none, excludeCatchAll: true, onlyCatchAll: true }),
+    ).rejects.toThrow(/either/);
   });
 
   it('raw turns the formula guard off, with a warning; golden file', async () => {
     const out = join(tmp.dir, 'raw.csv');
-    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out, raw: true });
+    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, raw: true });
     golden('contacts-raw.csv', out);
     expect(readCsv(out)[2]!.title).toBe('=HYPERLINK("http://x","y")');
     expect(r.warnings.join(' ')).toContain('Formula guard off');
@@ -172,7 +172,7 @@ describe('contacts preset', () => {
 
   it('BOM, semicolon and tab delimiters, flattened newlines; golden file', async () => {
     const out = join(tmp.dir, 'excel.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out, bom: true, delimiter: ';', flattenNewlines: true });
+    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, bom: true, delimiter: ';', flattenNewlines: true });
     golden('contacts-excel.csv', out);
     expect(
       readFileSync(out)
@@ -183,7 +183,7 @@ describe('contacts preset', () => {
     expect(rows[0]!.pitch_body).toBe('Hi Ana, Line two, with "quotes", commas; and semicolons. Best, Sam');
     expect(rows[2]!.pitch_body).toBe('-2+3 @home\ttab'.replace(/^/, "'"));
     const tsv = join(tmp.dir, 'tabs.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out: tsv, delimiter: '\t' });
+    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: tsv, delimiter: '\t' });
     expect(readCsv(tsv, '\t')).toHaveLength(4);
   });
 });
@@ -217,7 +217,7 @@ describe('never pitching the same person twice', () => {
     ]);
     expect(o2.item.pitched_at).toBe('2026-11-05');
     const out = join(tmp.dir, 'skip.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out, skipContacted: true });
+    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, skipContacted: true });
     // tips@wired.com was never written to: it is not "already contacted".
     expect(readCsv(out).map((x) => x.email)).toEqual(['tips@wired.com', 'bob@evil.example', 'editor@theverge.com']);
 
@@ -226,6 +226,7 @@ describe('never pitching the same person twice', () => {
       brandId: B,
       preset: 'contacts',
       unfilled: 'keep',
+      mailText: 'guard',
       out: marked,
       skipContacted: true,
       markExported: true,
@@ -236,13 +237,13 @@ describe('never pitching the same person twice', () => {
     expect(detail(cache, B, 'o3')!.triage.exported_at).toBe('2026-11-06T09:00:00.000Z');
     // Exported is not contacted: the next export still carries them, and nothing shows as pitched because of it...
     const again = join(tmp.dir, 'again.csv');
-    expect((await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out: again, skipContacted: true })).rows).toBe(3);
+    expect((await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: again, skipContacted: true })).rows).toBe(3);
     expect(detail(cache, B, 'o3')!.item.pitched_at).toBeNull();
     // ...until the person says the export was sent: its addresses are then contacted.
     expect(confirmExportSent(cache, r.exportId, '2026-11-07')).toMatchObject({ updated: 3, addresses: 3, alreadySent: null });
     expect(triageOf(cache, B, 'o3')).toMatchObject({ contacted_at: '2026-11-07', contacted_addresses: ['editor@theverge.com'], stage: 'Contacted' });
     expect(confirmExportSent(cache, r.exportId, '2026-11-08')).toMatchObject({ updated: 0, alreadySent: expect.any(String) });
-    const r2 = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out: again, skipContacted: true });
+    const r2 = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: again, skipContacted: true });
     expect(r2.rows).toBe(0);
     expect(readFileSync(again, 'utf8')).toBe(CONTACT_COLUMNS.join(',') + '\r\n');
     expect(r2.warnings).toContain('Nothing to export under these filters.');
@@ -287,25 +288,25 @@ describe('files', () => {
   it('max rows with split writes numbered parts, each with a header; without split it stops and says so', async () => {
     const out = join(tmp.dir, 'split', 'batch.csv');
     execFileSync('mkdir', ['-p', join(tmp.dir, 'split')]);
-    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out, maxRows: 3, split: true });
+    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, maxRows: 3, split: true });
     expect(r.files.map((f) => f.split('/').pop())).toEqual(['batch-1.csv', 'batch-2.csv']);
     expect(readCsv(r.files[0]!)).toHaveLength(3);
     expect(readCsv(r.files[1]!)).toHaveLength(1);
     expect(readdirSync(join(tmp.dir, 'split')).sort()).toEqual(['batch-1.csv', 'batch-2.csv']);
-    const cut = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out: join(tmp.dir, 'cut.csv'), maxRows: 2 });
+    const cut = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: join(tmp.dir, 'cut.csv'), maxRows: 2 });
     expect(cut).toMatchObject({ rows: 2, truncated: true });
     expect(cut.warnings.join(' ')).toContain('Stopped at 2 rows');
   });
 
   it('a failed export leaves no half-written file', async () => {
     const out = join(tmp.dir, 'nope', 'missing-dir', 'x.csv');
-    await expect(exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out })).rejects.toThrow();
+    await expect(exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out })).rejects.toThrow();
     expect(existsSync(out)).toBe(false);
   });
 
   it("Python's csv module reads the file exactly as csv-parse does", async () => {
     const out = join(tmp.dir, 'py.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', out, bom: true });
+    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, bom: true });
     const py = execFileSync(
       'python3',
       ['-c', 'import csv,json,sys\nwith open(sys.argv[1], newline="", encoding="utf-8-sig") as f: print(json.dumps(list(csv.DictReader(f))))', out],
@@ -339,7 +340,7 @@ describe('cells, properties', () => {
           }));
           c.tx(() => c.opportunities.upsertPage(B, recs, 1, 'now'));
           const out = join(tmp.dir, `prop-${Math.random().toString(36).slice(2)}.csv`);
-          await exportCsv(c, { brandId: B, preset: 'contacts', unfilled: 'keep', out, delimiter });
+          await exportCsv(c, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, delimiter });
           const rows = readCsv(out, delimiter);
           expect(rows).toHaveLength(recs.length);
           rows.forEach((row, i) => {

@@ -131,6 +131,31 @@ describe('already pitched counts addresses written to', () => {
     clear(['e']);
   });
 
+  it('an export lets go of its addresses once confirmed sent, or once 180 days older than the latest export unconfirmed; it stays in the log', async () => {
+    /** A contacts export of one opportunity, made on a day. */
+    const made = (file: string, id: string, day: string) =>
+      exportCsv(cache, {
+        brandId: B,
+        preset: 'contacts',
+        out: join(tmp.dir, file),
+        unfilled: 'keep',
+        filter: { ids: [id] },
+        now: () => new Date(`${day}T09:00:00Z`),
+      });
+    const old = await made('old.csv', 'c', '2026-01-02');
+    const sent = await made('sent.csv', 'e', '2026-06-01');
+    expect(confirmExportSent(cache, sent.exportId, '2026-06-02', '2026-06-02T10:00:00.000Z')).toMatchObject({ addresses: 2 });
+    expect(cache.exports.sent(sent.exportId)).toMatchObject({ carried: [], sent_at: expect.any(String) });
+    expect(confirmExportSent(cache, sent.exportId, '2026-06-03')).toMatchObject({ updated: 0, alreadySent: '2026-06-02' });
+    // Within 180 days the old one is still confirmable; a newer export more than 180 days later lets its addresses go.
+    expect(cache.exports.sent(old.exportId)!.carried).toHaveLength(1);
+    await exportCsv(cache, { brandId: B, preset: 'opportunities', out: join(tmp.dir, 'later.csv'), now: () => new Date('2026-07-15T09:00:00Z') });
+    expect(cache.exports.sent(old.exportId)).toMatchObject({ carried: [], sent_at: null, file_name: 'old.csv' });
+    expect(() => confirmExportSent(cache, old.exportId, '2026-07-15')).toThrow(/old\.csv was exported on 2026-01-02, more than 180 days .*no longer kept/);
+    expect(cache.exports.list().map((e) => e.file_name)).toEqual(expect.arrayContaining(['old.csv', 'sent.csv', 'later.csv']));
+    clear(['c', 'e']);
+  });
+
   it('an outlet counts as pitched at only through its addresses: a contact that wrote to none of them does not warn', () => {
     // d's only addresses are catch-alls: recorded when that is all it has. e, at the same outlet, is warned of it.
     contacted(['d'], '2026-11-02');

@@ -1,7 +1,8 @@
 // Readers the project does not write with, for the files it hands to other
 // programs: Python's csv module and openpyxl (Debian's python3-openpyxl,
 // installed by build/setup.sh), Python's urllib.parse for compose links, and
-// LibreOffice headless when the machine has it (`soffice`; optional). Each
+// LibreOffice headless (`soffice`: build/setup.sh installs libreoffice-calc-nogui;
+// its tests are skipped on a machine without it). Each
 // runs in its own process and answers JSON.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';

@@ -11,7 +11,7 @@ import { MERGE_FIELDS, type MergeDefaults, type MergeField } from '../../../shar
 import { WorkbenchError } from '../../../shared/errors';
 import { SettingsFile } from '../../core/app/settings';
 import { confirmExportSent, ExportNotFound } from '../../core/export/confirm-sent';
-import { DELIMITERS, exportCsv, previewExport, UnfilledChoiceNeeded } from '../../core/export/csv-export';
+import { DELIMITERS, ExportChoiceNeeded, exportCsv, previewExport, type ExportCheck } from '../../core/export/csv-export';
 import { storedCount } from '../../core/store/opportunity-detail';
 import { localToday } from '../../core/store/opportunity-list';
 import { settingsFor, withCache, type Ctx } from '../context';
@@ -68,6 +68,22 @@ function defaults(values: readonly string[] | undefined): MergeDefaults | undefi
     out[field] = v.slice(at + 1);
   }
   return out;
+}
+
+/** What a refused export asks for, as the CLI's options. */
+function choicesNeeded(c: ExportCheck, unfilled: string | undefined): string {
+  const asks: string[] = [];
+  if (c.unfilledChoiceNeeded)
+    asks.push(
+      `${rows(c.placeholders)} ${c.placeholders === 1 ? 'holds' : 'hold'} merge fields that could not be filled. Choose --unfilled leave-out (those rows left out), --unfilled default (e.g. "Hi there"; --default first_name=TEXT), or --unfilled keep (on purpose).`,
+    );
+  if (c.senderNameMissing && (c.unfilledChoiceNeeded || unfilled === 'default'))
+    asks.push('Your name for {sender_name}: --sender-name NAME (kept for next time).');
+  if (c.mailTextChoiceNeeded)
+    asks.push(
+      `${c.mailGuarded.toLocaleString('en-US')} cell${c.mailGuarded === 1 ? '' : 's'} of mail text start like a formula. Choose ${PRESETS[c.preset].formats.includes('xlsx') ? '--format xlsx (text as written), ' : ''}--mail-text leave-out (those rows left out), or --mail-text guard (an apostrophe the recipient reads).`,
+    );
+  return `Nothing was written: ${asks.join(' ')}`;
 }
 
 async function sent(ctx: Ctx, id: string | undefined): Promise<void> {
@@ -160,28 +176,32 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
       if (storedCount(cache.readable, brandId) === 0) {
         throw new UsageError('The cache holds no opportunities for this brand yet. Run `workbench sync` first.');
       }
+      // The check's warnings quote the cache's text (titles, names, the pitch): printed plain, so no control character reaches the terminal.
+      const warn = (c: { warnings: string[] }) => {
+        for (const w of c.warnings) ctx.io.err(`warning: ${plain(w)}\n`);
+      };
       try {
         if (values.check) {
           const c = await previewExport(cache, opts);
           ctx.io.out(`${rows(c.rows)} would be exported.\n`);
-          for (const w of c.warnings) ctx.io.err(`warning: ${w}\n`);
+          warn(c);
           return;
         }
         const r = await exportCsv(cache, { ...opts, out: values.out!, signal: ctx.signal }).catch((e: unknown) => {
           // Ctrl-C: the export stops at its next row, and no file (nor any part of one) is left.
           throw ctx.signal?.aborted ? new WorkbenchError('cancelled', `Export stopped: nothing was written to ${values.out}.`) : e;
         });
-        for (const w of r.warnings) ctx.io.err(`warning: ${w}\n`);
+        warn(r);
         ctx.io.out(`Exported ${rows(r.rows)} to ${r.files.join(', ')}${r.markedExported ? `; ${r.markedExported} opportunities marked exported` : ''}.\n`);
-        if (r.carried) ctx.io.out(`Once they are sent: \`workbench export sent ${r.exportId}\` marks these ${r.carried} addresses contacted.\n`);
-      } catch (e) {
-        if (e instanceof UnfilledChoiceNeeded) {
-          // Nothing was written: name the rows (the whole check) and the choices.
-          const c = await previewExport(cache, opts);
-          for (const w of c.warnings) ctx.io.err(`warning: ${w}\n`);
-          throw new UsageError(
-            `Nothing was written: ${rows(c.placeholders)} hold merge fields that could not be filled. Choose --unfilled leave-out (those rows left out), --unfilled default (e.g. "Hi there"; --default first_name=TEXT), or --unfilled keep (on purpose).${c.senderNameMissing ? ' Your name for {sender_name}: --sender-name NAME (kept for next time).' : ''}`,
+        if (r.carried)
+          ctx.io.out(
+            `Once they are sent: \`workbench export sent ${r.exportId}\` marks ${r.carried === 1 ? 'this address' : `these ${r.carried.toLocaleString('en-US')} addresses`} contacted.\n`,
           );
+      } catch (e) {
+        // Nothing was written: the whole check (counted in the same pass) names the rows, and the choices.
+        if (e instanceof ExportChoiceNeeded) {
+          warn(e.check);
+          throw new UsageError(choicesNeeded(e.check, opts.unfilled));
         }
         throw e;
       }

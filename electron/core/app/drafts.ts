@@ -69,7 +69,8 @@ export async function compose(
   const settings = d.settings();
   const detail = detailOf(cache, a.brandId, a.id);
   const valid = new Map(detail.contacts.filter((c) => c.valid).map((c) => [c.email.toLowerCase(), c]));
-  const chosen = a.to.filter((e) => valid.has(e.toLowerCase()));
+  // Each address as the opportunity holds it, once, whatever case the caller wrote it in.
+  const chosen = [...new Set(a.to.flatMap((e) => valid.get(e.toLowerCase())?.email ?? []))];
   if (chosen.length === 0) throw new WorkbenchError('invalid-input', 'Choose at least one address of this opportunity to send to.', { field: 'to' });
   const blocked = chosen.filter((e) => valid.get(e.toLowerCase())!.blocked);
   if (blocked.length) {

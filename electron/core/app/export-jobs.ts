@@ -31,9 +31,19 @@ export class ExportJobs {
     return o;
   }
 
-  preview(o: ExportChoices): Promise<ContractResults['export:preview']> {
+  /** The preview running now: a newer one stops it (its answer would be dropped anyway), so the engine counts only the latest options. */
+  private previewing: AbortController | null = null;
+
+  async preview(o: ExportChoices): Promise<ContractResults['export:preview']> {
     const senderName = this.deps.senderName?.() || undefined;
-    return previewExport(this.deps.cache(), { senderName, ...this.checked(o) });
+    this.previewing?.abort();
+    const controller = new AbortController();
+    this.previewing = controller;
+    try {
+      return await previewExport(this.deps.cache(), { senderName, ...this.checked(o), signal: controller.signal });
+    } finally {
+      if (this.previewing === controller) this.previewing = null;
+    }
   }
 
   /** "I sent these": the export's addresses become contacted (a follow-ups export: followed up) today. */
@@ -121,6 +131,7 @@ export class ExportJobs {
 
   /** Stop every running export and wait for each to end. */
   async stop(): Promise<void> {
+    this.previewing?.abort();
     const running = [...this.running.values()];
     for (const r of running) r.controller.abort();
     await Promise.all(running.map((r) => r.done));

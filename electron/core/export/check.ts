@@ -6,7 +6,7 @@
 // the preview and for the export itself, so what the dialog says is what the
 // file holds.
 import type { ExportCheck, ExportNote } from '../../../shared/model';
-import { PRESETS, type ExportFormat, type ExportPreset } from '../../../shared/export-presets';
+import { mailTextChoice, PRESETS, type ExportFormat, type ExportPreset, type MailTextChoice } from '../../../shared/export-presets';
 
 /** How many rows or cells a check names (the counts cover every row). */
 export const NAMED = 20;
@@ -35,11 +35,15 @@ export function newCheck(preset: ExportPreset, format: ExportFormat, available: 
     leftOut: { unfilled: 0, formula: 0, noAddress: 0 },
     mailGuarded: 0,
     mailGuardedCells: [],
+    mailTextChoiceNeeded: false,
     dataGuarded: 0,
+    dataGuardedCells: [],
     cut: 0,
     cutCells: [],
     overlong: 0,
     overlongCells: [],
+    linksAsText: 0,
+    linksAsTextCells: [],
   };
 }
 
@@ -76,9 +80,10 @@ function named(list: readonly ExportNote[], total: number, withColumn = false): 
   return total > 5 ? `${shown}, and ${(total - 5).toLocaleString('en-US')} more` : shown;
 }
 
-/** The check's warnings in plain words, from its counts; `unfilled`: what was chosen for rows with merge fields left. */
-export function finishCheck(c: ExportCheck, o: { unfilled?: string; mailText?: string; raw?: boolean }): ExportCheck {
+/** The check's warnings in plain words, from its counts and what was chosen (for rows with merge fields left, for mail text, the filters). */
+export function finishCheck(c: ExportCheck, o: { unfilled?: string; mailText?: MailTextChoice; raw?: boolean; excludeCatchAll?: boolean }): ExportCheck {
   const preset = PRESETS[c.preset];
+  const mailText = mailTextChoice(preset, o.mailText);
   const w: string[] = [];
   if (c.rows === 0) w.push('Nothing to export under these filters.');
   if (c.emptyEmail) w.push(n(c.emptyEmail, 'without an e-mail address'));
@@ -92,25 +97,45 @@ export function finishCheck(c: ExportCheck, o: { unfilled?: string; mailText?: s
     if (c.unfilledChoiceNeeded)
       w.push(`Before writing, choose what to do with them: leave those rows out, fill a default (such as "Hi there"), or keep the merge fields on purpose.`);
     else if (o.unfilled === 'leave-out') w.push(`Left out: ${named(c.unfilledRows, c.leftOut.unfilled)}.`);
-    else if (o.unfilled === 'default')
-      w.push(`Filled with defaults where a value was missing; ${n(c.placeholders, 'still hold merge fields with no default and were kept')}.`);
+    else if (o.unfilled === 'default' && c.leftOut.unfilled)
+      w.push(`Filled with defaults where a value was missing; left out, with merge fields that have no default: ${named(c.unfilledRows, c.leftOut.unfilled)}.`);
+    else if (o.unfilled === 'default') w.push('Filled with defaults where a value was missing.');
     else if (o.unfilled === 'keep' && preset.forMail)
       w.push(
         `Kept on purpose: ${named(c.unfilledRows, c.placeholders)}.${preset.readsDoubleBraces ? ' The mail-merge add-on reads {{…}} as a column of the sheet: a token kept will be filled from a column of that name, or left blank.' : ''}`,
       );
   }
-  if (c.senderNameMissing) w.push('Your name for {sender_name} is not set: give it once (Settings, or --sender-name) and it is filled everywhere.');
+  if (c.senderNameMissing)
+    w.push(
+      `Your name for {sender_name} is not set: give it once (Settings, or --sender-name) and it is filled everywhere.${o.unfilled === 'default' && preset.forMail ? ' Nothing is written until it is.' : ''}`,
+    );
   if (c.leftOut.noAddress)
-    w.push(`${n(c.leftOut.noAddress, 'left out')}: no address left to write to (each was on the do-not-contact list, or there was none).`);
+    w.push(
+      `${n(c.leftOut.noAddress, 'left out')}: no address left to write to (${
+        o.excludeCatchAll
+          ? 'each was on the do-not-contact list, or a catch-all address, and catch-all addresses are left out: include them to write to those'
+          : 'each was on the do-not-contact list, or there was none'
+      }).`,
+    );
   if (c.mailGuarded) {
     const what = `${cells(c.mailGuarded)} of mail text start${c.mailGuarded === 1 ? 's' : ''} like a formula (= + - @)`;
     const where = named(c.mailGuardedCells, c.mailGuarded, true);
-    const keep = preset.formats.includes('xlsx') ? 'Save as .xlsx (its text cells need no guard) to keep them as written' : 'Leave those rows out';
-    if (o.mailText === 'leave-out') w.push(`${what}: those rows were left out (${where}).`);
-    else if (o.mailText === 'as-written')
+    const xlsx = preset.formats.includes('xlsx') ? 'save as .xlsx (its text cells need no guard), ' : '';
+    if (mailText === 'leave-out') w.push(`${what}: those rows were left out (${where}).`);
+    else if (o.raw) {
+      // said with the raw warning
+    } else if (mailText === 'as-written')
       w.push(`${what}: written as written for ${preset.label}, which never runs formulas; do not open this file in a spreadsheet (${where}).`);
-    else if (!o.raw) w.push(`${what}: in a CSV they get an apostrophe the recipient would read (${where}). ${keep}.`);
+    else if (mailText === 'guard') w.push(`${what}: given an apostrophe, as chosen; the recipient reads it (${where}).`);
+    else
+      w.push(
+        `${what}: in a CSV the formula guard would add an apostrophe the recipient reads (${where}). Before writing, choose: ${xlsx}leave those rows out, or add the apostrophe.`,
+      );
   }
+  if (c.dataGuarded && preset.forMail)
+    w.push(
+      `${cells(c.dataGuarded)} of the service's text (titles, outlets, links) start${c.dataGuarded === 1 ? 's' : ''} like a formula and got the guard's apostrophe: ${named(c.dataGuardedCells, c.dataGuarded, true)}.`,
+    );
   if (c.cut)
     w.push(
       `${cells(c.cut)} cut to fit, with a marker where the text stops (${c.format === 'xlsx' ? 'a spreadsheet cell holds 32,767 characters' : `${preset.label} keeps ${preset.maxTextBytes ?? 0} bytes of text`}): ${named(c.cutCells, c.cut, true)}.`,
@@ -118,6 +143,10 @@ export function finishCheck(c: ExportCheck, o: { unfilled?: string; mailText?: s
   if (c.overlong)
     w.push(
       `${cells(c.overlong)} hold more than 32,767 characters: written whole for your mail tool, but a spreadsheet opening this CSV cuts them: ${named(c.overlongCells, c.overlong, true)}.`,
+    );
+  if (c.linksAsText)
+    w.push(
+      `${c.linksAsText.toLocaleString('en-US')} link${c.linksAsText === 1 ? '' : 's'} written as text, not clickable (Excel follows links of up to 2,079 characters, and 65,530 a sheet)${c.linksAsTextCells.length ? `: ${named(c.linksAsTextCells, c.linksAsText, true)}` : ''}.`,
     );
   if (c.catchAll) w.push(`${n(c.catchAll, 'with a catch-all address')} (may reach nobody in particular)`);
   c.warnings = w;

@@ -12,6 +12,8 @@ import { WorkbenchError } from '../../../shared/errors';
 import { applyEach } from '../app/triage';
 import type { Cache } from '../store/cache';
 import { missingIds } from '../store/opportunity-detail';
+import { CARRIED_KEPT_DAYS } from '../store/exports-log';
+import { PRESETS, type ExportPreset } from '../../../shared/export-presets';
 
 export interface ConfirmedSent {
   /** Opportunities whose triage changed. */
@@ -38,6 +40,12 @@ export function confirmExportSent(cache: Cache, id: string, today: string, now =
   if (!e) throw new ExportNotFound(id === 'latest' ? 'No export has been made yet.' : `No export ${id} is known on this computer.`);
   const base = { fileName: e.file_name, preset: e.preset };
   if (e.sent_at) return { ...base, updated: 0, addresses: 0, alreadySent: e.sent_at.slice(0, 10) };
+  if (e.carried.length === 0 && e.rows > 0 && PRESETS[e.preset as ExportPreset]?.forMail)
+    throw new WorkbenchError(
+      'not-found',
+      `${e.file_name} was exported on ${e.at.slice(0, 10)}, more than ${CARRIED_KEPT_DAYS} days before the latest export: the addresses it carried are no longer kept. Mark them contacted in the list instead.`,
+      { field: 'exportId' },
+    );
   // The opportunities still in the cache (one reset or removed since is passed over).
   const gone = new Set(
     missingIds(

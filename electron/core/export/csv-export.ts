@@ -26,11 +26,11 @@ import { finishCheck, newCheck } from './check';
 import { CsvWriter } from './csv-writer';
 import { guarded } from './guard';
 import { presetHeaders, type Column } from './presets';
-import { chosenColumns, readyRows, taken, type RowChoices } from './rows';
+import { choiceNeeded, chosenColumns, readyRows, taken, type ExportChoiceNeeded, type RowChoices } from './rows';
 import { XlsxWriter, type CellKind } from './xlsx-writer';
 export type { ExportCheck, ExportResult } from '../../../shared/model';
 export { CONTACT_COLUMNS, EXPORT_PRESETS, FOLLOW_UP_COLUMNS, OPPORTUNITY_COLUMNS, presetHeaders, splitName, type ExportPreset } from './presets';
-export { UnfilledChoiceNeeded } from './rows';
+export { ExportChoiceNeeded, MailTextChoiceNeeded, SenderNameNeeded, UnfilledChoiceNeeded } from './rows';
 
 export const DELIMITERS = { ',': ',', ';': ';', tab: '\t' } as const;
 
@@ -53,6 +53,7 @@ export interface ExportOptions extends RowChoices {
 const YIELD_EVERY = 500;
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const cancelled = () => new Error('Export cancelled.');
+const previewCancelled = () => new WorkbenchError('cancelled', 'The count was stopped: newer export options were given.');
 
 /** One cell as text: the formula guard (OWASP) and optional newline flattening. */
 export function cell(v: unknown, opts: { raw?: boolean; flattenNewlines?: boolean } = {}): string {
@@ -79,7 +80,12 @@ function checkOptions(o: RowChoices & { maxRows?: number }): void {
     throw invalidInput('The row limit must be a whole number of at least 1.', 'maxRows');
 }
 
-/** The pre-export check and row count, without writing anything. */
+/**
+ * The pre-export check and row count, without writing anything. It turns the
+ * event loop every YIELD_EVERY rows, so other calls get through while it
+ * counts, and stops (a `cancelled` error) once `signal` aborts: a newer
+ * preview makes an older one moot.
+ */
 export async function previewExport(cache: Cache, o: Omit<ExportOptions, 'out'> & { out?: string }): Promise<ExportCheck> {
   checkOptions(o);
   const format = formatOf(o);
@@ -90,7 +96,13 @@ export async function previewExport(cache: Cache, o: Omit<ExportOptions, 'out'> 
     presetHeaders(o.preset),
     columns.map(([h]) => h),
   );
-  for await (const r of readyRows(cache, o, format, columns, check, () => check.rows + 2, false)) {
+  let seen = 0;
+  for (const r of readyRows(cache, o, format, columns, check, () => check.rows + 2)) {
+    if (++seen % YIELD_EVERY === 0) {
+      await turn();
+      if (o.signal?.aborted) throw previewCancelled();
+    }
+    if (!r) continue;
     if (o.maxRows && !o.split && check.rows >= o.maxRows) break;
     taken(check, r);
   }
@@ -179,7 +191,7 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
     const sheet = o.preset === 'followups' ? 'Follow-ups due' : o.preset === 'opportunities' ? 'Opportunities' : 'Contacts';
     const writer = xlsx
       ? await XlsxWriter.create(tmp, sheet, kindsOf(columns), o.now?.())
-      : new CsvWriter(tmp, toolCsv ? ',' : (o.delimiter ?? ','), toolCsv ? false : (o.bom ?? false));
+      : new CsvWriter(tmp, toolCsv ? ',' : (o.delimiter ?? ','), toolCsv ? false : (o.bom ?? preset.bomByDefault === true));
     temps.push(tmp);
     current = { writer, tmp, final };
     inPart = 0;
@@ -190,14 +202,29 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
     const c = current;
     current = null;
     await c.writer.close();
+    // Past Excel's links a sheet, a workbook's links are text: said in the check.
+    if (c.writer instanceof XlsxWriter) check.linksAsText += c.writer.linksLeftAsText;
     written.push(c.final);
   };
 
+  // A choice still needed (rows with merge fields not filled, mail text that starts like a formula, the sender's
+  // name): the file is dropped at once and the rest only counted, so the refusal names every row, in one pass.
+  let refused: ExportChoiceNeeded | null = null;
+  let seen = 0;
   try {
-    const nextRow = () => (o.maxRows && inPart >= o.maxRows ? 0 : inPart) + 2;
-    for await (const r of readyRows(cache, o, format, columns, check, nextRow, true)) {
-      if (check.rows % YIELD_EVERY === 0) await turn();
+    const nextRow = () => (refused ? check.rows : o.maxRows && inPart >= o.maxRows ? 0 : inPart) + 2;
+    for (const r of readyRows(cache, o, format, columns, check, nextRow)) {
+      if (++seen % YIELD_EVERY === 0) await turn();
       if (o.signal?.aborted) throw cancelled();
+      if (!refused && (refused = choiceNeeded(check, o))) {
+        await (current as { writer: CsvWriter | XlsxWriter } | null)?.writer.abandon();
+        current = null;
+      }
+      if (!r) continue;
+      if (refused) {
+        taken(check, r);
+        continue;
+      }
       if (o.maxRows && inPart >= o.maxRows && current) {
         if (!o.split) {
           truncated = true;
@@ -217,6 +244,10 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
       await c.writer.write(r.cells);
       inPart++;
       if (check.rows % 1000 === 0) o.onProgress?.({ rows: check.rows, bytes: c.writer.bytesWritten, file: c.final });
+    }
+    if (refused) {
+      finishCheck(check, o);
+      throw choiceNeeded(check, o)!;
     }
     if (!current && written.length === 0) await open(); // header-only file: the tool still gets the columns
     await close();

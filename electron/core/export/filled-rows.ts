@@ -5,16 +5,7 @@
 // and its text always agree. Addresses as the app writes them (domain
 // lower-cased). The columns that read these rows are in presets.ts.
 import { fieldNamed, fieldReader, pitchOf, type FieldReader, type OpportunityField, type Pitch } from '../../../shared/opportunity-fields';
-import {
-  authorNames,
-  fieldValues,
-  fillDraftWith,
-  isRoleAddress,
-  withDefaults,
-  type MergeContext,
-  type MergeDefaults,
-  type MergeField,
-} from '../../../shared/merge-fields';
+import { fieldValues, fillDraftWith, mergeValues, withDefaults, type MergeContext, type MergeDefaults, type MergeField } from '../../../shared/merge-fields';
 import { defaultFollowUp } from '../../../shared/follow-up';
 import { defaultRecipients } from '../../../shared/mail-links';
 import { addressIdentity, normaliseAddress, parseContact } from '../../../shared/contacts';
@@ -102,7 +93,8 @@ export function contactExportRow(contact: ContactRow, brand: string, fill: FillO
   const author = authorOf(contact) as string | null;
   const text = contact.pipeline.pitch_draft ?? pitchOf(contact.record);
   const stored = contact.stored;
-  const email = normaliseAddress(contact.email);
+  // Stored as the app writes it (domain lower-cased: shared/contacts.ts parseContact); only valid addresses are exported.
+  const email = contact.email;
   const ctx: MergeContext = {
     author_name: author,
     domain: (stored.domain as string | undefined) ?? null,
@@ -112,13 +104,11 @@ export function contactExportRow(contact: ContactRow, brand: string, fill: FillO
     contact: { email, catchAll: contact.catch_all === 1 },
     sender_name: fill.senderName ?? null,
   };
-  const values = fieldValues(ctx);
+  const { values, inbox } = mergeValues(ctx);
   const outgoing = outgoingOf(text, values, fill.defaults);
-  const inbox = contact.catch_all === 1 || isRoleAddress(email);
-  // The same names the merge fields use: none for a byline that is not one person ("Staff", "Ana and Ben").
-  const names = authorNames(author);
-  const publication = values.publication ?? '';
-  return { contact, email, brand, author, name: { first: names?.first ?? '', last: names?.last ?? '' }, publication, outgoing, inbox };
+  // The same names the merge fields use: none for an inbox, none for a byline that is not one person ("Staff", "Ana and Ben").
+  const name = { first: values.first_name ?? '', last: values.last_name ?? '' };
+  return { contact, email, brand, author, name, publication: values.publication ?? '', outgoing, inbox };
 }
 
 interface Opened {

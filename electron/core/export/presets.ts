@@ -1,8 +1,9 @@
 // The export presets' columns, in order, each with where its value comes
 // from, what a workbook writes it as (text, a number, a date, a link: from
 // the field table, never a list of names) and whether it is mail text (what
-// reaches the recipient: names, subject, body; the CSV guard never changes it
-// silently). What each preset is for and the import rule it follows are in
+// the person sends: the names the mail greets, the subject, the body; the CSV
+// guard never changes it silently). The service's text (titles, outlets,
+// links, ids) is never mail text: in a CSV it is always guarded. What each preset is for and the import rule it follows are in
 // shared/export-presets.ts.
 import { apiKey, exportHeader, fieldNamed, OPPORTUNITY_FIELDS, type FieldTable, type OpportunityField } from '../../../shared/opportunity-fields';
 import { EXPORT_PRESETS, PRESETS, type ExportPreset, type PresetRows } from '../../../shared/export-presets';
@@ -88,11 +89,12 @@ function leadColumns(names: {
     [names.first, (r) => (r.inbox ? '' : r.name.first), MAIL],
     [names.last, (r) => (r.inbox ? '' : r.name.last), MAIL],
     ...(names.full ? [[names.full, (r: ContactExportRow) => (r.inbox ? '' : (r.author ?? '')), MAIL] as const] : []),
-    [names.company, (r) => r.publication, MAIL],
+    // The service's text from here on: the outlet, the article, its id. Never "mail text": the CSV guard always applies.
+    [names.company, (r) => r.publication],
     ...(names.subject ? [[names.subject, (r: ContactExportRow) => r.outgoing.subject, MAIL] as const] : []),
     ...(names.body ? [[names.body, (r: ContactExportRow) => r.outgoing.body, MAIL] as const] : []),
-    [names.title, (r) => title(r.contact), MAIL],
-    [names.url, (r) => url(r.contact), { ...MAIL, kind: 'link' }],
+    [names.title, (r) => title(r.contact)],
+    [names.url, (r) => url(r.contact), LINK],
     [names.id, (r) => r.contact.opportunity_id],
   ];
 }
@@ -162,7 +164,8 @@ export const PRESET_COLUMNS: Record<ExportPreset, PresetColumns> = {
       subject: 'subject',
       body: 'personalization',
       title: 'article_title',
-      url: 'website',
+      // Not "website": Instantly reads that as the lead's company site.
+      url: 'article_url',
       id: 'opportunity_id',
     }),
   },

@@ -7,7 +7,15 @@
 // cells) or left out (and counted, and named, in the check).
 import { invalidInput, WorkbenchError } from '../../../shared/errors';
 import type { ExportCheck } from '../../../shared/model';
-import { DEFAULT_FILLS, PRESETS, type ExportFormat, type MailTextChoice, type PresetInfo, type UnfilledChoice } from '../../../shared/export-presets';
+import {
+  DEFAULT_FILLS,
+  mailTextChoice,
+  PRESETS,
+  type ExportFormat,
+  type MailTextChoice,
+  type PresetInfo,
+  type UnfilledChoice,
+} from '../../../shared/export-presets';
 import type { MergeDefaults } from '../../../shared/merge-fields';
 import type { Pitch } from '../../../shared/opportunity-fields';
 import type { Cache } from '../store/cache';
@@ -26,7 +34,7 @@ import {
   type ExportPreset,
   type FillOptions,
 } from './presets';
-import type { CellKind } from './xlsx-writer';
+import { XLSX_LINK_LENGTH_MAX, type CellKind } from './xlsx-writer';
 
 /** What decides the rows: the preset, the filters, and the person's choices. */
 export interface RowChoices extends ContactRowOptions {
@@ -40,7 +48,10 @@ export interface RowChoices extends ContactRowOptions {
   unfilled?: UnfilledChoice;
   /** The defaults for "fill a default" (else DEFAULT_FILLS: first_name "there"). */
   fill?: MergeDefaults;
-  /** In a CSV, mail text that starts like a formula: the guard's apostrophe (the default), leave those rows out, or as written (a tool that never runs formulas). */
+  /**
+   * In a CSV, mail text (names, subject, body) that starts like a formula: the guard's apostrophe, leave those rows out,
+   * or as written (a tool that never runs formulas: its default). None chosen for another program: nothing is written until it is.
+   */
   mailText?: MailTextChoice;
   flattenNewlines?: boolean;
   /** No formula guard at all (said in a warning). */
@@ -82,7 +93,7 @@ function text(v: unknown): string {
 }
 
 /** The rows the options select, streamed from the cache, one candidate per row the file could hold. */
-async function* candidates(cache: Cache, o: RowChoices, columns: Column<never>[], check: ExportCheck): AsyncGenerator<Candidate> {
+function* candidates(cache: Cache, o: RowChoices, columns: Column<never>[], check: ExportCheck): Generator<Candidate> {
   const filter: ListFilter = { ...o.filter, brandId: o.brandId };
   const brand = cache.brands.get(o.brandId)?.name ?? o.brandId;
   const fill: FillOptions = { senderName: o.senderName, defaults: o.unfilled === 'default' ? { ...DEFAULT_FILLS, ...o.fill } : undefined };
@@ -149,46 +160,62 @@ export interface ReadyRow {
 /** Count a row taken for the file in the check. */
 export const taken = (check: ExportCheck, r: ReadyRow) => tally(check, { email: r.email, subject: r.text.subject, body: r.text.body, catchAll: r.catchAll });
 
+/** The first `n` characters of a text, never cutting a character made of two UTF-16 units in half. */
+export function headOf(text: string, n: number): string {
+  let i = 0;
+  for (let k = 0; k < n && i < text.length; k++) i += text.codePointAt(i)! > 0xffff ? 2 : 1;
+  return text.slice(0, i);
+}
+
+/** A merge field or placeholder that stands for the sender's name ({sender_name}, [Your Name]). */
+const isSenderToken = (t: string) => /sender|your name|my name/i.test(t);
+
 /**
  * The rows, each decided: written (its cells, ready for the file) or left out
- * (counted and named in `check`). `fileRow()` is the row it would take in its
- * file (the header is row 1). When a mail preset meets a row with merge fields
- * not filled and no choice was made, the check says a choice is needed and,
- * for a write (`writing`), the export stops before a file takes its name.
+ * (null: counted and named in `check`, and yielded so a long run of them still
+ * lets the caller turn the event loop). `fileRow()` is the row it would take
+ * in its file (the header is row 1). A choice the person has to make first
+ * (rows with merge fields not filled; in a CSV, mail text that starts like a
+ * formula for a tool that may run it; the sender's name for "fill a default")
+ * is flagged in the check and read with choiceNeeded(): the rows still come,
+ * so the check counts every one.
  */
-export async function* readyRows(
+export function* readyRows(
   cache: Cache,
   o: RowChoices,
   format: ExportFormat,
   columns: Column<never>[],
   check: ExportCheck,
   fileRow: () => number,
-  writing: boolean,
-): AsyncGenerator<ReadyRow> {
+): Generator<ReadyRow | null> {
   const preset: PresetInfo = PRESETS[o.preset];
   const headers = columns.map(([h]) => h);
   const kinds: CellKind[] = columns.map(([, , opts]) => opts?.kind ?? 'text');
   const mail = columns.map(([, , opts]) => preset.forMail && opts?.mail === true);
+  // A tool's byte limit holds for its text fields, never for the address (the row is written to it whole).
+  const address = PRESET_COLUMNS[o.preset].columns[0]![0];
+  const limited = headers.map((h) => preset.maxTextBytes !== undefined && h !== address);
   const flatten = o.flattenNewlines || (format === 'csv' && preset.oneLinePerRecord === true);
-  const maxBytes = preset.maxTextBytes;
+  const maxBytes = preset.maxTextBytes ?? 0;
   const xlsx = format === 'xlsx';
+  const mailText = mailTextChoice(preset, o.mailText);
   if (o.mailText === 'as-written' && !preset.neverEvaluates)
     throw invalidInput(
       `Mail text can be written as written only for a tool that never runs formulas (Instantly, lemlist, Mailchimp); ${preset.label} may open it in a spreadsheet.`,
       'mailText',
     );
-  for await (const c of candidates(cache, o, columns, check)) {
+  // "Fill a default" leaves out (and names) the rows whose fields have no default; the other choices are the person's.
+  const leaveOutUnfilled = o.unfilled === 'leave-out' || (o.unfilled === 'default' && preset.forMail);
+  for (const c of candidates(cache, o, columns, check)) {
     const at = { row: null as number | null, email: c.email, opportunity_id: c.opportunityId };
     if (c.tokens.length) {
       tokensMet(check, c.tokens);
-      if (!o.senderName && c.tokens.some((t) => /sender|your name|my name/i.test(t))) check.senderNameMissing = true;
-      if (preset.forMail && o.unfilled === undefined) {
-        check.unfilledChoiceNeeded = true;
-        if (writing) throw new UnfilledChoiceNeeded(check);
-      }
-      if (o.unfilled === 'leave-out') {
+      if (!o.senderName && c.tokens.some(isSenderToken)) check.senderNameMissing = true;
+      if (preset.forMail && o.unfilled === undefined) check.unfilledChoiceNeeded = true;
+      if (leaveOutUnfilled) {
         check.leftOut.unfilled++;
         note(check.unfilledRows, { ...at, tokens: c.tokens });
+        yield null;
         continue;
       }
     }
@@ -198,7 +225,7 @@ export async function* readyRows(
     for (let i = 0; i < cells.length; i++) {
       let v = cells[i]!;
       if (flatten) v = v.replace(/\s*(\r\n|\r|\n)+\s*/g, ' ').trim();
-      if (maxBytes && i > 0) {
+      if (limited[i]) {
         const cut = cutToBytes(v, maxBytes);
         if (cut !== null) {
           v = cut;
@@ -207,11 +234,17 @@ export async function* readyRows(
         }
       }
       if (xlsx) {
+        // Cut once, here: the workbook writer takes the cell as it comes.
         const cut = kinds[i] === 'text' || kinds[i] === 'link' ? cutForSpreadsheet(v) : null;
         if (cut !== null) {
           v = cut;
           check.cut++;
           note(check.cutCells, { ...at, row, column: headers[i]! });
+        }
+        if (kinds[i] === 'link' && v.length > XLSX_LINK_LENGTH_MAX) {
+          // Longer than Excel follows: the workbook holds it as text.
+          check.linksAsText++;
+          note(check.linksAsTextCells, { ...at, row, column: headers[i]! });
         }
       } else {
         if (v.length > SPREADSHEET_CELL_MAX) {
@@ -220,13 +253,21 @@ export async function* readyRows(
         }
         if (startsLikeFormula(v)) {
           if (mail[i]) {
+            // Text the recipient reads: never changed without the person's choice.
             check.mailGuarded++;
-            note(check.mailGuardedCells, { ...at, row: o.mailText === 'leave-out' ? null : row, column: headers[i]!, text: v.slice(0, 40) });
-            if (o.mailText === 'leave-out') leaveOut = true;
-            else if (o.mailText !== 'as-written' && !o.raw) v = `'${v}`;
-          } else {
+            note(check.mailGuardedCells, { ...at, row: mailText === 'leave-out' ? null : row, column: headers[i]!, text: headOf(v, 40) });
+            if (mailText === 'leave-out') leaveOut = true;
+            else if (o.raw || mailText === 'as-written') {
+              // as chosen (or the tool's default): written as it is
+            } else {
+              if (mailText === undefined) check.mailTextChoiceNeeded = true;
+              v = `'${v}`;
+            }
+          } else if (!o.raw) {
+            // The service's text (titles, outlets, links, ids) and the rest: always guarded, whatever was chosen for mail text.
             check.dataGuarded++;
-            if (!o.raw) v = `'${v}`;
+            note(check.dataGuardedCells, { ...at, row, column: headers[i]!, text: headOf(v, 40) });
+            v = `'${v}`;
           }
         }
       }
@@ -234,6 +275,7 @@ export async function* readyRows(
     }
     if (leaveOut) {
       check.leftOut.formula++;
+      yield null;
       continue;
     }
     if (c.tokens.length) note(check.unfilledRows, { ...at, row, tokens: c.tokens });
@@ -241,13 +283,50 @@ export async function* readyRows(
   }
 }
 
+/** Nothing was written: the export needs a choice the person has not made; its check names the rows and cells. */
+export class ExportChoiceNeeded extends WorkbenchError {
+  constructor(
+    readonly check: ExportCheck,
+    message: string,
+    field: string,
+  ) {
+    super('invalid-input', message, { field });
+  }
+}
+
 /** A mail export met rows with merge fields not filled and no choice was made: nothing is written. */
-export class UnfilledChoiceNeeded extends WorkbenchError {
-  constructor(readonly check: ExportCheck) {
+export class UnfilledChoiceNeeded extends ExportChoiceNeeded {
+  constructor(check: ExportCheck) {
     super(
-      'invalid-input',
+      check,
       `Nothing was written: rows have merge fields that could not be filled (${check.unfilled.join(', ')}). Choose what to do with them: leave those rows out, fill a default (such as "Hi there"), or keep the merge fields on purpose.`,
-      { field: 'unfilled' },
+      'unfilled',
     );
   }
+}
+
+/** A CSV for a program that may run formulas met mail text that starts like one, and no choice was made: nothing is written. */
+export class MailTextChoiceNeeded extends ExportChoiceNeeded {
+  constructor(check: ExportCheck) {
+    super(
+      check,
+      `Nothing was written: ${check.mailGuarded.toLocaleString('en-US')} cell${check.mailGuarded === 1 ? '' : 's'} of mail text start like a formula (= + - @), and in a CSV the formula guard would add an apostrophe the recipient reads. Choose: save as .xlsx (the text stays as written), leave those rows out, or add the apostrophe.`,
+      'mailText',
+    );
+  }
+}
+
+/** "Fill a default" with {sender_name} in the text and no sender name set: nothing is written until it is given (once). */
+export class SenderNameNeeded extends ExportChoiceNeeded {
+  constructor(check: ExportCheck) {
+    super(check, 'Nothing was written: the text holds {sender_name} and your name is not set. Give it once (Settings, or --sender-name NAME).', 'senderName');
+  }
+}
+
+/** The choice the export still needs before a file is written (the first of them), or null. */
+export function choiceNeeded(check: ExportCheck, o: Pick<RowChoices, 'unfilled'>): ExportChoiceNeeded | null {
+  if (check.unfilledChoiceNeeded) return new UnfilledChoiceNeeded(check);
+  if (o.unfilled === 'default' && check.senderNameMissing) return new SenderNameNeeded(check);
+  if (check.mailTextChoiceNeeded) return new MailTextChoiceNeeded(check);
+  return null;
 }

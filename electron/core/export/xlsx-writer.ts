@@ -12,22 +12,25 @@
 // XML readers would otherwise turn into LF); characters XML cannot carry are
 // written in the format's own escape (`_xHHHH_`, ECMA-376 Part 1, 22.9.2.19
 // ST_Xstring), and a literal `_xHHHH_` in the text is escaped as
-// `_x005F_xHHHH_` so it reads back as written. A text over 32,767 characters
-// (a spreadsheet cell's limit) is cut with a visible marker, and the cut is
-// reported (cutColumns) so the export can say which rows. Text cells carry
+// `_x005F_xHHHH_` so it reads back as written. Cells come already cut to a
+// spreadsheet cell's 32,767 characters (rows.ts, which names them). A link
+// longer than Excel's 2,079 characters, or past its 65,530 a sheet, is text
+// (the export says so). Date-times are the person's wall-clock time (a
+// spreadsheet date has no zone). Text cells carry
 // the Text number format (@), so a cell edited later stays text (a zip code
 // keeps its leading zeros). The same interface as CsvWriter, abandon()
 // included: the file is closed at once.
 import { Chunks, closeAtOnce } from './csv-writer';
 import { FileStream } from '../files/atomic-write';
-import { cutForSpreadsheet } from './cell-limits';
 import { ZipWriter, type StreamedEntry } from './zip-writer';
 
 /** What a column's cells hold in a workbook. */
 export type CellKind = 'text' | 'number' | 'date' | 'link';
 
-/** Excel's most hyperlinks in one worksheet; past it a link is written as text. */
+/** Excel's most hyperlinks in one worksheet; past it a link is written as text (and counted in linksLeftAsText). */
 export const XLSX_LINKS_MAX = 65_530;
+/** Excel's longest hyperlink address; a longer link is written as text (the export names it). */
+export const XLSX_LINK_LENGTH_MAX = 2_079;
 
 const HELD_ROWS = 200;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -96,7 +99,8 @@ function dateCell(text: string): { serial: number; style: number } | null {
   }
   if (!DATE_TIME.test(text)) return null;
   const t = Date.parse(text);
-  return Number.isNaN(t) ? null : { serial: (t - EPOCH) / DAY, style: STYLE.dateTime };
+  // A spreadsheet's date-time has no zone: it is written as the moment's wall-clock time here (the person's own time zone, on that day).
+  return Number.isNaN(t) ? null : { serial: (t - new Date(t).getTimezoneOffset() * 60_000 - EPOCH) / DAY, style: STYLE.dateTime };
 }
 
 const textCell = (ref: string, text: string, style: number) =>
@@ -117,10 +121,8 @@ export class XlsxWriter {
   private links: { ref: string; url: string }[] = [];
   private bytes = 0;
   private failure: Error | null = null;
-  /** Links written as text because the sheet had Excel's most already. */
+  /** Links written as text because the sheet had Excel's most already (the export says how many). */
   linksLeftAsText = 0;
-  /** The columns whose text was cut in the row last written (a spreadsheet cell holds 32,767 characters). */
-  cutColumns: string[] = [];
 
   /** A writer for a new workbook at `path`; `kinds`: what each column (by header) holds, text where not said. */
   static async create(path: string, sheetName: string, kinds: ReadonlyMap<string, CellKind> = new Map(), now = new Date()): Promise<XlsxWriter> {
@@ -143,7 +145,11 @@ export class XlsxWriter {
     return this.bytes;
   }
 
-  /** The header row first, then one call a record; `cells` are the cells' text (no formula guard: text cells cannot run). */
+  /**
+   * The header row first, then one call a record; `cells` are the cells' text
+   * (no formula guard: text cells cannot run), each already cut to what a
+   * cell holds (the export's rows do it, and name the cells cut).
+   */
   async write(cells: readonly string[]): Promise<void> {
     if (this.failure) throw this.failure;
     if (!this.header) {
@@ -153,14 +159,8 @@ export class XlsxWriter {
       this.widths = cells.map((h) => h.length);
       return;
     }
-    this.cutColumns = [];
-    const row = cells.map((c, i) => {
-      this.bytes += c.length;
-      const cut = this.kinds[i] === 'text' || this.kinds[i] === 'link' ? cutForSpreadsheet(c) : null;
-      if (cut === null) return c;
-      this.cutColumns.push(this.header![i]!);
-      return cut;
-    });
+    for (const c of cells) this.bytes += c.length;
+    const row = cells as string[];
     if (this.held) {
       this.held.push(row);
       row.forEach((c, i) => (this.widths[i] = Math.max(this.widths[i]!, Math.min(60, c.split('\n', 1)[0]!.length))));
@@ -202,7 +202,7 @@ export class XlsxWriter {
       const kind = this.kinds[i];
       if (kind === 'number' && NUMBER.test(v)) x += `<c r="${ref}"><v>${v}</v></c>`;
       else if (kind === 'date' && (date = dateCell(v))) x += `<c r="${ref}" s="${date.style}"><v>${date.serial}</v></c>`;
-      else if (kind === 'link' && LINKABLE.test(v)) {
+      else if (kind === 'link' && v.length <= XLSX_LINK_LENGTH_MAX && LINKABLE.test(v)) {
         if (this.links.length < XLSX_LINKS_MAX) {
           this.links.push({ ref, url: v });
           x += textCell(ref, v, STYLE.link);

@@ -129,6 +129,7 @@ export class ExportRowStore {
     const keys = this.statements.tuples<[number, number]>(
       sql`SELECT rowid, position FROM (${narrow}) ${opts.perPair ? sql`` : sql`WHERE rank = 1`} ORDER BY prio DESC NULLS LAST, rowid, position`,
     );
+    // The keys come ordered by opportunity then position: an opportunity's record is read once for all its addresses.
     const some = someFieldsSql(fields);
     // Prepared once per export, run once per address.
     const wide = this.statements
@@ -172,7 +173,7 @@ export class ExportRowStore {
         opportunity_id: opportunityId,
         status,
         pipeline: pipelineOf(p),
-        ...some.read(values),
+        ...some.read(values, opportunityRowid),
       };
     }
   }

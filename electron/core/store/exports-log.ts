@@ -11,6 +11,9 @@ import { Statements } from './statements';
 /** The columns the record file carries. */
 const RECORD_COLUMNS = sql`id, at, brand_id, preset, file_name, rows, opportunities, marked_exported, carried, sent_at`;
 
+/** How long an export not confirmed sent keeps the addresses it carried (for "I sent these"). */
+export const CARRIED_KEPT_DAYS = 180;
+
 type StoredExport = Omit<ExportRecord, 'carried'> & { carried: string | null };
 
 /** A row as the record holds it: the addresses carried as a list. */
@@ -23,10 +26,17 @@ export class ExportLog {
     this.statements = new Statements(db);
   }
 
-  /** A new export; `carried`: the addresses it wrote, per opportunity id (what "I sent it" marks contacted). */
+  /**
+   * A new export; `carried`: the addresses it wrote, per opportunity id (what
+   * "I sent it" marks contacted). The addresses of exports never confirmed
+   * within CARRIED_KEPT_DAYS of this one are let go (a large export carries
+   * megabytes of them); the export itself stays in the log.
+   */
   add(e: Omit<ExportRecord, 'id' | 'carried'> & { id?: string; carried?: ReadonlyMap<string, readonly string[]> }): ExportRecord {
     const { carried, ...rest } = e;
     const rec: ExportRecord = { ...rest, id: e.id ?? randomUUID(), carried: carried?.size ? [...carried].map(([o, a]) => [o, [...a]]) : null };
+    const before = new Date(Date.parse(e.at) - CARRIED_KEPT_DAYS * 86_400_000).toISOString();
+    this.statements.run(sql`UPDATE exports SET carried = NULL WHERE carried IS NOT NULL AND sent_at IS NULL AND at < ${before}`);
     this.insert(rec);
     return rec;
   }
@@ -39,9 +49,9 @@ export class ExportLog {
     return row && { ...row, carried: row.carried ? (JSON.parse(row.carried) as [string, string[]][]) : [] };
   }
 
-  /** The export was sent (the user said so): when. */
+  /** The export was sent (the user said so): when. Its addresses are in the triage now, so they are let go here. */
   markSent(id: string, at: string): void {
-    this.statements.run(sql`UPDATE exports SET sent_at = ${at} WHERE id = ${id}`);
+    this.statements.run(sql`UPDATE exports SET sent_at = ${at}, carried = NULL WHERE id = ${id}`);
   }
 
   /** Insert as is; an export already known (same id) is kept once. Returns 1 when new. */

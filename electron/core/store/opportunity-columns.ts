@@ -145,22 +145,32 @@ export interface SomeFields {
  * Some fields of an opportunity, read by a query over `o` and its record `r`:
  * a stored field from its column, any other from the record (its packed JSON,
  * selected once and read in `read`). `read` turns what the query returns for
- * them, in order, into SomeFields.
+ * them, in order, into SomeFields; given the opportunity's key, it reads the
+ * record once for a run of rows of the same opportunity (one per address) and
+ * shares it between them (read-only).
  */
-export function someFieldsSql(fields: readonly OpportunityField[]): { select: Sql; read: (row: readonly unknown[]) => SomeFields } {
+export function someFieldsSql(fields: readonly OpportunityField[]): {
+  select: Sql;
+  read: (row: readonly unknown[], key?: number) => SomeFields;
+} {
   const stored = fields.filter((f) => f.column);
   const fromRecord = fields.filter((f) => !f.column);
   const names = stored.map((f) => f.name);
   const select = [...stored.map((f) => sql`o.${identifier(f.name, names)}`), ...(fromRecord.length ? [sql`r.packed`] : [])];
+  let last: { key: number; record: Record<string, unknown> } | null = null;
   return {
     select: select.length ? sqlJoin(select, sql`, `) : sql`NULL`,
-    read: (row) => {
+    read: (row, key) => {
       const out: SomeFields = { stored: {}, record: {} };
       stored.forEach((f, i) => (out.stored[f.name] = f.column === 'flag' ? row[i] === 1 : row[i]));
       if (fromRecord.length) {
-        const packed = row[stored.length];
-        const record = packed instanceof Uint8Array ? (JSON.parse(unpackRecord(packed)) as Record<string, unknown>) : {};
-        for (const f of fromRecord) if (apiKey(f) in record) out.record[apiKey(f)] = record[apiKey(f)];
+        if (key !== undefined && last?.key === key) out.record = last.record;
+        else {
+          const packed = row[stored.length];
+          const record = packed instanceof Uint8Array ? (JSON.parse(unpackRecord(packed)) as Record<string, unknown>) : {};
+          for (const f of fromRecord) if (apiKey(f) in record) out.record[apiKey(f)] = record[apiKey(f)];
+          if (key !== undefined) last = { key, record: out.record };
+        }
       }
       return out;
     },

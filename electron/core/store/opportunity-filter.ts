@@ -82,7 +82,9 @@ export function keysetAfter(sort: ListSort, a: After): { rest: Sql | null; empti
  * recorded as used. A contact marked before the addresses were recorded, and
  * not yet given them (a record file from an older version), counts its
  * addresses other than catch-alls, or its catch-alls when that is all it has.
- * `t`, `c` and `o` are the aliases of the query that asks.
+ * `t`, `c` and `o` are the aliases of the query that asks. SQLite's lower() is
+ * ASCII's only, which is the app's identity rule for every valid address (they
+ * are ASCII: shared/contacts.ts; pinned by test/unit/shared/contacts.test.ts).
  */
 export const contactedAddress = (t: Sql, c: Sql, o: Sql): Sql =>
   sql`(${t}.contacted_at IS NOT NULL AND CASE WHEN ${t}.contacted_addresses IS NOT NULL

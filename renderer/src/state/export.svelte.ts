@@ -13,6 +13,9 @@ import type { AppStore } from './app.svelte';
 import type { OpportunitiesStore } from './opportunities.svelte';
 
 export type ExportOptions = MethodArgs<'export:preview'>[0];
+
+/** How long the dialog waits after a change (a key typed in the default first name) before it counts again. */
+export const PREVIEW_AFTER_MS = 250;
 type Done = EventPayloads['export:done'];
 
 export class ExportJob {
@@ -28,6 +31,9 @@ export class ExportJob {
   /** Cancel was asked before main named the job: sent as soon as it does. */
   #cancelAsked = false;
   #previews = new Latest();
+  /** A preview asked for while the person is still changing options: counted once they pause. */
+  #pending: ReturnType<typeof setTimeout> | null = null;
+  #asked = false;
   /** The running job's id, once main has answered; until then its events wait in #early. */
   #jobId: string | null = null;
   #early = new Map<string, Done>();
@@ -81,6 +87,26 @@ export class ExportJob {
     }
   }
 
+  /**
+   * The dialog's options changed: count them once the person pauses
+   * (PREVIEW_AFTER_MS), so typing a default does not start a count per key;
+   * the first count starts at once. The engine stops a count a newer one
+   * replaces. Never rejects.
+   */
+  ask(options: ExportOptions): void {
+    if (this.#pending !== null) clearTimeout(this.#pending);
+    this.#pending = null;
+    if (!this.#asked) {
+      this.#asked = true;
+      void this.preview(options);
+      return;
+    }
+    this.#pending = setTimeout(() => {
+      this.#pending = null;
+      void this.preview(options);
+    }, PREVIEW_AFTER_MS);
+  }
+
   /** Count what these options would write. Never rejects. */
   async preview(options: ExportOptions): Promise<void> {
     const fresh = this.#previews.begin();
@@ -89,7 +115,8 @@ export class ExportJob {
       const c = await call('export:preview', options);
       if (fresh()) this.#check = c;
     } catch (e) {
-      if (fresh()) this.#error = errorText(e);
+      // A count stopped by a newer one is not an error the person needs to see.
+      if (fresh() && (e as { kind?: string }).kind !== 'cancelled') this.#error = errorText(e);
     }
   }
 
@@ -183,6 +210,8 @@ export class ExportJob {
   }
 
   dispose(): void {
+    if (this.#pending !== null) clearTimeout(this.#pending);
+    this.#pending = null;
     this.#stopFollowing();
     this.#early.clear();
     this.#previews.cancel();

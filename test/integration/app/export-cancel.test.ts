@@ -120,4 +120,26 @@ describe('export:cancel', () => {
     expect(await call('export:cancel', { jobId: '00000000-0000-4000-8000-000000000000' })).toEqual({ cancelled: false });
     await expect(call('export:cancel', { jobId: '../../etc' })).rejects.toMatchObject({ kind: 'invalid-input' });
   });
+
+  it('the preview lets other calls through while it counts, and a newer preview stops the older one (its answer is "cancelled")', async () => {
+    const options = { brandId, filter: { includeArchived: true }, preset: 'contacts', unfilled: 'keep', mailText: 'guard' };
+    // While it counts, the event loop turns (every 500 rows), so other calls and events get through: count the turns seen.
+    let turns = 0;
+    let counted = false;
+    const tick = () => {
+      if (counted) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const full = await call<{ rows: number }>('export:preview', options);
+    counted = true;
+    expect(full.rows).toBeGreaterThan(2000);
+    expect(turns).toBeGreaterThanOrEqual(Math.floor(full.rows / 500) - 1);
+    // The dialog asks again (the person changed an option): the first count stops, the second answers.
+    const older = call('export:preview', options).catch((e: unknown) => e);
+    const newer = call<{ rows: number }>('export:preview', { ...options, excludeCatchAll: true });
+    expect(await older).toMatchObject({ kind: 'cancelled' });
+    expect((await newer).rows).toBeLessThan(full.rows);
+  });
 });

@@ -149,6 +149,10 @@ describe("sending through the user's own mail", () => {
     await expect(a.call('mail:compose', { brandId: a.brand, id, kind: 'pitch', via: 'gmail', to: ['nobody@nowhere.example'] })).rejects.toMatchObject({
       kind: 'invalid-input',
     });
+    // The same address in two spellings: written once, as the opportunity holds it.
+    const twice = await a.call<ComposeResult>('mail:compose', { brandId: a.brand, id, kind: 'pitch', via: 'gmail', to: [person.toUpperCase(), person] });
+    expect(twice).toMatchObject({ to: [person], inLink: { to: [person] } });
+    expect(new URL(a.platform.opened.at(-1)!).searchParams.get('to')).toBe(person);
 
     await a.act([id], { do: 'contacted', addresses: [person] });
     const d = a.opportunity(id)!;

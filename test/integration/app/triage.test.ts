@@ -191,4 +191,14 @@ describe('marked contacted keeps what went out', () => {
     expect(followUp.text.subject).toBe(`Re: ${pitch.filled.subject}`);
     expect(followUp.filled.subject).toBe(`Re: ${pitch.filled.subject}`);
   });
+
+  it("with addresses none of which is this opportunity's: refused (nothing recorded), never the pre-selected ones instead", async () => {
+    const a = await app();
+    const id = a.ids[0]!;
+    const before = a.triage(id);
+    await expect(
+      a.call('triage:apply', { brandId: a.brandId, ids: [id], action: { do: 'contacted', addresses: ['nobody@nowhere.example'] } }),
+    ).rejects.toMatchObject({ kind: 'invalid-input', message: expect.stringContaining('nobody@nowhere.example is not an address of this opportunity') });
+    expect(a.triage(id)).toEqual(before);
+  });
 });

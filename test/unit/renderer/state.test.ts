@@ -299,6 +299,20 @@ describe('AppStore and OpportunitiesStore', () => {
     expect(opps.detail!.triage.contacted_at).toBeNull();
   });
 
+  it('export: options changed in a run (a default typed key by key) are counted once, with the last of them', async () => {
+    const brandId = app.brandId!;
+    const job = new ExportJob(app, opps);
+    const o = (first: string) => ({ brandId, preset: 'contacts' as const, markExported: false, unfilled: 'default' as const, fill: { first_name: first } });
+    const expected = await direct('export:preview', o('there'));
+    const before = called.filter((m) => m === 'export:preview').length;
+    job.ask(o('t')); // the dialog opens: counted at once
+    for (const typed of ['th', 'the', 'ther', 'there']) job.ask(o(typed));
+    await until(() => job.check !== null && called.filter((m) => m === 'export:preview').length - before === 2 && inflight === 0);
+    expect(called.filter((m) => m === 'export:preview').length - before).toBe(2);
+    expect(job.check).toEqual(expected);
+    job.dispose();
+  });
+
   it('export: the latest preview wins, the file is written, and the job lets go of its events', async () => {
     const brandId = app.brandId!;
     const job = new ExportJob(app, opps);

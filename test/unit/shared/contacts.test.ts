@@ -105,3 +105,26 @@ describe('contact parsing, properties', () => {
     );
   });
 });
+
+describe('one identity rule in JavaScript and in SQL', () => {
+  it("every valid address's identity is what SQLite's lower() gives (ASCII only), so the cache's SQL compares addresses as the app does", async () => {
+    const { default: Database } = await import('better-sqlite3');
+    const { addressIdentity } = await import('../../../shared/contacts');
+    const db = new Database(':memory:');
+    const lower = db.prepare('SELECT lower(?) AS v').pluck();
+    try {
+      // Upper-case letters beyond ASCII (which SQLite's lower() leaves as they are) are never part of a valid address.
+      for (const s of ['ÉLISE@lemonde.fr', 'élise@LEMONDE.FR', 'ANA@WİRED.COM', 'KATE@x.com'.replace('K', '\u212A')]) expect(isEmailAddress(s), s).toBe(false);
+      fc.assert(
+        fc.property(fc.emailAddress(), fc.array(fc.boolean(), { minLength: 80, maxLength: 80 }), (email, upper) => {
+          const mixed = [...email].map((ch, i) => (upper[i % upper.length] ? ch.toUpperCase() : ch)).join('');
+          if (!isEmailAddress(mixed)) return;
+          expect(lower.get(mixed)).toBe(addressIdentity(mixed));
+        }),
+        { numRuns: 500 },
+      );
+    } finally {
+      db.close();
+    }
+  });
+});

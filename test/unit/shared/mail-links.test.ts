@@ -77,6 +77,16 @@ describe('composeLink', () => {
     expect(one).toMatchObject({ clipboard: body, inLink: { to: ['maya.okafor@wired.com'], subject: true, body: false } });
   });
 
+  it('the messages read as sentences for every way of sending: "an Outlook link", "the mail link"', () => {
+    const body = 'A long pitch line with data. '.repeat(100);
+    expect(composeLink('outlook', { ...pitch, body }).message).toMatch(/^The pitch is too long for an Outlook link \(/);
+    expect(composeLink('outlook-personal', { ...pitch, body }).message).toMatch(/^The pitch is too long for an Outlook\.com link \(/);
+    expect(composeLink('default', { ...pitch, body }).message).toMatch(/^The pitch is too long for a mail link \(/);
+    const huge = `${'x'.repeat(2_100)}@wired.com`;
+    expect(() => composeLink('default', { to: [huge], subject: '', body: '' })).toThrow(/^The mail link cannot hold even one of these addresses\.$/);
+    expect(() => composeLink('gmail', { to: [huge], subject: '', body: '' })).toThrow(/^The Gmail link cannot hold/);
+  });
+
   it('the longest body that fits is kept; one character more is left out', () => {
     const base = composeLink('gmail', { ...pitch, body: 'x' }).url.length - 1;
     const fits = 'x'.repeat(MAX_URL_LENGTH - base);

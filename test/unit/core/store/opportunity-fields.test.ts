@@ -12,7 +12,7 @@ import { markExported } from '../../../../electron/core/store/triage';
 import type { ListFilter } from '../../../../shared/model';
 import { columnPlan, listColumns, listItemMapper, recordValues, searchValues, upsertSql } from '../../../../electron/core/store/opportunity-columns';
 import { contactColumns, opportunityColumns, type OpportunityExportRow } from '../../../../electron/core/export/presets';
-import { apiFields, fieldNamed, OPPORTUNITY_FIELDS, type FieldTable } from '../../../../shared/opportunity-fields';
+import { apiFields, fieldNamed, OPPORTUNITY_FIELDS, type FieldTable, type OpportunityField } from '../../../../shared/opportunity-fields';
 
 /** The real table and one new field: stored, searched in a column of its own, shown in the list, exported. */
 const FIXTURE: FieldTable = [...OPPORTUNITY_FIELDS, { name: 'outlet', kind: 'string', column: 'text', search: 'outlet', list: true }];
@@ -81,5 +81,26 @@ describe('a field added to the table', () => {
       ['ana@theverge.com', { outlet: 'The Verge', title: 'Best espresso' }, { pitch_subject: 'Hi' }],
     ]);
     db.close();
+  });
+});
+
+describe('some fields read from the record', () => {
+  it("reads an opportunity's record once for its run of addresses, and again for the next opportunity", async () => {
+    const { someFieldsSql } = await import('../../../../electron/core/store/opportunity-columns');
+    const { packRecord } = await import('../../../../electron/core/store/record-codec');
+    const fromRecord = (OPPORTUNITY_FIELDS as readonly OpportunityField[]).filter((f) => !f.column).slice(0, 1);
+    expect(fromRecord).toHaveLength(1);
+    const key = fromRecord[0]!.name;
+    const some = someFieldsSql(fromRecord);
+    const packed = (v: string) => packRecord(JSON.stringify({ [key]: v }));
+    const first = some.read([packed('one')], 1);
+    // The same opportunity's next address: the record read before is shared, not inflated and parsed again.
+    const again = some.read([packed('one')], 1);
+    expect(again.record).toBe(first.record);
+    const next = some.read([packed('two')], 2);
+    expect(next.record).not.toBe(first.record);
+    expect(next.record[key]).toBe('two');
+    // Without a key every row is read on its own.
+    expect(some.read([packed('three')]).record[key]).toBe('three');
   });
 });
