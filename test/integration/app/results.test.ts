@@ -9,7 +9,7 @@
 // programs (Python's csv and openpyxl).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppService } from '../../../electron/core/app/service';
 import { createHandlers, dispatch } from '../../../electron/core/app/handlers';
@@ -188,13 +188,13 @@ describe('the Results over a period, the report and its tables', () => {
     expect(october.period).toEqual({ from: '2026-10-01', to: '2026-10-31', label: 'October 2026' });
     expect(october.totals).toEqual({ pitched: 0, replied: 0, won: 0, cited: 0 });
 
-    // The tables: a workbook per table (the export's writer writes one sheet, named for its table), read by openpyxl;
-    // CSV files read by Python's csv.
+    // The tables: one workbook under the name confirmed, a sheet per table, read by openpyxl;
+    // CSV files (the funnel under the name confirmed, the others beside it) read by Python's csv.
     execFileSync('mkdir', ['-p', join(a.tmp.dir, 'xlsx')]);
     a.platform.saveAs = join(a.tmp.dir, 'xlsx', 'results.xlsx');
     let file = (await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: 'results.xlsx' })).file!.handle;
     const books = await a.call<{ files: string[] }>('results:export', { brandId: a.brand, period: 'custom', from: '2026-11-01', to: TO, format: 'xlsx', file });
-    expect(books.files).toEqual(['results-funnel.xlsx', 'results-wins.xlsx', 'results-outlets.xlsx', 'results-timing.xlsx']);
+    expect(books.files).toEqual(['results.xlsx']);
     expect(readdirSync(join(a.tmp.dir, 'xlsx')).sort()).toEqual([...books.files].sort());
     const book = JSON.parse(
       execFileSync(
@@ -217,7 +217,7 @@ describe('the Results over a period, the report and its tables', () => {
     execFileSync('mkdir', ['-p', join(a.tmp.dir, 'csv')]);
     file = (await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: 'results.csv' })).file!.handle;
     const out = await a.call<{ files: string[] }>('results:export', { brandId: a.brand, period: 'custom', from: '2026-11-01', to: TO, format: 'csv', file });
-    expect(out.files).toEqual(['results-funnel.csv', 'results-wins.csv', 'results-outlets.csv', 'results-timing.csv']);
+    expect(out.files).toEqual(['results.csv', 'results-wins.csv', 'results-outlets.csv', 'results-timing.csv']);
     expect(readdirSync(join(a.tmp.dir, 'csv')).sort()).toEqual([...out.files].sort());
     const py = (f: string) =>
       JSON.parse(
@@ -229,7 +229,7 @@ describe('the Results over a period, the report and its tables', () => {
           },
         ),
       ) as string[][];
-    expect(py(join(a.tmp.dir, 'csv', 'results-funnel.csv')).at(-1)).toEqual(['Total', '3', '1', '1', '2']);
+    expect(py(join(a.tmp.dir, 'csv', 'results.csv')).at(-1)).toEqual(['Total', '3', '1', '1', '2']);
     // In a CSV, the formula guard.
     expect(py(join(a.tmp.dir, 'csv', 'results-wins.csv')).some((row) => row.includes("'=cmd|x; best"))).toBe(true);
     // Both kept in the user's record of exports made, by file name.
@@ -238,10 +238,18 @@ describe('the Results over a period, the report and its tables', () => {
         .list()
         .filter((x) => x.preset === 'results')
         .map((x) => x.file_name),
-    ).toEqual([
-      'results-funnel.csv, results-wins.csv, results-outlets.csv, results-timing.csv',
-      'results-funnel.xlsx, results-wins.xlsx, results-outlets.xlsx, results-timing.xlsx',
-    ]);
+    ).toEqual(['results.csv, results-wins.csv, results-outlets.csv, results-timing.csv', 'results.xlsx']);
+    // Another file where a table would go beside the name confirmed is never replaced: refused, naming it, nothing written.
+    execFileSync('mkdir', ['-p', join(a.tmp.dir, 'taken')]);
+    writeFileSync(join(a.tmp.dir, 'taken', 'q4-outlets.csv'), 'my own notes\n');
+    a.platform.saveAs = join(a.tmp.dir, 'taken', 'q4.csv');
+    file = (await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: 'q4.csv' })).file!.handle;
+    await expect(a.call('results:export', { brandId: a.brand, period: 'custom', from: '2026-11-01', to: TO, format: 'csv', file })).rejects.toMatchObject({
+      kind: 'invalid-input',
+      message: expect.stringContaining('q4-outlets.csv is already in'),
+    });
+    expect(readdirSync(join(a.tmp.dir, 'taken'))).toEqual(['q4-outlets.csv']);
+    expect(readFileSync(join(a.tmp.dir, 'taken', 'q4-outlets.csv'), 'utf8')).toBe('my own notes\n');
 
     // The report as HTML: the window's markup and styles, a policy that runs nothing, active tags made text.
     a.platform.saveAs = join(a.tmp.dir, 'report.html');
