@@ -7,6 +7,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { bestEvidence, EvidenceIndex, outletOf, pageKeyOf, pageKeyViaParser, verdict, type CitationFact, type PitchLike } from '../../../shared/evidence';
 
+// The rule puts a service timestamp on this computer's calendar day; the cases here are written in UTC (the
+// Results' integration tests run the same rules in zones west and east of it).
+process.env.TZ = 'UTC';
+
 const pitch: PitchLike = { opportunity_id: 'o1', url: 'https://www.wired.com/story/best-cold-brew/', domain: 'wired.com', pitched_on: '2026-10-10' };
 
 const cite = (over: Partial<CitationFact> = {}): CitationFact => ({
