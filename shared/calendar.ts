@@ -27,3 +27,24 @@ export function addDays(date: string, days: number): string {
   if (n === null) throw new RangeError(`Not a calendar date: ${date}`);
   return dateFromDayNumber(n + days);
 }
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** The day a moment falls on by this computer's calendar (its time zone), YYYY-MM-DD: the app's "today" is this of now. */
+export const localDay = (d: Date): string => `${d.getFullYear()}-${pad2(d.getMonth() + 1)}-${pad2(d.getDate())}`;
+
+/**
+ * The day on this computer's calendar of a date or a timestamp: a date
+ * (YYYY-MM-DD) is that day; a timestamp (2026-11-30T07:30:00Z, stamped in
+ * UTC) is the local day of its moment, so a Won marked at 23:30 on the 30th
+ * counts on the 30th wherever the laptop is. null when it is neither.
+ */
+export function localDayOf(s: string | null | undefined): string | null {
+  if (!s) return null;
+  if (s.length > 10) {
+    const t = new Date(s);
+    if (!Number.isNaN(t.getTime())) return localDay(t);
+  }
+  const d = s.slice(0, 10);
+  return dayNumber(d) === null ? null : d;
+}

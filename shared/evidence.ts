@@ -3,13 +3,18 @@
 // opportunity's page exactly, or another page of its domain), it mentions the
 // brand, and it came after the pitch: first seen on or after the pitch date,
 // or (stronger) seen by a sync to turn from not mentioning the brand to
-// mentioning it on or after that date. Pure functions over plain data: the
+// mentioning it, where the last sync that saw it without the mention was on
+// or after that date (a change seen only after the pitch, but that may have
+// happened before it, is no flip). Days are this computer's calendar days
+// (a service timestamp is put on the local day of its moment). On a shared
+// platform (medium.com, reddit.com, …) only the page pitched counts: another
+// author's page there is not the outlet's. Pure functions over plain data: the
 // core's matcher, the CLI and the tests use the same ones.
 //
 // `EvidenceIndex` answers the same question as `bestEvidence` for many pitches
 // at once without comparing every pitch with every citation (a property test
 // holds the two to the same answers).
-import { dayNumber } from './calendar';
+import { dayNumber, localDayOf } from './calendar';
 
 /** A pitch as matching sees it: the opportunity, where it is, and the day it was pitched (YYYY-MM-DD). */
 export interface PitchLike {
@@ -31,6 +36,8 @@ export interface CitationFact {
   mentions_brand: boolean | null;
   /** The day (YYYY-MM-DD) a sync saw mentions_brand turn from false to true; null when never seen to. */
   flipped_on: string | null;
+  /** The day of the last sync that saw it not mention the brand (before the flip); null when none did. */
+  unmentioned_on: string | null;
   /** pageKeyOf(url), when the caller already has it (the store keeps it): saves parsing the address again. */
   page_key?: string | null;
 }
@@ -64,7 +71,15 @@ export type Verdict =
 
 const TRACKING = /^(utm_[a-z]+|fbclid|gclid|mc_cid|mc_eid|ref)$/i;
 
-/** The host of a domain or address: lower case, no port, no trailing dot, no leading www. ('' when there is none). */
+/** The prefixes that name the same outlet's web, mobile or AMP pages: www.wired.com, m.wired.com and amp.wired.com are wired.com. */
+const SAME_SITE_PREFIX = /^(www|m|amp)\.(?=[^.]+\.)/;
+
+/**
+ * The host of a domain or address: lower case, no port, no trailing dot, no
+ * leading www., m. or amp., an international name in its ASCII form
+ * (bücher.de is xn--bcher-kva.de, as the URL parser writes it). '' when
+ * there is none.
+ */
 export function outletOf(domainOrUrl: string | null | undefined): string {
   let s = (domainOrUrl ?? '').trim().toLowerCase();
   const scheme = s.indexOf('://');
@@ -73,8 +88,63 @@ export function outletOf(domainOrUrl: string | null | undefined): string {
   s = s.replace(/^[^@]*@/, '');
   s = s.replace(/:\d*$/, '');
   s = s.replace(/\.+$/, '');
-  return s.startsWith('www.') ? s.slice(4) : s;
+  // eslint-disable-next-line no-control-regex -- any character past ASCII
+  if (/[^\x00-\x7f]/.test(s)) s = asciiHost(s);
+  return s.replace(SAME_SITE_PREFIX, '');
 }
+
+/** A host in its ASCII (punycode) form, as the URL parser gives it; as it was when the parser refuses it. */
+function asciiHost(host: string): string {
+  try {
+    return new URL(`http://${host}/`).hostname.replace(/\.+$/, '');
+  } catch {
+    return host;
+  }
+}
+
+/**
+ * Shared platforms, where many authors publish under one host: pitching one
+ * page there is not pitching the platform, so only that page counts (a post by
+ * someone else on medium.com is not the pitch's outlet). A host with no dot
+ * (com, localhost) and the public suffixes under which sites register
+ * (co.uk, com.au, …) are no outlet either.
+ */
+const PAGE_ONLY_OUTLETS: ReadonlySet<string> = new Set([
+  'medium.com',
+  'substack.com',
+  'reddit.com',
+  'youtube.com',
+  'youtu.be',
+  'linkedin.com',
+  'quora.com',
+  'github.io',
+  'github.com',
+  'blogspot.com',
+  'wordpress.com',
+  'tumblr.com',
+  'x.com',
+  'twitter.com',
+  'facebook.com',
+  'instagram.com',
+  'tiktok.com',
+  'pinterest.com',
+  'dev.to',
+  'hashnode.dev',
+  'notion.site',
+  'co.uk',
+  'org.uk',
+  'ac.uk',
+  'com.au',
+  'net.au',
+  'co.nz',
+  'co.jp',
+  'com.br',
+  'co.in',
+  'co.za',
+]);
+
+/** An outlet where only the page pitched counts (a shared platform, a public suffix), not its other pages. */
+export const pageOnlyOutlet = (outlet: string): boolean => !outlet.includes('.') || PAGE_ONLY_OUTLETS.has(outlet);
 
 /**
  * One page, however it is written: http or https, with or without www., a
@@ -112,8 +182,9 @@ export function pageKeyViaParser(url: string): string | null {
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return null;
   const outlet = outletOf(u.hostname);
   if (!outlet) return null;
-  const path = u.pathname.replace(/\/+$/, '');
-  const kept = [...u.searchParams].filter(([k]) => !TRACKING.test(k));
+  // %2f and %2F are one character; the parameters in any order are one page.
+  const path = u.pathname.replace(/\/+$/, '').replace(/%[0-9a-f]{2}/gi, (e) => e.toUpperCase());
+  const kept = [...u.searchParams].filter(([k]) => !TRACKING.test(k)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   const query = kept.length ? `?${new URLSearchParams(kept).toString()}` : '';
   return `${outlet}${path}${query}`;
 }
@@ -123,17 +194,17 @@ export const citationOutlet = (c: Pick<CitationFact, 'url' | 'domain'>): string 
 /** The outlet of a pitch: the opportunity's domain, else its address's host. */
 export const pitchOutlet = (p: Pick<PitchLike, 'url' | 'domain'>): string => outletOf(p.domain || p.url);
 
-/** The same outlet: the same host, or a subdomain of the one pitched (blog.wired.com is Wired). */
+/** The same outlet: the same host, or a subdomain of the one pitched (blog.wired.com is Wired); never a shared platform as a whole. */
 export function sameOutlet(pitched: string, cited: string): boolean {
-  return pitched !== '' && (cited === pitched || cited.endsWith(`.${pitched}`));
+  return pitched !== '' && !pageOnlyOutlet(pitched) && (cited === pitched || cited.endsWith(`.${pitched}`));
 }
 
-/** The calendar day of a date or a timestamp (its first ten characters), or null. */
-export function dayOf(s: string | null | undefined): string | null {
-  if (!s) return null;
-  const d = s.slice(0, 10);
-  return dayNumber(d) === null ? null : d;
-}
+/** The day on this computer's calendar of a date or a timestamp, or null (calendar.ts localDayOf). */
+export const dayOf = localDayOf;
+
+/** Seen to flip after the pitch: the mention appeared, and the last sighting without it was on or after the pitch's day. */
+const flippedAfter = (c: CitationFact, pitchedOn: string): boolean =>
+  c.flipped_on !== null && c.unmentioned_on !== null && c.unmentioned_on >= pitchedOn && c.flipped_on >= pitchedOn;
 
 /** Whole days from one YYYY-MM-DD to another. */
 export const daysBetween = (from: string, to: string): number => (dayNumber(to) ?? 0) - (dayNumber(from) ?? 0);
@@ -151,7 +222,7 @@ function verdictAt(p: PitchLike, page: string | null, outlet: string, c: Citatio
   const match: MatchKind | null = page !== null && keyOf(c) === page ? 'page' : sameOutlet(outlet, citationOutlet(c)) ? 'outlet' : null;
   if (!match) return { evidence: false, why: 'other-outlet' };
   if (c.mentions_brand !== true) return { evidence: false, why: 'no-mention' };
-  if (c.flipped_on !== null && c.flipped_on >= p.pitched_on) return { evidence: true, match, strength: 'flip', since: c.flipped_on };
+  if (flippedAfter(c, p.pitched_on)) return { evidence: true, match, strength: 'flip', since: c.flipped_on! };
   const first = dayOf(c.first_seen);
   if (first !== null && first >= p.pitched_on) return { evidence: true, match, strength: 'new', since: first };
   return { evidence: false, why: 'before-pitch' };
@@ -244,11 +315,11 @@ export class EvidenceIndex {
       // Each outlet the citation counts for: its own host and every parent of it (a subdomain counts for its outlet).
       let o = citationOutlet(c);
       while (o) {
-        if (!outlets || outlets.has(o)) {
+        if ((!outlets || outlets.has(o)) && !pageOnlyOutlet(o)) {
           let g = raw.get(o);
           if (!g) raw.set(o, (g = { byFirst: [], flips: [] }));
           if (e.first !== null) g.byFirst.push(e);
-          if (c.flipped_on !== null) g.flips.push(e);
+          if (c.flipped_on !== null && c.unmentioned_on !== null) g.flips.push(e);
         }
         const dot = o.indexOf('.');
         o = dot < 0 ? '' : o.slice(dot + 1);
@@ -291,9 +362,9 @@ export class EvidenceIndex {
       // Counted with its outlet below when it is there.
       if (!sameOutlet(outlet, citationOutlet(c))) pages++;
     }
-    const g = outlet ? this.groups.get(outlet) : undefined;
+    const g = outlet && !pageOnlyOutlet(outlet) ? this.groups.get(outlet) : undefined;
     if (!g) return finish(p, acc.best, acc.first, pages);
-    const flipped = (e: Entry) => e.c.flipped_on !== null && e.c.flipped_on >= p.pitched_on;
+    const flipped = (e: Entry) => flippedAfter(e.c, p.pitched_on);
     // Flips on or after the pitch (few): each is evidence, a flip, whatever its first-seen day.
     let flipsBefore = 0;
     for (const e of g.flips) {

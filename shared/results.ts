@@ -65,7 +65,7 @@ export interface FunnelCounts {
 
 /** The opportunities pitched in a week, and how many of them were replied to, won and cited (by now). */
 export interface FunnelWeek extends FunnelCounts {
-  /** The week's Monday. */
+  /** The week's first day in the period: its Monday, or the period's first day (a period starting mid-week). */
   week: string;
 }
 

@@ -167,7 +167,8 @@ describe('from pitch to citation', () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { name: 'Results', level: 1 }).waitFor();
     await expect.poll(() => page.getByTestId('total-pitched').textContent(), { timeout: 20_000 }).toBe('2');
-    expect(await page.getByTestId('total-replied').textContent()).toBe('0');
+    // A Won is replied or beyond: the funnel never narrows the wrong way.
+    expect(await page.getByTestId('total-replied').textContent()).toBe('1');
     expect(await page.getByTestId('total-won').textContent()).toBe('1');
     expect(await page.getByTestId('total-cited').textContent()).toBe('1');
 
@@ -180,9 +181,15 @@ describe('from pitch to citation', () => {
     expect(await bar('pitched').getAttribute('data-value')).toBe('2');
     expect(await bar('won').getAttribute('data-value')).toBe('1');
     expect(await bar('cited').getAttribute('data-value')).toBe('1');
-    expect(await bar('replied').getAttribute('height')).toBe('0');
+    expect(await bar('replied').getAttribute('data-value')).toBe('1');
     const h = async (stage: string) => Number(await bar(stage).getAttribute('height'));
     expect(Math.abs((await h('cited')) * 2 - (await h('pitched')))).toBeLessThan(1.5);
+    // The same numbers week by week as a table, opened from the keyboard and read by its role.
+    await page.getByText('The numbers, week by week').focus();
+    await page.keyboard.press('Enter');
+    const weekRow = page.getByRole('table', { name: /Opportunities pitched each week/ }).getByRole('row', { name: new RegExp(`^${week}`) });
+    await weekRow.waitFor();
+    expect((await weekRow.getByRole('cell').allTextContents()).map((c) => c.trim())).toEqual(['2', '1', '1', '1']);
 
     // The score chart: today's pitches, citation and Won marked at today's place on the time axis.
     const chart = page.getByTestId('score-chart');
@@ -239,6 +246,12 @@ describe('from pitch to citation', () => {
     await page.getByRole('button', { name: 'Report to send…' }).click();
     const report = page.locator('.report-page');
     await report.waitFor();
+    const focused = (name: string) => page.getByRole('button', { name }).evaluate((el) => el.matches(':focus'));
+    // Focus goes to the report's first button (the one pressed is gone), and back to it when the report closes.
+    await expect.poll(() => focused('Back to the Results')).toBe(true);
+    // A page in the report opens in the browser, through main.
+    await report.getByRole('link', { name: /pressly\.example\/best-espresso-machines/ }).click();
+    await expect.poll(() => host.opened()).toContain(PAGE);
     expect(await page.getByTestId('report-pitched').textContent()).toBe('2');
     await screenshot('results-report.png');
 
@@ -254,7 +267,7 @@ describe('from pitch to citation', () => {
     const raw = execFileSync('pdftotext', ['-raw', pdf, '-'], { encoding: 'utf8' });
     const tile = (what: string) => Number(new RegExp(`(\\d+)\\s+${what}`).exec(raw.replace(/\s+/g, ' '))?.[1]);
     const pdfTotals = [tile('pitched'), tile('replied'), tile('won'), tile('cited in AI answers')];
-    expect(pdfTotals).toEqual([2, 0, 1, 1]);
+    expect(pdfTotals).toEqual([2, 1, 1, 1]);
     expect(raw.replace(/\s+/g, ' ')).toContain('Pressly espresso shortlist');
     // The report alone: none of the window around it (the top bar, the buttons, the toasts).
     for (const chrome of ['Sync now', 'Save as PDF', 'Back to the Results', 'Opportunities', 'saved as']) expect(raw).not.toContain(chrome);
@@ -274,26 +287,66 @@ describe('from pitch to citation', () => {
     await view.close();
 
     await page.getByRole('button', { name: 'Back to the Results' }).click();
+    await expect.poll(() => focused('Report to send…')).toBe(true);
     host.setSaveAs(join(host.dataDir, 'results.xlsx'));
     await page.getByRole('button', { name: 'Tables as XLSX' }).click();
-    // A workbook per table (the export's writer writes one sheet, named for its table).
-    await toast(page, /Saved results-funnel\.xlsx, results-wins\.xlsx, results-outlets\.xlsx, results-timing\.xlsx/).waitFor({ timeout: 30_000 });
+    // One workbook under the name confirmed, a sheet per table.
+    await toast(page, /Saved results\.xlsx/).waitFor({ timeout: 30_000 });
     const book = JSON.parse(
       execFileSync(
         PY,
         [
           '-c',
           'import json,sys,openpyxl\nbook={}\nfor f in sys.argv[1:]:\n  wb=openpyxl.load_workbook(f)\n  book.update({ws.title:[[c.value for c in r] for r in ws.iter_rows()] for ws in wb.worksheets})\nprint(json.dumps(book, default=str))',
-          ...['funnel', 'wins'].map((t) => join(host.dataDir, `results-${t}.xlsx`)),
+          join(host.dataDir, 'results.xlsx'),
         ],
         { encoding: 'utf8' },
       ),
     ) as Record<string, unknown[][]>;
+    expect(Object.keys(book)).toEqual(['Funnel by week', 'Wins', 'Outlets by type', 'Time to citation']);
     const total = book['Funnel by week']!.at(-1)!;
     expect(total).toEqual(['Total', ...pdfTotals]);
     const wins = book.Wins!;
     const pressly = wins.find((r) => r[0] === 'Pressly espresso shortlist')!;
     expect(pressly[wins[0]!.indexOf('Cited page')]).toBe(PAGE);
     expect(pressly[wins[0]!.indexOf('Times cited')]).toBe(23);
+  });
+
+  it('eight wins with long titles and addresses still make one page', async () => {
+    const long = (n: number) => `${'A very long headline about espresso machines and cold brew makers, '.repeat(3)}${n}`.slice(0, 200);
+    const ids = Array.from({ length: 8 }, (_, i) => `long-${i}`);
+    for (const [i, id] of ids.entries()) {
+      const domain = `long-outlet-${i}.example`;
+      sim.inject(brandId, opportunity(id, long(i), domain, `https://${domain}/${'section/'.repeat(12)}page-${i}`, 'news publication'));
+    }
+    const synced = async () => {
+      const before = (await host.call('app:state')).sync.lastFinishedAt;
+      await host.call('sync:start', {});
+      await until(async () => (await host.call('app:state')).sync.lastFinishedAt !== before, 'the sync to finish');
+    };
+    await synced();
+    await host.call('triage:apply', { brandId, ids, action: { do: 'contacted', addresses: [] } });
+    sim.mutate({
+      brand: brandId,
+      cite: ids.map((id, i) => ({
+        url: `https://long-outlet-${i}.example/${'a-long-path-segment-'.repeat(10)}?id=${'x'.repeat(80)}`,
+        domain: `long-outlet-${i}.example`,
+        first_seen: `${today}T12:00:00Z`,
+        last_seen: `${today}T12:00:00Z`,
+        mentions_brand: true,
+        times_cited: 7,
+        prompts: ['a prompt that is long enough to matter in the report'],
+      })),
+    });
+    await synced();
+    await page.getByRole('button', { name: 'Report to send…' }).click();
+    await expect.poll(() => page.getByTestId('report-cited').textContent(), { timeout: 20_000 }).toBe('9');
+    expect(await page.locator('.report-page table.wins tbody tr').count()).toBe(8);
+    host.setSaveAs(join(host.dataDir, 'report-long.pdf'));
+    await page.getByRole('button', { name: 'Save as PDF' }).click();
+    await toast(page, 'The report is saved as report-long.pdf.').waitFor({ timeout: 30_000 });
+    expect(execFileSync('pdfinfo', [join(host.dataDir, 'report-long.pdf')], { encoding: 'utf8' })).toMatch(/^Pages:\s+1$/m);
+    await screenshot('results-report-long.png');
+    await page.getByRole('button', { name: 'Back to the Results' }).click();
   });
 });

@@ -92,5 +92,19 @@ describe('workbench results', () => {
     const backwards = await cli(['results', '--brand', brand, '--from', '2026-11-20', '--to', '2026-11-01']);
     expect(backwards.code).toBe(2);
     expect(backwards.err).toContain('--from (2026-11-20) is after --to (2026-11-01)');
+    // A start in the future with no end: refused, not turned around.
+    const future = await cli(['results', '--brand', brand, '--from', '2999-01-01']);
+    expect(future.code).toBe(2);
+    expect(future.err).toContain('--from (2999-01-01) is after today');
+  });
+
+  it('--to alone runs from the first of its month; --from alone to today', async () => {
+    const to = JSON.parse((await cli(['results', '--brand', brand, '--to', '2026-11-20', '--json'])).out) as ResultsReport;
+    expect(to.period).toMatchObject({ from: '2026-11-01', to: '2026-11-20' });
+    expect(to.totals).toEqual({ pitched: 2, replied: 0, won: 0, cited: 1 });
+    const from = JSON.parse((await cli(['results', '--brand', brand, '--from', '2026-11-10', '--json'])).out) as ResultsReport;
+    expect(from.period.from).toBe('2026-11-10');
+    expect(from.period.to >= '2026-11-20').toBe(true);
+    expect(from.totals.pitched).toBe(1);
   });
 });

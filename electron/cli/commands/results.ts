@@ -11,6 +11,7 @@ import { brandOf, parse, UsageError } from '../options';
 
 export const help = `  results --brand ID [--from D --to D] [--json]
                                         the funnel (pitched, replied, won, cited) by week and the wins, this month by default
+                                        (--from alone: to today; --to alone: from the first of its month)
 `;
 
 function day(v: string | undefined, flag: string): string | undefined {
@@ -29,7 +30,9 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
   const from = day(values.from, '--from');
   const to = day(values.to, '--to');
   if (from && to && from > to) throw new UsageError(`--from (${from}) is after --to (${to}).`);
-  const period = from || to ? periodOf('custom', today, { from: from ?? to!, to: to ?? today }) : periodOf('this-month', today);
+  if (from && !to && from > today) throw new UsageError(`--from (${from}) is after today (${today}): give --to as well, or an earlier --from.`);
+  // --from alone runs to today; --to alone from the first of its month.
+  const period = from || to ? periodOf('custom', today, { from: from ?? `${to!.slice(0, 8)}01`, to: to ?? today }) : periodOf('this-month', today);
   await withCache(ctx, (cache) => {
     const r = resultsOf(cache, brandId, period, today);
     if (asJson) return void ctx.io.out(json(r));

@@ -19,7 +19,9 @@ import { evidenceFor, isNewSince, matchBrand } from '../results/match';
 import { reportDocument, writePdf, writeWhole } from '../results/report-files';
 import { resultsOf } from '../results/report';
 import type { Cache } from '../store/cache';
+import { keptBefore } from '../store/citation-facts';
 import { missingIds } from '../store/opportunity-detail';
+import { everAtStage } from '../store/outreach-results';
 import type { DomainDeps } from './domain-deps';
 import type { FileChoices } from './file-choices';
 import { applyAction, type ActionContext, type Applied } from './triage';
@@ -57,23 +59,36 @@ export function markWonFromEvidence(cache: Cache, brandId: string, ids: readonly
   return here.length ? applyAction(cache, brandId, here, { do: 'won' }, ctx) : null;
 }
 
+/** Stages the automatic Won leaves alone: Won already, or set aside by the user. */
+const NOT_MARKED: ReadonlySet<string | null> = new Set(['Won', 'Not a fit']);
+
 /**
  * After a sync: match each brand it synced, count the evidence it brought
  * (a page first kept, or seen to flip, since the sync started) into its
  * summary, and only when Settings allow it, mark those Won (one undoable
- * action per brand).
+ * action per brand). A brand's first sync with nothing kept before it (after
+ * an upgrade, or a rebuilt cache) is the baseline: nothing in it is new. The
+ * automatic mark never touches one that was ever Won (a Won the user undid
+ * stays undone) nor one set to Not a fit.
  */
 export function afterSync(d: DomainDeps, summary: SyncSummary, startedAt: string): void {
   const cache = d.cache();
   const settings = d.settings();
   for (const b of summary.brands) {
     if (b.skipped) continue;
+    if (!keptBefore(cache.readable, b.brandId, startedAt)) {
+      b.cited = 0;
+      if (settings.autoMarkWon) b.markedWon = 0;
+      continue;
+    }
     const { rows, evidence } = matchBrand(cache.readable, b.brandId);
     const stage = new Map(rows.map((r) => [r.id, r.stage]));
     const fresh = [...evidence.values()].filter((e) => isNewSince(e, startedAt));
     b.cited = fresh.length;
     if (!settings.autoMarkWon) continue;
-    const toMark = fresh.map((e) => e.opportunity_id).filter((id) => stage.get(id) !== 'Won');
+    const candidates = fresh.map((e) => e.opportunity_id).filter((id) => !NOT_MARKED.has(stage.get(id) ?? null));
+    const wonBefore = everAtStage(cache.readable, b.brandId, candidates, 'Won', 'count');
+    const toMark = candidates.filter((id) => !wonBefore.has(id));
     const applied = markWonFromEvidence(cache, b.brandId, toMark, { today: d.today(), senderName: settings.senderName });
     b.markedWon = applied?.changed.length ?? 0;
     if (applied?.actionId != null) d.changed();

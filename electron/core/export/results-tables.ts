@@ -1,15 +1,18 @@
 // The Results' tables through the export path: the funnel by week, the wins
-// with their evidence, the outlets by type and the time to citation, one file
-// per table beside the name chosen (name-funnel.csv, name-wins.csv, …; a CSV
-// with a BOM so a spreadsheet reads accents right, or a workbook whose one
-// sheet is named for its table: the export's XLSX writer writes one sheet).
+// with their evidence, the outlets by type and the time to citation. As XLSX,
+// one workbook under the name chosen, a sheet per table. As CSV (one table a
+// file), the funnel under the name chosen and the others beside it
+// (name-wins.csv, name-outlets.csv, name-timing.csv), with a BOM so a
+// spreadsheet reads accents right; a file already at one of those names is
+// never replaced: the export is refused before anything is written, naming it.
 // The same writers as every export (csv-writer.ts, xlsx-writer.ts), the same
 // formula guard in a CSV and text kept text in a workbook (its columns typed
 // by kind: numbers, dates, links), written through the app's one atomic
 // writer (files/atomic-write.ts: each under its temporary name, all given
 // their names once all are complete), and the export kept in the user's record.
-import { accessSync, constants, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, rmSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
+import { WorkbenchError } from '../../../shared/errors';
 import { evidenceWords, type ResultsReport } from '../../../shared/results';
 import { commitPartial, partialName, removeStalePartials } from '../files/atomic-write';
 import { asFileError } from '../files/file-error';
@@ -100,7 +103,19 @@ export function resultsTables(r: ResultsReport): ResultsTable[] {
 
 const text = (v: string | number | null): string => (v === null ? '' : String(v));
 
-/** One file per table beside `out` (its name with -funnel, -wins, …): a CSV each, or a workbook each. */
+/** Where each table goes: all in `out` (a workbook), or the first in `out` and each other beside it with its key (CSV). */
+function filesFor(tables: readonly ResultsTable[], out: string, format: 'csv' | 'xlsx'): string[] {
+  if (format === 'xlsx') return [out];
+  const ext = extname(out) || '.csv';
+  const stem = join(dirname(out), basename(out, extname(out)));
+  return tables.map((t, i) => (i === 0 ? out : `${stem}-${t.key}${ext}`));
+}
+
+/**
+ * The tables in the file the user confirmed: one workbook, a sheet per
+ * table; or a CSV each, the funnel in that file and the others beside it,
+ * none of which may be there already (the dialog asked about one name only).
+ */
 export async function exportResultsTables(
   cache: Cache,
   report: ResultsReport,
@@ -113,23 +128,32 @@ export async function exportResultsTables(
   } catch (e) {
     throw asFileError(e, out, 'The export');
   }
-  removeStalePartials(dirname(out));
   const tables = resultsTables(report);
-  const ext = extname(out) || `.${format}`;
-  const stem = join(dirname(out), basename(out, extname(out)));
-  const finals = tables.map((t) => `${stem}-${t.key}${ext}`);
+  const finals = filesFor(tables, out, format);
+  const taken = finals.slice(1).find((f) => existsSync(f));
+  if (taken)
+    throw new WorkbenchError(
+      'invalid-input',
+      `The tables go in ${basename(out)} and beside it, but ${basename(taken)} is already in ${dirname(taken)}: choose another name, or move that file away. Nothing was written.`,
+      { field: 'file' },
+    );
+  removeStalePartials(dirname(out));
   const temps = finals.map((f) => partialName(f));
   let open: CsvWriter | XlsxWriter | null = null;
   let rows = 0;
   try {
     for (const [i, t] of tables.entries()) {
-      const writer: CsvWriter | XlsxWriter = format === 'xlsx' ? await XlsxWriter.create(temps[i]!, t.sheet, KINDS) : new CsvWriter(temps[i]!, ',', true);
+      let writer: CsvWriter | XlsxWriter;
+      if (format === 'csv') writer = new CsvWriter(temps[i]!, ',', true);
+      else if (open instanceof XlsxWriter) await (writer = open).nextSheet(t.sheet);
+      else writer = await XlsxWriter.create(temps[0]!, t.sheet, KINDS);
       open = writer;
       await writer.write(t.header);
       for (const r of t.rows) await writer.write(format === 'xlsx' ? r.map(text) : r.map((v) => cell(v)));
       rows += t.rows.length;
-      await writer.close();
+      if (format === 'csv') await writer.close();
     }
+    if (format === 'xlsx') await open?.close();
     open = null;
     finals.forEach((f, i) => commitPartial(temps[i]!, f, 'The export'));
   } catch (e) {

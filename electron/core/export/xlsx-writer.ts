@@ -1,5 +1,6 @@
 // An export as an .xlsx workbook (Office Open XML, ECMA-376), written as it
-// goes so memory stays flat for any size: one sheet, the header row bold and
+// goes so memory stays flat for any size: one sheet (or more, one after the
+// other: nextSheet), the header row bold and
 // frozen, column widths from the header and the first rows, links clickable
 // (up to Excel's 65,530 a sheet), dates as date cells. What each column holds
 // comes from the export's column table (a date, a number, a link, or text),
@@ -110,6 +111,8 @@ export class XlsxWriter {
   private readonly file: FileStream;
   private readonly zip: ZipWriter;
   private sheet: StreamedEntry | null = null;
+  /** The names of the sheets before this one (nextSheet). */
+  private readonly done: string[] = [];
   private header: string[] | null = null;
   private kinds: CellKind[] = [];
   private columns: string[] = [];
@@ -131,8 +134,8 @@ export class XlsxWriter {
 
   private constructor(
     path: string,
-    private readonly sheetName: string,
-    private readonly kindOf: ReadonlyMap<string, CellKind>,
+    private sheetName: string,
+    private kindOf: ReadonlyMap<string, CellKind>,
     now: Date,
   ) {
     this.file = new FileStream(path, 'The export');
@@ -175,7 +178,7 @@ export class XlsxWriter {
     const header = this.header ?? [];
     const held = this.held ?? [];
     this.held = null;
-    this.sheet = await this.zip.begin('xl/worksheets/sheet1.xml');
+    this.sheet = await this.zip.begin(`xl/worksheets/sheet${this.done.length + 1}.xml`);
     const cols = header.map(
       (h, i) => `<col min="${i + 1}" max="${i + 1}" width="${Math.min(60, Math.max(10, (this.widths[i] ?? h.length) + 2))}" customWidth="1"/>`,
     );
@@ -223,8 +226,8 @@ export class XlsxWriter {
     if (this.failure) throw this.failure;
   }
 
-  /** The rest of the sheet, the workbook's other parts, and the zip's directory; rejects if anything failed to reach the file. */
-  async close(): Promise<void> {
+  /** The rest of this sheet and its links; the next rows go to the next sheet. */
+  private async endSheet(): Promise<void> {
     if (this.failure) throw this.failure;
     if (!this.header) this.header = [];
     if (this.held) await this.release();
@@ -232,25 +235,48 @@ export class XlsxWriter {
     const links = this.links.map((l, i) => `<hyperlink ref="${l.ref}" r:id="rId${i + 1}"/>`).join('');
     await this.sheet!.write(`</sheetData>${links ? `<hyperlinks>${links}</hyperlinks>` : ''}</worksheet>`);
     await this.sheet!.end();
+    const n = this.done.length + 1;
     if (this.links.length) {
       const rels = this.links
         .map((l, i) => `<Relationship Id="rId${i + 1}" Type="${REL}/hyperlink" Target="${xmlAttr(l.url)}" TargetMode="External"/>`)
         .join('');
-      await this.zip.add('xl/worksheets/_rels/sheet1.xml.rels', `${XML}<Relationships xmlns="${PKG}">${rels}</Relationships>`);
+      await this.zip.add(`xl/worksheets/_rels/sheet${n}.xml.rels`, `${XML}<Relationships xmlns="${PKG}">${rels}</Relationships>`);
     }
-    await this.zip.add('[Content_Types].xml', CONTENT_TYPES);
+    // Two sheets cannot share a name: the second of a name gets its number.
+    const name = this.sheetName.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31) || 'Export';
+    this.done.push(this.done.includes(name) ? `${name.slice(0, 27)} (${n})` : name);
+  }
+
+  /** End this sheet and start another, `sheetName`, its columns' kinds by header (a workbook of several tables); the header row comes next. */
+  async nextSheet(sheetName: string, kinds: ReadonlyMap<string, CellKind> = this.kindOf): Promise<void> {
+    await this.endSheet();
+    this.sheetName = sheetName;
+    this.kindOf = kinds;
+    this.sheet = null;
+    this.header = null;
+    this.held = [];
+    this.widths = [];
+    this.links = [];
+  }
+
+  /** The rest of the sheet, the workbook's other parts, and the zip's directory; rejects if anything failed to reach the file. */
+  async close(): Promise<void> {
+    await this.endSheet();
+    const numbers = this.done.map((_, i) => i + 1);
+    await this.zip.add('[Content_Types].xml', contentTypes(numbers.length));
     await this.zip.add(
       '_rels/.rels',
       `${XML}<Relationships xmlns="${PKG}"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
     );
-    const name = xmlAttr(this.sheetName.replace(/[\\/?*[\]:]/g, ' ').slice(0, 31) || 'Export');
+    const sheets = numbers.map((n) => `<sheet name="${xmlAttr(this.done[n - 1]!)}" sheetId="${n}" r:id="rId${n}"/>`).join('');
     await this.zip.add(
       'xl/workbook.xml',
-      `${XML}<workbook xmlns="${NS}" xmlns:r="${REL}"><bookViews><workbookView/></bookViews><sheets><sheet name="${name}" sheetId="1" r:id="rId1"/></sheets></workbook>`,
+      `${XML}<workbook xmlns="${NS}" xmlns:r="${REL}"><bookViews><workbookView/></bookViews><sheets>${sheets}</sheets></workbook>`,
     );
+    const rels = numbers.map((n) => `<Relationship Id="rId${n}" Type="${REL}/worksheet" Target="worksheets/sheet${n}.xml"/>`).join('');
     await this.zip.add(
       'xl/_rels/workbook.xml.rels',
-      `${XML}<Relationships xmlns="${PKG}"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/><Relationship Id="rId2" Type="${REL}/styles" Target="styles.xml"/></Relationships>`,
+      `${XML}<Relationships xmlns="${PKG}">${rels}<Relationship Id="rId${numbers.length + 1}" Type="${REL}/styles" Target="styles.xml"/></Relationships>`,
     );
     await this.zip.add('xl/styles.xml', STYLES);
     await this.zip.finish();
@@ -271,7 +297,8 @@ export class XlsxWriter {
   }
 }
 
-const CONTENT_TYPES = `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/><Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>`;
+const contentTypes = (sheets: number) =>
+  `${XML}<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>${Array.from({ length: sheets }, (_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`).join('')}<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/></Types>`;
 
 // Fonts: 0 normal, 1 bold (the header), 2 link (blue, underlined). Cell formats (cellXfs): 0 normal,
 // 1 header, 2 date (yyyy-mm-dd), 3 date and time (yyyy-mm-dd hh:mm), 4 link, 5 text (the Text format, @).

@@ -5,7 +5,7 @@
 // mention the brand, then an index (binary searches per outlet): its cost
 // grows with the pitches and the pages, not with their product. Reads only
 // (a ReadableDB): nothing here needs a derived table prepared.
-import { bestEvidence, EvidenceIndex, pageKeyOf, pitchOutlet, type Evidence, type PitchLike } from '../../../shared/evidence';
+import { bestEvidence, EvidenceIndex, pageKeyOf, pageOnlyOutlet, pitchOutlet, type Evidence, type PitchLike } from '../../../shared/evidence';
 import { brandKey } from '../store/brand-keys';
 import type { ReadableDB } from '../store/database';
 import { factDetails, factsAtOutlet, factsAtPage, factsForMatching, type StoredFact } from '../store/citation-facts';
@@ -52,13 +52,15 @@ export function withDetails(db: ReadableDB, brandId: string, evidence: readonly 
 
 /** The evidence of one opportunity (the detail pane): its outlet's pages and its own page, by the rule itself. null when not pitched or none. */
 export function evidenceFor(db: ReadableDB, brandId: string, id: string): Evidence | null {
-  const t = readTriage(db, brandId, id);
-  const pitched = [t.contacted_at, t.exported_at?.slice(0, 10)].filter((d): d is string => !!d).sort()[0];
+  // Pitched: marked contacted (an export counts once confirmed sent, which marks it so).
+  const pitched = readTriage(db, brandId, id).contacted_at;
   if (!pitched) return null;
   const o = placeOf(db, brandKey(db, brandId), id);
   const p: PitchLike = { opportunity_id: id, url: o?.url ?? null, domain: o?.domain ?? null, pitched_on: pitched };
   const byPage = new Map<string, StoredFact>();
-  for (const f of factsAtOutlet(db, brandId, pitchOutlet(p))) byPage.set(f.url, f);
+  const outlet = pitchOutlet(p);
+  // On a shared platform only the page counts: its other pages are not read.
+  if (!pageOnlyOutlet(outlet)) for (const f of factsAtOutlet(db, brandId, outlet)) byPage.set(f.url, f);
   const page = pageKeyOf(p.url);
   if (page) for (const f of factsAtPage(db, brandId, page)) byPage.set(f.url, f);
   return bestEvidence(p, [...byPage.values()]);

@@ -20,7 +20,7 @@ import {
   type WinRow,
 } from '../../../shared/results';
 import type { Cache } from '../store/cache';
-import { everReplied, siteTypes, type OutreachRow } from '../store/outreach-results';
+import { everAtStage, siteTypes, type OutreachRow } from '../store/outreach-results';
 import { matchBrand, withDetails } from './match';
 
 export interface ReportInput {
@@ -30,6 +30,7 @@ export interface ReportInput {
   today: string;
   rows: readonly OutreachRow[];
   evidence: ReadonlyMap<string, Evidence>;
+  /** Those ever at Replied (an undone Replied left out). */
   replied: ReadonlySet<string>;
   /** The publication's type by the opportunity's rowid. */
   siteTypes: ReadonlyMap<number, string>;
@@ -59,13 +60,16 @@ export function buildReport(i: ReportInput): ResultsReport {
   const typeOf = (r: OutreachRow) => (r.rowid !== null ? i.siteTypes.get(r.rowid) : undefined) ?? 'Unknown';
   const count = (into: FunnelCounts, r: OutreachRow) => {
     into.pitched++;
-    if (i.replied.has(r.id)) into.replied++;
+    // A funnel: a Won is replied or beyond, whether or not it was ever marked Replied.
+    if (i.replied.has(r.id) || r.stage === 'Won') into.replied++;
     if (r.stage === 'Won') into.won++;
     if (i.evidence.has(r.id)) into.cited++;
   };
 
   const totals = zero();
   const weeks = new Map(weeksBetween(period.from, period.to).map((w) => [w, zero()]));
+  /** A week is shown by its first day in the period: its Monday, or the period's first day for a week it starts in. */
+  const shownAs = (monday: string) => (monday < period.from ? period.from : monday);
   const types = new Map<string, FunnelCounts>();
   for (const r of cohort) {
     count(totals, r);
@@ -122,7 +126,7 @@ export function buildReport(i: ReportInput): ResultsReport {
     period,
     made_on: i.today,
     totals,
-    funnel: [...weeks.entries()].map(([week, c]) => ({ week, ...c })),
+    funnel: [...weeks.entries()].map(([monday, c]) => ({ week: shownAs(monday), ...c })),
     wins,
     timing: timingOf(wins.filter((w) => w.evidence && within(w.evidence.first_since, period)).map((w) => w.evidence!.days)),
     outlets,
@@ -154,7 +158,7 @@ export function resultsOf(cache: Cache, brandId: string, period: Period, today: 
     today,
     rows,
     evidence,
-    replied: everReplied(db, brandId, cohortIds),
+    replied: everAtStage(db, brandId, cohortIds, 'Replied', 'skip'),
     siteTypes: siteTypes(
       db,
       shown.map((r) => r.rowid).filter((n): n is number => n !== null),

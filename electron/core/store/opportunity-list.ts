@@ -5,7 +5,7 @@
 import { STAGES } from '../../../shared/pipeline';
 import { STATUSES } from '../../../shared/domain';
 import type { ListFilter, ListItem, ListSort } from '../../../shared/model';
-import { addDays } from '../../../shared/calendar';
+import { addDays, localDay } from '../../../shared/calendar';
 import { PIPELINE_DEFAULTS } from '../../../shared/pipeline';
 import type { ReadableDB, WritableDB } from './database';
 import { itemsOf, prepareBrand, rowFlags, type BrandReady } from './list-items';
@@ -18,8 +18,7 @@ export type { After, PipelineDays } from './opportunity-filter';
 const FEW_MATCHES = 2000;
 
 /** Today on this computer's calendar, YYYY-MM-DD. */
-export const localToday = (now = new Date()): string =>
-  `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
+export const localToday = (now = new Date()): string => localDay(now);
 
 /** The pipeline's days for `today`, with follow-ups due `followUpAfterDays` after contact. */
 export const pipelineDays = (today: string = localToday(), followUpAfterDays: number = PIPELINE_DEFAULTS.followUpAfterDays): PipelineDays => ({

@@ -1,7 +1,8 @@
 // The user's outreach as the Results read it: each opportunity pitched
-// (contacted or exported to a mail tool), replied to or won, with the day of
-// its first pitch, its stage, and where it is (domain, address). Reads only:
-// functions over a ReadableDB (database.ts).
+// (marked contacted: by hand, or by confirming an export was sent; an export
+// never confirmed sent is no pitch), replied to or won, with the day of its
+// pitch, its stage, and where it is (domain, address). Reads only: functions
+// over a ReadableDB (database.ts).
 import type { Stage } from '../../../shared/pipeline';
 import type { ReadableDB } from './database';
 import { sql, sqlJoin } from './sql';
@@ -9,7 +10,7 @@ import { unpackRecord } from './record-codec';
 
 export interface OutreachRow {
   id: string;
-  /** The day it was first pitched: the earlier of the contacted day and the export's day; null when never pitched (won without a pitch). */
+  /** The day it was pitched (its contacted day); null when never pitched (won without a pitch). */
   pitched_on: string | null;
   stage: Stage | null;
   /** When the stage was last set (the day a Won was marked). */
@@ -29,11 +30,9 @@ export function outreachRows(db: ReadableDB, brandId: string, brandKey: number):
   return db
     .tuples<T>(
       sql`SELECT t.opportunity_id AS id,
-        CASE WHEN t.contacted_at IS NULL AND t.exported_at IS NULL THEN NULL
-          ELSE min(coalesce(t.contacted_at, '9999-12-31'), coalesce(substr(t.exported_at, 1, 10), '9999-12-31')) END AS pitched_on,
-        t.stage, t.stage_changed_at, o.title, o.domain, o.url, o.opportunity_type, o.rowid AS rowid
+        t.contacted_at AS pitched_on, t.stage, t.stage_changed_at, o.title, o.domain, o.url, o.opportunity_type, o.rowid AS rowid
       FROM triage t LEFT JOIN opportunities o ON o.brand_key = ${brandKey} AND o.id = t.opportunity_id
-      WHERE t.brand_id = ${brandId} AND (t.contacted_at IS NOT NULL OR t.exported_at IS NOT NULL OR t.stage IN ('Replied', 'Won'))`,
+      WHERE t.brand_id = ${brandId} AND (t.contacted_at IS NOT NULL OR t.stage IN ('Replied', 'Won'))`,
     )
     .map(([id, pitched_on, stage, stage_changed_at, title, domain, url, opportunity_type, rowid]) => ({
       id,
@@ -48,9 +47,21 @@ export function outreachRows(db: ReadableDB, brandId: string, brandKey: number):
     }));
 }
 
-/** Of these opportunities, those that were ever at stage Replied (now, or on the way to Won). */
-export function everReplied(db: ReadableDB, brandId: string, ids: readonly string[]): Set<string> {
+/**
+ * Of these opportunities, those that were ever at `stage` (now, or on the
+ * way since): by their history's stage lines. `undone: 'skip'` leaves out a
+ * stage set by an action that was then undone (a mistaken r is no reply);
+ * 'count' counts it (the automatic Won: one the user took back is not marked
+ * again).
+ */
+export function everAtStage(db: ReadableDB, brandId: string, ids: readonly string[], stage: Stage, undone: 'skip' | 'count'): Set<string> {
   const out = new Set<string>();
+  // A stage line and the action that wrote it share their time (triage.ts writes both with one `at`).
+  const notUndone =
+    undone === 'skip'
+      ? sql`AND NOT EXISTS (SELECT 1 FROM triage_actions a JOIN triage_action_changes c ON c.action_id = a.id
+          WHERE a.brand_id = h.brand_id AND a.at = h.at AND a.undone_at IS NOT NULL AND c.opportunity_id = h.opportunity_id AND c.field = 'stage')`
+      : sql``;
   for (let i = 0; i < ids.length; i += 500) {
     const part = ids.slice(i, i + 500);
     const list = sqlJoin(
@@ -59,8 +70,8 @@ export function everReplied(db: ReadableDB, brandId: string, ids: readonly strin
     );
     for (const r of db.all<{ id: string }>(
       sql`SELECT DISTINCT t.opportunity_id AS id FROM triage t WHERE t.brand_id = ${brandId} AND t.opportunity_id IN (${list})
-        AND (t.stage = 'Replied' OR EXISTS (SELECT 1 FROM history h WHERE h.brand_id = t.brand_id AND h.opportunity_id = t.opportunity_id
-          AND h.kind = 'stage' AND h.detail = 'Replied'))`,
+        AND (t.stage = ${stage} OR EXISTS (SELECT 1 FROM history h WHERE h.brand_id = t.brand_id AND h.opportunity_id = t.opportunity_id
+          AND h.kind = 'stage' AND h.detail = ${stage} ${notUndone}))`,
     ))
       out.add(r.id);
   }

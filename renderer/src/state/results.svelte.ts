@@ -129,12 +129,12 @@ export class ResultsStore {
     }
   }
 
-  /** Read the evidence of the opportunity under the cursor: only one pitched (contacted or exported) can have any. Never rejects. */
+  /** Read the evidence of the opportunity under the cursor: only one pitched (contacted: an export counts once confirmed sent) can have any. Never rejects. */
   async loadEvidence(brandId: string | null, item: ListItem | undefined): Promise<void> {
     const fresh = this.#evidenceTurn.begin();
     if (!brandId || !item) return;
     const key = `${brandId}/${item.id}`;
-    if (!item.contacted_at && !item.exported_at) {
+    if (!item.contacted_at) {
       this.#evidence = { key, evidence: null };
       return;
     }

@@ -9,21 +9,21 @@
 // programs (Python's csv and openpyxl).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { AppService } from '../../../electron/core/app/service';
 import { createHandlers, dispatch } from '../../../electron/core/app/handlers';
-import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
+import { startSimulator, type Simulator } from '../../../electron/simulator/server';
 import type { MethodName } from '../../../shared/contract';
 import type { Evidence } from '../../../shared/evidence';
-import type { SyncSummary } from '../../../shared/model';
 import type { ResultsReport } from '../../../shared/results';
 import { addDays } from '../../../shared/calendar';
 import { allTriage } from '../../../electron/core/store/triage';
 import type { HistoryEntry } from '../../../shared/user-record';
 import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
-import { detail, list, setTriage, triageOf } from '../../support/store';
+import { setTriage, triageOf } from '../../support/store';
 import { tempDir } from '../../support/tmp';
+import { citeAt, opportunityAt as opportunityAtSim, outletsMade, resultsApp, type ResultsApp } from '../../support/results-app';
 
 const TODAY = '2026-11-20';
 /** The day on this computer's clock: stage changes are stamped with it (the app's "today" is the test's). */
@@ -36,72 +36,9 @@ beforeAll(async () => {
 });
 afterAll(() => sim.close());
 
-async function app() {
-  const tmp = tempDir();
-  const platform = new FakePlatform();
-  const keychain = new FakeKeychain();
-  keychain.value = DEMO_KEY;
-  let today = TODAY;
-  const s = await AppService.create({
-    userDataDir: tmp.dir,
-    platform,
-    keychain,
-    appName: 'Outreach Workbench',
-    appVersion: '0.1.0',
-    platformName: 'linux',
-    integrityCheckDelayMs: 60_000,
-    today: () => today,
-  });
-  s.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000 });
-  const h = createHandlers(s);
-  const call = async <T = unknown>(m: MethodName, ...args: unknown[]): Promise<T> => {
-    const r = await dispatch(h, m, args);
-    if (!r.ok) throw Object.assign(new Error(r.error.message), r.error);
-    return r.value as T;
-  };
-  const sync = async (): Promise<SyncSummary> => {
-    const done = platform.waitFor('sync:done');
-    s.startSync({});
-    return (await done).summary;
-  };
-  await sync();
-  const brand = (await call<{ id: string }[]>('brands:list'))[0]!.id;
-  const opportunity = (id: string) => detail(s.cache, brand, id);
-  /** A triage action through the one owner of the user's record, as the window sends it. */
-  const act = (ids: string[], action: Record<string, unknown>) => call<{ actionId: number | null }>('triage:apply', { brandId: brand, ids, action });
-  return { s, platform, call, tmp, brand, sync, opportunity, act, setToday: (d: string) => (today = d) };
-}
-
-let outlets = 0;
-/** An opportunity of our own at an outlet no generated citation is at, synced in. */
-async function opportunityAt(a: Awaited<ReturnType<typeof app>>): Promise<{ id: string; domain: string; url: string }> {
-  const template = a.opportunity(list(a.s.cache, { brandId: a.brand }, { limit: 1 })[0]!.id)!.raw;
-  const n = ++outlets;
-  const domain = `outlet${n}.example`;
-  const id = `pitched-${n}`;
-  const url = `https://www.${domain}/best-cold-brew-makers/`;
-  sim.inject(a.brand, {
-    ...template,
-    _id: id,
-    unique_key: `low-hanging-fruit:${domain}/x`,
-    domain,
-    url,
-    title: `Best cold brew makers (${n})`,
-    archived: false,
-    status: 'New',
-    site_type: 'review site',
-  });
-  await a.sync();
-  return { id, domain, url };
-}
-
-const cite = (over: Record<string, unknown>) => ({
-  times_cited: 9,
-  prompts: ['best cold brew maker'],
-  competitors_referenced: [],
-  last_seen: `${TODAY}T08:00:00Z`,
-  ...over,
-});
+const app = () => resultsApp(sim, TODAY);
+const opportunityAt = (a: ResultsApp) => opportunityAtSim(sim, a);
+const cite = (over: Record<string, unknown>) => citeAt(TODAY, over);
 
 describe('evidence of a win, sync after sync', () => {
   it('a citation at the pitched outlet after the pitch is evidence; one from before, or without the brand, is not; the pitched page turning to mention the brand is stronger', async () => {
@@ -222,7 +159,7 @@ describe('the Results over a period, the report and its tables', () => {
     const r = await a.call<ResultsReport>('results:get', { brandId: a.brand, period: 'custom', from: '2026-11-01', to: TO });
     expect(r.totals).toEqual({ pitched: 3, replied: 1, won: 1, cited: 2 });
     expect(r.funnel.slice(0, 4).map((w) => [w.week, w.pitched, w.replied, w.won, w.cited])).toEqual([
-      ['2026-10-26', 0, 0, 0, 0],
+      ['2026-11-01', 0, 0, 0, 0],
       ['2026-11-02', 2, 1, 1, 1],
       ['2026-11-09', 1, 0, 0, 1],
       ['2026-11-16', 0, 0, 0, 0],
@@ -251,13 +188,13 @@ describe('the Results over a period, the report and its tables', () => {
     expect(october.period).toEqual({ from: '2026-10-01', to: '2026-10-31', label: 'October 2026' });
     expect(october.totals).toEqual({ pitched: 0, replied: 0, won: 0, cited: 0 });
 
-    // The tables: a workbook per table (the export's writer writes one sheet, named for its table), read by openpyxl;
-    // CSV files read by Python's csv.
+    // The tables: one workbook under the name confirmed, a sheet per table, read by openpyxl;
+    // CSV files (the funnel under the name confirmed, the others beside it) read by Python's csv.
     execFileSync('mkdir', ['-p', join(a.tmp.dir, 'xlsx')]);
     a.platform.saveAs = join(a.tmp.dir, 'xlsx', 'results.xlsx');
     let file = (await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: 'results.xlsx' })).file!.handle;
     const books = await a.call<{ files: string[] }>('results:export', { brandId: a.brand, period: 'custom', from: '2026-11-01', to: TO, format: 'xlsx', file });
-    expect(books.files).toEqual(['results-funnel.xlsx', 'results-wins.xlsx', 'results-outlets.xlsx', 'results-timing.xlsx']);
+    expect(books.files).toEqual(['results.xlsx']);
     expect(readdirSync(join(a.tmp.dir, 'xlsx')).sort()).toEqual([...books.files].sort());
     const book = JSON.parse(
       execFileSync(
@@ -275,12 +212,12 @@ describe('the Results over a period, the report and its tables', () => {
     const wins = book.Wins!;
     const prompts = wins[0]!.indexOf('Prompts');
     // Text stays text in a workbook: a prompt starting with = is not a formula.
-    expect(wins.find((row) => row[0] === `Best cold brew makers (${outlets - 2})`)![prompts]).toBe('=cmd|x; best');
+    expect(wins.find((row) => row[0] === `Best cold brew makers (${outletsMade() - 2})`)![prompts]).toBe('=cmd|x; best');
     a.platform.saveAs = join(a.tmp.dir, 'csv', 'results.csv');
     execFileSync('mkdir', ['-p', join(a.tmp.dir, 'csv')]);
     file = (await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: 'results.csv' })).file!.handle;
     const out = await a.call<{ files: string[] }>('results:export', { brandId: a.brand, period: 'custom', from: '2026-11-01', to: TO, format: 'csv', file });
-    expect(out.files).toEqual(['results-funnel.csv', 'results-wins.csv', 'results-outlets.csv', 'results-timing.csv']);
+    expect(out.files).toEqual(['results.csv', 'results-wins.csv', 'results-outlets.csv', 'results-timing.csv']);
     expect(readdirSync(join(a.tmp.dir, 'csv')).sort()).toEqual([...out.files].sort());
     const py = (f: string) =>
       JSON.parse(
@@ -292,7 +229,7 @@ describe('the Results over a period, the report and its tables', () => {
           },
         ),
       ) as string[][];
-    expect(py(join(a.tmp.dir, 'csv', 'results-funnel.csv')).at(-1)).toEqual(['Total', '3', '1', '1', '2']);
+    expect(py(join(a.tmp.dir, 'csv', 'results.csv')).at(-1)).toEqual(['Total', '3', '1', '1', '2']);
     // In a CSV, the formula guard.
     expect(py(join(a.tmp.dir, 'csv', 'results-wins.csv')).some((row) => row.includes("'=cmd|x; best"))).toBe(true);
     // Both kept in the user's record of exports made, by file name.
@@ -301,10 +238,18 @@ describe('the Results over a period, the report and its tables', () => {
         .list()
         .filter((x) => x.preset === 'results')
         .map((x) => x.file_name),
-    ).toEqual([
-      'results-funnel.csv, results-wins.csv, results-outlets.csv, results-timing.csv',
-      'results-funnel.xlsx, results-wins.xlsx, results-outlets.xlsx, results-timing.xlsx',
-    ]);
+    ).toEqual(['results.csv, results-wins.csv, results-outlets.csv, results-timing.csv', 'results.xlsx']);
+    // Another file where a table would go beside the name confirmed is never replaced: refused, naming it, nothing written.
+    execFileSync('mkdir', ['-p', join(a.tmp.dir, 'taken')]);
+    writeFileSync(join(a.tmp.dir, 'taken', 'q4-outlets.csv'), 'my own notes\n');
+    a.platform.saveAs = join(a.tmp.dir, 'taken', 'q4.csv');
+    file = (await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: 'q4.csv' })).file!.handle;
+    await expect(a.call('results:export', { brandId: a.brand, period: 'custom', from: '2026-11-01', to: TO, format: 'csv', file })).rejects.toMatchObject({
+      kind: 'invalid-input',
+      message: expect.stringContaining('q4-outlets.csv is already in'),
+    });
+    expect(readdirSync(join(a.tmp.dir, 'taken'))).toEqual(['q4-outlets.csv']);
+    expect(readFileSync(join(a.tmp.dir, 'taken', 'q4-outlets.csv'), 'utf8')).toBe('my own notes\n');
 
     // The report as HTML: the window's markup and styles, a policy that runs nothing, active tags made text.
     a.platform.saveAs = join(a.tmp.dir, 'report.html');
