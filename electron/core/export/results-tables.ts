@@ -20,6 +20,7 @@ import type { Cache } from '../store/cache';
 import { cell } from './csv-export';
 import { CsvWriter } from './csv-writer';
 import { XlsxWriter, type CellKind } from './xlsx-writer';
+import { cutForSpreadsheet } from './cell-limits';
 
 export interface ResultsTable {
   /** The file's suffix and the sheet's name. */
@@ -101,7 +102,11 @@ export function resultsTables(r: ResultsReport): ResultsTable[] {
   ];
 }
 
-const text = (v: string | number | null): string => (v === null ? '' : String(v));
+/** A workbook cell's text, cut with a marker where a cell cannot hold it (the XLSX writer takes cells already cut). */
+const text = (v: string | number | null): string => {
+  const s = v === null ? '' : String(v);
+  return cutForSpreadsheet(s) ?? s;
+};
 
 /** Where each table goes: all in `out` (a workbook), or the first in `out` and each other beside it with its key (CSV). */
 function filesFor(tables: readonly ResultsTable[], out: string, format: 'csv' | 'xlsx'): string[] {
