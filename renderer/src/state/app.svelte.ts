@@ -6,7 +6,8 @@ import type { CachedBrand, SyncEvent, SyncSummary } from '../../../shared/model'
 import { call, on } from '../lib/api.svelte';
 import { errorText } from '../lib/format';
 import { Latest } from '../lib/latest';
-import { Toaster, type Toast } from './toasts.svelte';
+import { Toaster, type Toast, type ToastAction } from './toasts.svelte';
+import { recall, remember } from '../lib/remembered';
 
 export type View = 'opportunities' | 'insights' | 'settings';
 type Recovery = NonNullable<AppState['recovery']>;
@@ -26,7 +27,8 @@ export class AppStore {
   #settings = $state.raw<Settings | null>(null);
   #brands = $state.raw<CachedBrand[]>([]);
   #brandId = $state<string | null>(null);
-  #view = $state<View>('opportunities');
+  #view = $state<View>(recall().view ?? 'opportunities');
+  #help = $state(false);
   #sync = $state.raw<SyncState | null>(null);
   #progress = $state.raw<SyncEvent | null>(null);
   #waitLeft = $state(0);
@@ -77,6 +79,10 @@ export class AppStore {
   }
   get view(): View {
     return this.#view;
+  }
+  /** The keyboard shortcuts sheet is open (the `?` key, in every view). */
+  get helpOpen(): boolean {
+    return this.#help;
   }
   get sync(): SyncState | null {
     return this.#sync;
@@ -212,7 +218,10 @@ export class AppStore {
 
   #setBrands(all: CachedBrand[]): void {
     this.#brands = all.filter((b) => !b.removed_on_server);
-    if (!this.#brandId || !this.#brands.some((b) => b.id === this.#brandId)) this.#brandId = this.#brands[0]?.id ?? null;
+    if (this.#brandId && this.#brands.some((b) => b.id === this.#brandId)) return;
+    // The brand the window showed last time, while it is still there; else the first.
+    const last = recall().brandId;
+    this.#brandId = (this.#brands.find((b) => b.id === last) ?? this.#brands[0])?.id ?? null;
   }
 
   #countdown(seconds: number): void {
@@ -241,14 +250,24 @@ export class AppStore {
 
   selectBrand(id: string | null): void {
     this.#brandId = id;
+    if (id) remember({ brandId: id });
   }
 
   show(view: View): void {
     this.#view = view;
+    remember({ view });
   }
 
-  toast(text: string, kind: Toast['kind'] = 'info'): void {
-    this.#toaster.show(text, kind);
+  showHelp(open: boolean): void {
+    this.#help = open;
+  }
+
+  toast(text: string, kind: Toast['kind'] = 'info', action?: ToastAction): void {
+    this.#toaster.show(text, kind, action);
+  }
+
+  closeToast(id: number): void {
+    this.#toaster.close(id);
   }
 
   /** A handler for a failed call: a toast saying what failed and why, in plain words. */
@@ -281,11 +300,14 @@ export class AppStore {
     await this.startSync();
   }
 
-  async clearKey(): Promise<void> {
+  /** Remove the stored key (the caller asked first); the cache stays open. Resolves whether it was removed; never rejects. */
+  async clearKey(): Promise<boolean> {
     try {
       this.#key = await call('keys:clear');
+      return true;
     } catch (e) {
       this.fail('The key could not be removed')(e);
+      return false;
     }
   }
 

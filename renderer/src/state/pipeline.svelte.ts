@@ -15,13 +15,14 @@ import { count, day, dayName } from '../lib/format';
 import { Latest } from '../lib/latest';
 import type { AppStore } from './app.svelte';
 import type { OpportunitiesStore } from './opportunities.svelte';
+import { recall, remember } from '../lib/remembered';
 
 type Due = ContractResults['pipeline:due'];
 export type PipelineView = NonNullable<ListFilter['view']>;
 
 export class PipelineStore {
   /** Grouping asked for; it holds while the list is sorted by domain. */
-  #wantGroup = $state(false);
+  #wantGroup = $state(recall().grouped === true);
   #sortBeforeGroup: ListSort = 'priority';
   /** Opportunities per outlet (lower-case domain) under the filter on screen, while grouped. */
   #domains = $state.raw<Record<string, number>>({});
@@ -38,7 +39,10 @@ export class PipelineStore {
     this.#unlisten = opps.onListed((filter, typing, fresh) => {
       if (!typing) void this.refreshDue();
       // Another sort chosen while grouped: the grouping ends (it is the sort by domain).
-      if (this.#wantGroup && filter.sort !== 'domain') this.#wantGroup = false;
+      if (this.#wantGroup && filter.sort !== 'domain') {
+        this.#wantGroup = false;
+        remember({ grouped: false });
+      }
       if (this.#wantGroup) void this.#loadDomains(filter, fresh);
     });
   }
@@ -76,12 +80,14 @@ export class PipelineStore {
   toggleGroup(): void {
     if (this.grouped) {
       this.#wantGroup = false;
+      remember({ grouped: false });
       this.#opps.setFilter({ sort: this.#sortBeforeGroup });
       return;
     }
     const sort = this.#opps.filter.sort;
     this.#sortBeforeGroup = sort && sort !== 'domain' ? sort : 'priority';
     this.#wantGroup = true;
+    remember({ grouped: true });
     this.#domains = {};
     this.#opps.setFilter({ sort: 'domain' });
   }
@@ -135,7 +141,9 @@ export class PipelineStore {
     const r = await this.#opps.act(action, what, ids);
     if (r) {
       this.applyResult(r);
-      this.#app.toast(say ? say(new Set(ids).size) : r.message);
+      const id = r.actionId;
+      // Every action that changed something can be taken back from its toast (or with Ctrl/Cmd+Z).
+      this.#app.toast(say ? say(new Set(ids).size) : r.message, 'info', id === null ? undefined : { label: 'Undo', run: () => void this.undo(id) });
     }
     return r;
   }
@@ -204,9 +212,9 @@ export class PipelineStore {
     if (r && many) this.#opps.clearSelection();
   }
 
-  /** Take back the latest action of this brand (its toast says what came back). Never rejects. */
-  async undo(): Promise<void> {
-    const r = await this.#opps.undo();
+  /** Take back an action (default: the latest of this brand); its toast says what came back. Never rejects. */
+  async undo(actionId?: number): Promise<void> {
+    const r = await this.#opps.undo(actionId);
     if (r) this.applyResult(r);
   }
 }
