@@ -33,6 +33,7 @@ export class AppStore {
   #progress = $state.raw<SyncEvent | null>(null);
   #waitLeft = $state(0);
   #dataVersion = $state(0);
+  #arrived = $state(0);
   #recovery = $state.raw<Recovery | null>(null);
   #toaster = new Toaster();
   #waitTimer: ReturnType<typeof setInterval> | null = null;
@@ -99,6 +100,10 @@ export class AppStore {
   get dataVersion(): number {
     return this.#dataVersion;
   }
+  /** Bumped as each page of the brand on screen arrives during a sync: its list shows the rows so far. */
+  get arrived(): number {
+    return this.#arrived;
+  }
   get toasts(): Toast[] {
     return this.#toaster.list;
   }
@@ -144,6 +149,8 @@ export class AppStore {
         if (event.type === 'blocked') this.toast(event.message);
         if (event.type === 'brands' || event.type === 'brand-done') this.#refreshBrands().catch(this.fail('The brands could not be read'));
         if (event.type === 'brand-done') this.#dataVersion++;
+        // Each page is written as it arrives: the list on screen shows the rows so far (a first sync fills as you watch).
+        else if (event.type === 'progress' && event.phase === 'opportunities' && event.brandId === this.#brandId) this.#arrived++;
       }),
       on('sync:done', ({ summary }) => {
         this.#progress = null;
