@@ -301,13 +301,23 @@ export class OpportunitiesStore {
   /**
    * The core's answer to a triage action or an undo (one round trip): the
    * changed rows and the detail are patched in place, the chip counts taken
-   * when it has them; a row that leaves the list (or a change past the rows
-   * the answer carries) reads the list again, keeping the cursor.
+   * when it has them; a row that leaves the list or comes into it (or a change
+   * past the rows the answer carries) reads the list again, keeping the cursor.
    */
   applyResult(r: TriageResult): Promise<void> {
+    const shown = this.#shownIds();
     this.#patchRows(r.items, r.detail);
     if (r.counts) this.#counts = r.counts;
-    return r.leaving.length > 0 || r.items.length < r.updated ? this.reload(true) : Promise.resolve();
+    // A changed row the list does not hold may have come into it (an undone snooze or Not a fit): read it again too.
+    const entering = r.items.some((it) => !shown.has(it.id) && !r.leaving.includes(it.id));
+    return r.leaving.length > 0 || entering || r.items.length < r.updated ? this.reload(true) : Promise.resolve();
+  }
+
+  /** The ids of the rows loaded now. */
+  #shownIds(): Set<string> {
+    const ids = new Set<string>();
+    for (const rows of Object.values(this.#pages)) for (const row of rows) ids.add(row.id);
+    return ids;
   }
 
   /** Read one opportunity again and show it (its stage moved after a draft was saved). Never rejects. */

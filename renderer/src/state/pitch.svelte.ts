@@ -399,7 +399,12 @@ export class PitchStore {
       const r = await call('triage:apply', { brandId, ids: [id], action, filter: this.#opps.filter, counts: true });
       this.#pipeline.applyResult(r);
       await this.#opps.applyResult(r);
-      this.#app.toast(this.#kind === 'followup' ? 'Marked followed up today.' : `Marked contacted today: ${sent.to.join(', ')}.`);
+      const actionId = r.actionId;
+      this.#app.toast(
+        this.#kind === 'followup' ? 'Marked followed up today.' : `Marked contacted today: ${sent.to.join(', ')}.`,
+        'info',
+        actionId === null ? undefined : { label: 'Undo', run: () => void this.#pipeline.undo(actionId) },
+      );
     } catch (e) {
       this.#sent = sent;
       this.#app.fail(this.#kind === 'followup' ? 'The follow-up could not be recorded' : 'The contacted date could not be saved')(e);
