@@ -367,6 +367,11 @@ export class OpportunitiesStore {
     this.#selected = next;
   }
 
+  /** Select exactly these (an outlet's opportunities). */
+  select(ids: readonly string[]): void {
+    this.#selected = new Set(ids);
+  }
+
   clearSelection(): void {
     this.#selected = new Set();
   }

@@ -362,13 +362,20 @@ export class PitchStore {
         if (session === this.#session) this.#mix = { via, warning: r.mix };
         return;
       }
-      this.#app.toast(r.message, r.opened ? 'info' : 'error');
+      this.#app.toast(r.opened ? r.message + this.#leftOutBlocked(id) : r.message, r.opened ? 'info' : 'error');
       if (session === this.#session && r.opened) this.#sent = r;
     } catch (e) {
       this.#app.fail(`The pitch could not be opened in ${VIA_NAMES[via]}`)(e);
     } finally {
       this.#sending = false;
     }
+  }
+
+  /** Said after a message opens: the opportunity's addresses on the do-not-contact list were left out of it. */
+  #leftOutBlocked(id: string): string {
+    const d = this.#opps.detail;
+    const blocked = d?.item.id === id ? d.contacts.filter((c) => c.valid && c.blocked).length : 0;
+    return blocked ? ` ${count(blocked, 'address', 'addresses')} on your do-not-contact list left out.` : '';
   }
 
   cancelSend(): void {
