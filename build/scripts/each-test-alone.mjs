@@ -30,8 +30,8 @@ for (const file of files) {
     ran++;
     // The full name is "describe > test"; -t matches it with the parts joined by spaces.
     const pattern = `^${escape(name.split(' > ').join(' '))}$`;
-    const r = spawnSync(vitest, ['run', file, '-t', pattern], { encoding: 'utf8' });
-    const passed = r.status === 0 && /Tests\s+.*1 passed/.test(r.stdout.replace(/\x1b\[[0-9;]*m/g, ''));
+    const r = spawnSync(vitest, ['run', file, '-t', pattern], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' } });
+    const passed = r.status === 0 && /Tests\s+1 passed/.test(r.stdout);
     console.log(`${passed ? 'alone: passes' : 'alone: FAILS '}  ${file} > ${name}`);
     if (!passed) failed++;
   }
