@@ -1,7 +1,7 @@
-// A sync's progress in words: what is known and nothing more (pages and rows
+// A sync in words: its progress, what is known and nothing more (pages and rows
 // so far, the rate, and the time left only when the size is known from the
 // brand's last complete sync; never a guess).
-import type { SyncEvent } from '../../../shared/model';
+import type { SyncEvent, SyncSummary } from '../../../shared/model';
 import { count } from './format';
 
 type Progress = Extract<SyncEvent, { type: 'progress' }>;
@@ -19,4 +19,17 @@ export function syncWords(p: Progress): string {
   if (p.rate) parts.push(`${p.rate >= 10 ? Math.round(p.rate) : Math.round(p.rate * 10) / 10} rows/s`);
   if (p.total && p.secondsLeft !== null && p.secondsLeft !== undefined) parts.push(timeLeft(p.secondsLeft));
   return parts.join(', ');
+}
+
+/** A finished sync in one toast: stopped and why, cancelled, skipped, its problems, or what it brought. */
+export function syncSummaryWords(summary: SyncSummary): { text: string; kind: 'info' | 'error' } {
+  if (summary.error) return { text: `Sync stopped: ${summary.error.message}`, kind: 'error' };
+  if (summary.cancelled) return { text: 'Sync cancelled.', kind: 'info' };
+  const added = summary.brands.reduce((a, b) => a + b.added, 0);
+  const changed = summary.brands.reduce((a, b) => a + b.changed, 0);
+  const failures = summary.brands.flatMap((b) => b.failures);
+  const skipped = summary.brands.filter((b) => b.skipped);
+  if (skipped.length && skipped.length === summary.brands.length) return { text: skipped[0]!.skipped!, kind: 'info' };
+  if (failures.length) return { text: `Synced with ${failures.length} problem${failures.length === 1 ? '' : 's'}: ${failures[0]!.message}`, kind: 'error' };
+  return { text: `Synced: ${added} new, ${changed} changed.`, kind: 'info' };
 }

@@ -2,12 +2,13 @@
 // and the toasts. One instance for the window, provided through context
 // (state/context.ts); load() subscribes to main's events, dispose() lets go.
 import type { AppState, KeyStatus, Settings, SettingsPatch, SyncState } from '../../../shared/contract';
-import type { CachedBrand, SyncEvent, SyncSummary } from '../../../shared/model';
+import type { CachedBrand, SyncEvent } from '../../../shared/model';
 import { call, on } from '../lib/api.svelte';
 import { errorText } from '../lib/format';
 import { Latest } from '../lib/latest';
 import { Toaster, type Toast, type ToastAction } from './toasts.svelte';
 import { recall, remember } from '../lib/remembered';
+import { syncSummaryWords } from '../lib/sync-words';
 
 export type View = 'opportunities' | 'insights' | 'settings';
 type Recovery = NonNullable<AppState['recovery']>;
@@ -157,7 +158,8 @@ export class AppStore {
         this.#countdown(0);
         this.#refreshState().catch(this.fail('The app state could not be read'));
         this.#dataVersion++;
-        this.#reportSync(summary);
+        const said = syncSummaryWords(summary);
+        this.toast(said.text, said.kind);
       }),
       on('app:online', ({ online }) => (this.#online = online)),
       on('key:status', (k) => (this.#key = k)),
@@ -179,20 +181,6 @@ export class AppStore {
         }
       }),
     );
-  }
-
-  #reportSync(summary: SyncSummary): void {
-    if (summary.error) this.toast(`Sync stopped: ${summary.error.message}`, 'error');
-    else if (summary.cancelled) this.toast('Sync cancelled.');
-    else {
-      const added = summary.brands.reduce((a, b) => a + b.added, 0);
-      const changed = summary.brands.reduce((a, b) => a + b.changed, 0);
-      const failures = summary.brands.flatMap((b) => b.failures);
-      const skipped = summary.brands.filter((b) => b.skipped);
-      if (skipped.length && skipped.length === summary.brands.length) this.toast(skipped[0]!.skipped!);
-      else if (failures.length) this.toast(`Synced with ${failures.length} problem${failures.length === 1 ? '' : 's'}: ${failures[0]!.message}`, 'error');
-      else this.toast(`Synced: ${added} new, ${changed} changed.`);
-    }
   }
 
   async #refreshState(): Promise<void> {
