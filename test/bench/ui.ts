@@ -1,7 +1,8 @@
 // The UI benchmark: the built renderer in Chromium (through the test host) on
 // a synced 100,000-opportunity cache: first render, search as you type, moving
-// the selection, scrolling, and the round trip of a one-row read from the page
-// through window.workbench. Prints one JSON line.
+// the selection, a stage key (key to its row painted: ui.stage_key_ms, p95),
+// scrolling, and the round trip of a one-row read from the page through
+// window.workbench. Prints one JSON line.
 // Usage: ui.ts <sim-url> <data-dir containing workbench.db>
 import { performance } from 'node:perf_hooks';
 import { startHost } from '../host/server';
@@ -77,6 +78,32 @@ try {
     moves.push(dt);
   }
 
+  // A stage key: key press to the row under the cursor painted with its new stage (one round trip to the core's
+  // owner of the record, which answers with the row, the detail and the chips), then the next frame. r and 0 in turn.
+  const stageKeys: number[] = [];
+  await settle();
+  for (let i = 0; i < 40; i++) {
+    const [key, want] = i % 2 === 0 ? ['r', 'Replied'] : ['0', 'New'];
+    const dt = await page.evaluate(
+      ({ key, want }) =>
+        new Promise<number>((resolve, reject) => {
+          const badge = () => document.querySelector('[role="option"][aria-selected="true"] .badge.stage')?.textContent;
+          const t = performance.now();
+          const done = new MutationObserver(() => {
+            if (badge() !== want) return;
+            done.disconnect();
+            requestAnimationFrame(() => resolve(performance.now() - t));
+          });
+          done.observe(document.querySelector('.list-pane')!, { subtree: true, childList: true, characterData: true });
+          setTimeout(() => reject(new Error(`the stage key ${key} was not painted in 10 s`)), 10_000);
+          document.querySelector('[role="listbox"]')!.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+        }),
+      { key, want },
+    );
+    stageKeys.push(dt);
+    await settle();
+  }
+
   // Search as you type: each keystroke to the list showing its results.
   const search: number[] = [];
   for (const q of ['coffee', 'privacy guide', 'cold brew', 'onboarding', 'tested']) {
@@ -142,11 +169,13 @@ try {
       search_p95_ms: pct(search, 95),
       j_p50_ms: pct(moves, 50),
       j_p95_ms: pct(moves, 95),
+      stage_key_p50_ms: pct(stageKeys, 50),
+      stage_key_ms: pct(stageKeys, 95),
       scroll_long_tasks_over_50ms: longTasks.length,
       scroll_longest_task_ms: Math.round(Math.max(0, ...longTasks)),
       roundtrip_p50_ms: pct(trips, 50, 2),
       roundtrip_p95_ms: pct(trips, 95, 2),
-      samples: { search: search.length, j: moves.length, roundtrip: trips.length },
+      samples: { search: search.length, j: moves.length, stage_key: stageKeys.length, roundtrip: trips.length },
     }) + '\n',
   );
 } finally {

@@ -5,6 +5,7 @@
 // migration 4), so a list, a total or a chip count never joins the triage
 // table row by row.
 import type { ListFilter, ListSort } from '../../../shared/model';
+import { searchWords } from '../../../shared/search-words';
 import { isBlocked } from './do-not-contact';
 import { sql, sqlJoin, type Sql } from './sql';
 
@@ -15,11 +16,7 @@ import { sql, sqlJoin, type Sql } from './sql';
  * queries). Never raw FTS syntax from the user.
  */
 export function ftsQuery(text: string): string | null {
-  const words = text
-    .normalize('NFKC')
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length > 0)
-    .slice(0, 12);
+  const words = searchWords(text);
   if (words.length === 0) return null;
   return [...new Set(words.map((w) => w.toLowerCase()))].map((w) => `"${w.replace(/"/g, '""')}"*`).join(' ');
 }

@@ -2,11 +2,13 @@
 // and the toasts. One instance for the window, provided through context
 // (state/context.ts); load() subscribes to main's events, dispose() lets go.
 import type { AppState, KeyStatus, Settings, SettingsPatch, SyncState } from '../../../shared/contract';
-import type { CachedBrand, SyncEvent, SyncSummary } from '../../../shared/model';
+import type { CachedBrand, SyncEvent } from '../../../shared/model';
 import { call, on } from '../lib/api.svelte';
 import { errorText } from '../lib/format';
 import { Latest } from '../lib/latest';
-import { Toaster, type Toast } from './toasts.svelte';
+import { Toaster, type Toast, type ToastAction } from './toasts.svelte';
+import { recall, remember } from '../lib/remembered';
+import { syncSummaryWords } from '../lib/sync-words';
 
 export type View = 'opportunities' | 'insights' | 'results' | 'settings';
 type Recovery = NonNullable<AppState['recovery']>;
@@ -26,11 +28,13 @@ export class AppStore {
   #settings = $state.raw<Settings | null>(null);
   #brands = $state.raw<CachedBrand[]>([]);
   #brandId = $state<string | null>(null);
-  #view = $state<View>('opportunities');
+  #view = $state<View>(recall().view ?? 'opportunities');
+  #help = $state(false);
   #sync = $state.raw<SyncState | null>(null);
   #progress = $state.raw<SyncEvent | null>(null);
   #waitLeft = $state(0);
   #dataVersion = $state(0);
+  #arrived = $state(0);
   #recovery = $state.raw<Recovery | null>(null);
   #toaster = new Toaster();
   #waitTimer: ReturnType<typeof setInterval> | null = null;
@@ -78,6 +82,10 @@ export class AppStore {
   get view(): View {
     return this.#view;
   }
+  /** The keyboard shortcuts sheet is open (the `?` key, in every view). */
+  get helpOpen(): boolean {
+    return this.#help;
+  }
   get sync(): SyncState | null {
     return this.#sync;
   }
@@ -92,6 +100,10 @@ export class AppStore {
   /** Bumped whenever synced data may have changed, so lists reload. */
   get dataVersion(): number {
     return this.#dataVersion;
+  }
+  /** Bumped as each page of the brand on screen arrives during a sync: its list shows the rows so far. */
+  get arrived(): number {
+    return this.#arrived;
   }
   get toasts(): Toast[] {
     return this.#toaster.list;
@@ -138,13 +150,16 @@ export class AppStore {
         if (event.type === 'blocked') this.toast(event.message);
         if (event.type === 'brands' || event.type === 'brand-done') this.#refreshBrands().catch(this.fail('The brands could not be read'));
         if (event.type === 'brand-done') this.#dataVersion++;
+        // Each page is written as it arrives: the list on screen shows the rows so far (a first sync fills as you watch).
+        else if (event.type === 'progress' && event.phase === 'opportunities' && event.brandId === this.#brandId) this.#arrived++;
       }),
       on('sync:done', ({ summary }) => {
         this.#progress = null;
         this.#countdown(0);
         this.#refreshState().catch(this.fail('The app state could not be read'));
         this.#dataVersion++;
-        this.#reportSync(summary);
+        const said = syncSummaryWords(summary);
+        this.toast(said.text, said.kind);
       }),
       on('app:online', ({ online }) => (this.#online = online)),
       on('key:status', (k) => (this.#key = k)),
@@ -167,28 +182,6 @@ export class AppStore {
         }
       }),
     );
-  }
-
-  #reportSync(summary: SyncSummary): void {
-    if (summary.error) this.toast(`Sync stopped: ${summary.error.message}`, 'error');
-    else if (summary.cancelled) this.toast('Sync cancelled.');
-    else {
-      const added = summary.brands.reduce((a, b) => a + b.added, 0);
-      const changed = summary.brands.reduce((a, b) => a + b.changed, 0);
-      const failures = summary.brands.flatMap((b) => b.failures);
-      const skipped = summary.brands.filter((b) => b.skipped);
-      if (skipped.length && skipped.length === summary.brands.length) this.toast(skipped[0]!.skipped!);
-      else if (failures.length) this.toast(`Synced with ${failures.length} problem${failures.length === 1 ? '' : 's'}: ${failures[0]!.message}`, 'error');
-      else {
-        // What the sync found at the outlets pitched (evidence of a win), and the Wons it marked when Settings allow it.
-        const cited = summary.brands.reduce((a, b) => a + (b.cited ?? 0), 0);
-        const won = summary.brands.reduce((a, b) => a + (b.markedWon ?? 0), 0);
-        const news = cited
-          ? ` ${cited} pitched ${cited === 1 ? 'opportunity is' : 'opportunities are'} newly cited${won ? ` (${won} marked Won)` : ''}: see Results.`
-          : '';
-        this.toast(`Synced: ${added} new, ${changed} changed.${news}`);
-      }
-    }
   }
 
   async #refreshState(): Promise<void> {
@@ -221,7 +214,10 @@ export class AppStore {
 
   #setBrands(all: CachedBrand[]): void {
     this.#brands = all.filter((b) => !b.removed_on_server);
-    if (!this.#brandId || !this.#brands.some((b) => b.id === this.#brandId)) this.#brandId = this.#brands[0]?.id ?? null;
+    if (this.#brandId && this.#brands.some((b) => b.id === this.#brandId)) return;
+    // The brand the window showed last time, while it is still there; else the first.
+    const last = recall().brandId;
+    this.#brandId = (this.#brands.find((b) => b.id === last) ?? this.#brands[0])?.id ?? null;
   }
 
   #countdown(seconds: number): void {
@@ -250,14 +246,24 @@ export class AppStore {
 
   selectBrand(id: string | null): void {
     this.#brandId = id;
+    if (id) remember({ brandId: id });
   }
 
   show(view: View): void {
     this.#view = view;
+    remember({ view });
   }
 
-  toast(text: string, kind: Toast['kind'] = 'info'): void {
-    this.#toaster.show(text, kind);
+  showHelp(open: boolean): void {
+    this.#help = open;
+  }
+
+  toast(text: string, kind: Toast['kind'] = 'info', action?: ToastAction): void {
+    this.#toaster.show(text, kind, action);
+  }
+
+  closeToast(id: number): void {
+    this.#toaster.close(id);
   }
 
   /** A handler for a failed call: a toast saying what failed and why, in plain words. */
@@ -290,11 +296,14 @@ export class AppStore {
     await this.startSync();
   }
 
-  async clearKey(): Promise<void> {
+  /** Remove the stored key (the caller asked first); the cache stays open. Resolves whether it was removed; never rejects. */
+  async clearKey(): Promise<boolean> {
     try {
       this.#key = await call('keys:clear');
+      return true;
     } catch (e) {
       this.fail('The key could not be removed')(e);
+      return false;
     }
   }
 

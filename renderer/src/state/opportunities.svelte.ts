@@ -15,6 +15,7 @@ import { errorText } from '../lib/format';
 import { Early } from '../lib/early';
 import { Latest } from '../lib/latest';
 import type { AppStore } from './app.svelte';
+import { recall, remember } from '../lib/remembered';
 
 export const PAGE = 200;
 export type Filter = Omit<ListFilter, 'brandId'>;
@@ -27,7 +28,10 @@ export type ListedListener = (filter: ListFilter, typing: boolean, fresh: () => 
 const byIdOf = (items: readonly ListItem[], id: string) => items.find((it) => it.id === id);
 
 export class OpportunitiesStore {
-  #filter = $state.raw<Filter>({ sort: 'priority' });
+  // The filters and sort the window had last time (never its search).
+  #filter = $state.raw<Filter>({ sort: 'priority', ...recall().filter });
+  /** The order chosen before a search put the list in Best match order, to go back to when the search ends. */
+  #sortBeforeSearch: Filter['sort'] | null = null;
   #total = $state(0);
   #pages = $state.raw<Record<number, ListItem[]>>({});
   #counts = $state.raw<Counts | null>(null);
@@ -208,13 +212,46 @@ export class OpportunitiesStore {
   }
 
   setFilter(patch: Partial<Filter>): void {
-    const next = { ...this.#filter, ...patch };
+    const next = { ...this.#filter, ...patch, ...this.#searchSort(patch) };
     this.#filter = Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined && v !== '')) as Filter;
+    this.#remember();
     void this.reload();
   }
 
+  /**
+   * A search begun in the priority order turns to Best match (the words' own
+   * order); when it ends, the order before comes back. An order the user
+   * chooses meanwhile is theirs.
+   */
+  #searchSort(patch: Partial<Filter>): Partial<Filter> {
+    if (!('search' in patch)) {
+      if ('sort' in patch) this.#sortBeforeSearch = null;
+      return {};
+    }
+    const was = this.#filter.search !== undefined;
+    const is = patch.search !== undefined && patch.search !== '';
+    if (!was && is && (this.#filter.sort ?? 'priority') === 'priority') {
+      this.#sortBeforeSearch = this.#filter.sort ?? 'priority';
+      return { sort: 'relevance' };
+    }
+    if (was && !is && this.#sortBeforeSearch !== null) {
+      const sort = this.#filter.sort === 'relevance' ? this.#sortBeforeSearch : this.#filter.sort;
+      this.#sortBeforeSearch = null;
+      return { sort };
+    }
+    return {};
+  }
+
+  #remember(): void {
+    const { search: _search, ...filter } = this.#filter;
+    remember({ filter: { ...filter, ...(filter.sort === 'relevance' ? { sort: this.#sortBeforeSearch ?? 'priority' } : {}) } });
+  }
+
   clearFilters(): void {
-    this.#filter = { sort: this.#filter.sort ?? 'priority' };
+    const sort = this.#filter.sort === 'relevance' ? (this.#sortBeforeSearch ?? 'priority') : (this.#filter.sort ?? 'priority');
+    this.#sortBeforeSearch = null;
+    this.#filter = { sort };
+    this.#remember();
     void this.reload();
   }
 
@@ -264,13 +301,23 @@ export class OpportunitiesStore {
   /**
    * The core's answer to a triage action or an undo (one round trip): the
    * changed rows and the detail are patched in place, the chip counts taken
-   * when it has them; a row that leaves the list (or a change past the rows
-   * the answer carries) reads the list again, keeping the cursor.
+   * when it has them; a row that leaves the list or comes into it (or a change
+   * past the rows the answer carries) reads the list again, keeping the cursor.
    */
   applyResult(r: TriageResult): Promise<void> {
+    const shown = this.#shownIds();
     this.#patchRows(r.items, r.detail);
     if (r.counts) this.#counts = r.counts;
-    return r.leaving.length > 0 || r.items.length < r.updated ? this.reload(true) : Promise.resolve();
+    // A changed row the list does not hold may have come into it (an undone snooze or Not a fit): read it again too.
+    const entering = r.items.some((it) => !shown.has(it.id) && !r.leaving.includes(it.id));
+    return r.leaving.length > 0 || entering || r.items.length < r.updated ? this.reload(true) : Promise.resolve();
+  }
+
+  /** The ids of the rows loaded now. */
+  #shownIds(): Set<string> {
+    const ids = new Set<string>();
+    for (const rows of Object.values(this.#pages)) for (const row of rows) ids.add(row.id);
+    return ids;
   }
 
   /** Read one opportunity again and show it (its stage moved after a draft was saved). Never rejects. */
@@ -320,6 +367,11 @@ export class OpportunitiesStore {
     this.#selected = next;
   }
 
+  /** Select exactly these (an outlet's opportunities). */
+  select(ids: readonly string[]): void {
+    this.#selected = new Set(ids);
+  }
+
   clearSelection(): void {
     this.#selected = new Set();
   }
@@ -350,7 +402,7 @@ export class OpportunitiesStore {
     }
   }
 
-  /** Take back the latest triage action (of this brand), or the one named. Never rejects. */
+  /** Take back a triage action: the one named (its toast's Undo), or the latest of this brand. Never rejects. */
   async undo(actionId?: number): Promise<TriageResult | null> {
     const brandId = this.#app.brandId;
     if (!brandId) return null;

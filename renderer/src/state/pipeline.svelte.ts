@@ -15,13 +15,16 @@ import { count, day, dayName } from '../lib/format';
 import { Latest } from '../lib/latest';
 import type { AppStore } from './app.svelte';
 import type { OpportunitiesStore } from './opportunities.svelte';
+import { recall, remember } from '../lib/remembered';
 
 type Due = ContractResults['pipeline:due'];
+/** The outlet a row belongs to (its domain, any case), as grouping sorts them. */
+const outletOf = (it: { domain: string | null } | undefined): string | undefined => (it ? (it.domain ?? '').toLowerCase() : undefined);
 export type PipelineView = NonNullable<ListFilter['view']>;
 
 export class PipelineStore {
   /** Grouping asked for; it holds while the list is sorted by domain. */
-  #wantGroup = $state(false);
+  #wantGroup = $state(recall().grouped === true);
   #sortBeforeGroup: ListSort = 'priority';
   /** Opportunities per outlet (lower-case domain) under the filter on screen, while grouped. */
   #domains = $state.raw<Record<string, number>>({});
@@ -40,7 +43,10 @@ export class PipelineStore {
     this.#unlisten = opps.onListed((filter, typing, fresh) => {
       if (!typing) void this.refreshDue();
       // Another sort chosen while grouped: the grouping ends (it is the sort by domain).
-      if (this.#wantGroup && filter.sort !== 'domain') this.#wantGroup = false;
+      if (this.#wantGroup && filter.sort !== 'domain') {
+        this.#wantGroup = false;
+        remember({ grouped: false });
+      }
       if (this.#wantGroup) void this.#loadDomains(filter, fresh);
     });
   }
@@ -82,14 +88,59 @@ export class PipelineStore {
   toggleGroup(): void {
     if (this.grouped) {
       this.#wantGroup = false;
+      remember({ grouped: false });
       this.#opps.setFilter({ sort: this.#sortBeforeGroup });
       return;
     }
     const sort = this.#opps.filter.sort;
     this.#sortBeforeGroup = sort && sort !== 'domain' ? sort : 'priority';
     this.#wantGroup = true;
+    remember({ grouped: true });
     this.#domains = {};
     this.#opps.setFilter({ sort: 'domain' });
+  }
+
+  /**
+   * While grouped: the cursor to the first opportunity of the next outlet
+   * (`1`), or to the start of this one (`-1`; from its start, the previous
+   * one). The outlet's count tells where the next begins past the rows loaded.
+   */
+  moveToOutlet(dir: 1 | -1): void {
+    if (!this.grouped) return;
+    const o = this.#opps;
+    const here = outletOf(o.active);
+    if (here === undefined) return;
+    const startOf = (i: number, outlet: string | undefined) => {
+      while (i > 0 && outletOf(o.itemAt(i - 1)) === outlet) i--;
+      return i;
+    };
+    const start = startOf(o.cursor, here);
+    if (dir === 1) {
+      const size = this.#domains[here];
+      if (size !== undefined) return o.moveTo(Math.min(o.total - 1, start + size));
+      let i = o.cursor + 1;
+      while (i < o.total && outletOf(o.itemAt(i)) === here) i++;
+      return o.moveTo(i);
+    }
+    o.moveTo(start < o.cursor || start === 0 ? start : startOf(start - 1, outletOf(o.itemAt(start - 1))));
+  }
+
+  /** Select every opportunity of the list at the outlet under the cursor: the selection's actions (stage, snooze, Not a fit, export) then act on the outlet. Never rejects. */
+  async selectOutlet(): Promise<void> {
+    const o = this.#opps;
+    const brandId = this.#app.brandId;
+    const outlet = o.active?.domain;
+    if (!brandId || !outlet) return;
+    try {
+      const { search: _search, ...filter } = o.filter;
+      const r = await call('opportunities:list', { filter: { ...filter, brandId, domain: outlet }, offset: 0, limit: 500 });
+      // The domain filter matches a part of a domain: only this outlet's own.
+      const ids = r.items.filter((it) => outletOf(it) === outlet.toLowerCase()).map((it) => it.id);
+      o.select(ids);
+      this.#app.toast(`${count(ids.length, 'opportunity', 'opportunities')} at ${outlet} selected: the selection's actions apply to them all.`);
+    } catch (e) {
+      this.#app.fail('The outlet could not be selected')(e);
+    }
   }
 
   /** How many of the list each outlet has. Never rejects. */
@@ -141,7 +192,9 @@ export class PipelineStore {
     const r = await this.#opps.act(action, what, ids);
     if (r) {
       this.applyResult(r);
-      this.#app.toast(say ? say(new Set(ids).size) : r.message);
+      const id = r.actionId;
+      // Every action that changed something can be taken back from its toast (or with Ctrl/Cmd+Z).
+      this.#app.toast(say ? say(new Set(ids).size) : r.message, 'info', id === null ? undefined : { label: 'Undo', run: () => void this.undo(id) });
     }
     return r;
   }
@@ -237,9 +290,9 @@ export class PipelineStore {
     if (r) this.applyResult(r);
   }
 
-  /** Take back the latest action of this brand (its toast says what came back). Never rejects. */
-  async undo(): Promise<void> {
-    const r = await this.#opps.undo();
+  /** Take back an action (default: the latest of this brand); its toast says what came back. Never rejects. */
+  async undo(actionId?: number): Promise<void> {
+    const r = await this.#opps.undo(actionId);
     if (r && r.actionId === this.#lastWon?.actionId) this.#lastWon = null;
     if (r) this.applyResult(r);
   }

@@ -362,13 +362,20 @@ export class PitchStore {
         if (session === this.#session) this.#mix = { via, warning: r.mix };
         return;
       }
-      this.#app.toast(r.message, r.opened ? 'info' : 'error');
+      this.#app.toast(r.opened ? r.message + this.#leftOutBlocked(id) : r.message, r.opened ? 'info' : 'error');
       if (session === this.#session && r.opened) this.#sent = r;
     } catch (e) {
       this.#app.fail(`The pitch could not be opened in ${VIA_NAMES[via]}`)(e);
     } finally {
       this.#sending = false;
     }
+  }
+
+  /** Said after a message opens: the opportunity's addresses on the do-not-contact list were left out of it. */
+  #leftOutBlocked(id: string): string {
+    const d = this.#opps.detail;
+    const blocked = d?.item.id === id ? d.contacts.filter((c) => c.valid && c.blocked).length : 0;
+    return blocked ? ` ${count(blocked, 'address', 'addresses')} on your do-not-contact list left out.` : '';
   }
 
   cancelSend(): void {
@@ -399,7 +406,12 @@ export class PitchStore {
       const r = await call('triage:apply', { brandId, ids: [id], action, filter: this.#opps.filter, counts: true });
       this.#pipeline.applyResult(r);
       await this.#opps.applyResult(r);
-      this.#app.toast(this.#kind === 'followup' ? 'Marked followed up today.' : `Marked contacted today: ${sent.to.join(', ')}.`);
+      const actionId = r.actionId;
+      this.#app.toast(
+        this.#kind === 'followup' ? 'Marked followed up today.' : `Marked contacted today: ${sent.to.join(', ')}.`,
+        'info',
+        actionId === null ? undefined : { label: 'Undo', run: () => void this.#pipeline.undo(actionId) },
+      );
     } catch (e) {
       this.#sent = sent;
       this.#app.fail(this.#kind === 'followup' ? 'The follow-up could not be recorded' : 'The contacted date could not be saved')(e);

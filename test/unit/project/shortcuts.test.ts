@@ -1,12 +1,14 @@
 // Every key the workbench answers is in the shortcut sheet (key ?), and every
-// key the sheet lists for the list is one it answers: read from the two
-// components' sources, the key map in OpportunitiesView.svelte and the sheet
-// in ShortcutsDialog.svelte, so a key added to one and not the other fails.
+// key the sheet lists for the list is one it answers: read from the sources,
+// the key map in OpportunitiesView.svelte, the keys of every view in
+// lib/keys.ts, and the sheet in ShortcutsDialog.svelte, so a key added to one
+// and not the other fails.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 
 const view = readFileSync('renderer/src/components/OpportunitiesView.svelte', 'utf8');
 const sheet = readFileSync('renderer/src/components/ShortcutsDialog.svelte', 'utf8');
+const everyView = readFileSync('renderer/src/lib/keys.ts', 'utf8');
 
 /** The keys of the list's key map: the `actions` table, digits when a range of them is mapped, Escape and Ctrl+Z (undo). */
 function answered(): Set<string> {
@@ -17,6 +19,9 @@ function answered(): Set<string> {
   if (digits) for (let d = Number(digits[1]); d <= Number(digits[2]); d++) keys.add(String(d));
   if (view.includes("e.key === 'Escape'")) keys.add('Escape');
   if (view.includes("e.key.toLowerCase() === 'z'")) keys.add('Ctrl+Z');
+  const global = /const go: Record<string, \(\) => void> = \{([\s\S]*?)\n {2}\};/.exec(everyView)?.[1];
+  if (!global) throw new Error('the keys of every view (const go) were not found in lib/keys.ts');
+  for (const m of global.matchAll(/^\s*(?:'([^']+)'|([A-Za-z0-9]+)):/gm)) keys.add(m[1] ?? m[2]!);
   return keys;
 }
 
@@ -35,8 +40,8 @@ function listed(): Set<string> {
   return keys;
 }
 
-/** Listed, and answered elsewhere than the list's key map: the editor's snippet key. */
-const ELSEWHERE = new Set(['Ctrl+J']);
+/** Listed, and answered elsewhere than the key maps: the editor's snippet key; Tab (the skip link) and Space (a focused button), the browser's own. */
+const ELSEWHERE = new Set(['Ctrl+J', 'Tab', 'Space']);
 
 describe('the shortcut sheet and the keys', () => {
   it('lists every key the workbench answers', () => {

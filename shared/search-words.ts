@@ -1,0 +1,15 @@
+// The words of a search as the cache's full-text index takes them: split at
+// anything that is not a letter or a digit, the first twelve, each matched as
+// the start of a word in any case. The store builds its query from them
+// (electron/core/store/opportunity-filter.ts) and the window marks the same
+// words in what it shows (renderer/src/lib/highlight.ts). Pure.
+
+export const MAX_SEARCH_WORDS = 12;
+
+export function searchWords(text: string): string[] {
+  return text
+    .normalize('NFKC')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 0)
+    .slice(0, MAX_SEARCH_WORDS);
+}

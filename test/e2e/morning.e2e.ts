@@ -1,0 +1,483 @@
+// A PR person's morning, keyboard only, in the real UI in real Chromium against
+// the real core (through the test host) and the simulator: the first sync
+// filling the list as its pages arrive, the skip link, filtering and searching
+// (Best match, the words marked), reading (Enter opens the detail, the Page
+// keys scroll it, the next one opens at its top), the one model in the detail
+// (one row of stages, Trakkr's status read-only), a stage key answered at once
+// and undone (Ctrl+Z, and the toast's Undo), a draft, sending, the follow-up,
+// the Due view, a bulk snooze undone, the export and the shortcut sheet (the
+// focus comes back), the outlets grouped, Insights and Settings by key, the
+// window as it was after a reload, and removing the key (asked first): the
+// cache stays open with a calm banner. axe-core finds nothing serious or
+// critical in any state, at 1440x900, 1366x768 and 1280x720, light and dark.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { startHost, type Host } from '../host/server';
+import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
+import { STAGES } from '../../shared/pipeline';
+import { launch, listTotal, openPage, shoot } from './browser';
+
+const OUTLET = 'morningbrew.example';
+const WORD = 'Zyxquorra';
+const SIZES: [number, number][] = [
+  [1440, 900],
+  [1366, 768],
+  [1280, 720],
+];
+
+let browser: Browser;
+let sim: Simulator;
+let host: Host;
+let page: Page;
+let brandId: string;
+
+const rows = (p: Page) => p.locator('[role="option"]');
+const toast = (p: Page, text: string | RegExp) => p.locator('.toast', { hasText: text });
+const stageOfRow = (p: Page) => p.locator('[role="option"][aria-selected="true"] .badge.stage');
+const stageButtons = (p: Page) => p.getByRole('group', { name: 'Outreach stage' }).getByRole('button');
+/** The focused element matches `selector` (and holds `text`, when given; a toast's button: its toast holds it). */
+const focused = (p: Page, selector: string, text = '') =>
+  p.evaluate(
+    ([s, t]) => {
+      type El = { matches(s: string): boolean; closest(s: string): El | null; textContent: string | null };
+      const el = (globalThis as unknown as { document: { activeElement: El | null } }).document.activeElement;
+      return !!el && el.matches(s!) && ((el.closest('.note') ?? el).textContent ?? '').includes(t!);
+    },
+    [selector, text],
+  );
+/** The stage the core holds (none stored is New). */
+const stageInCore = async (id: string) => (await host.call('opportunities:get', { brandId, id }))!.item.stage ?? 'New';
+const activeId = async () => {
+  const title = ((await page.locator('.detail h2').textContent()) ?? '').trim();
+  const found = await host.call('opportunities:list', { filter: { brandId, search: title.split(' ').slice(0, 3).join(' ') }, offset: 0, limit: 5 });
+  return found.items.find((it) => it.title === title)!.id;
+};
+
+/** Press Tab until the focused element matches `selector` (the keyboard's way to a control). */
+async function tabTo(selector: string, text = '', max = 400): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if (await focused(page, selector, text)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${selector} ${text}`);
+}
+
+/** What axe-core finds serious or critical on the whole page (WCAG 2.x A and AA, and its best practices), as "rule: where". */
+async function serious(): Promise<string[]> {
+  // Evaluated through the browser's tools, as a test does: the page's own policy allows no injected script.
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(readFileSync('node_modules/axe-core/axe.min.js', 'utf8'));
+  return page.evaluate(async () => {
+    type Result = { violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] };
+    const axe = (globalThis as unknown as { axe: { run(el: unknown, o: unknown): Promise<Result> } }).axe;
+    const r = await axe.run((globalThis as unknown as { document: unknown }).document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    });
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+/** axe-core in this state at every size, light and dark: nothing serious or critical; one `main` and an `h1`. */
+async function accessibleEverywhere(state: string): Promise<void> {
+  for (const [width, height] of SIZES) {
+    await page.setViewportSize({ width, height });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect({ state, width, scheme, found: await serious() }).toEqual({ state, width, scheme, found: [] });
+    }
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  expect({ state, main: await page.locator('main').count(), h1: await page.locator('h1').count() }).toEqual({ state, main: 1, h1: 1 });
+}
+
+function opportunity(id: string, title: string, priority: number, emails: string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    _id: id,
+    opportunity_type: 'publication-gap',
+    title,
+    url: `https://${OUTLET}/${id}`,
+    domain: OUTLET,
+    status: 'New',
+    archived: false,
+    priority_score: priority,
+    difficulty: 'Easy',
+    author_name: 'Mia Park',
+    pitch_subject: 'A data point for {publication}',
+    pitch_body: `Hi [Name],\n\n${'A long paragraph about espresso extraction and the data behind it. '.repeat(30)}\n\nBest,\nSam`,
+    why_relevant: `Readers of ${OUTLET} ask about cold brew. `.repeat(20),
+    gap_analysis: 'Competitors are cited; you are not. '.repeat(20),
+    contact_emails: emails,
+    ...extra,
+  };
+}
+
+beforeAll(async () => {
+  browser = await launch();
+  // Three pages of 500; the second page takes a while to come, so the list is seen filling.
+  sim = await startSimulator({
+    seed: 41,
+    brands: 1,
+    opportunities: 1200,
+    citationsPerBrand: 30,
+    faults: [{ kind: 'latency', ms: 6000, path: '/get-outreach', after: 1 }],
+  });
+  brandId = sim.brands[0]!.id;
+  sim.inject(brandId, opportunity('mo-a', `${WORD} espresso guide`, 100, [`mia.park@${OUTLET}`, `desk@${OUTLET} CATCH`]));
+  sim.inject(brandId, opportunity('mo-b', 'Morning grinder roundup', 100, [`leo@${OUTLET}`]));
+  sim.inject(brandId, opportunity('mo-c', 'Morning frother test', 100, [`tips@${OUTLET} CATCH`]));
+  sim.inject(brandId, opportunity('mo-d', 'Morning kettle review', 100, [`zoe@${OUTLET}`]));
+  sim.inject(brandId, opportunity('mo-e', 'Morning scale test', 100, [`ivy@${OUTLET}`]));
+  host = await startHost({ baseUrl: sim.url });
+  page = await openPage(browser, host.url);
+  page.on('pageerror', (e) => {
+    throw e;
+  });
+});
+afterAll(async () => {
+  await page?.context().close();
+  await host?.close();
+  await sim?.close();
+  await browser?.close();
+});
+
+describe("a PR person's morning, keyboard only", () => {
+  it('first run: the key typed and Enter; the list fills as the pages arrive, with pages, rows and rate shown', async () => {
+    await page.getByLabel('Your Trakkr API key').waitFor();
+    await accessibleEverywhere('first run');
+    await tabTo('#key');
+    await page.keyboard.type(DEMO_KEY);
+    await page.keyboard.press('Enter');
+    // The first page's rows are on screen while the second is still on its way.
+    await expect.poll(() => listTotal(page), { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(await page.getByTestId('sync-progress').textContent()).toMatch(/^Syncing opportunities: 1 page, 500 rows, [\d.]+ rows\/s$/);
+    expect(await listTotal(page)).toBeLessThanOrEqual(500);
+    expect(await rows(page).count()).toBeGreaterThan(5);
+    await toast(page, /^Synced/).waitFor({ timeout: 60_000 });
+    await expect.poll(() => listTotal(page), { timeout: 10_000 }).toBeGreaterThan(1000);
+    await host.call('dnc:add', { value: `desk@${OUTLET}` });
+  });
+
+  it('counts agree and say what they count', async () => {
+    const total = await listTotal(page);
+    const chip = page.getByRole('button', { name: /^All \d/ });
+    await expect.poll(async () => Number(((await chip.textContent()) ?? '').replace(/\D+/g, ''))).toBe(total);
+    expect(await page.locator('#brand option:checked').textContent()).toMatch(new RegExp(`\\(${total.toLocaleString('en-US')}\\)$`));
+    expect(await page.getByTestId('counted').textContent()).toBe('(not counting archived or Not a fit, snoozed, removed on Trakkr)');
+    await accessibleEverywhere('list');
+
+    await page.locator('[role="listbox"]').focus();
+  });
+
+  it('filter and search: Enter and Space press a chip (the list keys stay out of it); a search is in Best match order with its words marked', async () => {
+    await tabTo('button.chip', 'Easy');
+    const easy = page.getByRole('button', { name: /^Easy \d/ });
+    await page.keyboard.press('Enter');
+    await expect.poll(() => easy.getAttribute('aria-pressed')).toBe('true');
+    expect(await focused(page, 'button.chip')).toBe(true);
+    await page.keyboard.press(' ');
+    await expect.poll(() => easy.getAttribute('aria-pressed')).toBe('false');
+    expect(await focused(page, 'button.chip')).toBe(true);
+
+    await page.keyboard.press('/');
+    expect(await focused(page, '#search')).toBe(true);
+    await page.keyboard.type(WORD.toLowerCase().slice(0, 6));
+    await expect.poll(() => rows(page).count()).toBe(1);
+    expect(await page.getByLabel('Sort').inputValue()).toBe('relevance');
+    expect(await rows(page).first().locator('.title mark').allTextContents()).toEqual([WORD.slice(0, 6)]);
+    await expect.poll(() => page.locator('.detail h2 mark').allTextContents()).toEqual([WORD.slice(0, 6)]);
+    expect(await page.locator('.detail h2').textContent()).toBe(`${WORD} espresso guide`);
+    expect(await rows(page).first().getByTestId('sort-value').getAttribute('title')).toMatch(/^Best match: score [\d.]+/);
+    await accessibleEverywhere('search');
+    await page.keyboard.press('Escape'); // out of the field
+    await page.keyboard.press('Escape'); // the search cleared
+    await expect.poll(() => listTotal(page)).toBeGreaterThan(1000);
+    expect(await page.getByLabel('Sort').inputValue()).toBe('priority');
+    expect(await focused(page, '[role="listbox"]')).toBe(true);
+
+    // The morning's outlet: its five opportunities.
+    await tabTo('#domain');
+    await page.keyboard.type(OUTLET);
+    await expect.poll(() => listTotal(page)).toBe(5);
+    await page.keyboard.press('Escape');
+    expect(await focused(page, '[role="listbox"]')).toBe(true);
+  });
+
+  it('reading: Enter opens the detail, the Page keys scroll it, and the next opportunity opens at its top', async () => {
+    await page.keyboard.press('Home');
+    await expect.poll(() => page.locator('.detail h2').textContent()).toBe(`${WORD} espresso guide`);
+    await page.keyboard.press('Enter');
+    expect(await page.locator('.detail h2').textContent()).toBe(`${WORD} espresso guide`);
+    expect(await focused(page, '.detail')).toBe(true);
+    const detail = page.locator('.detail');
+    await page.keyboard.press('PageDown');
+    await expect.poll(() => detail.evaluate((el) => el.scrollTop)).toBeGreaterThan(100);
+    const scrolled = await detail.evaluate((el) => el.scrollTop);
+    await page.keyboard.press('ArrowDown');
+    await expect.poll(() => detail.evaluate((el) => el.scrollTop)).toBeGreaterThan(scrolled);
+    // The keyboard's scroll glides: wait until it has come to rest.
+    let last = -1;
+    await expect.poll(async () => last === (last = await detail.evaluate((el) => el.scrollTop))).toBe(true);
+    // The list stayed where it was: the arrows scrolled the pane.
+    expect(await page.locator('.detail h2').textContent()).toBe(`${WORD} espresso guide`);
+    await page.keyboard.press('j');
+    await expect.poll(() => page.locator('.detail h2').textContent()).not.toBe(`${WORD} espresso guide`);
+    await expect.poll(() => detail.evaluate((el) => el.scrollTop)).toBe(0);
+    await page.keyboard.press('k');
+    await expect.poll(() => page.locator('.detail h2').textContent()).toBe(`${WORD} espresso guide`);
+  });
+
+  it('one model: one row of stages, the one it is at pressed; Trakkr status read-only beside it', async () => {
+    // Each button's words, and its key beside them (the key is hidden from the button's name: the title says it).
+    const names = await stageButtons(page).evaluateAll((bs) =>
+      bs.map((b) => [
+        [...b.childNodes]
+          .filter((n) => n.nodeName !== 'KBD')
+          .map((n) => n.textContent)
+          .join('')
+          .trim(),
+        b.querySelector('kbd')?.textContent ?? null,
+      ]),
+    );
+    expect(names).toEqual([
+      ['New', '0'],
+      ['Drafted', null],
+      ['Contacted', 'C'],
+      ['Followed up', 'f'],
+      ['Replied', 'r'],
+      ['Won', 'w'],
+      ['Not a fit…', '.'],
+    ]);
+    expect(names.map(([n]) => n!.replace('…', ''))).toEqual([...STAGES]);
+    expect(
+      await stageButtons(page).evaluateAll((bs) => bs.filter((b) => b.getAttribute('aria-pressed') === 'true').map((b) => b.firstChild?.textContent?.trim())),
+    ).toEqual(['New']);
+    expect(await page.getByTestId('trakkr').textContent()).toMatch(/On Trakkr:\s*New/);
+    expect(
+      await page
+        .locator('.detail')
+        .getByText(/Back to New|In Progress|Status set/)
+        .count(),
+    ).toBe(0);
+    await shoot(page, 'morning-one-model-detail');
+    await accessibleEverywhere('detail');
+  });
+
+  it('a stage key is answered at once; Ctrl+Z takes it back, and so does the Undo in its toast', async () => {
+    const id = await activeId();
+    await page.keyboard.press('r');
+    await expect.poll(() => stageOfRow(page).textContent()).toBe('Replied');
+    await toast(page, 'Stage: Replied.').waitFor();
+    expect(await stageInCore(id)).toBe('Replied');
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => stageOfRow(page).textContent()).toBe('New');
+    expect(await stageInCore(id)).toBe('New');
+
+    await page.keyboard.press('w');
+    await expect.poll(() => stageOfRow(page).textContent()).toBe('Won');
+    // The toasts have their own strip: it covers nothing of the list or the detail.
+    const strip = (await page.locator('.toasts').boundingBox())!;
+    for (const pane of ['.detail', '.list-pane', '.filters'])
+      expect(strip.y).toBeGreaterThanOrEqual((await page.locator(pane).boundingBox())!.y + (await page.locator(pane).boundingBox())!.height - 1);
+    await tabTo('.note button', 'Stage: Won.');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => stageOfRow(page).textContent()).toBe('New');
+    expect(await stageInCore(id)).toBe('New');
+    await page.keyboard.press('Escape');
+    expect(await focused(page, '[role="listbox"]')).toBe(true);
+  });
+
+  it('draft, send, mark contacted, follow up: each key once', async () => {
+    const id = await activeId();
+    await page.keyboard.press('i');
+    expect(await focused(page, '#draft-body')).toBe(true);
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' P.S. Numbers attached.');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('draft-state').textContent()).toBe('Saved');
+    await expect.poll(() => stageOfRow(page).textContent()).toBe('Drafted');
+    await accessibleEverywhere('draft');
+    await page.keyboard.press('m');
+    await expect.poll(() => host.opened().length).toBe(1);
+    // The catch-all is on the do-not-contact list (added after the first sync): opening the message says it was left out.
+    await toast(page, /1 address on your do-not-contact list left out\.$/).waitFor();
+    expect(host.opened()[0]).toMatch(/^mailto:mia\.park@morningbrew\.example\?/);
+    await page.keyboard.press('y');
+    await expect.poll(() => stageOfRow(page).textContent()).toBe('Contacted');
+    await toast(page, `Marked contacted today: mia.park@${OUTLET}.`).waitFor();
+    expect(await page.locator('.note', { hasText: 'Marked contacted today' }).getByRole('button', { name: 'Undo' }).count()).toBe(1);
+    await page.keyboard.press('f');
+    await expect.poll(() => stageOfRow(page).textContent()).toBe('Followed up');
+    expect(await stageInCore(id)).toBe('Followed up');
+
+    // The others at the outlet were written to before (set up through the core): the last one's detail says what was
+    // done at the outlet, the latest few, and the rest behind "more".
+    await host.call('triage:apply', { brandId, ids: ['mo-b', 'mo-c', 'mo-d'], action: { do: 'contacted' } });
+    const done = (await host.call('history:get', { brandId, id: 'mo-e' })).sameOutlet.length;
+    expect(done).toBeGreaterThan(3);
+    await page.keyboard.press('End');
+    await expect.poll(() => page.locator('.detail h2').textContent()).toBe('Morning scale test');
+    const atOutlet = page.getByTestId('same-outlet');
+    await expect.poll(() => atOutlet.locator('li').count()).toBe(3);
+    expect(await atOutlet.getByRole('button').textContent()).toBe(`${done - 3} more at this outlet`);
+    await tabTo('[data-testid="same-outlet"] button');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => atOutlet.locator('li').count()).toBe(done);
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Home');
+    await expect.poll(() => page.locator('.detail h2').textContent()).toBe(`${WORD} espresso guide`);
+  });
+
+  it('the Due view, a bulk selection snoozed and its toast undoing all of it', async () => {
+    await page.keyboard.press('D');
+    await expect.poll(() => page.getByRole('button', { name: /^Due today/ }).getAttribute('aria-pressed')).toBe('true');
+    await accessibleEverywhere('due');
+    await page.keyboard.press('D');
+    await expect.poll(() => listTotal(page)).toBe(5);
+    const before = 5;
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 3; i++) {
+      await page.keyboard.press('x');
+      await page.keyboard.press('j');
+    }
+    await page.getByRole('toolbar', { name: 'Selection' }).getByText('3 selected').waitFor();
+    await accessibleEverywhere('bulk selection');
+    await page.keyboard.press('s');
+    await page.getByRole('dialog', { name: /^Snooze 3 opportunities/ }).waitFor();
+    await accessibleEverywhere('snooze dialog');
+    await page.keyboard.press('t');
+    await expect.poll(() => listTotal(page)).toBe(before - 3);
+    expect(await focused(page, '[role="listbox"]')).toBe(true);
+    await tabTo('.note button', 'Snoozed until');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => listTotal(page)).toBe(before);
+    // The whole list again.
+    await tabTo('#domain');
+    await page.keyboard.press('Control+a');
+    await page.keyboard.press('Backspace');
+    await expect.poll(() => listTotal(page)).toBeGreaterThan(1000);
+    await page.keyboard.press('Escape');
+  });
+
+  it('the export and the shortcut sheet: each is axe-clean and gives the focus back to the list when it closes', async () => {
+    expect(await focused(page, '[role="listbox"]')).toBe(true);
+    await page.keyboard.press('e');
+    await page
+      .getByRole('dialog', { name: 'Export for your mail tool' })
+      .getByText(/\d+ rows? will be exported/)
+      .waitFor();
+    await accessibleEverywhere('export dialog');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(await focused(page, '[role="listbox"]')).toBe(true);
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await accessibleEverywhere('shortcut sheet');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(await focused(page, '[role="listbox"]')).toBe(true);
+  });
+
+  it('grouped by publication; badges are never cut at any size', async () => {
+    await page.keyboard.press('g');
+    await expect.poll(() => page.getByRole('button', { name: /^Group by publication/ }).getAttribute('aria-pressed')).toBe('true');
+    await page.getByTestId('outlet').first().waitFor();
+    await shoot(page, 'morning-grouped-list');
+    // Keys between outlets: ] to the next one's first row, [ back to the start of the one before, o selects all of one.
+    const domainOfRow = () => page.locator('[role="option"][aria-selected="true"] .meta > span').first().textContent();
+    await page.keyboard.press('Home');
+    await expect.poll(() => page.locator('#row-0[aria-selected="true"]').count()).toBe(1);
+    const first = ((await domainOfRow()) ?? '').replace(/ · .*$/, '');
+    const size = (await host.call('opportunities:domains', { brandId, sort: 'domain' }))[first.toLowerCase()]!;
+    await page.keyboard.press(']');
+    await expect.poll(() => page.locator(`#row-${size}[aria-selected="true"]`).count()).toBe(1);
+    expect(((await domainOfRow()) ?? '').replace(/ · .*$/, '')).not.toBe(first);
+    await page.keyboard.press('[');
+    await expect.poll(() => page.locator('#row-0[aria-selected="true"]').count()).toBe(1);
+    await page.keyboard.press('o');
+    await page.getByRole('toolbar', { name: 'Selection' }).getByText(`${size} selected`).waitFor();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('toolbar', { name: 'Selection' }).count()).toBe(0);
+    await accessibleEverywhere('grouped');
+    for (const [width, height] of SIZES) {
+      await page.setViewportSize({ width, height });
+      const cut = await page.locator('[role="option"]').evaluateAll((rs) =>
+        rs.flatMap((r) => {
+          const right = r.getBoundingClientRect().right;
+          return [...r.querySelectorAll('.meta .badge')].filter((b) => b.getBoundingClientRect().right > right + 0.5).map((b) => b.textContent);
+        }),
+      );
+      expect({ width, cut }).toEqual({ width, cut: [] });
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.keyboard.press('g');
+    await expect.poll(() => page.getByLabel('Sort').inputValue()).toBe('priority');
+  });
+
+  it('Insights and Settings by key, ? in each, and back to the list', async () => {
+    await page.keyboard.press('I');
+    await page.getByRole('heading', { level: 1, name: 'Insights' }).waitFor();
+    await accessibleEverywhere('insights');
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('S');
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    await accessibleEverywhere('settings');
+    await page.keyboard.press('L');
+    await expect.poll(() => rows(page).count()).toBeGreaterThan(5);
+    await page.keyboard.press('B');
+    expect(await focused(page, '#brand')).toBe(true);
+  });
+
+  it('the window comes back as it was (the view, the filters, the sort), and the skip link is the first Tab', async () => {
+    await page.getByLabel('Sort').selectOption('fit');
+    const all = await listTotal(page);
+    await tabTo('button.chip', 'Hard');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByRole('button', { name: /^Hard \d/ }).getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => listTotal(page)).toBeLessThan(all);
+    const total = await listTotal(page);
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Views' }).waitFor();
+    await expect.poll(() => page.getByRole('button', { name: /^Hard \d/ }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByLabel('Sort').inputValue()).toBe('fit');
+    await expect.poll(() => listTotal(page)).toBe(total);
+    expect(await rows(page).first().getByTestId('sort-value').getAttribute('title')).toMatch(/^Fit \d+/);
+    // A fresh page: the first Tab reaches the skip link, and it takes the keyboard to the list.
+    await page.keyboard.press('Tab');
+    expect(await focused(page, 'a.skip')).toBe(true);
+    await page.keyboard.press('Enter');
+    expect(await focused(page, '[role="listbox"]')).toBe(true);
+    await page.getByRole('button', { name: /^Hard \d/ }).press('Enter');
+    await page.getByLabel('Sort').selectOption('priority');
+  });
+
+  it('never locked out: removing the key asks first; without it the cache opens as it is, with a calm banner and a way to add one', async () => {
+    await page.keyboard.press('S');
+    await tabTo('button', 'Remove the key');
+    await page.keyboard.press('Enter');
+    // Asked first, the safe answer focused: nothing is removed yet.
+    expect(await focused(page, 'button', 'Keep the key')).toBe(true);
+    expect((await host.call('keys:status')).state).toBe('stored');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await host.call('keys:status')).state).toBe('none');
+    await page.keyboard.press('L');
+    await expect.poll(() => rows(page).count()).toBeGreaterThan(5);
+    const banner = page.getByTestId('no-key');
+    expect(await banner.textContent()).toMatch(
+      /No API key is stored on this computer\. You are reading your cache as it was last synced .*: your notes, drafts and stages are all here\. Syncing needs a key\./,
+    );
+    await page.keyboard.press('j');
+    await page.locator('.detail h2').waitFor();
+    await shoot(page, 'morning-no-key-banner');
+    await accessibleEverywhere('no key');
+    await tabTo('[data-testid="no-key"] button');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    expect(await focused(page, '#new-key')).toBe(true);
+  });
+});
