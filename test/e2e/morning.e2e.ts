@@ -164,7 +164,10 @@ describe("a PR person's morning, keyboard only", () => {
     const total = await listTotal(page);
     const chip = page.getByRole('button', { name: /^All \d/ });
     await expect.poll(async () => Number(((await chip.textContent()) ?? '').replace(/\D+/g, ''))).toBe(total);
-    expect(await page.locator('#brand option:checked').textContent()).toMatch(new RegExp(`\\(${total.toLocaleString('en-US')}\\)$`));
+    // The brand menu is read again when the sync ends (its own call, which may land after the list's): wait for it.
+    await expect
+      .poll(async () => (await page.locator('#brand option:checked').textContent()) ?? '')
+      .toMatch(new RegExp(`\\(${total.toLocaleString('en-US')}\\)$`));
     expect(await page.getByTestId('counted').textContent()).toBe('(not counting archived or Not a fit, snoozed, removed on Trakkr)');
     await accessibleEverywhere('list');
 
