@@ -8,6 +8,7 @@ import * as m005 from './005-pipeline';
 import * as m006 from './006-pitched-covering';
 import * as m007 from './007-who-was-written-to';
 import * as m008 from './008-one-triage-model';
+import * as m010 from './010-sorted-to-the-row';
 
 export interface Migration {
   version: number;
@@ -16,6 +17,6 @@ export interface Migration {
   up?: (db: Database.Database) => void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m010];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
