@@ -12,7 +12,9 @@ import { DEMO_KEY } from '../../electron/simulator/server';
 import { DIFFICULTIES, STATUSES } from '../../shared/domain';
 import { LIST_SORTS, type ListFilter } from '../../shared/model';
 import type { TriagePatch } from '../../shared/triage-fields';
-import { localToday, type After } from '../../electron/core/store/opportunity-list';
+import { localToday, type After, type ListPage } from '../../electron/core/store/opportunity-list';
+import { filterSql, ftsQuery } from '../../electron/core/store/opportunity-filter';
+import { compactFloor, exportFloor, queryFloors } from './floors';
 import { ensureBrandKey } from '../../electron/core/store/brand-keys';
 import { count, counts, page, setTriage, setTriageMany } from '../support/store';
 import { matchBrand } from '../../electron/core/results/match';
@@ -163,9 +165,13 @@ if (phase === 'sync') {
     bytes: last!.bytes,
   });
 } else if (phase === 'query') {
+  // The app's reads and, interleaved call by call, their floors (floors.ts) on the same file in the same process;
+  // three rounds of everything, so a busy moment of the machine falls on both.
   const cache = await Cache.open(dbPath);
   const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
+  const bk = (cache.db.prepare('SELECT key FROM brand_keys WHERE id = ?').get(brand) as { key: number }).key;
   const rows = count(cache, { brandId: brand, includeArchived: true, includeRemoved: true });
+  const floors = queryFloors(cache.db, bk, cache.days().today);
   const time = (fn: () => unknown) => {
     const t = performance.now();
     fn();
@@ -194,22 +200,6 @@ if (phase === 'sync') {
     { view: 'due' },
     { view: 'snoozed' },
   ];
-  const list: number[] = [];
-  const jumps: number[] = [];
-  for (const sort of LIST_SORTS) {
-    for (const f of filters) {
-      const filter = { brandId: brand, sort, ...f };
-      let after: After | undefined;
-      for (let p = 0; p < 10; p++) {
-        let next: After | null = null;
-        list.push(time(() => (next = page(cache, filter, { limit: 200, after }).next)));
-        if (!next) break;
-        after = next;
-      }
-      // A jump (End, or the scroll bar dragged) asks by offset.
-      jumps.push(time(() => page(cache, filter, { limit: 200, offset: 3800 })));
-    }
-  }
   const words = [
     'coffee',
     'espresso',
@@ -227,30 +217,69 @@ if (phase === 'sync') {
     'small teams',
     'cold brew',
   ];
-  // Search as you type: every prefix of each query from two letters, as the UI sends it: the first page and its total (every match: no cap).
-  const search: number[] = [];
-  for (const w of words)
-    for (let k = 2; k <= w.length; k++) {
-      const filter = { brandId: brand, search: w.slice(0, k) };
-      search.push(time(() => (page(cache, filter, { limit: 200 }), count(cache, filter))));
-    }
-  // Chip counts under every filter above and every finished search.
-  const chips: number[] = [];
+  const m = { list: [] as number[], jump: [] as number[], search: [] as number[], counts: [] as number[], searchCounts: [] as number[] };
+  const f = { list: [] as number[], jump: [] as number[], search: [] as number[], counts: [] as number[], searchCounts: [] as number[] };
+  /** The app's read, then the floor's on the same rows: each timed alone. */
+  const pageAndFloor = (into: 'list' | 'jump', read: () => ListPage): ListPage => {
+    let got: ListPage | null = null;
+    m[into].push(time(() => (got = read())));
+    const rowids = floors.rowids(got!.items.map((i) => i.id));
+    f[into].push(time(() => floors.page(rowids)));
+    return got!;
+  };
   for (let round = 0; round < 3; round++) {
-    for (const f of filters) chips.push(time(() => counts(cache, { brandId: brand, ...f })));
-    for (const w of words) chips.push(time(() => counts(cache, { brandId: brand, search: w })));
+    for (const sort of LIST_SORTS) {
+      for (const fl of filters) {
+        const filter = { brandId: brand, sort, ...fl };
+        let after: After | undefined;
+        for (let p = 0; p < 10; p++) {
+          const next = pageAndFloor('list', () => page(cache, filter, { limit: 200, after })).next;
+          if (!next) break;
+          after = next;
+        }
+        // A jump (End, or the scroll bar dragged) asks by offset.
+        pageAndFloor('jump', () => page(cache, filter, { limit: 200, offset: 3800 }));
+      }
+    }
+    // Search as you type: every prefix of each query from two letters, as the UI sends it: the first page and its total (every match: no cap).
+    for (const w of words)
+      for (let k = 2; k <= w.length; k++) {
+        const filter = { brandId: brand, search: w.slice(0, k) };
+        m.search.push(time(() => (page(cache, filter, { limit: 200 }), count(cache, filter))));
+        const q = ftsQuery(filter.search);
+        if (q) f.search.push(time(() => floors.search(q)));
+      }
+    // Chip counts under every filter above (no search), and under every finished search.
+    const chipWhere = (fl: Omit<ListFilter, 'brandId'>) =>
+      filterSql({ brandId: brand, ...fl, status: undefined, type: undefined, difficulty: undefined }, bk, cache.days()).where;
+    for (const fl of filters) {
+      m.counts.push(time(() => counts(cache, { brandId: brand, ...fl })));
+      const where = chipWhere(fl);
+      f.counts.push(time(() => floors.counts({ text: where.text, params: where.params })));
+    }
+    for (const w of words) {
+      m.searchCounts.push(time(() => counts(cache, { brandId: brand, search: w })));
+      const where = chipWhere({ search: w });
+      f.searchCounts.push(time(() => floors.counts({ text: where.text, params: where.params })));
+    }
   }
   cache.close();
+  const figure = (name: string, real: number[], floor: number[], p = 95) => {
+    const v = pct(real, p);
+    const fv = pct(floor, p);
+    return { [name]: v, [`${name}_floor`]: fv, [`${name}_ratio`]: Math.round((v / Math.max(fv, 0.01)) * 100) / 100 };
+  };
   out({
     rows,
-    list_p50_ms: pct(list, 50),
-    list_p95_ms: pct(list, 95),
-    jump_p95_ms: pct(jumps, 95),
-    search_p50_ms: pct(search, 50),
-    search_p95_ms: pct(search, 95),
-    counts_p50_ms: pct(chips, 50),
-    counts_p95_ms: pct(chips, 95),
-    samples: { list: list.length, jumps: jumps.length, search: search.length, counts: chips.length },
+    list_p50_ms: pct(m.list, 50),
+    ...figure('list_p95_ms', m.list, f.list),
+    ...figure('jump_p95_ms', m.jump, f.jump),
+    search_p50_ms: pct(m.search, 50),
+    ...figure('search_p95_ms', m.search, f.search),
+    counts_p50_ms: pct(m.counts, 50),
+    ...figure('counts_p95_ms', m.counts, f.counts),
+    ...figure('search_counts_p95_ms', m.searchCounts, f.searchCounts),
+    samples: { list: m.list.length, jumps: m.jump.length, search: m.search.length, counts: m.counts.length, search_counts: m.searchCounts.length },
   });
 } else if (phase === 'export') {
   // The contacts preset (one row per distinct address) and the opportunities preset of the whole cache.
@@ -322,6 +351,26 @@ if (phase === 'sync') {
   const reportMs = median(() => resultsOf(cache, brand, periodOf('last-month', today), today), 3);
   cache.close();
   out({ citations, pitched, evidence, match_ms: matchMs, report_ms: reportMs, observe_ms: Math.round(observe), peak_rss_mb: peakMb() });
+} else if (phase === 'export-floor') {
+  // The export's floor (floors.ts), in a process of its own as the export is, so its peak memory is its own.
+  // Usage: phase.ts export-floor <url> <db> <out> <bytes> <rows>
+  const [bytes, rows] = process.argv.slice(6).map(Number) as [number, number];
+  const cache = await Cache.open(dbPath);
+  const bk = (cache.db.prepare('SELECT key FROM brand_keys LIMIT 1').get() as { key: number }).key;
+  const t0 = performance.now();
+  const done = exportFloor(cache.db, bk, pagesFile!, bytes, rows);
+  const seconds = (performance.now() - t0) / 1000;
+  cache.close();
+  out({ ...done, seconds, peak_rss_mb: peakMb() });
+} else if (phase === 'compact') {
+  // The cache's compact floor (floors.ts): a copy of the synced file, records in blocks, vacuumed. Not timed.
+  const Database = (await import('better-sqlite3')).default;
+  const from = new Database(dbPath, { readonly: true });
+  try {
+    out({ bytes: compactFloor((p) => new Database(p), from, pagesFile!) });
+  } finally {
+    from.close();
+  }
 } else {
   process.stderr.write(`unknown phase ${phase}\n`);
   process.exit(2);

@@ -1,8 +1,9 @@
 // Sets the list's queries read many times while nothing changes, worked out
 // once into temporary tables of this connection:
-// - a text search's matches (rowids), with their rank when the list is in
-//   Best match order: typing a word asks for a page, its total and its chip
-//   counts, and scrolling asks for more pages;
+// - for Best match order, a text search's matches (rowids) and their rank:
+//   typing a word asks for a page, its total and its chip counts, and
+//   scrolling asks for more pages (any other order reads the full-text index
+//   within each query, never copying the matches: opportunity-list.ts);
 // - "already pitched": every address of the brand that was written to (an
 //   address among those a contact recorded; an export counts once the user
 //   confirms it was sent), with the latest date, and the opportunities that

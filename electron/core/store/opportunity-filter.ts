@@ -127,15 +127,17 @@ export interface FilterSql {
  * How a text search joins the list: `drive` (few matches: start from them and
  * sort them) or `probe` (many: walk the sort's index and keep the rows that
  * match, so a page stops after its 200th row). The reader picks by counting
- * the matches up to a small cap first.
+ * the matches up to a small cap first. `joined`: the caller joins the
+ * full-text index itself (a total or chip counts from the facets, which start
+ * from the matches), so the WHERE leaves the words out.
  */
-export type SearchPlan = 'drive' | 'probe';
+export type SearchPlan = 'drive' | 'probe' | 'joined';
 
 /**
  * FROM and WHERE for a filter (`bk`: the brand's key), every value a parameter.
  * A text search reads its matches from `hits`, a table of their rowids the
- * reader fills once per search (see search-hits.ts); without one, from the
- * full-text index directly.
+ * reader fills once per search for Best match (derived-tables.ts); without
+ * one, from the full-text index directly, within the query.
  */
 export function filterSql(
   f: ListFilter,
@@ -188,7 +190,7 @@ export function filterSql(
   }
   const q = f.search === undefined ? null : ftsQuery(f.search);
   // `+o.rowid`: the rowid is only tested against the matches, never used to look rows up one by one.
-  if (q)
+  if (q && search !== 'joined')
     where.push(
       sql`${search === 'drive' ? sql`o.rowid` : sql`+o.rowid`} IN ${hits ?? sql`(SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${q})`}`,
     );

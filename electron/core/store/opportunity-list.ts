@@ -17,6 +17,15 @@ export type { After, PipelineDays } from './opportunity-filter';
 /** A search with fewer matches than this starts from them; one with more walks the sort's index. */
 const FEW_MATCHES = 2000;
 
+/**
+ * Where a list's total and chip counts are read from: `summary` (no search,
+ * and only filters the summary's columns answer: a few hundred rows kept
+ * counted by triggers, migration 11), `facets` (a search: its full-text
+ * matches joined by rowid to the narrow facets; every filter but the domain),
+ * or `index` (the opportunities' own covering index, for everything else).
+ */
+export type CountedFrom = 'summary' | 'facets' | 'index';
+
 /** Today on this computer's calendar, YYYY-MM-DD. */
 export const localToday = (now = new Date()): string => localDay(now);
 
@@ -39,30 +48,72 @@ export interface ListQuery {
   readonly where: Sql;
   /** WHERE for the chip counts: the filter without the status, type and difficulty the chips choose. */
   readonly chipWhere: Sql;
+  /** Where the total and chip counts are read from. */
+  readonly counted: CountedFrom;
+  /** The full-text query of a search (null without one). */
+  readonly fts: string | null;
+  /** How a search's page meets its matches: `drive` (few: the page starts from them), `probe` (many: walk the sort's index), null without one. */
+  readonly plan: 'drive' | 'probe' | null;
+  /** With a search: the list's and the chips' WHERE without the words, for queries that join the matches themselves. */
+  readonly joinedWhere: Sql | null;
+  readonly joinedChipWhere: Sql | null;
 }
+
+/** The filters the summary's columns answer (no search, no outlet, no follow-ups due, no pitched set, no selection). */
+const summaryAnswers = (f: ListFilter, q: string | null): boolean =>
+  q === null && (f.domain === undefined || f.domain.trim() === '') && f.view !== 'due' && f.alreadyPitched === undefined && f.ids === undefined;
 
 /**
  * The explicit step before reading a list: the brand's pitched addresses,
- * the "already pitched" set when the filter asks for it, and a search's
- * matches (with their rank for Best match) into temporary tables, each only
- * when the cache changed since. With few matches (under 2,000) they drive
- * the query; with many the sort's index does, testing each row against them,
- * so a page stops at its 200th row.
+ * the "already pitched" set when the filter asks for it, and for Best match
+ * a search's matches with their rank into temporary tables, each only when
+ * the cache changed since. Any other search is read from the full-text
+ * index within each query, never copied: with few matches (under 2,000,
+ * counted up to that) they drive the page; with many the sort's index does,
+ * testing each row against them, so a page stops at its 200th row.
  */
 export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = pipelineDays()): ListQuery {
   const brand = prepareBrand(db, f.brandId);
   if (f.alreadyPitched !== undefined) db.derived.pitchedRowids(f.brandId, brand.bk);
   const q = f.search === undefined ? null : ftsQuery(f.search);
   const sort: ListSort = f.sort === 'relevance' && !q ? 'priority' : (f.sort ?? 'priority');
+  const chipFilter = { ...f, status: undefined, type: undefined, difficulty: undefined };
   let w = filterSql(f, brand.bk, days);
-  let chip = filterSql({ ...f, status: undefined, type: undefined, difficulty: undefined }, brand.bk, days);
+  let chip = filterSql(chipFilter, brand.bk, days);
+  let counted: CountedFrom = summaryAnswers(f, q) ? 'summary' : 'index';
+  let joined: { where: Sql; chip: Sql } | null = null;
+  let plan: 'drive' | 'probe' | null = null;
   if (q) {
-    const hits = db.derived.searchHits(q, sort === 'relevance');
-    const plan = hits.size < FEW_MATCHES ? 'drive' : 'probe';
-    w = filterSql(f, brand.bk, days, plan, hits.table);
-    chip = filterSql({ ...f, status: undefined, type: undefined, difficulty: undefined }, brand.bk, days, plan, hits.table);
+    let hits: Sql | null = null;
+    if (sort === 'relevance') {
+      const h = db.derived.searchHits(q, true);
+      plan = h.size < FEW_MATCHES ? 'drive' : 'probe';
+      hits = h.table;
+    } else {
+      const few = db.get<{ n: number }>(
+        sql`SELECT count(*) AS n FROM (SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${q} LIMIT ${FEW_MATCHES})`,
+      )!.n;
+      plan = few < FEW_MATCHES ? 'drive' : 'probe';
+    }
+    w = filterSql(f, brand.bk, days, plan, hits);
+    chip = filterSql(chipFilter, brand.bk, days, plan, hits);
+    joined = { where: filterSql(f, brand.bk, days, 'joined').where, chip: filterSql(chipFilter, brand.bk, days, 'joined').where };
+    // (The facets hold no outlet: a search within an outlet counts from the opportunities.)
+    if (f.domain === undefined || f.domain.trim() === '') counted = 'facets';
   }
-  return { filter: { ...f, sort }, sort, brand, from: w.from, where: w.where, chipWhere: chip.where } as ListQuery;
+  return {
+    filter: { ...f, sort },
+    sort,
+    brand,
+    from: w.from,
+    where: w.where,
+    chipWhere: chip.where,
+    counted,
+    fts: q,
+    plan,
+    joinedWhere: joined?.where ?? null,
+    joinedChipWhere: joined?.chip ?? null,
+  } as ListQuery;
 }
 
 /** A page of the list, and where the next one starts (null at the end). */
@@ -79,8 +130,13 @@ export interface ListPage {
  */
 export function listSql(db: ReadableDB, q: ListQuery, page: { limit: number; offset: number; after?: After }): Sql {
   const order = orderBy(q.sort);
+  // A search with few matches starts from them (CROSS JOIN keeps that order: the planner would rather walk the sort's index).
+  const from =
+    q.plan === 'drive' && q.sort !== 'relevance'
+      ? sql`opportunity_search s CROSS JOIN opportunities o ON o.rowid = s.rowid WHERE s.opportunity_search MATCH ${q.fts} AND ${q.joinedWhere!}`
+      : sql`opportunities o WHERE ${q.where}`;
   const pick = (extra: Sql | null, offset: number) =>
-    sql`SELECT o.rowid FROM opportunities o WHERE ${q.where}${extra ? sql` AND ${extra}` : sql``} ORDER BY ${order} LIMIT ${page.limit}${offset ? sql` OFFSET ${offset}` : sql``}`;
+    sql`SELECT o.rowid FROM ${from}${extra ? sql` AND ${extra}` : sql``} ORDER BY ${order} LIMIT ${page.limit}${offset ? sql` OFFSET ${offset}` : sql``}`;
   let rowids: Sql;
   if (!page.after) rowids = pick(null, page.offset);
   else {
@@ -103,7 +159,13 @@ export function listPage(db: ReadableDB, q: ListQuery, page: { limit?: number; o
   return { items: rows.map(map), next: rows.length === limit && last ? { value: last._sort, rowid: last._rowid } : null };
 }
 
+/** The full-text matches (`s`) joined to their facets (`o`): what a search's total and chip counts read. */
+const matchedFacets = (q: ListQuery): Sql =>
+  sql`opportunity_search s CROSS JOIN opportunity_facets o ON o.rowid = s.rowid WHERE s.opportunity_search MATCH ${q.fts}`;
+
 export function countSql(q: ListQuery): Sql {
+  if (q.counted === 'summary') return sql`SELECT coalesce(sum(o.n), 0) AS n FROM opportunity_summary o WHERE ${q.where}`;
+  if (q.counted === 'facets') return sql`SELECT count(*) AS n FROM ${matchedFacets(q)} AND ${q.joinedWhere!}`;
   return sql`SELECT count(*) AS n FROM opportunities o WHERE ${q.where}`;
 }
 
@@ -112,10 +174,19 @@ export function listTotal(db: ReadableDB, q: ListQuery): number {
   return db.get<{ n: number }>(countSql(q))!.n;
 }
 
-/** Grouped by the chip index's own columns: one pass over it, no sort. */
+/**
+ * The chip counts: from the summary (its groups added up), a search's
+ * matches joined to their facets, or else grouped by the chip index's own
+ * columns: one pass over it, no sort. Named, not left to the planner: every
+ * sort's index also covers these columns, and one of them walked in its own
+ * order would need a sort for the grouping.
+ */
 export function countsSql(q: ListQuery): Sql {
-  return sql`SELECT o.status, o.opportunity_type AS type, o.difficulty AS difficulty, o.stage, count(*) AS n
-    FROM opportunities o WHERE ${q.chipWhere} GROUP BY 1, 2, 3, 4`;
+  const columns = sql`o.status, o.opportunity_type AS type, o.difficulty AS difficulty, o.stage`;
+  if (q.counted === 'summary') return sql`SELECT ${columns}, sum(o.n) AS n FROM opportunity_summary o WHERE ${q.chipWhere} GROUP BY 1, 2, 3, 4`;
+  if (q.counted === 'facets') return sql`SELECT ${columns}, count(*) AS n FROM ${matchedFacets(q)} AND ${q.joinedChipWhere!} GROUP BY 1, 2, 3, 4`;
+  return sql`SELECT ${columns}, count(*) AS n
+    FROM opportunities o INDEXED BY opportunities_by_chip WHERE ${q.chipWhere} GROUP BY 1, 2, 3, 4`;
 }
 
 /** The counts on the filter chips: each one how many the list would hold with it chosen, the other filters as they are. */

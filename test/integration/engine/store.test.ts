@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { Cache } from '../../../electron/core/store/cache';
 import { CacheError, openDatabase } from '../../../electron/core/store/db';
 import { LATEST_VERSION, MIGRATIONS } from '../../../electron/core/store/migrations';
-import { ftsQuery } from '../../../electron/core/store/opportunity-filter';
-import { chipCountsAndTotal, countSql, countsSql, listSql, outletCountsSql, prepareList } from '../../../electron/core/store/opportunity-list';
+import { filterSql, ftsQuery } from '../../../electron/core/store/opportunity-filter';
+import { chipCountsAndTotal, countSql, countsSql, listSql, outletCountsSql, pipelineDays, prepareList } from '../../../electron/core/store/opportunity-list';
 import { clearTriage } from '../../../electron/core/store/triage';
 import { applyAction } from '../../../electron/core/app/triage';
 import type { Sql } from '../../../electron/core/store/sql';
@@ -60,7 +60,8 @@ describe('migrations', () => {
   });
 
   it('migrates from every earlier version, keeping the user data, after a backup', async () => {
-    for (let from = 1; from < LATEST_VERSION; from++) {
+    // Every version a file can be at.
+    for (const from of MIGRATIONS.map((m) => m.version).filter((v) => v < LATEST_VERSION)) {
       // A file as version `from` left it, holding the user's triage.
       const path = join(tmp.dir, `from-v${from}.db`);
       const fresh = new Database(path);
@@ -523,19 +524,49 @@ describe('opportunities', () => {
             `${what}: ${first.join(' | ')}`,
           ).toBe(true);
         }
-        noFullScan(
-          planOf(pageSql(filter, { value: sort === 'title' || sort === 'domain' ? 'm' : sort === 'relevance' ? -1.5 : 5, rowid: 10 })),
-          `${what} after a row`,
-        );
+        const afterRow = planOf(pageSql(filter, { value: sort === 'title' || sort === 'domain' ? 'm' : sort === 'relevance' ? -1.5 : 5, rowid: 10 }));
+        noFullScan(afterRow, `${what} after a row`);
+        // Version 10: each sort's index holds the rowid after the value, so ties need no sort of their own.
+        if (!f.search && !f.includeArchived && !f.includeRemoved && !f.onlyRemoved) {
+          for (const plan of [first, afterRow]) expect(plan.join(' | '), what).not.toMatch(/LAST TERM OF ORDER BY/);
+        }
         noFullScan(planOf(pageSql(filter, { value: null, rowid: 10 })), `${what} among the empties`);
       }
     }
     for (const f of filters) {
       const filter = { brandId: B, ...f };
-      const counts = planOf(sqlOf(countsSql(prepared(filter))));
-      noFullScan(counts, `counts ${JSON.stringify(f)}`);
-      const total = planOf(sqlOf(countSql(prepared(filter))));
-      noFullScan(total, `total ${JSON.stringify(f)}`);
+      const q = prepared(filter);
+      const counts = planOf(sqlOf(countsSql(q)));
+      const total = planOf(sqlOf(countSql(q)));
+      if (q.counted === 'summary') {
+        // Version 11: without a search (or an outlet, the follow-ups due, the pitched set, a selection) the total and
+        // the chip counts add up the summary's groups, kept by triggers: the opportunities are not read at all.
+        for (const [plan, what] of [
+          [counts, 'counts'],
+          [total, 'total'],
+        ] as const) {
+          expect(plan.join(' | '), `${what} ${JSON.stringify(f)}`).toMatch(/^SEARCH o USING (COVERING )?INDEX opportunity_summary_by_group \(brand_key=\?/);
+          expect(texts.get(plan), `${what} ${JSON.stringify(f)}`).not.toMatch(/\bopportunities\b/);
+        }
+        // (Archived ones kept in the list leave the chips' columns out of the index's order: a small sort of the few groups.)
+        if (!f.includeArchived && !f.includeRemoved) expect(counts.join(' | '), `counts ${JSON.stringify(f)}`).not.toMatch(/TEMP B-TREE/);
+      } else if (q.counted === 'facets') {
+        // A search's total and chip counts start from its full-text matches and read each one's narrow facets by rowid:
+        // the matches are never copied into a table first, and no opportunity's row is read.
+        for (const [plan, what] of [
+          [counts, 'counts'],
+          [total, 'total'],
+        ] as const) {
+          const text = texts.get(plan) ?? '';
+          expect(plan[0], `${what} ${JSON.stringify(f)}: ${plan.join(' | ')}`).toMatch(/^SCAN s VIRTUAL TABLE INDEX \d+:M/);
+          expect(plan.join(' | '), `${what} ${JSON.stringify(f)}`).toMatch(/SEARCH o USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+          expect(text, `${what} ${JSON.stringify(f)}`).toMatch(/opportunity_facets o\b/);
+          expect(text, `${what} ${JSON.stringify(f)}`).not.toMatch(/search_hits|\bopportunities o\b/);
+        }
+      } else {
+        noFullScan(counts, `counts ${JSON.stringify(f)}`);
+        noFullScan(total, `total ${JSON.stringify(f)}`);
+      }
       // The list grouped by publication: the counts per outlet walk the domain index in its order.
       const outlets = planOf(sqlOf(outletCountsSql(prepared(filter))));
       noFullScan(outlets, `outlet counts ${JSON.stringify(f)}`);
@@ -545,13 +576,50 @@ describe('opportunities', () => {
         expect(outlets.join(' | '), `outlet counts ${JSON.stringify(f)}`).not.toMatch(/TEMP B-TREE FOR GROUP BY/);
       }
       // Totals and chip counts read one narrow index, never the table, when no text search or domain needs it.
-      if (!f.search && !f.domain && f.alreadyPitched === undefined) {
+      if (!f.search && !f.domain && f.alreadyPitched === undefined && q.counted === 'index') {
         expect(counts.join(' | '), `counts ${JSON.stringify(f)}`).toMatch(/opportunities_by_chip/);
         expect(total.join(' | '), `total ${JSON.stringify(f)}`).toMatch(/USING COVERING INDEX opportunities_by_/);
       }
     }
-    // A search reads its matches once into a table of rowids, filled from the full-text index.
-    expect(planOf(pageSql({ brandId: B, search: 'coffee' })).join(' | ')).toMatch(/search_hits/);
+    // Which filters read what: the summary, the facets under a search (not with an outlet: the facets have none), the index.
+    expect(
+      (
+        [
+          {},
+          { stage: 'Contacted', starred: true, catchAll: 'only' },
+          { view: 'snoozed', includeArchived: true },
+          { domain: 'site' },
+          { view: 'due' },
+          { alreadyPitched: true },
+          { ids: ['id1'] },
+          { search: 'co' },
+          { search: 'co', view: 'due' },
+          { search: 'co', domain: 'site' },
+        ] as Omit<ListFilter, 'brandId'>[]
+      ).map((f) => prepared({ brandId: B, ...f }).counted),
+    ).toEqual(['summary', 'summary', 'summary', 'index', 'index', 'index', 'index', 'facets', 'facets', 'index']);
+    // A search's page reads the full-text index within its own query: nothing is copied first, in either plan (few
+    // matches drive the page; many are tested as the sort's index is walked, so the page stops at its 200th row).
+    const co = prepared({ brandId: B, search: 'co' });
+    expect(co.plan).toBe('drive');
+    for (const plan of ['drive', 'probe'] as const) {
+      // (This file's few rows always make few matches: the probe's query is made as prepareList makes it for many.)
+      const q = plan === 'drive' ? co : { ...co, where: filterSql({ brandId: B, search: 'co' }, co.brand.bk, pipelineDays(), 'probe').where, plan };
+      const lines = planOf(sqlOf(listSql(cache.readable, q, { limit: 200, offset: 0 })));
+      expect(lines.join(' | '), plan).toMatch(/VIRTUAL TABLE INDEX \d+:M/);
+      expect(lines.join(' | '), plan).not.toMatch(/search_hits/);
+      if (plan === 'probe') {
+        expect(lines.join(' | ')).toMatch(/LIST SUBQUERY \d+ \| SEARCH o USING COVERING INDEX opportunities_by_priority/);
+        // The one sort is of the page's own 200 rows: the rowids come in the index's order.
+        expect(
+          lines.filter((l) => /TEMP B-TREE FOR ORDER BY/.test(l)),
+          lines.join(' | '),
+        ).toHaveLength(1);
+      } else expect(lines.join(' | ')).toMatch(/SCAN s VIRTUAL TABLE INDEX \d+:M\d* \| SEARCH o USING INTEGER PRIMARY KEY/);
+    }
+    expect(planOf(pageSql({ brandId: B, search: 'coffee' })).join(' | ')).not.toMatch(/search_hits/);
+    // Best match ranks its matches once into a table of rowids (filled from the full-text index) and reads the rank from there.
+    expect(planOf(pageSql({ brandId: B, search: 'coffee', sort: 'relevance' })).join(' | ')).toMatch(/search_hits/);
     const fill = planOf({
       sql: 'INSERT INTO temp.search_hits (rowid) SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH \'"coffee"*\'',
       params: [],

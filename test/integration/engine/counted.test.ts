@@ -1,0 +1,204 @@
+// Version 11's derived tables on a real SQLite file: the facets and the
+// summary are kept by triggers through every write the app makes (the sync's
+// inserts, updates and removals, the triage mirror, undo), so they always say
+// what the opportunities say; and a search with many matches (the page walks
+// the sort's index, the total and chip counts join the matches to the facets)
+// gives the rows, order, total and counts that the opportunities themselves give.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { applyAction, undoAction } from '../../../electron/core/app/triage';
+import { Cache } from '../../../electron/core/store/cache';
+import { clearTriage } from '../../../electron/core/store/triage';
+import { chipCountsAndTotal, listPage, listTotal, prepareList, type After, type ListQuery } from '../../../electron/core/store/opportunity-list';
+import type { ListFilter } from '../../../shared/model';
+import { setTriage } from '../../support/store';
+import { tempDir } from '../../support/tmp';
+
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+
+const B = 'brand-counted';
+const OTHER = 'brand-other';
+const COLUMNS = 'brand_key, removed_on_server, archived, stage, snoozed_until, status, opportunity_type, difficulty, starred, contact_count, catch_all_count';
+const N = 3000;
+const opp = (i: number, v = 0) => ({
+  _id: `id${i}`,
+  opportunity_type: ['publication-gap', 'low-hanging-fruit', 'competitor-mention'][(i + v) % 3],
+  domain: `site${i % 11}.com`,
+  // Most rows match "coffee" (more than the 2,000 a search starts from): the page walks the sort's index.
+  title: i % 5 === 0 ? `Tea number ${i}` : `Coffee number ${i}`,
+  status: ['New', 'In Progress', 'Done', 'Archived'][(i + v) % 4],
+  archived: i % 10 === 9,
+  difficulty: ['Easy', 'Medium', 'Hard'][i % 3],
+  priority_score: i % 13 === 0 ? undefined : (i * 37) % 101,
+  pitch_body: 'Body',
+  contact_emails: (i + v) % 4 === 0 ? [] : (i + v) % 4 === 1 ? [`a${i}@site.com`] : [`a${i}@site.com`, `tips@site${i}.com CATCH`],
+});
+
+/** The facets and the summary, and what the opportunities themselves say they should hold. */
+function derivedAgree(cache: Cache): void {
+  const db = cache.db;
+  expect(db.prepare(`SELECT rowid, ${COLUMNS} FROM opportunity_facets ORDER BY rowid`).all()).toEqual(
+    db.prepare(`SELECT rowid, ${COLUMNS} FROM opportunities ORDER BY rowid`).all(),
+  );
+  const groups = COLUMNS.replace('contact_count', 'contact_count > 0').replace('catch_all_count', 'catch_all_count > 0');
+  const order = COLUMNS.split(', ')
+    .map((_, i) => i + 1)
+    .join(', ');
+  expect(db.prepare(`SELECT ${COLUMNS}, n FROM opportunity_summary ORDER BY ${order}`).raw(true).all()).toEqual(
+    db.prepare(`SELECT ${groups}, count(*) FROM opportunities GROUP BY ${order} ORDER BY ${order}`).raw(true).all(),
+  );
+}
+
+/** The same query read as before version 11: the total and chip counts from the opportunities' own chip index. */
+const fromIndex = (q: ListQuery): ListQuery => ({ ...q, counted: 'index' });
+
+describe('the facets and the summary (version 11)', () => {
+  it('a version 10 file with opportunities and triage gets both, filled from what it holds', async () => {
+    const path = join(tmp.dir, 'v10.db');
+    const v10 = await Cache.open(path);
+    v10.tx(() =>
+      v10.opportunities.upsertPage(
+        B,
+        Array.from({ length: 300 }, (_, i) => opp(i)),
+        1,
+        '2026-11-01T00:00:00Z',
+      ),
+    );
+    applyAction(v10, B, ['id1', 'id2'], { do: 'stage', stage: 'Won' }, { today: '2026-11-10', senderName: '' });
+    // Back to version 10: what version 11 added taken out (it changed nothing else).
+    v10.db.exec(`DROP TABLE opportunity_facets; DROP TABLE opportunity_summary;
+      DROP TRIGGER opportunities_faceted; DROP TRIGGER opportunities_refaceted; DROP TRIGGER opportunities_unfaceted;`);
+    v10.db.pragma('user_version = 10');
+    v10.close();
+    const v11 = await Cache.open(path);
+    expect(v11.db.pragma('user_version', { simple: true })).toBe(11);
+    expect(v11.db.prepare("SELECT sum(n) AS n FROM opportunity_summary WHERE stage = 'Won'").get()).toEqual({ n: 2 });
+    derivedAgree(v11);
+    v11.close();
+  });
+
+  let cache: Cache;
+  beforeAll(async () => {
+    cache = await Cache.open(join(tmp.dir, 'counted.db'));
+    // A triage written before its opportunity arrives (a restored record): the sync's writer mirrors it.
+    setTriage(cache, B, 'id7', { stage: 'Replied', starred: true });
+    cache.tx(() =>
+      cache.opportunities.upsertPage(
+        B,
+        Array.from({ length: N }, (_, i) => opp(i)),
+        1,
+        '2026-11-01T00:00:00Z',
+      ),
+    );
+    cache.tx(() =>
+      cache.opportunities.upsertPage(
+        OTHER,
+        Array.from({ length: 50 }, (_, i) => opp(i)),
+        1,
+        '2026-11-01T00:00:00Z',
+      ),
+    );
+  });
+  afterAll(() => cache.close());
+
+  it('say what the opportunities say through every write: sync inserts, updates and removals, the triage mirror, undo, the triage cleared', () => {
+    derivedAgree(cache);
+    const days = { today: '2026-11-10', senderName: '' };
+    applyAction(cache, B, ['id1', 'id2', 'id3'], { do: 'stage', stage: 'Contacted' }, days);
+    applyAction(cache, B, ['id4'], { do: 'star', on: true }, days);
+    applyAction(cache, B, ['id5', 'id6'], { do: 'snooze', until: '2026-12-01' }, days);
+    applyAction(cache, B, ['id8'], { do: 'not-a-fit', reason: 'off topic' }, days);
+    expect(
+      cache.db.prepare("SELECT count(*) AS n FROM opportunity_facets WHERE stage = 'Contacted' OR starred = 1 OR snoozed_until IS NOT NULL").get(),
+    ).toEqual({ n: 7 });
+    derivedAgree(cache);
+    undoAction(cache, { brandId: B });
+    derivedAgree(cache);
+    // A second pass: some records change status, type and contacts, others are no longer on the server.
+    cache.tx(() => {
+      cache.opportunities.upsertPage(
+        B,
+        Array.from({ length: N - 100 }, (_, i) => opp(i, i % 2)),
+        2,
+        '2026-11-02T00:00:00Z',
+      );
+      cache.opportunities.markUnseenRemoved(B, 2, '2026-11-02T00:00:00Z');
+    });
+    derivedAgree(cache);
+    // Every triage cleared (a record file imported in its place): the mirror's delete trigger, then ours.
+    cache.tx(() => clearTriage(cache.writable));
+    derivedAgree(cache);
+    // A record deleted outright (no app path does it today; the triggers still follow).
+    cache.db.prepare('DELETE FROM opportunities WHERE id = ? AND brand_key = (SELECT key FROM brand_keys WHERE id = ?)').run('id12', OTHER);
+    derivedAgree(cache);
+  });
+
+  it('the totals and chip counts they give are the ones the opportunities give, under every filter the summary or the facets answer', () => {
+    const filters: Omit<ListFilter, 'brandId'>[] = [
+      {},
+      { status: 'New' },
+      { type: 'publication-gap', difficulty: 'Hard' },
+      { includeArchived: true },
+      { includeRemoved: true },
+      { onlyRemoved: true },
+      { stage: 'New' },
+      { stage: 'Contacted' },
+      { stage: 'Not a fit' },
+      { view: 'snoozed' },
+      { starred: true },
+      { hasContacts: false },
+      { hasContacts: true, catchAll: 'exclude' },
+      { catchAll: 'only', includeArchived: true },
+      { search: 'coffee' },
+      { search: 'coffee', status: 'Done', includeArchived: true },
+      { search: 'tea', stage: 'Contacted' },
+      { search: 'coffee', view: 'due' },
+      { search: 'number', alreadyPitched: false },
+      { search: 'a1@site', catchAll: 'only' },
+    ];
+    let summary = 0;
+    let facets = 0;
+    for (const f of filters) {
+      const q = prepareList(cache.writable, { brandId: B, ...f }, cache.days());
+      if (q.counted === 'summary') summary++;
+      if (q.counted === 'facets') facets++;
+      const got = chipCountsAndTotal(cache.readable, q);
+      const want = chipCountsAndTotal(cache.readable, fromIndex(q));
+      expect(got, JSON.stringify(f)).toEqual(want);
+      // The list's own total (what a page's answer carries) too.
+      expect(listTotal(cache.readable, q), JSON.stringify(f)).toBe(want.total);
+      expect(listTotal(cache.readable, fromIndex(q)), JSON.stringify(f)).toBe(want.total);
+      expect(want.total, JSON.stringify(f)).toBeGreaterThanOrEqual(0);
+    }
+    expect([summary, facets]).toEqual([14, 6]);
+  });
+
+  it('a search with many matches walks the sort: every page in order, the same rows the matches give sorted, and its total', () => {
+    const q = prepareList(cache.writable, { brandId: B, search: 'coffee', includeArchived: true }, cache.days());
+    expect(q.plan).toBe('probe');
+    const seen: string[] = [];
+    let after: After | undefined;
+    for (;;) {
+      const p = listPage(cache.readable, q, { limit: 200, after });
+      seen.push(...p.items.map((i) => i.id));
+      if (!p.next) break;
+      after = p.next;
+    }
+    // What the opportunities and the search index say, sorted here: priority high to low, empty last, ties by rowid.
+    const rows = cache.db
+      .prepare(
+        `SELECT o.id, o.priority_score AS p, o.rowid AS r FROM opportunities o JOIN brand_keys b ON b.key = o.brand_key
+         WHERE b.id = ? AND o.removed_on_server = 0
+           AND (o.snoozed_until IS NULL OR o.snoozed_until <= ?) AND o.title LIKE 'Coffee%'`,
+      )
+      .all(B, cache.days().today) as { id: string; p: number | null; r: number }[];
+    rows.sort((a, b) => (a.p === b.p ? a.r - b.r : a.p === null ? 1 : b.p === null ? -1 : b.p - a.p));
+    expect(rows.length).toBeGreaterThan(2000);
+    expect(seen).toEqual(rows.map((r) => r.id));
+    expect(chipCountsAndTotal(cache.readable, q).total).toBe(rows.length);
+    expect(listTotal(cache.readable, q)).toBe(rows.length);
+    // A jump by offset lands on the same rows.
+    expect(listPage(cache.readable, q, { limit: 50, offset: 1500 }).items.map((i) => i.id)).toEqual(rows.slice(1500, 1550).map((r) => r.id));
+  });
+});
