@@ -42,6 +42,7 @@ export const METHOD_NAMES = [
   'pipeline:warnings',
   'mail:compose',
   'opportunities:domains',
+  'opportunities:outlets',
   'sync:start',
   'sync:cancel',
   'export:preview',

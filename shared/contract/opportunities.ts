@@ -63,4 +63,9 @@ export const opportunitiesContract = {
   'opportunities:get': { args: one(z.strictObject({ brandId, id: oppId })), result: detail },
   // Group by publication: how many of the filtered list each outlet (domain) has.
   'opportunities:domains': { args: one(listFilterSchema), result: z.record(z.string(), z.number()) },
+  // Group by publication's heads: each outlet of the filtered list in the list's domain order, its count and its stage mix.
+  'opportunities:outlets': {
+    args: one(listFilterSchema),
+    result: z.array(z.object({ domain: z.string(), total: int(), stages: z.partialRecord(z.enum(STAGES), z.number()) })),
+  },
 } as const satisfies ContractSlice;

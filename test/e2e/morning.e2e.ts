@@ -6,7 +6,8 @@
 // (one row of stages, Trakkr's status read-only), a stage key answered at once
 // and undone (Ctrl+Z, and the toast's Undo), a draft, sending, the follow-up,
 // the Due view, a bulk snooze undone, the export and the shortcut sheet (the
-// focus comes back), the outlets grouped, Insights and Settings by key, the
+// focus comes back), the outlets grouped (a head per outlet with its count and
+// stages, collapsed and opened by keys, Snooze all at an outlet undone), Insights and Settings by key, the
 // window as it was after a reload, and removing the key (asked first): the
 // cache stays open with a calm banner. axe-core finds nothing serious or
 // critical in any state, at 1440x900, 1366x768 and 1280x720, light and dark.
@@ -46,6 +47,12 @@ const focused = (p: Page, selector: string, text = '') =>
     },
     [selector, text],
   );
+/** The outlets the window remembers collapsed (its own storage). */
+const collapsedKept = (): Promise<string[] | undefined> =>
+  page.evaluate(() => {
+    const store = (globalThis as unknown as { localStorage: { getItem(k: string): string | null } }).localStorage;
+    return (JSON.parse(store.getItem('workbench.window') ?? '{}') as { collapsed?: string[] }).collapsed;
+  });
 /** The stage the core holds (none stored is New). */
 const stageInCore = async (id: string) => (await host.call('opportunities:get', { brandId, id }))!.item.stage ?? 'New';
 const activeId = async () => {
@@ -415,6 +422,95 @@ describe("a PR person's morning, keyboard only", () => {
       expect({ width, cut }).toEqual({ width, cut: [] });
     }
     await page.setViewportSize({ width: 1440, height: 900 });
+    await page.keyboard.press('g');
+    await expect.poll(() => page.getByLabel('Sort').inputValue()).toBe('priority');
+  });
+
+  it('outlets as groups: a head per outlet with its count and stages, collapsed and opened by keys (remembered), Snooze all from the head and its undo', async () => {
+    await page.keyboard.press('g');
+    await page.locator('.outlet-head').first().waitFor();
+    // Every head on screen says what the core counts for its outlet under the list's filter, and its stage mix.
+    const outlets = await host.call('opportunities:outlets', { brandId, sort: 'domain' });
+    expect(outlets.reduce((n, o) => n + o.total, 0)).toBe(await listTotal(page));
+    const mixOf = (st: Partial<Record<string, number>>) =>
+      STAGES.filter((x) => (st[x] ?? 0) > 0)
+        .map((x) => `${st[x]} ${x}`)
+        .join(', ');
+    const heads = await page
+      .locator('.outlet-head')
+      .evaluateAll((hs) => hs.map((h) => [h.querySelector('[data-testid="outlet"]')?.textContent, h.querySelector('[data-testid="outlet-mix"]')?.textContent]));
+    expect(heads.length).toBeGreaterThan(0);
+    for (const [name] of heads) {
+      const o = outlets.find((x) => `${x.domain} · ${x.total}` === name)!;
+      expect(heads).toContainEqual([name, mixOf(o.stages)]);
+    }
+    // The morning's outlet: ] to its first row, r marks it Replied there, and its head's mix follows, as its own rows in the core say.
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 200 && (await page.locator('[role="option"][aria-selected="true"] .meta .domain').textContent()) !== OUTLET; i++)
+      await page.keyboard.press(']');
+    await page.keyboard.press('r');
+    await expect.poll(() => stageOfRow(page).textContent()).toBe('Replied');
+    const mine = (await host.call('opportunities:list', { filter: { brandId, domain: OUTLET }, offset: 0, limit: 100 })).items;
+    const tally: Record<string, number> = {};
+    for (const it of mine) tally[it.stage ?? 'New'] = (tally[it.stage ?? 'New'] ?? 0) + 1;
+    expect(Object.keys(tally).length).toBeGreaterThan(1);
+    const head = page.locator('.outlet-head').filter({ hasText: `${OUTLET} · ${mine.length}` });
+    await expect.poll(() => head.getByTestId('outlet-mix').textContent()).toBe(mixOf(tally));
+    // Keys: Left to its head, Left collapses, Right opens, Right again to its first row.
+    const firstRow = await page.locator('[role="option"][aria-selected="true"]').getAttribute('id');
+    const shownRows = () => page.locator('[role="option"] .meta .domain', { hasText: OUTLET }).count();
+    expect(await shownRows()).toBe(mine.length);
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => head.getAttribute('aria-selected')).toBe('true');
+    expect(await page.getByRole('listbox').getAttribute('aria-activedescendant')).toBe(await head.getAttribute('id'));
+    expect(await head.getByTestId('outlet-state').textContent()).toBe(', expanded');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => head.getByTestId('outlet-state').textContent()).toBe(', collapsed');
+    expect(await shownRows()).toBe(0);
+    expect(await collapsedKept()).toContain(OUTLET);
+    await accessibleEverywhere('grouped, an outlet collapsed');
+    // Remembered: after a reload the list is grouped again, the outlet still collapsed; ] reaches its head.
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Views' }).waitFor();
+    await page.locator('.outlet-head').first().waitFor();
+    await page.getByRole('listbox').focus();
+    await page.keyboard.press('Home');
+    const onHead = async () => {
+      // The element the list points at is on screen before it is read.
+      const at = await page.getByRole('listbox').getAttribute('aria-activedescendant');
+      await page.locator(`#${at}`).waitFor();
+      return (
+        at ===
+        (await head
+          .first()
+          .getAttribute('id', { timeout: 100 })
+          .catch(() => null))
+      );
+    };
+    for (let i = 0; i < 200 && !(await onHead()); i++) await page.keyboard.press(']');
+    expect(await head.getAttribute('aria-selected')).toBe('true');
+    expect(await head.getByTestId('outlet-state').textContent()).toBe(', collapsed');
+    expect(await shownRows()).toBe(0);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => shownRows()).toBe(mine.length);
+    expect(await collapsedKept()).not.toContain(OUTLET);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => page.locator('[role="option"][aria-selected="true"]').getAttribute('id')).toBe(firstRow);
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(() => head.getAttribute('aria-selected')).toBe('true');
+    // Snooze all from the head: the picker for the outlet's count, one action, and one undo brings them all back.
+    const before = await listTotal(page);
+    await page.keyboard.press('s');
+    await page.getByRole('dialog', { name: new RegExp(`^Snooze ${mine.length} opportunities`) }).waitFor();
+    await page.keyboard.press('t');
+    await expect.poll(() => listTotal(page)).toBe(before - mine.length);
+    await expect.poll(() => head.count()).toBe(0);
+    const snoozed = await host.call('opportunities:list', { filter: { brandId, domain: OUTLET, view: 'snoozed' }, offset: 0, limit: 100 });
+    expect(snoozed.items.map((it) => it.id).sort()).toEqual(mine.map((it) => it.id).sort());
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => listTotal(page)).toBe(before);
+    await expect.poll(() => head.count()).toBe(1);
+    expect((await host.call('opportunities:list', { filter: { brandId, domain: OUTLET, view: 'snoozed' }, offset: 0, limit: 100 })).total).toBe(0);
     await page.keyboard.press('g');
     await expect.poll(() => page.getByLabel('Sort').inputValue()).toBe('priority');
   });

@@ -337,7 +337,7 @@ describe('the outreach pipeline', () => {
     expect((await host.call('opportunities:get', { brandId, id: 'zorb-c' }))?.item.snoozed_until).toBe(addDays(today, 1));
   });
 
-  it('groups by publication: sorted by outlet, the first row of each marked with its count', async () => {
+  it('groups by publication: sorted by outlet, a head before the rows of each with its count', async () => {
     await clearSearch();
     await page.keyboard.press('g');
     await expect.poll(() => page.locator('.head select').inputValue()).toBe('domain');
@@ -368,7 +368,9 @@ describe('the outreach pipeline', () => {
 
     // One outlet: its opportunities read as one pitch plan (the snoozed one is out of the list).
     await page.getByLabel('Domain contains').fill('brewdaily');
-    await expect.poll(() => rows(page).count()).toBe(2);
+    // Its head, then its two rows.
+    await expect.poll(() => rows(page).count()).toBe(3);
+    await expect.poll(() => rows(page).locator('.meta .domain').count()).toBe(2);
     await expect.poll(() => page.getByTestId('outlet').allTextContents()).toEqual(['brewdaily.example · 2']);
     await page.getByLabel('Domain contains').fill('');
     await page.locator('[role="listbox"]').focus();

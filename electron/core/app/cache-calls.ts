@@ -26,6 +26,7 @@ export const WRITES_CACHE: Record<MethodName, boolean> = {
   'opportunities:counts': false,
   'opportunities:get': false,
   'opportunities:domains': false,
+  'opportunities:outlets': false,
   'triage:apply': true,
   'triage:undo': true,
   'dnc:list': false,

@@ -2,13 +2,14 @@
 // shared/contract/opportunities.ts and done here, straight over the store: the
 // brands with their counts, the list a page at a time, what the list pane needs
 // in one answer, the chip counts, one opportunity whole, and the counts per
-// outlet. Each read comes after its one explicit preparing step (prepareList,
+// outlet (with its stage mix). Each read comes after its one explicit preparing step (prepareList,
 // prepareBrand), so the reads themselves never write.
 import type { ContractHandlers, ContractResults } from '../../../shared/contract';
 import type { ListFilter } from '../../../shared/model';
 import type { Cache } from '../store/cache';
 import { prepareBrand } from '../store/list-items';
 import { readOpportunity } from '../store/opportunity-detail';
+import { outletMix } from '../store/outlet-mix';
 import { chipCountsAndTotal, listPage, listTotal, outletCounts, prepareList, type After } from '../store/opportunity-list';
 import type { DomainDeps } from './domain-deps';
 
@@ -44,7 +45,7 @@ export function opportunityHandlers(
   d: DomainDeps,
 ): Pick<
   ContractHandlers,
-  'brands:list' | 'opportunities:list' | 'opportunities:view' | 'opportunities:counts' | 'opportunities:get' | 'opportunities:domains'
+  'brands:list' | 'opportunities:list' | 'opportunities:view' | 'opportunities:counts' | 'opportunities:get' | 'opportunities:domains' | 'opportunities:outlets'
 > {
   return {
     'brands:list': () => d.cache().brands.list(d.cache().days()),
@@ -61,6 +62,11 @@ export function opportunityHandlers(
     'opportunities:domains': (filter) => {
       const cache = d.cache();
       return outletCounts(cache.readable, prepareList(cache.writable, filter, cache.days()));
+    },
+    // Group by publication's heads (counts and stage mix per outlet): the list's filter prepared, then only read.
+    'opportunities:outlets': (filter) => {
+      const cache = d.cache();
+      return outletMix(cache.readable, prepareList(cache.writable, filter, cache.days()));
     },
   };
 }

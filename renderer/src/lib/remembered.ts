@@ -1,6 +1,6 @@
 // What the window shows, remembered between launches on this computer: the
-// brand, the view, and the list's filters and sort (never the search being
-// typed). Kept in the page's own storage, as the window's own business; a
+// brand, the view, the list's filters and sort (never the search being
+// typed), and the outlets collapsed while grouped. Kept in the page's own storage, as the window's own business; a
 // storage that cannot be read or written (a test in Node, a full disk) is
 // forgotten quietly: the window then opens as it does the first time.
 import { DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES } from '../../../shared/domain';
@@ -12,6 +12,8 @@ export interface Remembered {
   view?: 'opportunities' | 'insights' | 'results' | 'settings';
   filter?: Omit<ListFilter, 'brandId' | 'search'>;
   grouped?: boolean;
+  /** Grouped by publication: the outlets collapsed (lower-case domains). */
+  collapsed?: string[];
 }
 
 const KEY = 'workbench.window';
@@ -55,6 +57,7 @@ export function recall(): Remembered {
     if (typeof v.brandId === 'string') out.brandId = v.brandId;
     if (oneOf(['opportunities', 'insights', 'results', 'settings'])(v.view)) out.view = v.view as Remembered['view'];
     if (typeof v.grouped === 'boolean') out.grouped = v.grouped;
+    if (Array.isArray(v.collapsed)) out.collapsed = v.collapsed.filter((d): d is string => typeof d === 'string' && d.length <= 200).slice(-1000);
     if (v.filter && typeof v.filter === 'object' && !Array.isArray(v.filter))
       out.filter = Object.fromEntries(Object.entries(v.filter).filter(([k, x]) => FILTER[k]?.(x) === true)) as Remembered['filter'];
     return out;

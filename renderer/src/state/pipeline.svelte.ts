@@ -7,7 +7,7 @@
 // and the follow-ups due) and follows each list it puts on screen; every
 // answer is applied only while it is the latest of its kind, and every
 // failure says so in a toast.
-import type { ListFilter, ListSort } from '../../../shared/model';
+import type { ListFilter } from '../../../shared/model';
 import type { ContractResults, TriageResult } from '../../../shared/contract';
 import type { Stage } from '../../../shared/pipeline';
 import { call } from '../lib/api.svelte';
@@ -15,48 +15,39 @@ import { count, day, dayName } from '../lib/format';
 import { Latest } from '../lib/latest';
 import type { AppStore } from './app.svelte';
 import type { OpportunitiesStore } from './opportunities.svelte';
-import { recall, remember } from '../lib/remembered';
+import { OutletGroups } from './outlets.svelte';
 
 type Due = ContractResults['pipeline:due'];
-/** The outlet a row belongs to (its domain, any case), as grouping sorts them. */
-const outletOf = (it: { domain: string | null } | undefined): string | undefined => (it ? (it.domain ?? '').toLowerCase() : undefined);
 export type PipelineView = NonNullable<ListFilter['view']>;
 
 export class PipelineStore {
-  /** Grouping asked for; it holds while the list is sorted by domain. */
-  #wantGroup = $state(recall().grouped === true);
-  #sortBeforeGroup: ListSort = 'priority';
-  /** Opportunities per outlet (lower-case domain) under the filter on screen, while grouped. */
-  #domains = $state.raw<Record<string, number>>({});
   #due = $state.raw<Due | null>(null);
   /** The last Won marked with the key here (its Undo, beside the Cited mark, takes back that action). */
   #lastWon = $state.raw<{ brandId: string; id: string; actionId: number } | null>(null);
-  #domainsTurn = new Latest();
   #dueTurn = new Latest();
   readonly #unlisten: () => void;
   readonly #app: AppStore;
   readonly #opps: OpportunitiesStore;
 
+  /** Group by publication: heads per outlet, collapsing, the keys between them. */
+  readonly groups: OutletGroups;
+
   constructor(app: AppStore, opps: OpportunitiesStore) {
     this.#app = app;
     this.#opps = opps;
+    this.groups = new OutletGroups(app, opps);
     this.#unlisten = opps.onListed((filter, typing, fresh) => {
       if (!typing) void this.refreshDue();
-      // Another sort chosen while grouped: the grouping ends (it is the sort by domain).
-      if (this.#wantGroup && filter.sort !== 'domain') {
-        this.#wantGroup = false;
-        remember({ grouped: false });
-      }
-      if (this.#wantGroup) void this.#loadDomains(filter, fresh);
+      this.groups.listed(filter, fresh);
     });
   }
 
-  /** Grouped by publication: sorted by domain, the first row of each outlet marked with its count. */
+  /** Grouped by publication (see OutletGroups). */
   get grouped(): boolean {
-    return this.#wantGroup && this.#opps.filter.sort === 'domain';
+    return this.groups.grouped;
   }
   get domains(): Record<string, number> {
-    return this.#domains;
+    return this.groups.domains;
   }
   /** Follow-ups due, per brand and in all (null until counted). */
   get due(): Due | null {
@@ -75,7 +66,7 @@ export class PipelineStore {
 
   dispose(): void {
     this.#unlisten();
-    this.#domainsTurn.cancel();
+    this.groups.dispose();
     this.#dueTurn.cancel();
   }
 
@@ -86,72 +77,7 @@ export class PipelineStore {
 
   /** Group by publication, or back to the sort before. */
   toggleGroup(): void {
-    if (this.grouped) {
-      this.#wantGroup = false;
-      remember({ grouped: false });
-      this.#opps.setFilter({ sort: this.#sortBeforeGroup });
-      return;
-    }
-    const sort = this.#opps.filter.sort;
-    this.#sortBeforeGroup = sort && sort !== 'domain' ? sort : 'priority';
-    this.#wantGroup = true;
-    remember({ grouped: true });
-    this.#domains = {};
-    this.#opps.setFilter({ sort: 'domain' });
-  }
-
-  /**
-   * While grouped: the cursor to the first opportunity of the next outlet
-   * (`1`), or to the start of this one (`-1`; from its start, the previous
-   * one). The outlet's count tells where the next begins past the rows loaded.
-   */
-  moveToOutlet(dir: 1 | -1): void {
-    if (!this.grouped) return;
-    const o = this.#opps;
-    const here = outletOf(o.active);
-    if (here === undefined) return;
-    const startOf = (i: number, outlet: string | undefined) => {
-      while (i > 0 && outletOf(o.itemAt(i - 1)) === outlet) i--;
-      return i;
-    };
-    const start = startOf(o.cursor, here);
-    if (dir === 1) {
-      const size = this.#domains[here];
-      if (size !== undefined) return o.moveTo(Math.min(o.total - 1, start + size));
-      let i = o.cursor + 1;
-      while (i < o.total && outletOf(o.itemAt(i)) === here) i++;
-      return o.moveTo(i);
-    }
-    o.moveTo(start < o.cursor || start === 0 ? start : startOf(start - 1, outletOf(o.itemAt(start - 1))));
-  }
-
-  /** Select every opportunity of the list at the outlet under the cursor: the selection's actions (stage, snooze, Not a fit, export) then act on the outlet. Never rejects. */
-  async selectOutlet(): Promise<void> {
-    const o = this.#opps;
-    const brandId = this.#app.brandId;
-    const outlet = o.active?.domain;
-    if (!brandId || !outlet) return;
-    try {
-      const { search: _search, ...filter } = o.filter;
-      const r = await call('opportunities:list', { filter: { ...filter, brandId, domain: outlet }, offset: 0, limit: 500 });
-      // The domain filter matches a part of a domain: only this outlet's own.
-      const ids = r.items.filter((it) => outletOf(it) === outlet.toLowerCase()).map((it) => it.id);
-      o.select(ids);
-      this.#app.toast(`${count(ids.length, 'opportunity', 'opportunities')} at ${outlet} selected: the selection's actions apply to them all.`);
-    } catch (e) {
-      this.#app.fail('The outlet could not be selected')(e);
-    }
-  }
-
-  /** How many of the list each outlet has. Never rejects. */
-  async #loadDomains(filter: ListFilter, listFresh: () => boolean): Promise<void> {
-    const fresh = this.#domainsTurn.begin();
-    try {
-      const d = await call('opportunities:domains', filter);
-      if (fresh() && listFresh()) this.#domains = d;
-    } catch (e) {
-      if (fresh()) this.#app.fail('The outlets could not be counted')(e);
-    }
+    this.groups.toggle();
   }
 
   /** Count the follow-ups due (at launch, and after every change that may move one). Never rejects. */
@@ -167,6 +93,8 @@ export class PipelineStore {
 
   /** The follow-ups due the core counted with its answer to an action. */
   applyResult(r: TriageResult): void {
+    // Grouped, the outlets' stage mix follows every action.
+    if (r.actionId !== null) void this.groups.refresh();
     if (!r.due) return; // a note or a star: the follow-ups due are as they were
     this.#dueTurn.begin();
     this.#due = r.due;
@@ -204,25 +132,31 @@ export class PipelineStore {
    * cursor (Not a fit with its reason). A row the stage takes out of the list
    * (Not a fit) leaves it. Never rejects.
    */
-  async setStage(stage: Stage, reason?: string | null): Promise<void> {
-    const many = this.#opps.targets().length > 1;
+  async setStage(stage: Stage, reason?: string | null, ids = this.#opps.targets()): Promise<void> {
+    const many = ids.length > 1;
     const why = stage === 'Not a fit' && reason?.trim() ? ` (${reason.trim()})` : '';
     const r = await this.#act(
       { do: 'stage', stage, ...(stage === 'Not a fit' ? { reason: reason?.trim() || null } : {}) },
       'The stage could not be set',
       (n) => (many ? `${count(n, 'opportunity', 'opportunities')} moved to ${stage}${why}.` : `Stage: ${stage}${why}.`),
+      ids,
     );
     if (r && many) this.#opps.clearSelection();
   }
 
   /** Snooze the selection or the opportunity under the cursor until a day (null: back now). Never rejects. */
-  async snooze(until: string | null): Promise<void> {
-    const r = await this.#act({ do: 'snooze', until }, until ? 'The snooze could not be set' : 'The snooze could not be ended', (n) => {
-      const one = n === 1;
-      return until
-        ? `Snoozed until ${dayName(until)}: ${this.#many(n).toLowerCase()} ${one ? 'leaves' : 'leave'} the list until then.`
-        : `${this.#many(n)} ${one ? 'is' : 'are'} back in the list.`;
-    });
+  async snooze(until: string | null, ids = this.#opps.targets()): Promise<void> {
+    const r = await this.#act(
+      { do: 'snooze', until },
+      until ? 'The snooze could not be set' : 'The snooze could not be ended',
+      (n) => {
+        const one = n === 1;
+        return until
+          ? `Snoozed until ${dayName(until)}: ${this.#many(n).toLowerCase()} ${one ? 'leaves' : 'leave'} the list until then.`
+          : `${this.#many(n)} ${one ? 'is' : 'are'} back in the list.`;
+      },
+      ids,
+    );
     if (r) this.#opps.clearSelection();
   }
 

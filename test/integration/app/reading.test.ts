@@ -69,6 +69,32 @@ describe('counts that agree everywhere', () => {
   });
 });
 
+describe('group by publication: a head per outlet', () => {
+  it("each outlet of the list in the list's own order, with its count and stage mix, under the list's filter", async () => {
+    const a = await synced();
+    const filter: ListFilter = { brandId, sort: 'domain' };
+    const rows = (await a.call('opportunities:list', { filter, offset: 0, limit: 1000 })).items;
+    // The outlet with most rows: two of them moved on, so its mix has three stages.
+    const runs: { domain: string; ids: string[] }[] = [];
+    for (const r of rows) {
+      const d = (r.domain ?? '').toLowerCase();
+      if (runs.at(-1)?.domain !== d) runs.push({ domain: d, ids: [] });
+      runs.at(-1)!.ids.push(r.id);
+    }
+    const big = runs.reduce((m, r) => (r.ids.length > m.ids.length ? r : m));
+    expect(big.ids.length).toBeGreaterThanOrEqual(3);
+    await a.call('triage:apply', { brandId, ids: [big.ids[0]!], action: { do: 'contacted', addresses: [] } });
+    await a.call('triage:apply', { brandId, ids: [big.ids[1]!], action: { do: 'stage', stage: 'Replied' } });
+    const heads = await a.call('opportunities:outlets', filter);
+    // Same outlets, same order, same sizes as the rows the list pages out.
+    expect(heads.map((h) => [h.domain.toLowerCase(), h.total])).toEqual(runs.map((r) => [r.domain, r.ids.length]));
+    const head = heads.find((h) => h.domain.toLowerCase() === big.domain)!;
+    expect(head.stages).toEqual({ Contacted: 1, Replied: 1, New: big.ids.length - 2 });
+    // The filter holds: only the Contacted one, at its outlet.
+    expect(await a.call('opportunities:outlets', { ...filter, stage: 'Contacted' })).toEqual([{ domain: head.domain, total: 1, stages: { Contacted: 1 } }]);
+  });
+});
+
 describe('search', () => {
   it('counts every match and pages through all of them after a row (no cap)', async () => {
     const a = await synced();
@@ -127,6 +153,7 @@ describe('reads never write', () => {
       ['opportunities:counts', [{ brandId, view: 'due' }]],
       ['opportunities:get', [{ brandId, id }]],
       ['opportunities:domains', [{ brandId, sort: 'domain' }]],
+      ['opportunities:outlets', [{ brandId, sort: 'domain', search: 'ke' }]],
       ['pipeline:due', []],
       ['history:get', [{ brandId, id }]],
       ['drafts:get', [{ brandId, id, kind: 'followup' }]],

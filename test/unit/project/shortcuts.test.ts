@@ -25,7 +25,7 @@ function answered(): Set<string> {
   return keys;
 }
 
-const NAMES: Record<string, string> = { '↓': 'ArrowDown', '↑': 'ArrowUp', Esc: 'Escape' };
+const NAMES: Record<string, string> = { '↓': 'ArrowDown', '↑': 'ArrowUp', '←': 'ArrowLeft', '→': 'ArrowRight', Esc: 'Escape' };
 
 /** The keys the sheet lists, each written as KeyboardEvent.key would be; `extra` are those of other places (the editor, a prompt). */
 function listed(): Set<string> {
