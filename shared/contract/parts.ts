@@ -13,6 +13,8 @@ export const text = (max: number) => z.string().max(max);
 export const int = () => z.number().int();
 export const none = z.tuple([]);
 export const one = <T extends z.ZodType>(t: T) => z.tuple([t]);
+/** A job's answer when it starts (sync, export): its id, which its events carry. */
+export const jobStarted = z.object({ jobId: z.string() });
 
 /** A slice of the contract: methods named `domain:verb`, each with its argument and result schemas. */
 export type ContractSlice = Record<`${string}:${string}`, { args: z.ZodType<unknown[]>; result: z.ZodType }>;

@@ -74,7 +74,7 @@ describe("workbench export --preset followups uses the app's settings", () => {
       integrityCheckDelayMs: 60_000,
     });
     try {
-      expect(s.getSettings()).toMatchObject({ followUpAfterDays: 7, senderName: 'Dana Reyes' });
+      expect(s.parts.settings.get()).toMatchObject({ followUpAfterDays: 7, senderName: 'Dana Reyes' });
       expect((await caller(s)('opportunities:list', { filter: { brandId: brand, view: 'due' }, offset: 0, limit: 100 })).items.map((i) => i.id).sort()).toEqual(
         [...dueIds].sort(),
       );

@@ -40,7 +40,7 @@ export async function resultsApp(sim: Simulator, today0: string) {
   };
   const sync = async (): Promise<SyncSummary> => {
     const done = platform.waitFor('sync:done');
-    s.startSync({});
+    s.parts.sync.start({});
     return (await done).summary;
   };
   await sync();

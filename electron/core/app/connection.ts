@@ -2,7 +2,7 @@
 // through KeyManager with its errors in plain words, and whether the service answered last time.
 // The key goes only to an API origin the user confirmed (or the default API, or this computer):
 // the settings are asked before each request that carries it, whatever wrote settings.json.
-import type { KeyStatus } from '../../../shared/contract';
+import type { ContractHandlers, KeyStatus } from '../../../shared/contract';
 import { TrakkrClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { SecretStore, Transport } from '../seams';
@@ -101,4 +101,13 @@ export class Connection {
     this.deps.platform.emit('key:status', st);
     return st;
   }
+}
+
+/** The contract's keys slice (shared/contract/keys.ts): the key goes in, and only its status comes out. */
+export function keyHandlers(connection: Connection): Pick<ContractHandlers, 'keys:status' | 'keys:set' | 'keys:clear'> {
+  return {
+    'keys:status': () => connection.keyStatus(),
+    'keys:set': ({ key, sessionOnly }) => connection.setKey(key, sessionOnly),
+    'keys:clear': () => connection.clearKey(),
+  };
 }

@@ -7,7 +7,7 @@
 import { WorkbenchError } from '../../../shared/errors';
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
-import type { ContractError, ContractResults } from '../../../shared/contract';
+import type { ContractError, ContractHandlers, ContractResults } from '../../../shared/contract';
 import { asFileError } from '../files/file-error';
 import { exportCsv, previewExport, type ExportOptions } from '../export/csv-export';
 import { confirmExportSent, ExportNotFound } from '../export/confirm-sent';
@@ -136,4 +136,24 @@ export class ExportJobs {
     for (const r of running) r.controller.abort();
     await Promise.all(running.map((r) => r.done));
   }
+}
+
+/** A suggested file name without path separators or control characters. */
+function safeFileName(name: string): string {
+  const cleaned = [...name].map((ch) => (ch.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(ch) ? '-' : ch)).join('');
+  return cleaned.trim() || 'export.csv';
+}
+
+/** The contract's export slice (shared/contract/export.ts): the check, the file, the job, and "I sent these". */
+export function exportHandlers(
+  exports: ExportJobs,
+): Pick<ContractHandlers, 'export:preview' | 'export:choose-file' | 'export:start' | 'export:show-in-folder' | 'export:cancel' | 'export:confirm-sent'> {
+  return {
+    'export:preview': (o) => exports.preview(o),
+    'export:choose-file': ({ suggestedName }) => exports.chooseFile(safeFileName(suggestedName)),
+    'export:start': ({ options, file }) => exports.start(options, file),
+    'export:show-in-folder': ({ jobId }) => exports.showInFolder(jobId),
+    'export:cancel': ({ jobId }) => exports.cancel(jobId),
+    'export:confirm-sent': ({ exportId }) => exports.confirmSent(exportId),
+  };
 }

@@ -1,73 +1,62 @@
 // The core's handler map, one handler per contract method, typed from the
 // contract's declaration so a missing or misspelt handler, or a wrong result,
-// fails to compile. The domains of the user's work bring their own slice,
-// declared and done side by side (opportunities.ts, triage.ts, drafts.ts,
-// results.ts),
-// straight over the store; the app's own methods (keys, settings, sync,
-// export, files, demo) call the service. Every argument arrives as `unknown`
-// and is parsed with the contract's schema before any handler runs; every
-// answer is a Result (plain data).
+// fails to compile. Every argument arrives as `unknown` and is parsed with the
+// contract's schema before any handler runs; every answer is a Result (plain
+// data).
+//
+// How a handler reaches its work (the one rule): each domain declares its
+// slice of the contract in shared/contract/<domain>.ts and implements it in
+// one file here, as `<domain>Handlers(collaborators)`, the handlers beside the
+// functions they call. A handler calls its work directly: the store's
+// functions over the open cache (DomainDeps: opportunities.ts, triage.ts,
+// drafts.ts, results.ts, insights.ts), or the one part of the app's shared
+// state that owns the work (service-parts.ts: connection.ts for the key,
+// settings.ts, sync-jobs.ts, export-jobs.ts, record-keeping.ts for the
+// record's files and backups, lifecycle.ts for demo mode, app-state.ts,
+// outside.ts for the platform). Nothing in between: no handler goes through
+// AppService, which only opens, launches and closes the app.
 import { contract, type ContractError, type ContractHandlers, type MethodName, type Result } from '../../../shared/contract';
 import { redactKeys } from '../../../shared/rules';
 import { WorkbenchError } from '../../../shared/errors';
+import { appHandlers } from './app-state';
+import { keyHandlers } from './connection';
 import { draftHandlers } from './drafts';
+import { exportHandlers } from './export-jobs';
+import { insightsHandlers } from './insights';
+import { demoHandlers } from './lifecycle';
 import { opportunityHandlers } from './opportunities';
+import { outsideHandlers } from './outside';
+import { recordHandlers } from './record-keeping';
 import { resultsHandlers } from './results';
 import type { AppService } from './service';
+import { settingsHandlers } from './settings';
+import { syncHandlers } from './sync-jobs';
 import { triageHandlers } from './triage';
-
-/** A suggested file name without path separators or control characters. */
-function safeFileName(name: string): string {
-  const cleaned = [...name].map((ch) => (ch.charCodeAt(0) < 32 || '\\/:*?"<>|'.includes(ch) ? '-' : ch)).join('');
-  return cleaned.trim() || 'export.csv';
-}
 
 /** The core's handler map (the contract's ContractHandlers). */
 export type Handlers = ContractHandlers;
 
 /**
- * The handler map: the domains' slices, then the app's methods, each a call
- * to the service. The second argument is ignored (callers written when the
+ * The handler map: every domain's slice, each given its collaborators from
+ * the app's parts. The second argument is ignored (callers written when the
  * clipboard bypassed the service pass their Platform).
  */
-export function createHandlers(s: AppService, _platform?: unknown): Handlers {
+export function createHandlers(app: Pick<AppService, 'parts'>, _platform?: unknown): Handlers {
+  const p = app.parts;
   return {
-    ...opportunityHandlers(s.domain),
-    ...triageHandlers(s.domain),
-    ...draftHandlers(s.domain),
-    ...resultsHandlers(s.resultsDomain),
-    'app:info': () => s.info(),
-    'app:state': () => s.state(),
-    'files:choose': ({ purpose }) => s.chooseFile(purpose),
-    'record:export': ({ file }) => s.record.exportRecord(file),
-    'record:import-preview': ({ file }) => s.record.previewImport(file),
-    'record:import': ({ file }) => s.record.importRecord(file),
-    'record:dismiss-recovery': () => s.dismissRecovery(),
-    'backups:list': () => s.record.listBackups(),
-    'backups:restore': ({ id }) => s.record.restoreBackup(id),
-    'dnc:import-preview': ({ file, column }) => s.record.previewDncCsv(file, column),
-    'dnc:import': ({ file, column }) => s.record.importDncCsv(file, column),
-    'dnc:export': ({ file }) => s.record.exportDncCsv(file),
-    'sync:start': ({ brandIds }) => s.startSync({ brandIds }),
-    'sync:cancel': ({ jobId }) => s.cancelSync(jobId),
-    'export:preview': (o) => s.previewExport(o),
-    'export:choose-file': ({ suggestedName }) => s.chooseExportFile(safeFileName(suggestedName)),
-    'export:start': ({ options, file }) => s.startExport(options, file),
-    'export:show-in-folder': ({ jobId }) => s.showExportInFolder(jobId),
-    'export:cancel': ({ jobId }) => s.cancelExport(jobId),
-    'export:confirm-sent': ({ exportId }) => s.confirmExportSent(exportId),
-    'clipboard:write': ({ text }) => s.writeClipboard(text),
-    'links:open': ({ url }) => s.openLink(url),
-    'mail:open': ({ emails, subject, body }) => s.openMail(emails, subject, body),
-    'scores:get': ({ brandId, breakdown, start, end }) => s.scores(brandId, breakdown, start, end),
-    'citations:get': ({ brandId, mode, domain, start, end }) => s.citations(brandId, mode, { domain, start, end }),
-    'settings:get': () => s.getSettings(),
-    'settings:set': (patch) => s.setSettings(patch),
-    'keys:status': () => s.keyStatus(),
-    'keys:set': ({ key, sessionOnly }) => s.setKey(key, sessionOnly),
-    'keys:clear': () => s.clearKey(),
-    'demo:start': () => s.startDemo(),
-    'demo:reset': () => s.resetDemo(),
+    ...appHandlers(p),
+    ...opportunityHandlers(p.domain),
+    ...triageHandlers(p.domain),
+    ...draftHandlers(p.domain),
+    ...resultsHandlers(p.results),
+    ...insightsHandlers(p.domain),
+    ...recordHandlers(p.record),
+    ...syncHandlers(p.sync),
+    ...exportHandlers(p.exports),
+    ...outsideHandlers(p.domain.platform),
+    ...settingsHandlers(p.settings),
+    ...keyHandlers(p.connection),
+    ...demoHandlers(p.life),
   };
 }
 

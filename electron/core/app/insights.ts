@@ -1,7 +1,8 @@
 // The insights screen's data as the cache holds it: visibility scores (total,
 // by model, by prompt) and citations, each with when it was fetched.
-import type { ContractResults } from '../../../shared/contract';
+import type { ContractHandlers, ContractResults } from '../../../shared/contract';
 import type { Cache } from '../store/cache';
+import type { DomainDeps } from './domain-deps';
 
 export type Breakdown = '' | 'model' | 'prompt';
 
@@ -23,5 +24,13 @@ export function citations(
     updatedAt: snap?.updated_at ?? null,
     summary: snap?.summary ?? null,
     fetchedAt: snap?.fetched_at ?? null,
+  };
+}
+
+/** The contract's insights slice (shared/contract/insights.ts): reads of the cache only. */
+export function insightsHandlers(d: Pick<DomainDeps, 'cache'>): Pick<ContractHandlers, 'scores:get' | 'citations:get'> {
+  return {
+    'scores:get': ({ brandId, breakdown, start, end }) => scores(d.cache(), brandId, breakdown, start, end),
+    'citations:get': ({ brandId, mode, domain, start, end }) => citations(d.cache(), brandId, mode, { domain, start, end }),
   };
 }

@@ -5,6 +5,7 @@
 // and closing. Nothing here needs the key to open or read the cache: without
 // one (removed, the keychain locked, offline) the cache opens as it is, and
 // only a sync waits for a key.
+import type { ContractHandlers } from '../../../shared/contract';
 import { WorkbenchError } from '../../../shared/errors';
 import { join } from 'node:path';
 import type { CacheKeeper } from './cache-keeper';
@@ -151,4 +152,12 @@ export class AppLifecycle {
     this.d.keeper.cache.close();
     await this.demo?.close();
   }
+}
+
+/** The contract's demo slice (shared/contract/app.ts): switch to the demo data, reset it. */
+export function demoHandlers(life: AppLifecycle): Pick<ContractHandlers, 'demo:start' | 'demo:reset'> {
+  return {
+    'demo:start': () => life.startDemo(),
+    'demo:reset': () => life.resetDemo(),
+  };
 }

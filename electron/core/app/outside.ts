@@ -1,6 +1,6 @@
 // What leaves the app for the rest of the computer: http(s) links, mail (the pitch copied when too
 // long for a mailto: link) and the clipboard; checked here, then handed to main through the Platform.
-import type { ContractResults } from '../../../shared/contract';
+import type { ContractHandlers, ContractResults } from '../../../shared/contract';
 import { checkExternalUrl, checkMailto } from '../../../shared/links';
 import { composeLink } from '../../../shared/mail-links';
 import type { Platform } from './platform';
@@ -25,4 +25,13 @@ export async function openMail(platform: Platform, emails: string[], subject?: s
 export function writeClipboard(platform: Platform, text: string): ContractResults['clipboard:write'] {
   platform.writeClipboard(text);
   return { written: true };
+}
+
+/** The contract's outside slice (shared/contract/outside.ts): each checked here, then done by main through the Platform. */
+export function outsideHandlers(platform: Platform): Pick<ContractHandlers, 'clipboard:write' | 'links:open' | 'mail:open'> {
+  return {
+    'clipboard:write': ({ text }) => writeClipboard(platform, text),
+    'links:open': ({ url }) => openLink(platform, url),
+    'mail:open': ({ emails, subject, body }) => openMail(platform, emails, subject, body),
+  };
 }

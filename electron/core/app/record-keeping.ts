@@ -1,6 +1,7 @@
 // The user's record as the app looks after it (a concern of the service):
 // backups and restoring one, moving the record to and from a file, and the do-not-contact
 // list as CSV. Files come through main's dialogs as handles (file-choices.ts).
+import type { ContractHandlers } from '../../../shared/contract';
 import { WorkbenchError } from '../../../shared/errors';
 import type { BackupInfo, DncCsvPreview, ImportPreview, RecordCounts } from '../../../shared/user-record';
 import type { Cache } from '../store/cache';
@@ -82,4 +83,32 @@ export class RecordKeeping {
     this.backups.dispose();
     await this.backups.backupNow('quit');
   }
+}
+
+/** The contract's record slice (shared/contract/record.ts): files from main's dialogs, the record file, backups, the do-not-contact CSV. */
+export function recordHandlers(
+  record: RecordKeeping,
+): Pick<
+  ContractHandlers,
+  | 'files:choose'
+  | 'record:export'
+  | 'record:import-preview'
+  | 'record:import'
+  | 'backups:list'
+  | 'backups:restore'
+  | 'dnc:import-preview'
+  | 'dnc:import'
+  | 'dnc:export'
+> {
+  return {
+    'files:choose': ({ purpose }) => record.chooseFile(purpose),
+    'record:export': ({ file }) => record.exportRecord(file),
+    'record:import-preview': ({ file }) => record.previewImport(file),
+    'record:import': ({ file }) => record.importRecord(file),
+    'backups:list': () => record.listBackups(),
+    'backups:restore': ({ id }) => record.restoreBackup(id),
+    'dnc:import-preview': ({ file, column }) => record.previewDncCsv(file, column),
+    'dnc:import': ({ file, column }) => record.importDncCsv(file, column),
+    'dnc:export': ({ file }) => record.exportDncCsv(file),
+  };
 }

@@ -1,7 +1,8 @@
 // The service's parts, one per concern, built from the service's options and
 // wired to one another: each gets the open cache, the settings, the platform
-// and the few other parts it needs as small callbacks. service.ts is the one
-// face the contract's handlers call; this is where its parts come from.
+// and the few other parts it needs as small callbacks. These are the app's
+// shared state: the contract's handlers (handlers.ts) are given the part that
+// owns their work; service.ts opens, launches and closes them.
 import { join } from 'node:path';
 import type { Transport } from '../seams';
 import type { OpenProgress } from '../store/db';
@@ -45,6 +46,8 @@ export interface AppServiceOptions {
 }
 
 export interface ServiceParts {
+  /** What the app is: its name, version and platform (app:info). */
+  about: Pick<AppServiceOptions, 'appName' | 'appVersion' | 'platformName'>;
   keeper: CacheKeeper;
   settings: SettingsFile;
   connection: Connection;
@@ -96,5 +99,6 @@ export function buildParts(opts: AppServiceOptions): ServiceParts {
   const domain: DomainDeps = { cache, platform, settings: () => settings.get(), today, changed: () => record.changed() };
   const results: ResultsDeps = { ...domain, files };
   const life: AppLifecycle = new AppLifecycle({ ...opts, keeper, settings, connection, sync, exports, record, today });
-  return { keeper, settings, connection, sync, files, record, exports, domain, results, life, today };
+  const about = { appName: opts.appName, appVersion: opts.appVersion, platformName: opts.platformName };
+  return { about, keeper, settings, connection, sync, files, record, exports, domain, results, life, today };
 }

@@ -18,7 +18,7 @@ import { WorkbenchError } from '../../../shared/errors';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { checkApiBaseUrl, DEFAULT_API_ORIGIN, isLoopbackHost } from '../../../shared/api-origin';
-import { settingsSchema, type Settings, type SettingsPatch } from '../../../shared/contract';
+import { settingsSchema, type ContractHandlers, type Settings, type SettingsPatch } from '../../../shared/contract';
 import { DEFAULT_BASE_URL } from '../../../shared/domain';
 import { PIPELINE_DEFAULTS } from '../../../shared/pipeline';
 import { removeStalePartials, writeFileAtomic } from '../files/atomic-write';
@@ -165,4 +165,12 @@ export class SettingsFile {
     if (changes.baseUrl !== undefined) this.readWarning = null;
     return this.get();
   }
+}
+
+/** The contract's settings slice (shared/contract/settings.ts). */
+export function settingsHandlers(settings: SettingsFile): Pick<ContractHandlers, 'settings:get' | 'settings:set'> {
+  return {
+    'settings:get': () => settings.get(),
+    'settings:set': (patch) => settings.set(patch),
+  };
 }

@@ -1,7 +1,7 @@
 // Sync as a job, one at a time: its events passed on to the renderer, its outcome kept and read
 // into the online state and the key's last check.
 import { WorkbenchError } from '../../../shared/errors';
-import type { SyncState } from '../../../shared/contract';
+import type { ContractHandlers, SyncState } from '../../../shared/contract';
 import type { TrakkrClient } from '../api/client';
 import type { Cache } from '../store/cache';
 import { startSyncJob, type SyncJob, type SyncSummary } from '../sync';
@@ -98,4 +98,12 @@ export class SyncJobs {
     this.running?.cancel();
     await this.settle();
   }
+}
+
+/** The contract's sync slice (shared/contract/sync.ts): start a sync job, cancel it; its events go out through the platform. */
+export function syncHandlers(sync: SyncJobs): Pick<ContractHandlers, 'sync:start' | 'sync:cancel'> {
+  return {
+    'sync:start': ({ brandIds }) => sync.start({ brandIds }),
+    'sync:cancel': ({ jobId }) => sync.cancel(jobId),
+  };
 }

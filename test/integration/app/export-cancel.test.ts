@@ -37,7 +37,7 @@ beforeAll(async () => {
   });
   s.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000 });
   h = createHandlers(s);
-  s.startSync({});
+  s.parts.sync.start({});
   await s.settle();
   brandId = s.cache.brands.list()[0]!.id;
 }, 60_000);

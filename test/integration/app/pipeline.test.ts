@@ -63,7 +63,7 @@ async function app() {
     if (!r.ok) throw Object.assign(new Error(r.error.message), r.error);
     return r.value as T;
   };
-  s.startSync({});
+  s.parts.sync.start({});
   await s.settle();
   const brands = await call<CachedBrand[]>('brands:list');
   const brand = brands[0]!.id;
@@ -96,7 +96,7 @@ async function personAndCatchAll(a: Awaited<ReturnType<typeof app>>, pitchBody =
     status: 'New',
   };
   sim.inject(a.brand, record);
-  a.s.startSync({});
+  a.s.parts.sync.start({});
   await a.s.settle();
   return { id, person: 'ana.souza@custom.example', catchAll: 'tips@custom.example', record };
 }
@@ -128,7 +128,7 @@ describe('a draft per opportunity', () => {
 
     // The service rewrites its pitch; the next sync brings it: the draft stays, and the pane is told.
     sim.inject(a.brand, { ...record, pitch_body: 'A new pitch from the service.' });
-    a.s.startSync({});
+    a.s.parts.sync.start({});
     await a.s.settle();
     const after = await a.call<DraftView>('drafts:get', { brandId: a.brand, id, kind: 'pitch' });
     expect(after.draft!.body).toBe(saved.draft!.body);
@@ -238,7 +238,7 @@ describe('the pipeline as the days go by', () => {
     const out = join(a.tmp.dir, 'followups.csv');
     a.platform.saveAs = out;
     const file = (await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: 'followups.csv' })).file;
-    a.s.startExport({ brandId: a.brand, preset: 'followups', unfilled: 'keep' }, file.handle);
+    a.s.parts.exports.start({ brandId: a.brand, preset: 'followups', unfilled: 'keep' }, file.handle);
     await a.platform.waitFor('export:done');
     const rows = parse(readFileSync(out, 'utf8'), { columns: true }) as Record<string, string>[];
     // One row per address written to (key C recorded the pre-selected ones), all of this one opportunity.
@@ -270,7 +270,7 @@ describe('exports carry the filled text and the stage', () => {
       const out = join(a.tmp.dir, `filled.${format}`);
       a.platform.saveAs = out;
       const file = (await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: `filled.${format}` })).file;
-      a.s.startExport({ brandId: a.brand, preset: 'opportunities', filter, format }, file.handle);
+      a.s.parts.exports.start({ brandId: a.brand, preset: 'opportunities', filter, format }, file.handle);
       const done = await a.platform.waitFor('export:done');
       expect(done.error).toBeNull();
     }
@@ -314,7 +314,7 @@ describe('the follow-ups due, marked contacted every way, and the do-not-contact
     await a.act([r.id], { do: 'snooze', until: '2026-11-30' });
     // Trakkr archives t (the service's flag), and the next sync brings that and the removal.
     sim.inject(a.brand, { ...a.opportunity(t.id)!.raw, archived: true });
-    a.s.startSync({});
+    a.s.parts.sync.start({});
     await a.s.settle();
     const due = a.list({ view: 'due' }).map((o) => o.id);
     expect(due.sort()).toEqual([p.id, q.id].sort());
@@ -367,7 +367,7 @@ describe('the follow-ups due, marked contacted every way, and the do-not-contact
       domain: 'elsewhere.example',
       contact_emails: [person],
     });
-    a.s.startSync({});
+    a.s.parts.sync.start({});
     await a.s.settle();
     await a.act([other], { do: 'contacted', addresses: [person] });
     const warned = await a.call<ContactWarning[]>('pipeline:warnings', { brandId: a.brand, id, addresses: [person] });

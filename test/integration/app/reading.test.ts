@@ -14,6 +14,7 @@ import type { ListFilter } from '../../../shared/model';
 import { openApp, type TestApp } from '../../support/app';
 import { FakeKeychain } from '../../support/fake-platform';
 import { tempDir } from '../../support/tmp';
+import { appState } from '../../../electron/core/app/app-state';
 
 let sim: Simulator;
 let brandId: string;
@@ -42,7 +43,7 @@ async function app(keychain?: Keychain, dir?: { dir: string; cleanup(): void }) 
 
 async function synced() {
   const a = await app();
-  a.s.startSync({});
+  a.s.parts.sync.start({});
   await a.s.settle();
   return a;
 }
@@ -189,7 +190,7 @@ describe('never locked out of your data', () => {
     it(`${what}: the cache opens and reads as it is; launch works; only a sync asks for the key`, async () => {
       const dir = tempDir();
       const first = await app(undefined, dir);
-      first.s.startSync({});
+      first.s.parts.sync.start({});
       await first.s.settle();
       const total = (await first.call('opportunities:view', { filter: { brandId }, limit: 1 })).total;
       const id = (await first.call('opportunities:list', { filter: { brandId }, offset: 0, limit: 1 })).items[0]!.id;
@@ -199,17 +200,17 @@ describe('never locked out of your data', () => {
       apps.splice(0);
 
       const later = await app(keychain(), dir);
-      const state = await later.s.state().catch((e: unknown) => e);
+      const state = await appState(later.s.parts).catch((e: unknown) => e);
       expect(state).toMatchObject({ brands: [expect.objectContaining({ id: brandId, opportunities: total })] });
       expect((await later.call('opportunities:view', { filter: { brandId }, limit: 5 })).total).toBe(total);
       expect((await later.call('opportunities:get', { brandId, id }))!.triage.note).toBe('written with a key');
       await later.call('triage:apply', { brandId, ids: [id], action: { do: 'star', on: true } });
       await expect(later.s.launch()).resolves.toBeUndefined();
-      expect(later.s.syncState().running).toBe(false);
+      expect(later.s.parts.sync.state().running).toBe(false);
       // A sync is what needs the key: it says so, and the cache is as it was.
-      later.s.startSync({});
+      later.s.parts.sync.start({});
       await later.s.settle();
-      expect(later.s.syncState().lastSummary?.error?.kind).toMatch(/^(no-key|keychain-locked|keychain-unavailable)$/);
+      expect(later.s.parts.sync.state().lastSummary?.error?.kind).toMatch(/^(no-key|keychain-locked|keychain-unavailable)$/);
       expect((await later.call('opportunities:view', { filter: { brandId }, limit: 1 })).total).toBe(total);
     });
   }

@@ -330,7 +330,7 @@ describe('demo mode shows it working', () => {
     expect(report.totals.cited).toBeGreaterThanOrEqual(first.pitches.filter((x) => x.cited === 'outlet-new' || x.cited === 'page-new').length);
 
     done = platform.waitFor('sync:done');
-    s.startSync({});
+    s.parts.sync.start({});
     const second = (await done).summary;
     expect(await evidence(flip.opportunityId)).toMatchObject({ match: 'page', strength: 'flip' });
     expect(second.brands.find((b) => b.brandId === first.brandId)!.cited).toBeGreaterThanOrEqual(1);
@@ -338,7 +338,7 @@ describe('demo mode shows it working', () => {
     // Reset: a fresh demo record with the same pitches.
     setTriage(s.cache, first.brandId, flip.opportunityId, { stage: 'Won' });
     done = platform.waitFor('sync:done');
-    await s.resetDemo();
+    await s.parts.life.resetDemo();
     await done;
     expect(triageOf(s.cache, first.brandId, flip.opportunityId).stage).not.toBe('Won');
     expect(allTriage(s.cache.readable)).toHaveLength(all.flatMap((b) => b.pitches).length);

@@ -47,7 +47,7 @@ async function app() {
   open = await openApp({ key: DEMO_KEY, today: () => today });
   const { s, platform, call } = open;
   s.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000, senderName: 'Sam Lee' });
-  s.startSync({});
+  s.parts.sync.start({});
   await s.settle();
   const compose = (to: string[], mix?: 'each' | 'bcc' | 'together') =>
     call('mail:compose', { brandId, id: 'mixed-1', kind: 'pitch', via: 'gmail', to, ...(mix ? { mix } : {}) });

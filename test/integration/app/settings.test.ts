@@ -84,8 +84,8 @@ describe('settings:set refuses an API address the key must not go to', () => {
           'Refused settings:set: 0.baseUrl: http:// sends the key unencrypted, so it is allowed only for this computer (localhost, 127.x.x.x or [::1]), for the simulator. Use https://example.com instead.',
       },
     });
-    expect(s.getSettings().baseUrl).toBe(DEFAULT);
-    expect(s.client().baseUrl).toBe(DEFAULT);
+    expect(s.parts.settings.get().baseUrl).toBe(DEFAULT);
+    expect(s.parts.connection.client().baseUrl).toBe(DEFAULT);
   });
 
   it.each([
@@ -105,7 +105,7 @@ describe('settings:set refuses an API address the key must not go to', () => {
       expect(r.error.message).toContain(words);
       expect(r.error.message).not.toContain(':pw');
     }
-    expect(s.getSettings().baseUrl).toBe(DEFAULT);
+    expect(s.parts.settings.get().baseUrl).toBe(DEFAULT);
   });
 });
 
@@ -122,8 +122,8 @@ describe('a new API origin is shown to the user before the key is sent there', (
         message: 'Your API key will be sent to https://other.example instead of https://api.trakkr.ai. Confirm to use it.',
       },
     });
-    expect(s.getSettings().baseUrl).toBe(DEFAULT);
-    expect(s.client().baseUrl).toBe(DEFAULT);
+    expect(s.parts.settings.get().baseUrl).toBe(DEFAULT);
+    expect(s.parts.connection.client().baseUrl).toBe(DEFAULT);
     expect(onDisk().baseUrl).toBe(DEFAULT);
 
     // A confirmation for some other origin is no confirmation.
@@ -138,7 +138,7 @@ describe('a new API origin is shown to the user before the key is sent there', (
 
     const ok = await set({ baseUrl: 'https://other.example/api/', confirmOrigin: 'https://other.example' });
     expect(ok).toEqual({ ok: true, value: { ...PIPELINE_SETTINGS, baseUrl: 'https://other.example/api', syncOnLaunch: false, requestsPerMinute: 60 } });
-    expect(s.client().baseUrl).toBe('https://other.example/api');
+    expect(s.parts.connection.client().baseUrl).toBe('https://other.example/api');
     // The confirmed origin is recorded beside the settings; settings:get never shows it.
     expect(onDisk()).toEqual({
       ...PIPELINE_SETTINGS,
@@ -147,7 +147,7 @@ describe('a new API origin is shown to the user before the key is sent there', (
       requestsPerMinute: 60,
       confirmedOrigin: 'https://other.example',
     });
-    expect(s.getSettings()).not.toHaveProperty('confirmedOrigin');
+    expect(s.parts.settings.get()).not.toHaveProperty('confirmedOrigin');
 
     // The same origin again (another path) needs no confirmation; a third origin does, naming the current one.
     expect(await set({ baseUrl: 'https://other.example/v2' })).toMatchObject({ ok: true });
@@ -197,8 +197,8 @@ describe('a new API origin is shown to the user before the key is sent there', (
 describe('settings.json edited by hand', () => {
   it('a refused API address is not used: the default is, with a warning; the other fields stay', async () => {
     const { s, dir } = await app({ baseUrl: 'http://evil.example', syncOnLaunch: false, requestsPerMinute: 20 });
-    expect(s.getSettings()).toEqual({ ...PIPELINE_SETTINGS, baseUrl: DEFAULT, syncOnLaunch: false, requestsPerMinute: 20 });
-    expect(s.client().baseUrl).toBe(DEFAULT);
+    expect(s.parts.settings.get()).toEqual({ ...PIPELINE_SETTINGS, baseUrl: DEFAULT, syncOnLaunch: false, requestsPerMinute: 20 });
+    expect(s.parts.connection.client().baseUrl).toBe(DEFAULT);
     const f = new SettingsFile(join(dir, 'settings.json'));
     expect(f.warning).toBe(
       'settings.json names an API address the app refuses, so https://api.trakkr.ai is used instead. http:// sends the key unencrypted, so it is allowed only for this computer (localhost, 127.x.x.x or [::1]), for the simulator. Use https://evil.example instead.',
@@ -257,7 +257,7 @@ describe('the key goes only to an API origin the user confirmed through the app,
       { baseUrl: 'https://evil.example/v1', syncOnLaunch: false, requestsPerMinute: 60 },
       { fetch: net.fetch, keychain },
     );
-    expect(s.getSettings().baseUrl).toBe('https://evil.example/v1');
+    expect(s.parts.settings.get().baseUrl).toBe('https://evil.example/v1');
 
     // A sync: refused before any request, in words that say what to do.
     expect(await call('sync:start', {})).toMatchObject({ ok: true });

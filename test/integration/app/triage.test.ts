@@ -32,7 +32,7 @@ async function app() {
   open = await openApp({ key: DEMO_KEY, today: () => TODAY });
   const { s, platform, call } = open;
   s.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000, senderName: 'Sam Lee' });
-  s.startSync({});
+  s.parts.sync.start({});
   await s.settle();
   const brandId = (await call('brands:list'))[0]!.id;
   const ids = (await call('opportunities:list', { filter: { brandId }, offset: 0, limit: 20 })).items.map((o) => o.id);

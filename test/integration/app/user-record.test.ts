@@ -54,7 +54,7 @@ async function app(dir?: string) {
 
 async function synced(dir?: string) {
   const a = await app(dir);
-  a.s.startSync({});
+  a.s.parts.sync.start({});
   await a.s.settle();
   const brand = a.s.cache.brands.list()[0]!.id;
   const ids = storeList(a.s.cache, { brandId: brand }, { limit: 50 }).map((o) => o.id);

@@ -19,6 +19,7 @@ import { tempDir } from '../../support/tmp';
 import { count, detail, list, setTriage } from '../../support/store';
 import { caller } from '../../support/call';
 import { triageRecord } from '../../../electron/core/store/triage';
+import { appState } from '../../../electron/core/app/app-state';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -328,7 +329,7 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
       // A cache with the brand's opportunities and a note, the user having turned sync on launch off.
       const first = await open();
       first.s.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000, syncOnLaunch: false });
-      first.s.startSync({});
+      first.s.parts.sync.start({});
       await first.s.settle();
       const brand = first.s.cache.brands.list()[0]!.id;
       const listed = count(first.s.cache, { brandId: brand });
@@ -341,12 +342,12 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
       for (const suffix of ['-wal', '-shm']) if (existsSync(path + suffix)) writeFileSync(path + suffix, '');
       writeFileSync(path, Buffer.alloc(8192, 7));
       const { s, platform } = await open();
-      expect(s.getSettings().syncOnLaunch).toBe(false);
-      expect((await s.state()).recovery?.message).toMatch(/^The cache file was damaged\./);
+      expect(s.parts.settings.get().syncOnLaunch).toBe(false);
+      expect((await appState(s.parts)).recovery?.message).toMatch(/^The cache file was damaged\./);
       expect(count(s.cache, { brandId: brand })).toBe(0);
-      expect(s.syncState().running).toBe(false);
+      expect(s.parts.sync.state().running).toBe(false);
       await s.launch();
-      expect(s.syncState().running).toBe(true);
+      expect(s.parts.sync.state().running).toBe(true);
       const done = await platform.waitFor('sync:done');
       expect(done.summary.error).toBeNull();
       await s.settle();
@@ -357,7 +358,7 @@ describe('moving a cache aside (Start over, `workbench cache reset`)', () => {
       // Opened sound again: sync on launch is off, so launch leaves the cache as it is.
       const again = await open();
       await again.s.launch();
-      expect(again.s.syncState().running).toBe(false);
+      expect(again.s.parts.sync.state().running).toBe(false);
       expect(count(again.s.cache, { brandId: brand })).toBe(listed);
       await again.s.close();
     } finally {
