@@ -44,6 +44,8 @@ export class AppStore {
   #settingsTurn = new Latest();
   /** A dismissed notice stays dismissed: an app:state answer begun before the dismissal is not applied to it. */
   #recoveryTurn = new Latest();
+  /** An online or key event is newer than an app:state answer begun before it: that answer leaves both alone. */
+  #pushedTurn = new Latest();
 
   get loaded(): boolean {
     return this.#loaded;
@@ -161,8 +163,8 @@ export class AppStore {
         const said = syncSummaryWords(summary);
         this.toast(said.text, said.kind);
       }),
-      on('app:online', ({ online }) => (this.#online = online)),
-      on('key:status', (k) => (this.#key = k)),
+      on('app:online', ({ online }) => (this.#pushedTurn.begin(), (this.#online = online))),
+      on('key:status', (k) => (this.#pushedTurn.begin(), (this.#key = k))),
       on('cache:recovered', ({ message }) => {
         // Found while open: the cache was rebuilt under the window, so everything on screen reads again.
         this.#recoveryTurn.begin();
@@ -188,8 +190,9 @@ export class AppStore {
     const fresh = this.#stateTurn.begin();
     const brandsFresh = this.#brandsTurn.begin();
     const recoveryFresh = this.#recoveryTurn.current();
+    const pushedFresh = this.#pushedTurn.current();
     const s = await call('app:state');
-    if (fresh()) this.#apply(s);
+    if (fresh()) this.#apply(s, pushedFresh());
     if (brandsFresh()) this.#setBrands(s.brands);
     // A notice on screen goes only when the user dismisses it (a restarted core no longer knows of it).
     if (recoveryFresh() && (s.recovery || !this.#recovery)) this.#recovery = s.recovery;
@@ -201,13 +204,12 @@ export class AppStore {
     if (fresh()) this.#setBrands(brands);
   }
 
-  #apply(s: AppState): void {
+  #apply(s: AppState, pushedFresh: boolean): void {
     this.#demo = s.info.demo;
     this.#version = s.info.version;
     this.#cachePath = s.info.cachePath;
     this.#cacheBytes = s.info.cacheBytes;
-    this.#key = s.key;
-    this.#online = s.online;
+    if (pushedFresh) [this.#key, this.#online] = [s.key, s.online];
     this.#settings = s.settings;
     this.#sync = s.sync;
   }
