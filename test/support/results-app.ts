@@ -3,12 +3,10 @@
 // the window calls them), with its "today" set by the test; an opportunity of
 // the test's own at an outlet no generated citation is at; and a citation as
 // the simulator's mutate takes one.
-import { AppService } from '../../electron/core/app/service';
-import { createHandlers, dispatch } from '../../electron/core/app/handlers';
 import { DEMO_KEY, type Simulator } from '../../electron/simulator/server';
-import type { MethodName } from '../../shared/contract';
 import type { SyncSummary } from '../../shared/model';
-import { FakeKeychain, FakePlatform } from './fake-platform';
+import { openApp } from './app';
+import { looseCaller } from './call';
 import { detail, list } from './store';
 import { tempDir } from './tmp';
 
@@ -17,27 +15,10 @@ export type ResultsApp = Awaited<ReturnType<typeof resultsApp>>;
 /** The app on a fresh cache, synced once from `sim`; its today is `today` until the test sets another. */
 export async function resultsApp(sim: Simulator, today0: string) {
   const tmp = tempDir();
-  const platform = new FakePlatform();
-  const keychain = new FakeKeychain();
-  keychain.value = DEMO_KEY;
   let today = today0;
-  const s = await AppService.create({
-    userDataDir: tmp.dir,
-    platform,
-    keychain,
-    appName: 'Outreach Workbench',
-    appVersion: '0.1.0',
-    platformName: 'linux',
-    integrityCheckDelayMs: 60_000,
-    today: () => today,
-  });
+  const { s, platform } = await openApp({ key: DEMO_KEY, dir: tmp, today: () => today });
   s.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000 });
-  const h = createHandlers(s);
-  const call = async <T = unknown>(m: MethodName, ...args: unknown[]): Promise<T> => {
-    const r = await dispatch(h, m, args);
-    if (!r.ok) throw Object.assign(new Error(r.error.message), r.error);
-    return r.value as T;
-  };
+  const call = looseCaller(s);
   const sync = async (): Promise<SyncSummary> => {
     const done = platform.waitFor('sync:done');
     s.parts.sync.start({});

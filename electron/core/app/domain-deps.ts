@@ -1,5 +1,5 @@
-// What the domains behind the contract (opportunities, triage, drafts) are
-// given: the open cache, the settings, the user's calendar day, the platform
+// What the domains behind the contract that read and write the cache (opportunities,
+// triage, drafts, results, insights) are given: the open cache, the settings, the user's calendar day, the platform
 // (main's side effects), and a way to say the user's record changed (a backup
 // follows). Each domain file declares its handlers over these, side by side
 // with what they do.

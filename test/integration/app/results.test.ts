@@ -11,16 +11,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AppService } from '../../../electron/core/app/service';
-import { createHandlers, dispatch } from '../../../electron/core/app/handlers';
 import { startSimulator, type Simulator } from '../../../electron/simulator/server';
-import type { MethodName } from '../../../shared/contract';
 import type { Evidence } from '../../../shared/evidence';
 import type { ResultsReport } from '../../../shared/results';
 import { addDays } from '../../../shared/calendar';
 import { allTriage } from '../../../electron/core/store/triage';
 import type { HistoryEntry } from '../../../shared/user-record';
-import { FakeKeychain, FakePlatform } from '../../support/fake-platform';
+import { FakeKeychain } from '../../support/fake-platform';
+import { openApp } from '../../support/app';
+import { looseCaller } from '../../support/call';
 import { setTriage, triageOf } from '../../support/store';
 import { tempDir } from '../../support/tmp';
 import { citeAt, opportunityAt as opportunityAtSim, outletsMade, resultsApp, type ResultsApp } from '../../support/results-app';
@@ -152,7 +151,14 @@ describe('the Results over a period, the report and its tables', () => {
           times_cited: 40,
           prompts: ['=cmd|x', 'best'],
         }),
-        cite({ url: `https://${z.domain}/b`, domain: z.domain, first_seen: '2026-11-12T10:00:00Z', mentions_brand: true }),
+        // Cited in more prompts than a spreadsheet cell holds once they are joined (below: the workbook's cell is cut, with a marker).
+        cite({
+          url: `https://${z.domain}/b`,
+          domain: z.domain,
+          first_seen: '2026-11-12T10:00:00Z',
+          mentions_brand: true,
+          prompts: Array.from({ length: 50 }, (_, i) => `${i}: ${'which cold brew maker suits a small office? '.repeat(25)}`),
+        }),
       ],
     });
     await a.sync();
@@ -213,6 +219,10 @@ describe('the Results over a period, the report and its tables', () => {
     const prompts = wins[0]!.indexOf('Prompts');
     // Text stays text in a workbook: a prompt starting with = is not a formula.
     expect(wins.find((row) => row[0] === `Best cold brew makers (${outletsMade() - 2})`)![prompts]).toBe('=cmd|x; best');
+    // A cell over a spreadsheet's 32,767 characters is cut, and says so (Excel would otherwise refuse or cut it silently).
+    const long = String(wins.find((row) => row[0] === `Best cold brew makers (${outletsMade()})`)![prompts]);
+    expect(long.length).toBeLessThanOrEqual(32_767);
+    expect(long).toMatch(/more characters cut: a spreadsheet cell holds 32,767\]$/);
     a.platform.saveAs = join(a.tmp.dir, 'csv', 'results.csv');
     execFileSync('mkdir', ['-p', join(a.tmp.dir, 'csv')]);
     file = (await a.call<{ file: { handle: string } }>('export:choose-file', { suggestedName: 'results.csv' })).file!.handle;
@@ -286,30 +296,14 @@ describe('the Results over a period, the report and its tables', () => {
 describe('demo mode shows it working', () => {
   it("the demo's pitches are in a fresh demo record; their outlets' citations are evidence; the page that begins to mention the brand shows at the next sync", async () => {
     const tmp = tempDir();
-    const platform = new FakePlatform();
-    const s = await AppService.create({
-      userDataDir: tmp.dir,
-      platform,
-      keychain: new FakeKeychain('unavailable'),
-      appName: 'Outreach Workbench',
-      appVersion: '0.1.0',
-      platformName: 'linux',
-      demo: true,
-      demoOpportunities: 600,
-      integrityCheckDelayMs: 60_000,
-    });
+    const { s, platform } = await openApp({ keychain: new FakeKeychain('unavailable'), dir: tmp, demo: true, demoOpportunities: 600 });
     const demo = (
       s as unknown as {
         parts: { life: { demo: { pitches(): { brandId: string; pitches: { opportunityId: string; cited: string | null; pitchedOn: string }[] }[] } } };
       }
     ).parts.life.demo;
     const all = demo.pitches();
-    const h = createHandlers(s);
-    const call = async <T = unknown>(m: MethodName, ...args: unknown[]): Promise<T> => {
-      const r = await dispatch(h, m, args);
-      if (!r.ok) throw Object.assign(new Error(r.error.message), r.error);
-      return r.value as T;
-    };
+    const call = looseCaller(s);
     expect(
       allTriage(s.cache.readable)
         .map((t) => t.opportunity_id)
