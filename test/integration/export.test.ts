@@ -346,7 +346,9 @@ describe('cells, properties', () => {
           rows.forEach((row, i) => {
             expect(row.title).toBe(cell(recs[i]!.title));
             expect(row.pitch_body).toBe(cell(recs[i]!.pitch_body));
-            const guarded = /^[=+\-@\t\r\n]/.test(recs[i]!.title);
+            // A formula's start, or a look-alike a spreadsheet folds to one (its first character in Unicode's compatibility form).
+            const t = recs[i]!.title;
+            const guarded = t !== '' && /^[=+\-@\t\r\n\u2212]/.test(String.fromCodePoint(t.codePointAt(0)!).normalize('NFKC'));
             expect(row.title!.startsWith("'") && row.title!.slice(1) === recs[i]!.title).toBe(guarded);
             if (!guarded) expect(row.title).toBe(recs[i]!.title);
           });
