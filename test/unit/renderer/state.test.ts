@@ -8,17 +8,16 @@ import { AppService } from '../../../electron/core/app/service';
 import { createHandlers, dispatch } from '../../../electron/core/app/handlers';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { AppStore } from '../../../renderer/src/state/app.svelte';
-import { OpportunitiesStore, PAGE } from '../../../renderer/src/state/opportunities.svelte';
-import { OutreachActions } from '../../../renderer/src/state/outreach';
+import { PAGE } from '../../../renderer/src/state/list-window.svelte';
+import { createWorkbench, frameOf } from '../../../renderer/src/state/workbench';
 import { copyPitch } from '../../../shared/outreach';
 import { InsightsStore } from '../../../renderer/src/state/insights.svelte';
 import { ExportJob } from '../../../renderer/src/state/export.svelte';
 import { DoNotContactList } from '../../../renderer/src/state/do-not-contact.svelte';
 import { OpportunityHistory } from '../../../renderer/src/state/history.svelte';
 import { RecordStore } from '../../../renderer/src/state/record.svelte';
-import { PipelineStore } from '../../../renderer/src/state/pipeline.svelte';
-import { PitchStore, SAVE_AFTER_MS } from '../../../renderer/src/state/pitch.svelte';
-import { SnippetsStore } from '../../../renderer/src/state/snippets.svelte';
+import { SAVE_AFTER_MS } from '../../../renderer/src/state/pitch.svelte';
+import { SnippetList } from '../../../renderer/src/state/snippets.svelte';
 import { lineDiff } from '../../../renderer/src/lib/line-diff';
 import { fieldStates, segments, unfilledText } from '../../../renderer/src/lib/merge-words';
 import { addDays } from '../../../shared/calendar';
@@ -134,12 +133,10 @@ const until = async (fn: () => boolean, ms = 20_000) => {
 
 describe('AppStore and OpportunitiesStore', () => {
   const app = new AppStore();
-  const opps = new OpportunitiesStore(app);
-  const pipeline = new PipelineStore(app, opps);
-  const outreach = new OutreachActions(app, opps);
+  const w = createWorkbench(app);
+  const { list, selection, pipeline, outreach } = w;
   afterAll(() => {
-    pipeline.dispose();
-    opps.dispose();
+    w.dispose();
     app.dispose();
   });
 
@@ -159,72 +156,72 @@ describe('AppStore and OpportunitiesStore', () => {
   });
 
   it('lists a page at a time, fetches further pages on demand, and moves the cursor', async () => {
-    await opps.reload();
-    expect(opps.total).toBeGreaterThan(PAGE);
-    expect(opps.itemAt(0)).toBeDefined();
-    expect(opps.itemAt(PAGE + 5)).toBeUndefined();
-    opps.ensure(PAGE, PAGE + 10);
-    await until(() => opps.itemAt(PAGE + 5) !== undefined);
-    opps.moveTo(PAGE + 5);
-    expect(opps.cursor).toBe(PAGE + 5);
-    opps.move(-10_000);
-    expect(opps.cursor).toBe(0);
-    await until(() => opps.detail?.item.id === opps.itemAt(0)!.id);
+    await list.reload();
+    expect(list.total).toBeGreaterThan(PAGE);
+    expect(list.itemAt(0)).toBeDefined();
+    expect(list.itemAt(PAGE + 5)).toBeUndefined();
+    list.ensure(PAGE, PAGE + 10);
+    await until(() => list.itemAt(PAGE + 5) !== undefined);
+    selection.moveTo(PAGE + 5);
+    expect(selection.cursor).toBe(PAGE + 5);
+    selection.move(-10_000);
+    expect(selection.cursor).toBe(0);
+    await until(() => selection.detail?.item.id === list.itemAt(0)!.id);
   });
 
   it('filters reload with counts; search goes to main', async () => {
     // Trakkr's status filters as the service's data.
-    opps.setFilter({ status: 'Done' });
-    await until(() => !opps.loading && opps.itemAt(0)?.server_status === 'Done');
+    list.setFilter({ status: 'Done' });
+    await until(() => !list.loading && list.itemAt(0)?.server_status === 'Done');
     // The chip counts follow once typing or clicking pauses.
-    await until(() => opps.counts?.status.Done === opps.total);
-    opps.setFilter({ status: undefined, search: 'zzzznothing' });
-    await until(() => !opps.loading && opps.total === 0);
-    opps.clearFilters();
-    await until(() => !opps.loading && opps.total > 0);
+    await until(() => list.counts?.status.Done === list.total);
+    list.setFilter({ status: undefined, search: 'zzzznothing' });
+    await until(() => !list.loading && list.total === 0);
+    list.clearFilters();
+    await until(() => !list.loading && list.total > 0);
   });
 
   it('stage, star and an autosaved note, each one round trip; the row updates in place', async () => {
-    opps.moveTo(1);
-    await until(() => opps.detail?.item.id === opps.itemAt(1)!.id);
-    const id = opps.itemAt(1)!.id;
+    selection.moveTo(1);
+    await until(() => selection.detail?.item.id === list.itemAt(1)!.id);
+    const id = list.itemAt(1)!.id;
     const sent = called.length;
     await pipeline.setStage('Drafted');
-    expect(opps.itemAt(1)!.stage).toBe('Drafted');
-    expect(opps.detail!.item.stage).toBe('Drafted');
+    expect(list.itemAt(1)!.stage).toBe('Drafted');
+    expect(selection.detail!.item.stage).toBe('Drafted');
     // One key, one call: the answer carries the row, the detail, the chips and the follow-ups due.
     expect(called.slice(sent)).toEqual(['triage:apply']);
-    await opps.toggleStar();
-    expect(opps.itemAt(1)!.starred).toBe(true);
-    opps.editNote('first draft');
-    expect(opps.noteState).toBe('unsaved');
-    await until(() => opps.noteState === 'saved');
+    await pipeline.toggleStar();
+    expect(list.itemAt(1)!.starred).toBe(true);
+    selection.editNote('first draft');
+    expect(selection.noteState).toBe('unsaved');
+    await until(() => selection.noteState === 'saved');
     expect(detail(service.cache, sim.brands[0]!.id, id)!.triage.note).toBe('first draft');
-    opps.editNote('second');
+    selection.editNote('second');
     const typed = called.length;
-    await opps.flushNote(); // moving away saves at once
+    await selection.flushNote(); // moving away saves at once
     expect(called.slice(typed)).toEqual(['triage:apply']);
     expect(detail(service.cache, sim.brands[0]!.id, id)!.triage.note).toBe('second');
   });
 
   it('copying contacts leaves catch-alls out and says how many', async () => {
     let i = 0;
-    while (!(opps.itemAt(i)?.catch_all_count && opps.itemAt(i)!.contact_count > opps.itemAt(i)!.catch_all_count)) i++;
-    opps.moveTo(i);
-    await until(() => opps.detail?.item.id === opps.itemAt(i)!.id);
+    while (!(list.itemAt(i)?.catch_all_count && list.itemAt(i)!.contact_count > list.itemAt(i)!.catch_all_count)) i++;
+    selection.moveTo(i);
+    await until(() => selection.detail?.item.id === list.itemAt(i)!.id);
     await outreach.copyContacts();
-    const catchAll = opps.detail!.contacts.filter((c) => c.catchAll).map((c) => c.email);
+    const catchAll = selection.detail!.contacts.filter((c) => c.catchAll).map((c) => c.email);
     for (const a of catchAll) expect(platform.clipboard).not.toContain(a);
     expect(app.toasts.at(-1)!.text).toMatch(/catch-all address(es)? left out/);
   });
 
   it('copying contacts leaves out an address on the do-not-contact list, and says so', async () => {
-    const d = opps.detail!;
+    const d = selection.detail!;
     const person = d.contacts.find((c) => c.valid && !c.catchAll)!;
     await direct('dnc:add', { value: person.email });
     try {
-      await opps.loadDetail();
-      expect(opps.detail!.contacts.find((c) => c.email === person.email)!.blocked).toBe(true);
+      await selection.loadDetail();
+      expect(selection.detail!.contacts.find((c) => c.email === person.email)!.blocked).toBe(true);
       platform.clipboard = '';
       await outreach.copyContacts();
       expect(platform.clipboard).not.toContain(person.email);
@@ -235,12 +232,12 @@ describe('AppStore and OpportunitiesStore', () => {
   });
 
   it('selection with ranges, and a bulk stage', async () => {
-    opps.toggleSelect(2);
-    opps.toggleSelect(5, true);
+    selection.toggleSelect(2);
+    selection.toggleSelect(5, true);
     flushSync();
-    expect(opps.selected.size).toBe(4);
+    expect(selection.selected.size).toBe(4);
     await pipeline.setStage('Won');
-    expect(opps.selected.size).toBe(0);
+    expect(selection.selected.size).toBe(0);
     expect(app.toasts.at(-1)!.text).toBe('4 opportunities moved to Won.');
   });
 
@@ -251,12 +248,12 @@ describe('AppStore and OpportunitiesStore', () => {
       asked.push(String(a.filter.search));
       return a.filter.search === 'cold brew';
     });
-    opps.setFilter({ search: 'cold brew' });
+    list.setFilter({ search: 'cold brew' });
     await held.reached;
     // Typing on while the first answer is on its way: nothing more is sent yet.
-    opps.setFilter({ search: 'cold brew t' });
-    opps.setFilter({ search: 'cold brew te' });
-    opps.clearFilters();
+    list.setFilter({ search: 'cold brew t' });
+    list.setFilter({ search: 'cold brew te' });
+    list.clearFilters();
     await new Promise((r) => setTimeout(r, 0));
     expect(asked).toEqual(['cold brew']);
     expect(inflight).toBe(1); // only the held one
@@ -264,28 +261,28 @@ describe('AppStore and OpportunitiesStore', () => {
     const coldBrew = (await direct('opportunities:view', { filter: { brandId, sort: 'priority', search: 'cold brew' }, limit: 1 })).total;
     expect(coldBrew).not.toBe(all);
     held.release();
-    await until(() => inflight === 0 && !opps.loading);
+    await until(() => inflight === 0 && !list.loading);
     // The stale answer was never shown; one request with the latest filter followed it.
     expect(intercepts.filter((x) => x.method === 'opportunities:view')).toHaveLength(0);
-    expect(opps.filter.search).toBeUndefined();
-    expect(opps.total).toBe(all);
+    expect(list.filter.search).toBeUndefined();
+    expect(list.total).toBe(all);
     // The chip counts came with that same answer: they describe the list on screen.
-    expect(opps.counts?.total).toBe(all);
+    expect(list.counts?.total).toBe(all);
   });
 
   it('a failed star, contacted date, copy or link says why in a toast; nothing is left unhandled', async () => {
-    opps.moveTo(0);
-    await until(() => opps.detail?.item.id === opps.itemAt(0)!.id);
-    const starred = opps.itemAt(0)!.starred;
+    selection.moveTo(0);
+    await until(() => selection.detail?.item.id === list.itemAt(0)!.id);
+    const starred = list.itemAt(0)!.starred;
     failNext('triage:apply', 'The cache is busy; try again.');
-    void opps.toggleStar(); // as the s key does: fire and forget
+    void pipeline.toggleStar(); // as the s key does: fire and forget
     await until(() => app.toasts.at(-1)?.text === 'The star could not be saved: The cache is busy; try again.');
     expect(app.toasts.at(-1)!.kind).toBe('error');
-    expect(opps.itemAt(0)!.starred).toBe(starred);
+    expect(list.itemAt(0)!.starred).toBe(starred);
     failNext('triage:apply', 'The cache is busy; try again.');
     await expect(pipeline.markContacted()).resolves.toBeUndefined();
     expect(app.toasts.at(-1)).toMatchObject({ kind: 'error', text: 'The contacted date could not be saved: The cache is busy; try again.' });
-    expect(opps.detail!.triage.contacted_at).toBeNull();
+    expect(selection.detail!.triage.contacted_at).toBeNull();
     failNext('clipboard:write', 'The clipboard is not available.');
     await expect(outreach.copyText('hello', 'subject')).resolves.toBeUndefined();
     expect(app.toasts.at(-1)).toMatchObject({ kind: 'error', text: 'The subject could not be copied: The clipboard is not available.' });
@@ -294,14 +291,14 @@ describe('AppStore and OpportunitiesStore', () => {
     expect(app.toasts.at(-1)).toMatchObject({ kind: 'error', text: 'The link could not be opened: No browser is set up.' });
     // A working call afterwards works as before.
     await pipeline.markContacted();
-    expect(opps.detail!.triage.contacted_at).toBe(service.today());
+    expect(selection.detail!.triage.contacted_at).toBe(service.today());
     await pipeline.unmarkContacted();
-    expect(opps.detail!.triage.contacted_at).toBeNull();
+    expect(selection.detail!.triage.contacted_at).toBeNull();
   });
 
   it('export: options changed in a run (a default typed key by key) are counted once, with the last of them', async () => {
     const brandId = app.brandId!;
-    const job = new ExportJob(app, opps);
+    const job = new ExportJob(frameOf(app), () => void list.reload(true));
     const o = (first: string) => ({ brandId, preset: 'contacts' as const, markExported: false, unfilled: 'default' as const, fill: { first_name: first } });
     const expected = await direct('export:preview', o('there'));
     const before = called.filter((m) => m === 'export:preview').length;
@@ -315,7 +312,7 @@ describe('AppStore and OpportunitiesStore', () => {
 
   it('export: the latest preview wins, the file is written, and the job lets go of its events', async () => {
     const brandId = app.brandId!;
-    const job = new ExportJob(app, opps);
+    const job = new ExportJob(frameOf(app), () => void list.reload(true));
     const contacts = { brandId, preset: 'contacts' as const, excludeCatchAll: true, markExported: false, unfilled: 'keep' as const };
     const byOpportunity = { brandId, preset: 'opportunities' as const, markExported: false };
     const expected = await direct('export:preview', contacts);
@@ -369,38 +366,40 @@ describe('the first list, asked while the workbench is built', () => {
 
   it('is asked once: the load that follows takes the early answer', async () => {
     const app = new AppStore();
-    const opps = new OpportunitiesStore(app);
+    const w = createWorkbench(app);
+    const { list } = w;
     try {
       const before = views();
-      await app.load(() => opps.prefetch());
+      await app.load(() => list.prefetch());
       expect(app.brandId).not.toBeNull();
       expect(views()).toBe(before + 1);
-      await opps.reload();
+      await list.reload();
       expect(views()).toBe(before + 1);
-      expect(opps.listedBrand).toBe(app.brandId);
+      expect(list.listedBrand).toBe(app.brandId);
       const direct_ = await direct('opportunities:view', { filter: { brandId: app.brandId, sort: 'priority' }, limit: 200, counts: true });
-      expect(opps.total).toBe(direct_.total);
-      expect(opps.itemAt(0)?.id).toBe(direct_.items[0].id);
-      expect(opps.counts).toEqual(direct_.counts);
+      expect(list.total).toBe(direct_.total);
+      expect(list.itemAt(0)?.id).toBe(direct_.items[0].id);
+      expect(list.counts).toEqual(direct_.counts);
     } finally {
-      opps.dispose();
+      w.dispose();
       app.dispose();
     }
   });
 
   it('a filter changed before the list was shown is asked for anew; the early answer is not shown', async () => {
     const app = new AppStore();
-    const opps = new OpportunitiesStore(app);
+    const w = createWorkbench(app);
+    const { list } = w;
     try {
       const before = views();
-      await app.load(() => opps.prefetch());
-      opps.setFilter({ status: 'Done' });
-      await until(() => opps.listedBrand !== null && !opps.loading);
+      await app.load(() => list.prefetch());
+      list.setFilter({ status: 'Done' });
+      await until(() => list.listedBrand !== null && !list.loading);
       expect(views()).toBe(before + 2);
       const want = await direct('opportunities:view', { filter: { brandId: app.brandId, sort: 'priority', status: 'Done' }, limit: 200, counts: true });
-      expect(opps.total).toBe(want.total);
+      expect(list.total).toBe(want.total);
     } finally {
-      opps.dispose();
+      w.dispose();
       app.dispose();
     }
   });
@@ -408,7 +407,7 @@ describe('the first list, asked while the workbench is built', () => {
 
 describe('InsightsStore', () => {
   const app = new AppStore();
-  const insights = new InsightsStore(app);
+  const insights = new InsightsStore(frameOf(app));
   afterAll(() => {
     insights.dispose();
     app.dispose();
@@ -529,7 +528,7 @@ describe('OpportunityHistory', () => {
 
 describe('RecordStore', () => {
   const app = new AppStore();
-  const record = new RecordStore(app);
+  const record = new RecordStore({ frame: frameOf(app), show: (v) => app.show(v), dataChanged: () => app.dataChanged() });
   beforeAll(async () => {
     await app.load();
     record.start();
@@ -666,9 +665,8 @@ describe('AppStore: a write waiting for another program', () => {
 
 describe('PitchStore: the draft in the editor', () => {
   const app = new AppStore();
-  const opps = new OpportunitiesStore(app);
-  const pipeline = new PipelineStore(app, opps);
-  const pitch = new PitchStore(app, opps, pipeline);
+  const w = createWorkbench(app);
+  const { list, selection, pipeline, pitch, sending } = w;
   let brandId: string;
   /** Opportunities with a personal address and a catch-all, and one more. */
   let mixed: string;
@@ -678,7 +676,7 @@ describe('PitchStore: the draft in the editor', () => {
     await app.load();
     brandId = sim.brands[0]!.id;
     app.selectBrand(brandId);
-    await opps.reload();
+    await list.reload();
     const { items } = await direct('opportunities:list', { filter: { brandId, sort: 'priority' }, offset: 0, limit: 1000 });
     for (const it of items as { id: string; catch_all_count: number; contact_count: number; stage: string | null }[]) {
       if (it.stage !== null) continue;
@@ -692,9 +690,7 @@ describe('PitchStore: the draft in the editor', () => {
     expect(mixed && other).toBeTruthy();
   });
   afterAll(async () => {
-    pitch.dispose();
-    pipeline.dispose();
-    opps.dispose();
+    w.dispose();
     app.dispose();
     await until(() => inflight === 0);
   });
@@ -738,22 +734,22 @@ describe('PitchStore: the draft in the editor', () => {
     );
     expect(segments(pitch.body, pitch.states).find((x) => x.text === '{first_name}')?.state).toBe('unfilled');
     const opened = platform.opened.length;
-    await pitch.send('gmail');
-    expect(pitch.pending).toBe('gmail');
+    await sending.send('gmail');
+    expect(sending.pending).toBe('gmail');
     expect(platform.opened.length).toBe(opened);
-    pitch.cancelSend();
+    sending.cancelSend();
     for (const e of personal) pitch.toggleRecipient(e);
     pitch.toggleRecipient(catchAll);
     await until(() => pitch.unfilled.length === 0 && inflight === 0);
-    await pitch.send('gmail');
+    await sending.send('gmail');
     expect(platform.opened.length).toBe(opened + 1);
     const url = new URL(platform.opened.at(-1)!);
     expect(url.origin + url.pathname).toBe('https://mail.google.com/mail/');
     expect(url.searchParams.get('to')).toBe(personal.join(','));
     expect(url.searchParams.get('body')).toBe(pitch.view!.filled.body);
-    expect(pitch.sent?.to).toEqual(personal);
-    await pitch.confirmSent();
-    expect(pitch.sent).toBeNull();
+    expect(sending.sent?.to).toEqual(personal);
+    await sending.confirmSent();
+    expect(sending.sent).toBeNull();
     expect(lastToast()?.text).toBe(`Marked contacted today: ${personal.join(', ')}.`);
     const d = await direct('opportunities:get', { brandId, id: mixed });
     expect(d.item.stage).toBe('Contacted');
@@ -805,7 +801,7 @@ describe('PitchStore: the draft in the editor', () => {
   });
 
   it('snippets: added, listed by kind, removed', async () => {
-    const snippets = new SnippetsStore(app);
+    const snippets = new SnippetList(frameOf(app));
     await snippets.load();
     expect(await snippets.save({ kind: 'other', name: '  ', text: 'x' })).toBe(false);
     expect(snippets.error).toBe('Give the snippet a name.');
@@ -824,7 +820,7 @@ describe('PitchStore: the draft in the editor', () => {
   });
 
   it('the Due chip has no count (a placeholder, never a wrong 0) until the follow-ups are counted', async () => {
-    const fresh = new PipelineStore(app, opps);
+    const fresh = createWorkbench(app).pipeline;
     try {
       expect(fresh.dueHere).toBeNull();
       await fresh.refreshDue();
@@ -836,63 +832,65 @@ describe('PitchStore: the draft in the editor', () => {
   });
 
   it('stages, snooze and the Due and Snoozed views, in bulk for a selection', async () => {
-    await opps.reload();
-    const ids = [opps.itemAt(0)!.id, opps.itemAt(1)!.id];
-    opps.toggleSelect(0);
-    opps.toggleSelect(1);
+    await list.reload();
+    const ids = [list.itemAt(0)!.id, list.itemAt(1)!.id];
+    selection.toggleSelect(0);
+    selection.toggleSelect(1);
     await pipeline.setStage('Not a fit', 'Paywalled or closed');
     expect(lastToast()?.text).toBe('2 opportunities moved to Not a fit (Paywalled or closed).');
-    expect(opps.selected.size).toBe(0);
+    expect(selection.selected.size).toBe(0);
     for (const id of ids) expect((await direct('opportunities:get', { brandId, id })).item.stage).toBe('Not a fit');
     await direct('triage:apply', { brandId, ids, action: { do: 'stage', stage: 'New' } });
 
-    await opps.reload();
-    const snoozed = opps.itemAt(0)!.id;
-    opps.moveTo(0);
+    await list.reload();
+    const snoozed = list.itemAt(0)!.id;
+    selection.moveTo(0);
     await pipeline.snooze(addDays(service.today(), 1));
-    expect(opps.itemAt(0)?.id).not.toBe(snoozed);
+    expect(list.itemAt(0)?.id).not.toBe(snoozed);
     pipeline.showView('snoozed');
-    await until(() => !opps.loading && opps.itemAt(0)?.id === snoozed);
-    expect(opps.total).toBe(1);
-    opps.moveTo(0);
+    await until(() => !list.loading && list.itemAt(0)?.id === snoozed);
+    expect(list.total).toBe(1);
+    selection.moveTo(0);
     await pipeline.snooze(null);
     expect(lastToast()?.text).toBe('It is back in the list.');
-    expect(opps.total).toBe(0);
+    expect(list.total).toBe(0);
     pipeline.showView('snoozed'); // again: the whole list
-    await until(() => !opps.loading && opps.total > 1);
-    expect(opps.filter.view).toBeUndefined();
+    await until(() => !list.loading && list.total > 1);
+    expect(list.filter.view).toBeUndefined();
 
     // Nothing is due today: contacted today is not due for three days.
     await pipeline.refreshDue();
     expect(pipeline.due?.byBrand[brandId] ?? 0).toBe(0);
     pipeline.showView('due');
-    await until(() => !opps.loading);
-    expect(opps.total).toBe(0);
+    await until(() => !list.loading);
+    expect(list.total).toBe(0);
     pipeline.showView(undefined);
-    await until(() => !opps.loading && opps.total > 1);
+    await until(() => !list.loading && list.total > 1);
   });
 
   it('grouped by publication: sorted by domain with each outlet counted; another sort ends it', async () => {
-    pipeline.toggleGroup();
-    await until(() => !opps.loading && Object.keys(pipeline.domains).length > 0);
-    expect(opps.filter.sort).toBe('domain');
-    const first = opps.itemAt(0)!.domain.toLowerCase();
-    expect(pipeline.domains[first]).toBe((await direct('opportunities:domains', { brandId, sort: 'domain' }))[first]);
-    opps.setFilter({ sort: 'fit' });
-    expect(pipeline.grouped).toBe(false);
-    pipeline.toggleGroup();
-    pipeline.toggleGroup();
-    expect(opps.filter.sort).toBe('fit');
-    await until(() => !opps.loading && inflight === 0);
+    const { outlets } = w;
+    outlets.toggle();
+    await until(() => !list.loading && (outlets.rows?.outlets.length ?? 0) > 0);
+    expect(list.filter.sort).toBe('domain');
+    const first = list.itemAt(0)!.domain.toLowerCase();
+    const counted = Object.fromEntries(outlets.rows!.outlets.map((o) => [o.domain.toLowerCase(), o.total]));
+    expect(counted[first]).toBe((await direct('opportunities:domains', { brandId, sort: 'domain' }))[first]);
+    list.setFilter({ sort: 'fit' });
+    expect(outlets.grouped).toBe(false);
+    outlets.toggle();
+    outlets.toggle();
+    expect(list.filter.sort).toBe('fit');
+    await until(() => !list.loading && inflight === 0);
   });
 
   it('"Mark contacted today" (and C) goes through the core: its today, stage Contacted, once; Clear takes the date and the stage back', async () => {
     pipeline.showView(undefined);
-    await opps.reload();
+    await list.reload();
     let i = 0;
-    while (opps.itemAt(i) && (opps.itemAt(i)!.stage !== null || opps.itemAt(i)!.contacted_at)) i++;
-    opps.moveTo(i);
-    const id = opps.itemAt(i)!.id;
+    while (list.itemAt(i) && (list.itemAt(i)!.stage !== null || list.itemAt(i)!.contacted_at)) i++;
+    selection.moveTo(i);
+    const id = list.itemAt(i)!.id;
     failNext('triage:apply', 'The cache is busy; try again.');
     await pipeline.markContacted();
     expect(lastToast()).toMatchObject({ kind: 'error', text: 'The contacted date could not be saved: The cache is busy; try again.' });
@@ -900,22 +898,22 @@ describe('PitchStore: the draft in the editor', () => {
     expect(lastToast()?.text).toBe('Marked contacted today.');
     let d = await direct('opportunities:get', { brandId, id });
     expect(d.item).toMatchObject({ stage: 'Contacted', contacted_at: service.today() });
-    expect(opps.itemAt(i)).toMatchObject({ id, stage: 'Contacted', contacted_at: service.today() });
+    expect(list.itemAt(i)).toMatchObject({ id, stage: 'Contacted', contacted_at: service.today() });
     await pipeline.markContacted();
     expect(lastToast()?.text).toMatch(/^Already marked contacted on /);
     await pipeline.unmarkContacted();
     d = await direct('opportunities:get', { brandId, id });
     expect(d.item).toMatchObject({ stage: null, contacted_at: null });
-    expect(opps.itemAt(i)).toMatchObject({ id, stage: null, contacted_at: null });
+    expect(list.itemAt(i)).toMatchObject({ id, stage: null, contacted_at: null });
   });
 
   it('p before the editor has read the draft copies the draft filled as it would go out, never the service text', async () => {
     pitch.close();
     await direct('drafts:save', { brandId, id: mixed, kind: 'pitch', subject: 'For {publication}', body: 'Hi {first_name}, one line on {article_title}.' });
-    const outreach = new OutreachActions(app, opps);
+    const { outreach } = w;
     // Only the row with the draft: the cursor is on it, its detail and the editor not read yet.
-    opps.setFilter({ ids: [mixed] });
-    await until(() => opps.active?.id === mixed);
+    list.setFilter({ ids: [mixed] });
+    await until(() => selection.active?.id === mixed);
     expect(pitch.isOf(brandId, mixed)).toBe(false);
     await outreach.copyPitch();
     const v = await direct('drafts:get', { brandId, id: mixed, kind: 'pitch' });
@@ -925,8 +923,8 @@ describe('PitchStore: the draft in the editor', () => {
     expect(platform.clipboard).not.toContain('{');
     expect(platform.clipboard).not.toContain(v.service.body.slice(0, 40));
     expect(lastToast()?.text).toBe('Copied the pitch.');
-    opps.setFilter({ ids: undefined });
-    await until(() => opps.total > 1);
+    list.setFilter({ ids: undefined });
+    await until(() => list.total > 1);
   });
 });
 
@@ -963,8 +961,9 @@ describe('ExportJob: cancel', () => {
   it('cancel stops the export (also when asked while main is starting it): it ends as cancelled, no file is left, its events are let go', async () => {
     const { existsSync, readdirSync } = await import('node:fs');
     const app = new AppStore();
-    const opps = new OpportunitiesStore(app);
-    const job = new ExportJob(app, opps);
+    const w = createWorkbench(app);
+    const { list } = w;
+    const job = new ExportJob(frameOf(app), () => void list.reload(true));
     const options = { brandId: sim.brands[0]!.id, preset: 'contacts' as const, markExported: false };
     const left = (name: string) => readdirSync(tmp.dir).filter((f) => f.startsWith(name));
     const before = listenerCount();
@@ -994,7 +993,7 @@ describe('ExportJob: cancel', () => {
     expect(listenerCount()).toBe(before);
     await job.cancel(); // nothing running: nothing to do
     job.dispose();
-    opps.dispose();
+    w.dispose();
     app.dispose();
     await until(() => inflight === 0);
   });
