@@ -1,7 +1,7 @@
 // The window's frame, the list and what acts on it (the list's page window,
 // the selection and its note, the pipeline's actions, outreach, an export),
 // run against the real contract handlers and core in this process through an
-// in-process window.workbench (test/support/renderer-window.ts). Each test
+// in-process window.workbench (support/window.ts). Each test
 // opens its own window on a copy of one synced cache, and lets go of it in
 // afterEach: no test depends on another, or on their order.
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { ExportJob } from '../../../renderer/src/state/export.svelte';
 import { PAGE } from '../../../renderer/src/state/list-window.svelte';
 import { createWorkbench, frameOf } from '../../../renderer/src/state/workbench';
 import { detail } from '../../support/store';
-import { perFile, until, type TestWindow } from '../../support/renderer-window';
+import { perFile, until, type TestWindow } from './support/window';
 
 const fixture = perFile();
 

@@ -1,7 +1,7 @@
 // The panes beside the list (insights, an opportunity's history, the
 // do-not-contact list, the user's record and its backups) and the frame's
 // notices, run against the real contract handlers and core in this process
-// through an in-process window.workbench (test/support/renderer-window.ts).
+// through an in-process window.workbench (support/window.ts).
 // Each test opens its own window on a copy of one synced cache, and lets go of
 // it in afterEach: no test depends on another, or on their order.
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { OpportunityHistory } from '../../../renderer/src/state/history.svelte';
 import { InsightsStore } from '../../../renderer/src/state/insights.svelte';
 import { RecordStore } from '../../../renderer/src/state/record.svelte';
 import { frameOf } from '../../../renderer/src/state/workbench';
-import { perFile, until, type TestWindow } from '../../support/renderer-window';
+import { perFile, until, type TestWindow } from './support/window';
 
 const fixture = perFile();
 

@@ -1,7 +1,7 @@
 // The draft in the editor (PitchStore), sending it (Sending), snippets, and
 // the pipeline's views over the list, run against the real contract handlers
 // and core in this process through an in-process window.workbench
-// (test/support/renderer-window.ts). Each test opens its own window on a copy
+// (support/window.ts). Each test opens its own window on a copy
 // of one synced cache, and lets go of it in afterEach: no test depends on
 // another, or on their order.
 import { describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { lineDiff } from '../../../renderer/src/lib/line-diff';
 import { fieldStates, segments, unfilledText } from '../../../renderer/src/lib/merge-words';
 import { addDays } from '../../../shared/calendar';
 import { copyPitch } from '../../../shared/outreach';
-import { perFile, until } from '../../support/renderer-window';
+import { perFile, until } from './support/window';
 
 const fixture = perFile();
 

@@ -6,12 +6,12 @@
 // (syncedCache), or an empty one; close() lets go of all of it.
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { cpSync } from 'node:fs';
-import { AppStore } from '../../renderer/src/state/app.svelte';
-import { createHandlers, dispatch } from '../../electron/core/app/handlers';
-import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
-import { openApp, type TestApp } from './app';
-import { FakeKeychain } from './fake-platform';
-import { tempDir } from './tmp';
+import { AppStore } from '../../../../renderer/src/state/app.svelte';
+import { createHandlers, dispatch } from '../../../../electron/core/app/handlers';
+import { DEMO_KEY, startSimulator, type Simulator } from '../../../../electron/simulator/server';
+import { openApp, type TestApp } from '../../../support/app';
+import { FakeKeychain } from '../../../support/fake-platform';
+import { tempDir } from '../../../support/tmp';
 
 /** What the bridge does instead of (or before) passing the next matching call to the core. */
 interface Intercept {
