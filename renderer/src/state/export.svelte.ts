@@ -9,8 +9,7 @@ import type { ExportCheck, ExportResult } from '../../../shared/model';
 import { call, on } from '../lib/api.svelte';
 import { count, errorText } from '../lib/format';
 import { Latest } from '../lib/latest';
-import type { AppStore } from './app.svelte';
-import type { OpportunitiesStore } from './opportunities.svelte';
+import type { Frame } from './frame';
 
 export type ExportOptions = MethodArgs<'export:preview'>[0];
 
@@ -38,12 +37,13 @@ export class ExportJob {
   #jobId: string | null = null;
   #early = new Map<string, Done>();
   #unsubscribe: (() => void)[] = [];
-  readonly #app: AppStore;
-  readonly #opps: OpportunitiesStore;
+  readonly #app: Frame;
+  readonly #reload: () => void;
 
-  constructor(app: AppStore, opps: OpportunitiesStore) {
+  /** `reload`: read the list again, keeping its cursor (the export marked rows exported). */
+  constructor(app: Frame, reload: () => void) {
     this.#app = app;
-    this.#opps = opps;
+    this.#reload = reload;
   }
 
   get check(): ExportCheck | null {
@@ -81,7 +81,7 @@ export class ExportJob {
           ? `Already marked as sent on ${this.#sent.alreadySent}.`
           : `Marked ${count(this.#sent.addresses, 'address', 'addresses')} of ${count(this.#sent.updated, 'opportunity', 'opportunities')} as contacted today.`,
       );
-      void this.#opps.reload(true);
+      this.#reload();
     } catch (e) {
       this.#error = errorText(e);
     }
@@ -195,7 +195,7 @@ export class ExportJob {
     this.#result = d.result;
     this.#resultJob = d.jobId;
     this.#app.toast(`Exported ${count(d.result?.rows ?? 0, 'row')}.`);
-    void this.#opps.reload(true);
+    this.#reload();
   }
 
   /** Never rejects. */

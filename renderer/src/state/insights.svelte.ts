@@ -7,7 +7,7 @@ import type { ScoreRow } from '../../../shared/model';
 import { competitorGaps, domainCitations, type DomainCitations, type DomainGap } from '../../../shared/insights';
 import { call } from '../lib/api.svelte';
 import { Latest } from '../lib/latest';
-import type { AppStore } from './app.svelte';
+import type { Frame } from './frame';
 
 type Citations = ContractResults['citations:get'];
 export type CitationMode = 'citations' | 'search-queries' | 'knowledge';
@@ -28,9 +28,9 @@ export class InsightsStore {
   #loads = new Latest();
   #filters = new Latest();
   #gapCounts = new Latest();
-  readonly #app: AppStore;
+  readonly #app: Frame;
 
-  constructor(app: AppStore) {
+  constructor(app: Frame) {
     this.#app = app;
   }
 

@@ -11,8 +11,21 @@ import { count } from '../lib/format';
 import { Latest } from '../lib/latest';
 import { outletKey, outletOfRow, outletRows, slotAt, slotOfRow, type OutletHead, type OutletRows } from '../lib/outlet-rows';
 import { recall, remember } from '../lib/remembered';
-import type { AppStore } from './app.svelte';
-import type { OpportunitiesStore } from './opportunities.svelte';
+import type { ListItem } from '../../../shared/model';
+import type { Frame } from './frame';
+import type { Filter } from './list-window.svelte';
+
+/** What the outlets need of the list and the selection, given at construction. */
+export interface OutletGroupsDeps {
+  frame: Frame;
+  filter: () => Filter;
+  setFilter: (patch: Partial<Filter>) => void;
+  total: () => number;
+  cursor: () => number;
+  moveTo: (i: number) => void;
+  active: () => ListItem | undefined;
+  select: (ids: readonly string[]) => void;
+}
 
 export class OutletGroups {
   /** Grouping asked for; it holds while the list is sorted by domain. */
@@ -23,22 +36,20 @@ export class OutletGroups {
   /** The outlet whose head has the cursor (null: a row has it). */
   #head = $state<number | null>(null);
   #turn = new Latest();
-  readonly #app: AppStore;
-  readonly #opps: OpportunitiesStore;
+  readonly #deps: OutletGroupsDeps;
+  readonly #frame: Frame;
 
-  constructor(app: AppStore, opps: OpportunitiesStore) {
-    this.#app = app;
-    this.#opps = opps;
+  constructor(deps: OutletGroupsDeps) {
+    this.#deps = deps;
+    this.#frame = deps.frame;
   }
 
   /** Grouped by publication: sorted by domain, a head per outlet. */
   get grouped(): boolean {
-    return this.#want && this.#opps.filter.sort === 'domain';
+    return this.#want && this.#deps.filter().sort === 'domain';
   }
   /** The heads and rows on screen (null while not grouped or not counted yet: the rows alone then). */
-  readonly rows: OutletRows | null = $derived.by(() => (this.grouped ? outletRows(this.#outlets, this.#opps.total, this.#collapsed) : null));
-  /** Opportunities per outlet (lower-case domain) under the filter on screen. */
-  readonly domains: Record<string, number> = $derived(Object.fromEntries(this.#outlets.map((o) => [outletKey(o.domain), o.total])));
+  readonly rows: OutletRows | null = $derived.by(() => (this.grouped ? outletRows(this.#outlets, this.#deps.total(), this.#collapsed) : null));
   /** The outlet whose head has the cursor, if one does. */
   get head(): number | null {
     return this.rows && this.#head !== null && this.#head < this.rows.outlets.length ? this.#head : null;
@@ -48,7 +59,7 @@ export class OutletGroups {
     const r = this.rows;
     if (!r) return null;
     const h = this.head;
-    return h !== null ? r.headSlot[h]! : slotOfRow(r, this.#opps.cursor);
+    return h !== null ? r.headSlot[h]! : slotOfRow(r, this.#deps.cursor());
   }
   /** The outlet under the cursor (its head, or the row's outlet). */
   get current(): OutletHead | null {
@@ -59,8 +70,8 @@ export class OutletGroups {
   /** The outlet under the cursor, by its index. */
   #index(): number | null {
     const r = this.rows;
-    if (!r || this.#opps.total === 0) return null;
-    return this.head ?? outletOfRow(r, this.#opps.cursor);
+    if (!r || this.#deps.total() === 0) return null;
+    return this.head ?? outletOfRow(r, this.#deps.cursor());
   }
 
   /** A list was put on screen: another sort ends the grouping; grouped, its outlets are counted. */
@@ -77,28 +88,28 @@ export class OutletGroups {
     if (this.grouped) {
       this.#want = false;
       remember({ grouped: false });
-      this.#opps.setFilter({ sort: this.#sortBefore });
+      this.#deps.setFilter({ sort: this.#sortBefore });
       return;
     }
-    const sort = this.#opps.filter.sort;
+    const sort = this.#deps.filter().sort;
     this.#sortBefore = sort && sort !== 'domain' ? sort : 'priority';
     this.#want = true;
     remember({ grouped: true });
     this.#outlets = [];
-    this.#opps.setFilter({ sort: 'domain' });
+    this.#deps.setFilter({ sort: 'domain' });
   }
 
   /** Count the outlets again (after an action changed stages). Never rejects. */
   async refresh(given?: ListFilter, listFresh: () => boolean = () => true): Promise<void> {
-    const brandId = this.#app.brandId;
-    const filter = given ?? (brandId ? { ...this.#opps.filter, brandId } : null);
+    const brandId = this.#frame.brandId;
+    const filter = given ?? (brandId ? { ...this.#deps.filter(), brandId } : null);
     if (!this.#want || !filter) return;
     const fresh = this.#turn.begin();
     try {
       const o = await call('opportunities:outlets', filter);
       if (fresh() && listFresh()) this.#outlets = o;
     } catch (e) {
-      if (fresh()) this.#app.fail('The outlets could not be counted')(e);
+      if (fresh()) this.#frame.fail('The outlets could not be counted')(e);
     }
   }
 
@@ -112,17 +123,17 @@ export class OutletGroups {
     const at = slotAt(r, Math.max(0, Math.min(r.length - 1, slot)));
     if ('head' in at) {
       this.#head = at.head;
-      this.#opps.moveTo(r.firstRow[at.head]!);
+      this.#deps.moveTo(r.firstRow[at.head]!);
     } else {
       this.#head = null;
-      this.#opps.moveTo(at.row);
+      this.#deps.moveTo(at.row);
     }
   }
 
   /** A row clicked: the cursor on it. */
   toRow(i: number): void {
     this.#head = null;
-    this.#opps.moveTo(i);
+    this.#deps.moveTo(i);
   }
 
   /** Up or down through heads and rows; false when not grouped (the list moves as usual). */
@@ -138,7 +149,7 @@ export class OutletGroups {
     const r = this.rows;
     if (!r) return false;
     this.#head = null;
-    this.#to(slotOfRow(r, end ? this.#opps.total - 1 : 0));
+    this.#to(slotOfRow(r, end ? this.#deps.total() - 1 : 0));
     return true;
   }
 
@@ -161,7 +172,7 @@ export class OutletGroups {
     const r = this.rows;
     if (!r) return false;
     const h = this.head;
-    if (h === null) this.#to(r.headSlot[outletOfRow(r, this.#opps.cursor)]!);
+    if (h === null) this.#to(r.headSlot[outletOfRow(r, this.#deps.cursor())]!);
     else this.collapse(true, h);
     return true;
   }
@@ -188,8 +199,8 @@ export class OutletGroups {
   moveToOutlet(dir: 1 | -1): void {
     const r = this.rows;
     if (!r) return;
-    const k = this.head ?? outletOfRow(r, this.#opps.cursor);
-    const atStart = this.head !== null || this.#opps.cursor === r.firstRow[k];
+    const k = this.head ?? outletOfRow(r, this.#deps.cursor());
+    const atStart = this.head !== null || this.#deps.cursor() === r.firstRow[k];
     const to = dir === 1 ? k + 1 : atStart ? k - 1 : k;
     if (to < 0 || to >= r.outlets.length) return;
     this.#head = null;
@@ -198,17 +209,16 @@ export class OutletGroups {
 
   /** Every opportunity of the list at the outlet under the cursor (null when there is none, or it could not be read: a toast says so). Never rejects. */
   async ids(): Promise<{ outlet: string; ids: string[] } | null> {
-    const o = this.#opps;
-    const brandId = this.#app.brandId;
-    const outlet = this.current?.domain ?? o.active?.domain;
+    const brandId = this.#frame.brandId;
+    const outlet = this.current?.domain ?? this.#deps.active()?.domain;
     if (!brandId || !outlet) return null;
     try {
-      const { search: _search, ...filter } = o.filter;
+      const { search: _search, ...filter } = this.#deps.filter();
       const r = await call('opportunities:list', { filter: { ...filter, brandId, domain: outlet }, offset: 0, limit: 1000 });
       // The domain filter matches a part of a domain: only this outlet's own.
       return { outlet, ids: r.items.filter((it) => outletKey(it.domain) === outletKey(outlet)).map((it) => it.id) };
     } catch (e) {
-      this.#app.fail('The outlet could not be read')(e);
+      this.#frame.fail('The outlet could not be read')(e);
       return null;
     }
   }
@@ -217,7 +227,7 @@ export class OutletGroups {
   async select(): Promise<void> {
     const got = await this.ids();
     if (!got) return;
-    this.#opps.select(got.ids);
-    this.#app.toast(`${count(got.ids.length, 'opportunity', 'opportunities')} at ${got.outlet} selected: the selection's actions apply to them all.`);
+    this.#deps.select(got.ids);
+    this.#frame.toast(`${count(got.ids.length, 'opportunity', 'opportunities')} at ${got.outlet} selected: the selection's actions apply to them all.`);
   }
 }

@@ -5,16 +5,25 @@
 // rejection.
 import { copyGoodAddresses, copyPitch } from '../../../shared/outreach';
 import { call } from '../lib/api.svelte';
-import type { AppStore } from './app.svelte';
-import type { OpportunitiesStore } from './opportunities.svelte';
+import type { ListItem, OpportunityDetail } from '../../../shared/model';
+import type { Frame } from './frame';
+
+/** What outreach needs of the selection, given at construction. */
+export interface OutreachDeps {
+  frame: Frame;
+  /** The open detail (its addresses). */
+  detail: () => OpportunityDetail | null;
+  /** The row under the cursor (its detail may still be on its way). */
+  active: () => ListItem | undefined;
+}
 
 export class OutreachActions {
-  readonly #app: AppStore;
-  readonly #opps: OpportunitiesStore;
+  readonly #app: Frame;
+  readonly #deps: OutreachDeps;
 
-  constructor(app: AppStore, opps: OpportunitiesStore) {
-    this.#app = app;
-    this.#opps = opps;
+  constructor(deps: OutreachDeps) {
+    this.#deps = deps;
+    this.#app = deps.frame;
   }
 
   async #act(what: string, action: () => Promise<void>): Promise<void> {
@@ -27,7 +36,7 @@ export class OutreachActions {
 
   copyContacts(includeCatchAll = false): Promise<void> {
     return this.#act('The addresses could not be copied', async () => {
-      const d = this.#opps.detail;
+      const d = this.#deps.detail();
       if (!d) return;
       const r = copyGoodAddresses(d.contacts, { includeCatchAll });
       if (r.count) await call('clipboard:write', { text: r.text });
@@ -54,7 +63,7 @@ export class OutreachActions {
   copyPitch(): Promise<void> {
     return this.#act('The pitch could not be copied', async () => {
       // The row the cursor is on: its detail may still be on its way.
-      const id = this.#opps.active?.id;
+      const id = this.#deps.active()?.id;
       const brandId = this.#app.brandId;
       if (!id || !brandId) return;
       const v = await call('drafts:get', { brandId, id, kind: 'pitch' });

@@ -1,72 +1,85 @@
-// Long because: one opened draft is one session (load, type, save, reset,
-// send, mark sent) guarded by one counter; split, each part would need it.
 // The open opportunity's draft in the editor: the pitch and its one follow-up
-// (a draft each), saved as the user types (debounced, and at once when the
-// selection moves, the field loses focus or the window goes), the text filled
-// for the first address chosen (the core fills it: DraftView), the hints, the
-// warnings before a pitch goes, and sending it through the user's own mail
-// with the offer to mark it contacted. Answers for a draft the editor has left
-// are dropped (lib/latest.ts and a session per opened draft); every failed call
-// says why in a toast.
-import type { ComposeResult, ContactWarning, DraftView, MixChoice, MixWarning } from '../../../shared/model';
-import { VIA_NAMES, type MailVia } from '../../../shared/mail-links';
+// (a draft each), saved as the user types to the opportunity it was typed for
+// (lib/autosave.svelte.ts: after a pause, and at once when the selection
+// moves, the field loses focus or the window goes), the text filled for the
+// first address chosen (the core fills it: DraftView), the hints and the
+// warnings before it goes (sending it: sending.svelte.ts). Answers for a draft
+// the editor has left are dropped (lib/latest.ts and a session per opened
+// draft); every failed call says why in a toast. What it needs of the rest of
+// the window comes as callbacks at construction.
+import type { ContactWarning, DraftView } from '../../../shared/model';
 import { copyPitch } from '../../../shared/outreach';
 import { pitchLengthHint, spamHints, subjectHint } from '../../../shared/pitch-hints';
 import { call } from '../lib/api.svelte';
 import { count, errorText } from '../lib/format';
+import { Autosave, type SaveState } from '../lib/autosave.svelte';
 import { Latest } from '../lib/latest';
 import { fieldStates, uniqueUnfilled } from '../lib/merge-words';
-import type { AppStore } from './app.svelte';
-import type { OpportunitiesStore } from './opportunities.svelte';
-import type { PipelineStore } from './pipeline.svelte';
+import type { Frame } from './frame';
+import type { OpenDraft } from './sending.svelte';
 
 export type DraftKind = DraftView['kind'];
-export type DraftSaveState = 'saved' | 'saving' | 'unsaved' | 'error';
 export type Recipient = DraftView['recipients'][number];
 
 /** Typing pauses this long before the draft is saved. */
 export const SAVE_AFTER_MS = 400;
 
+/** The text typed in the editor, and the draft it was typed for. */
+interface DraftEdit {
+  brandId: string;
+  id: string;
+  kind: DraftKind;
+  subject: string;
+  body: string;
+  /** The opportunity had no draft of this kind yet: its first save makes it Drafted. */
+  first: boolean;
+}
+
+export interface PitchDeps {
+  frame: Frame;
+  /** A draft's first save moved its opportunity to Drafted: its row shows it. */
+  drafted: (brandId: string, id: string) => void;
+  /** The draft on screen changed (`opened`: another one opened): a send waiting for an answer goes (sending.svelte.ts). */
+  changed: (opened: boolean) => void;
+}
+
 export class PitchStore {
-  #brandId = $state<string | null>(null);
-  #id = $state<string | null>(null);
+  /** The opportunity whose draft is open (null: none). */
+  #of = $state.raw<{ brandId: string; id: string } | null>(null);
   #kind = $state<DraftKind>('pitch');
   #view = $state.raw<DraftView | null>(null);
   #subject = $state('');
   #body = $state('');
-  #saveState = $state<DraftSaveState>('saved');
   /** The addresses chosen, as the view lists them. */
   #chosen = $state.raw<ReadonlySet<string>>(new Set());
   #warnings = $state.raw<ContactWarning[]>([]);
-  /** A send waiting for "open anyway" (warnings or unfilled fields were shown). */
-  #pending = $state<MailVia | null>(null);
-  /** A person and shared inboxes chosen together: nothing opened; how to send it (one message each, Bcc, together). */
-  #mix = $state.raw<{ via: MailVia; warning: MixWarning } | null>(null);
-  /** Opened in mail: the result, and the offer to mark it contacted (or followed up). */
-  #sent = $state.raw<ComposeResult | null>(null);
-  #sending = $state(false);
   #askingReset = $state(false);
   #error = $state<string | null>(null);
   /** One per draft opened (an opportunity and a kind): answers for an earlier one are not applied. */
   #session = 0;
-  #timer: ReturnType<typeof setTimeout> | null = null;
   #loads = new Latest();
   #warningTurn = new Latest();
-  readonly #app: AppStore;
-  readonly #opps: OpportunitiesStore;
-  readonly #pipeline: PipelineStore;
+  readonly #saving: Autosave<DraftEdit>;
+  readonly #deps: PitchDeps;
+  readonly #app: Frame;
 
-  constructor(app: AppStore, opps: OpportunitiesStore, pipeline: PipelineStore) {
-    this.#app = app;
-    this.#opps = opps;
-    this.#pipeline = pipeline;
+  constructor(deps: PitchDeps) {
+    this.#deps = deps;
+    this.#app = deps.frame;
+    this.#saving = new Autosave<DraftEdit>({
+      delayMs: SAVE_AFTER_MS,
+      save: (d) => this.#save(d),
+      // Saved: the text is filled again (the core's answer carries the saved draft).
+      saved: () => this.#load(false),
+      failed: this.#app.fail('The draft could not be saved'),
+    });
   }
 
   get brandId(): string | null {
-    return this.#brandId;
+    return this.#of?.brandId ?? null;
   }
   get id(): string | null {
-    return this.#id;
+    return this.#of?.id ?? null;
   }
   get kind(): DraftKind {
     return this.#kind;
@@ -81,26 +94,14 @@ export class PitchStore {
   get body(): string {
     return this.#body;
   }
-  get saveState(): DraftSaveState {
-    return this.#saveState;
+  get saveState(): SaveState {
+    return this.#saving.state;
   }
   get chosen(): ReadonlySet<string> {
     return this.#chosen;
   }
   get warnings(): ContactWarning[] {
     return this.#warnings;
-  }
-  get pending(): MailVia | null {
-    return this.#pending;
-  }
-  get sent(): ComposeResult | null {
-    return this.#sent;
-  }
-  get mix(): { via: MailVia; warning: MixWarning } | null {
-    return this.#mix;
-  }
-  get sending(): boolean {
-    return this.#sending;
   }
   get askingReset(): boolean {
     return this.#askingReset;
@@ -125,7 +126,7 @@ export class PitchStore {
 
   /** The draft on screen is this opportunity's. */
   isOf(brandId: string | null, id: string | null | undefined): boolean {
-    return this.#view !== null && this.#brandId === brandId && this.#id === (id ?? null);
+    return this.#view !== null && this.#of?.brandId === brandId && this.#of.id === (id ?? null);
   }
 
   /**
@@ -134,24 +135,23 @@ export class PitchStore {
    * to `kind` if it shows the other draft. Never rejects.
    */
   async follow(brandId: string, id: string, kind: DraftKind): Promise<void> {
-    if (this.#brandId === brandId && this.#id === id) {
+    if (this.#of?.brandId === brandId && this.#of.id === id) {
       if (kind !== this.#kind) await this.switchKind(kind);
       return;
     }
     void this.flush();
     this.#begin();
-    this.#brandId = brandId;
-    this.#id = id;
+    this.#of = { brandId, id };
     this.#kind = kind;
     this.#chosen = new Set();
     this.#warnings = [];
-    this.#sent = null;
+    this.#deps.changed(true);
     await this.#load(true);
   }
 
   /** The pitch or the follow-up (the other one when not given). Never rejects. */
   async switchKind(kind: DraftKind = this.#kind === 'pitch' ? 'followup' : 'pitch'): Promise<void> {
-    if (!this.#id || kind === this.#kind) return;
+    if (!this.#of || kind === this.#kind) return;
     void this.flush();
     this.#begin();
     this.#kind = kind;
@@ -167,8 +167,7 @@ export class PitchStore {
   close(): void {
     void this.flush();
     this.#begin();
-    this.#brandId = null;
-    this.#id = null;
+    this.#of = null;
   }
 
   /** A new draft on screen: the last one's state goes. */
@@ -179,9 +178,8 @@ export class PitchStore {
     this.#view = null;
     this.#subject = '';
     this.#body = '';
-    this.#saveState = 'saved';
-    this.#pending = null;
-    this.#mix = null;
+    this.#saving.clear();
+    this.#deps.changed(false);
     this.#askingReset = false;
     this.#error = null;
   }
@@ -192,10 +190,10 @@ export class PitchStore {
    * `pick`: choose the addresses the view pre-selects (a newly opened opportunity).
    */
   async #load(pick: boolean): Promise<void> {
-    const brandId = this.#brandId;
-    const id = this.#id;
+    const of = this.#of;
     const kind = this.#kind;
-    if (!brandId || !id) return;
+    if (!of) return;
+    const { brandId, id } = of;
     const fresh = this.#loads.begin();
     const session = this.#session;
     const to = this.filledFor?.email;
@@ -223,46 +221,31 @@ export class PitchStore {
   #apply(v: DraftView): void {
     this.#view = v;
     this.#error = null;
-    if (this.#saveState === 'saved') {
+    if (this.#saving.state === 'saved') {
       this.#subject = v.text.subject;
       this.#body = v.text.body;
     }
   }
 
-  /** Typed in the editor: saved once typing pauses. */
+  /** Typed in the editor: saved once typing pauses, to the draft it was typed for. */
   edit(part: 'subject' | 'body', text: string): void {
-    if (!this.#view) return;
+    const of = this.#of;
+    if (!this.#view || !of) return;
     if (part === 'subject') this.#subject = text;
     else this.#body = text;
-    this.#saveState = 'unsaved';
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => void this.flush(), SAVE_AFTER_MS);
+    this.#saving.edit({ ...of, kind: this.#kind, subject: this.#subject, body: this.#body, first: this.#view.draft === null });
   }
 
-  /** Save the typed text now (the pause, a blur, the selection moving, the window closing). Never rejects. */
-  async flush(): Promise<void> {
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
-    const brandId = this.#brandId;
-    const id = this.#id;
-    const kind = this.#kind;
-    if (!brandId || !id || (this.#saveState !== 'unsaved' && this.#saveState !== 'error')) return;
-    const subject = this.#subject;
-    const body = this.#body;
-    const session = this.#session;
-    const first = this.#view?.draft === null;
-    this.#saveState = 'saving';
-    try {
-      await call('drafts:save', { brandId, id, kind, subject, body });
-      // The first save of a New opportunity makes it Drafted: its row says so.
-      if (first) void this.#opps.refreshItem(id);
-      if (session !== this.#session) return;
-      this.#saveState = this.#subject === subject && this.#body === body ? 'saved' : 'unsaved';
-      await this.#load(false);
-    } catch (e) {
-      if (session === this.#session) this.#saveState = 'error';
-      this.#app.fail('The draft could not be saved')(e);
-    }
+  /** Save the typed text now (the pause, a blur, the selection moving, the window closing); then fill it again. Never rejects. */
+  flush(): Promise<void> {
+    return this.#saving.flush();
+  }
+
+  async #save(d: DraftEdit): Promise<void> {
+    const { first, ...draft } = d;
+    await call('drafts:save', draft);
+    // The first save of a New opportunity makes it Drafted: its row says so.
+    if (first) this.#deps.drafted(d.brandId, d.id);
   }
 
   /** "Reset to the service's text": asked first (confirmReset / cancelReset). */
@@ -278,17 +261,15 @@ export class PitchStore {
   /** The user's draft goes; the service's pitch (or the suggested follow-up) is the text again. Never rejects. */
   async confirmReset(): Promise<void> {
     this.#askingReset = false;
-    const brandId = this.#brandId;
-    const id = this.#id;
+    const of = this.#of;
     const kind = this.#kind;
-    if (!brandId || !id) return;
-    if (this.#timer) clearTimeout(this.#timer);
-    this.#timer = null;
+    if (!of) return;
+    this.#saving.pause();
     const session = this.#session;
     try {
-      await call('drafts:reset', { brandId, id, kind });
+      await call('drafts:reset', { ...of, kind });
       if (session !== this.#session) return;
-      this.#saveState = 'saved';
+      this.#saving.clear();
       await this.#load(false);
       this.#app.toast(kind === 'pitch' ? "The draft is the service's text again." : 'The follow-up is the suggested text again.');
     } catch (e) {
@@ -302,131 +283,46 @@ export class PitchStore {
     if (next.has(email)) next.delete(email);
     else next.add(email);
     this.#chosen = next;
-    this.#pending = null;
+    this.#deps.changed(false);
     void this.#load(false);
     void this.#refreshWarnings();
   }
 
   async #refreshWarnings(): Promise<void> {
-    const brandId = this.#brandId;
-    const id = this.#id;
+    const of = this.#of;
     const fresh = this.#warningTurn.begin();
     const addresses = [...this.#chosen];
-    if (!brandId || !id || addresses.length === 0) {
+    if (!of || addresses.length === 0) {
       this.#warnings = [];
       return;
     }
     try {
-      const w = await call('pipeline:warnings', { brandId, id, addresses });
+      const w = await call('pipeline:warnings', { ...of, addresses });
       if (fresh()) this.#warnings = w;
     } catch (e) {
       if (fresh()) this.#app.fail('Earlier contacts could not be checked')(e);
     }
   }
 
-  /** The typed text saved and filled again: what the core would send now. */
-  async #settle(): Promise<void> {
-    if (this.#saveState === 'unsaved' || this.#saveState === 'error') await this.flush();
+  /** The typed text saved and filled again: what the core would send now (`checked`: and the chosen addresses' earlier contacts checked). */
+  async settle(checked = false): Promise<void> {
+    if (this.#saving.waiting) await this.flush();
     else await this.#load(false);
+    if (checked) await this.#refreshWarnings();
   }
 
-  /**
-   * Open the filled draft in the user's own mail for the chosen addresses.
-   * Warnings (an earlier contact) or unfilled fields are shown first and the
-   * send waits for "open anyway" (`anyway`). Never rejects.
-   */
-  async send(via: MailVia, anyway = false, mix?: MixChoice): Promise<void> {
-    const brandId = this.#brandId;
-    const id = this.#id;
-    const kind = this.#kind;
-    if (!brandId || !id || !this.#view || this.#sending) return;
-    if (this.to.length === 0) {
-      this.#app.toast('Choose at least one address to send to (key a).', 'error');
-      return;
-    }
-    const session = this.#session;
-    this.#sending = true;
-    try {
-      await this.#settle();
-      await this.#refreshWarnings();
-      if (session !== this.#session) return;
-      if (!anyway && (this.#warnings.length > 0 || this.unfilled.length > 0)) {
-        this.#pending = via;
-        return;
-      }
-      this.#pending = null;
-      this.#mix = null;
-      const r = await call('mail:compose', { brandId, id, kind, via, to: this.to, ...(mix ? { mix } : {}) });
-      if (!r.opened && r.mix) {
-        // A person and shared inboxes in one To: line: nothing opened until the user picks how.
-        if (session === this.#session) this.#mix = { via, warning: r.mix };
-        return;
-      }
-      this.#app.toast(r.opened ? r.message + this.#leftOutBlocked(id) : r.message, r.opened ? 'info' : 'error');
-      if (session === this.#session && r.opened) this.#sent = r;
-    } catch (e) {
-      this.#app.fail(`The pitch could not be opened in ${VIA_NAMES[via]}`)(e);
-    } finally {
-      this.#sending = false;
-    }
-  }
-
-  /** Said after a message opens: the opportunity's addresses on the do-not-contact list were left out of it. */
-  #leftOutBlocked(id: string): string {
-    const d = this.#opps.detail;
-    const blocked = d?.item.id === id ? d.contacts.filter((c) => c.valid && c.blocked).length : 0;
-    return blocked ? ` ${count(blocked, 'address', 'addresses')} on your do-not-contact list left out.` : '';
-  }
-
-  cancelSend(): void {
-    this.#pending = null;
-    this.#mix = null;
-  }
-
-  /** The answer to a person and shared inboxes chosen together: one message each, the shared ones in Bcc, or together. Never rejects. */
-  sendMixed(choice: MixChoice): Promise<void> {
-    const m = this.#mix;
-    if (!m) return Promise.resolve();
-    return this.send(m.via, true, choice);
-  }
-
-  /**
-   * The answer to "Mark contacted?" after opening the pitch in mail: contacted
-   * today with the addresses used (a follow-up: followed up). Never rejects.
-   */
-  async confirmSent(): Promise<void> {
-    const sent = this.#sent;
-    const brandId = this.#brandId;
-    const id = this.#id;
-    if (!sent || !brandId || !id) return;
-    this.#sent = null;
-    try {
-      // The subject that went out is kept: the follow-up replies to it.
-      const action = this.#kind === 'followup' ? ({ do: 'followed-up' } as const) : ({ do: 'contacted', addresses: sent.to, subject: sent.subject } as const);
-      const r = await call('triage:apply', { brandId, ids: [id], action, filter: this.#opps.filter, counts: true });
-      this.#pipeline.applyResult(r);
-      await this.#opps.applyResult(r);
-      const actionId = r.actionId;
-      this.#app.toast(
-        this.#kind === 'followup' ? 'Marked followed up today.' : `Marked contacted today: ${sent.to.join(', ')}.`,
-        'info',
-        actionId === null ? undefined : { label: 'Undo', run: () => void this.#pipeline.undo(actionId) },
-      );
-    } catch (e) {
-      this.#sent = sent;
-      this.#app.fail(this.#kind === 'followup' ? 'The follow-up could not be recorded' : 'The contacted date could not be saved')(e);
-    }
-  }
-
-  dismissSent(): void {
-    this.#sent = null;
+  /** The open draft, as a send needs it (sending.svelte.ts). */
+  open(): OpenDraft | null {
+    const of = this.#of;
+    if (!of) return null;
+    return { of, kind: this.#kind, view: this.#view, to: this.to, warnings: this.#warnings, unfilledCount: this.unfilled.length, session: this.#session };
   }
 
   /** Copy the filled text (what would go out). Never rejects. */
   async copy(part: 'both' | 'subject' | 'body' = 'both'): Promise<void> {
     if (!this.#view) return;
     try {
-      await this.#settle();
+      await this.settle();
       const v = this.#view;
       if (!v) return;
       const text = part === 'subject' ? v.filled.subject : part === 'body' ? v.filled.body : copyPitch(v.filled.subject, v.filled.body);

@@ -12,7 +12,17 @@ import { call, on, WorkbenchError } from '../lib/api.svelte';
 import { count, errorText, when } from '../lib/format';
 import { Latest } from '../lib/latest';
 import { columnsFromMessage, countsText } from '../lib/record-words';
-import type { AppStore } from './app.svelte';
+import type { View } from './app.svelte';
+import type { Frame } from './frame';
+
+/** What the record needs of the window, given at construction. */
+export interface RecordDeps {
+  frame: Frame;
+  /** Show a view (a menu command opens Settings at its part). */
+  show: (view: View) => void;
+  /** The user's record changed outside the list (a restore, an import): every view of the data reads again. */
+  dataChanged: () => void;
+}
 
 export type RecordPart = 'backups' | 'move' | 'dnc';
 type Command = EventPayloads['app:command']['command'];
@@ -59,10 +69,12 @@ export class RecordStore {
   #backupsTurn = new Latest();
   #dncTurn = new Latest();
   #unsubscribe: (() => void)[] = [];
-  readonly #app: AppStore;
+  readonly #app: Frame;
+  readonly #deps: RecordDeps;
 
-  constructor(app: AppStore) {
-    this.#app = app;
+  constructor(deps: RecordDeps) {
+    this.#deps = deps;
+    this.#app = deps.frame;
   }
 
   get backups(): BackupInfo[] {
@@ -118,7 +130,7 @@ export class RecordStore {
 
   /** A menu item in main: open Settings at the right part and start the flow. Never rejects. */
   async command(command: Command): Promise<void> {
-    this.#app.show('settings');
+    this.#deps.show('settings');
     this.#focus = { part: PARTS[command], turn: (this.#focus?.turn ?? 0) + 1 };
     if (command === 'restore-backup') await this.loadBackups();
     else if (command === 'export-record') await this.exportRecord();
@@ -162,7 +174,7 @@ export class RecordStore {
   /** The record (or the list) changed: every view of it reads again. */
   #changed(): void {
     this.#version++;
-    this.#app.dataChanged();
+    this.#deps.dataChanged();
   }
 
   // ---- backups -----------------------------------------------------------------

@@ -10,7 +10,7 @@ import type { PeriodPreset, ResultsReport } from '../../../shared/results';
 import { call } from '../lib/api.svelte';
 import { count } from '../lib/format';
 import { Latest } from '../lib/latest';
-import type { AppStore } from './app.svelte';
+import type { Frame } from './frame';
 
 export type ReportFormat = 'pdf' | 'html';
 /** The report page as the window shows it: its markup and the styles that draw it. */
@@ -43,9 +43,9 @@ export class ResultsStore {
   #loads = new Latest();
   #evidenceTurn = new Latest();
   #citedTurn = new Latest();
-  readonly #app: AppStore;
+  readonly #app: Frame;
 
-  constructor(app: AppStore) {
+  constructor(app: Frame) {
     this.#app = app;
   }
 

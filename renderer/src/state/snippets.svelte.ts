@@ -5,7 +5,7 @@ import type { SnippetRecord } from '../../../shared/user-record';
 import { call } from '../lib/api.svelte';
 import { errorText } from '../lib/format';
 import { Latest } from '../lib/latest';
-import type { AppStore } from './app.svelte';
+import type { Frame } from './frame';
 
 export type SnippetKind = SnippetRecord['kind'];
 export const SNIPPET_KINDS: readonly [SnippetKind, string][] = [
@@ -14,14 +14,14 @@ export const SNIPPET_KINDS: readonly [SnippetKind, string][] = [
   ['other', 'Other'],
 ];
 
-export class SnippetsStore {
+export class SnippetList {
   #list = $state.raw<SnippetRecord[]>([]);
   #loaded = $state(false);
   #error = $state<string | null>(null);
   #turn = new Latest();
-  readonly #app: AppStore;
+  readonly #app: Frame;
 
-  constructor(app: AppStore) {
+  constructor(app: Frame) {
     this.#app = app;
   }
 

@@ -1,0 +1,362 @@
+// The window's frame, the list and what acts on it (the list's page window,
+// the selection and its note, the pipeline's actions, outreach, an export),
+// run against the real contract handlers and core in this process through an
+// in-process window.workbench (support/window.ts). Each test
+// opens its own window on a copy of one synced cache, and lets go of it in
+// afterEach: no test depends on another, or on their order.
+import { describe, expect, it } from 'vitest';
+import { flushSync } from 'svelte';
+import { join } from 'node:path';
+import { DEMO_KEY } from '../../../electron/simulator/server';
+import { AppStore } from '../../../renderer/src/state/app.svelte';
+import { ExportJob } from '../../../renderer/src/state/export.svelte';
+import { PAGE } from '../../../renderer/src/state/list-window.svelte';
+import { createWorkbench, frameOf } from '../../../renderer/src/state/workbench';
+import { detail } from '../../support/store';
+import { perFile, until, type TestWindow } from './support/window';
+
+const fixture = perFile();
+
+/** A window with the workbench's stores, its frame read and the first brand on screen (`listed`: and its list read; `loaded: false`: nothing read yet). */
+async function workbench(o: { listed?: boolean; loaded?: boolean } = {}) {
+  const win = await fixture.window();
+  const app = fixture.frame();
+  const w = createWorkbench(app);
+  fixture.cleanup(() => w.dispose());
+  if (o.loaded === false) return { win, app, ...w };
+  await app.load();
+  app.selectBrand(fixture.cache.sim.brands[0]!.id);
+  if (o.listed) await w.list.reload();
+  return { win, app, ...w };
+}
+
+describe('AppStore: the frame', () => {
+  it('loads the frame; a key set from the UI starts a sync whose events update the state', async () => {
+    await fixture.window(true);
+    const app = fixture.frame();
+    await app.load();
+    expect(app.loaded).toBe(true);
+    expect(app.hasKey).toBe(false);
+    await expect(app.setKey('sk_live_nope')).rejects.toMatchObject({ kind: 'invalid-input' });
+    await app.setKey(DEMO_KEY);
+    expect(app.hasKey).toBe(true);
+    expect(app.syncing).toBe(true);
+    await until(() => app.toasts.some((t) => t.text.startsWith('Synced')));
+    await until(() => !app.syncing);
+    expect(app.brands.length).toBe(3);
+    app.selectBrand(fixture.cache.sim.brands[0]!.id);
+    expect(app.brand?.name).toBe(fixture.cache.sim.brands[0]!.name);
+  });
+  it("every subscription to main's events ends with dispose(); load() twice subscribes once", async () => {
+    const win = await fixture.window();
+    const before = win.listenerCount();
+    const other = new AppStore();
+    await other.load();
+    await other.load();
+    expect(other.loaded).toBe(true);
+    expect(win.listenerCount()).toBe(before + 7);
+    other.dispose();
+    expect(win.listenerCount()).toBe(before);
+  });
+});
+
+describe('the list, the selection and the actions on them', () => {
+  it('lists a page at a time, fetches further pages on demand, and moves the cursor', async () => {
+    const { list, selection } = await workbench();
+    await list.reload();
+    expect(list.total).toBeGreaterThan(PAGE);
+    expect(list.itemAt(0)).toBeDefined();
+    expect(list.itemAt(PAGE + 5)).toBeUndefined();
+    list.ensure(PAGE, PAGE + 10);
+    await until(() => list.itemAt(PAGE + 5) !== undefined);
+    selection.moveTo(PAGE + 5);
+    expect(selection.cursor).toBe(PAGE + 5);
+    selection.move(-10_000);
+    expect(selection.cursor).toBe(0);
+    await until(() => selection.detail?.item.id === list.itemAt(0)!.id);
+  });
+  it('filters reload with counts; search goes to main', async () => {
+    const { list } = await workbench();
+    // Trakkr's status filters as the service's data.
+    list.setFilter({ status: 'Done' });
+    await until(() => !list.loading && list.itemAt(0)?.server_status === 'Done');
+    // The chip counts follow once typing or clicking pauses.
+    await until(() => list.counts?.status.Done === list.total);
+    list.setFilter({ status: undefined, search: 'zzzznothing' });
+    await until(() => !list.loading && list.total === 0);
+    list.clearFilters();
+    await until(() => !list.loading && list.total > 0);
+  });
+  it('stage, star and an autosaved note, each one round trip; the row updates in place', async () => {
+    const { win, list, selection, pipeline } = await workbench({ listed: true });
+    selection.moveTo(1);
+    await until(() => selection.detail?.item.id === list.itemAt(1)!.id);
+    const id = list.itemAt(1)!.id;
+    const sent = win.called.length;
+    await pipeline.setStage('Drafted');
+    expect(list.itemAt(1)!.stage).toBe('Drafted');
+    expect(selection.detail!.item.stage).toBe('Drafted');
+    // One key, one call: the answer carries the row, the detail, the chips and the follow-ups due.
+    expect(win.called.slice(sent)).toEqual(['triage:apply']);
+    await pipeline.toggleStar();
+    expect(list.itemAt(1)!.starred).toBe(true);
+    selection.editNote('first draft');
+    expect(selection.noteState).toBe('unsaved');
+    await until(() => selection.noteState === 'saved');
+    expect(detail(win.s.cache, fixture.cache.sim.brands[0]!.id, id)!.triage.note).toBe('first draft');
+    selection.editNote('second');
+    const typed = win.called.length;
+    await selection.flushNote(); // moving away saves at once
+    expect(win.called.slice(typed)).toEqual(['triage:apply']);
+    expect(detail(win.s.cache, fixture.cache.sim.brands[0]!.id, id)!.triage.note).toBe('second');
+  });
+  it('a note is saved to the opportunity it was typed for, even when another brand is on screen by then', async () => {
+    const { win, app, list, selection } = await workbench({ listed: true });
+    const typedFor = fixture.cache.sim.brands[0]!.id;
+    selection.moveTo(0);
+    await until(() => selection.detail?.item.id === list.itemAt(0)!.id);
+    const id = list.itemAt(0)!.id;
+    selection.editNote('typed for the first brand');
+    app.selectBrand(fixture.cache.sim.brands[1]!.id);
+    await selection.flushNote();
+    expect(selection.noteState).toBe('saved');
+    expect(detail(win.s.cache, typedFor, id)!.triage.note).toBe('typed for the first brand');
+  });
+
+  it('the last keystroke is never lost: text typed while a save is on its way waits, and is saved next', async () => {
+    const { win, list, selection } = await workbench({ listed: true });
+    selection.moveTo(0);
+    await until(() => selection.detail?.item.id === list.itemAt(0)!.id);
+    const id = list.itemAt(0)!.id;
+    selection.editNote('one');
+    const held = win.hold('triage:apply');
+    const saving = selection.flushNote();
+    await held.reached;
+    expect(selection.noteState).toBe('saving');
+    selection.editNote('one two');
+    held.release();
+    await saving;
+    expect(selection.noteState).toBe('unsaved');
+    expect(selection.noteDraft).toBe('one two');
+    await selection.flushNote();
+    expect(selection.noteState).toBe('saved');
+    expect(detail(win.s.cache, fixture.cache.sim.brands[0]!.id, id)!.triage.note).toBe('one two');
+  });
+
+  it('copying contacts leaves catch-alls out and says how many', async () => {
+    const { win, app, list, selection, outreach } = await workbench({ listed: true });
+    let i = 0;
+    while (!(list.itemAt(i)?.catch_all_count && list.itemAt(i)!.contact_count > list.itemAt(i)!.catch_all_count)) i++;
+    selection.moveTo(i);
+    await until(() => selection.detail?.item.id === list.itemAt(i)!.id);
+    await outreach.copyContacts();
+    const catchAll = selection.detail!.contacts.filter((c) => c.catchAll).map((c) => c.email);
+    for (const a of catchAll) expect(win.platform.clipboard).not.toContain(a);
+    expect(app.toasts.at(-1)!.text).toMatch(/catch-all address(es)? left out/);
+  });
+  it('copying contacts leaves out an address on the do-not-contact list, and says so', async () => {
+    const { win, app, list, selection, outreach } = await workbench({ listed: true });
+    // An opportunity with a personal address and a catch-all, open in the detail.
+    let i = 0;
+    while (!(list.itemAt(i)?.catch_all_count && list.itemAt(i)!.contact_count > list.itemAt(i)!.catch_all_count)) i++;
+    selection.moveTo(i);
+    await until(() => selection.detail?.item.id === list.itemAt(i)!.id);
+    const d = selection.detail!;
+    const person = d.contacts.find((c) => c.valid && !c.catchAll)!;
+    await win.direct('dnc:add', { value: person.email });
+    try {
+      await selection.loadDetail();
+      expect(selection.detail!.contacts.find((c) => c.email === person.email)!.blocked).toBe(true);
+      win.platform.clipboard = '';
+      await outreach.copyContacts();
+      expect(win.platform.clipboard).not.toContain(person.email);
+      expect(app.toasts.at(-1)!.text).toMatch(/address(es)? on your do-not-contact list left out/);
+    } finally {
+      await win.direct('dnc:remove', { value: person.email });
+    }
+  });
+  it('selection with ranges, and a bulk stage', async () => {
+    const { app, selection, pipeline } = await workbench({ listed: true });
+    selection.toggleSelect(2);
+    selection.toggleSelect(5, true);
+    flushSync();
+    expect(selection.selected.size).toBe(4);
+    await pipeline.setStage('Won');
+    expect(selection.selected.size).toBe(0);
+    expect(app.toasts.at(-1)!.text).toBe('4 opportunities moved to Won.');
+  });
+  it('a list answer superseded by newer filters is dropped, and only the latest filter is asked next', async () => {
+    const { win, app, list } = await workbench();
+    const brandId = app.brandId!;
+    const asked: string[] = [];
+    const held = win.hold('opportunities:view', ([a]) => {
+      asked.push(String(a.filter.search));
+      return a.filter.search === 'cold brew';
+    });
+    list.setFilter({ search: 'cold brew' });
+    await held.reached;
+    // Typing on while the first answer is on its way: nothing more is sent yet.
+    list.setFilter({ search: 'cold brew t' });
+    list.setFilter({ search: 'cold brew te' });
+    list.clearFilters();
+    await new Promise((r) => setTimeout(r, 0));
+    expect(asked).toEqual(['cold brew']);
+    expect(win.inflight()).toBe(1); // only the held one
+    const all = (await win.direct('opportunities:view', { filter: { brandId, sort: 'priority' }, limit: 1 })).total;
+    const coldBrew = (await win.direct('opportunities:view', { filter: { brandId, sort: 'priority', search: 'cold brew' }, limit: 1 })).total;
+    expect(coldBrew).not.toBe(all);
+    held.release();
+    await until(() => win.inflight() === 0 && !list.loading);
+    // The stale answer was never shown; one request with the latest filter followed it.
+    expect(win.waiting('opportunities:view')).toBe(0);
+    expect(list.filter.search).toBeUndefined();
+    expect(list.total).toBe(all);
+    // The chip counts came with that same answer: they describe the list on screen.
+    expect(list.counts?.total).toBe(all);
+  });
+  it('a failed star, contacted date, copy or link says why in a toast; nothing is left unhandled', async () => {
+    const { win, app, list, selection, pipeline, outreach } = await workbench({ listed: true });
+    selection.moveTo(0);
+    await until(() => selection.detail?.item.id === list.itemAt(0)!.id);
+    const starred = list.itemAt(0)!.starred;
+    win.failNext('triage:apply', 'The cache is busy; try again.');
+    void pipeline.toggleStar(); // as the s key does: fire and forget
+    await until(() => app.toasts.at(-1)?.text === 'The star could not be saved: The cache is busy; try again.');
+    expect(app.toasts.at(-1)!.kind).toBe('error');
+    expect(list.itemAt(0)!.starred).toBe(starred);
+    win.failNext('triage:apply', 'The cache is busy; try again.');
+    await expect(pipeline.markContacted()).resolves.toBeUndefined();
+    expect(app.toasts.at(-1)).toMatchObject({ kind: 'error', text: 'The contacted date could not be saved: The cache is busy; try again.' });
+    expect(selection.detail!.triage.contacted_at).toBeNull();
+    win.failNext('clipboard:write', 'The clipboard is not available.');
+    await expect(outreach.copyText('hello', 'subject')).resolves.toBeUndefined();
+    expect(app.toasts.at(-1)).toMatchObject({ kind: 'error', text: 'The subject could not be copied: The clipboard is not available.' });
+    win.failNext('links:open', 'No browser is set up.');
+    await expect(outreach.openLink('https://example.com/')).resolves.toBeUndefined();
+    expect(app.toasts.at(-1)).toMatchObject({ kind: 'error', text: 'The link could not be opened: No browser is set up.' });
+    // A working call afterwards works as before.
+    await pipeline.markContacted();
+    expect(selection.detail!.triage.contacted_at).toBe(win.s.today());
+    await pipeline.unmarkContacted();
+    expect(selection.detail!.triage.contacted_at).toBeNull();
+  });
+  it('export: options changed in a run (a default typed key by key) are counted once, with the last of them', async () => {
+    const { win, app, list } = await workbench();
+    const brandId = app.brandId!;
+    const job = new ExportJob(frameOf(app), () => void list.reload(true));
+    const o = (first: string) => ({ brandId, preset: 'contacts' as const, markExported: false, unfilled: 'default' as const, fill: { first_name: first } });
+    const expected = await win.direct('export:preview', o('there'));
+    const before = win.called.filter((m) => m === 'export:preview').length;
+    job.ask(o('t')); // the dialog opens: counted at once
+    for (const typed of ['th', 'the', 'ther', 'there']) job.ask(o(typed));
+    await until(() => job.check !== null && win.called.filter((m) => m === 'export:preview').length - before === 2 && win.inflight() === 0);
+    expect(win.called.filter((m) => m === 'export:preview').length - before).toBe(2);
+    expect(job.check).toEqual(expected);
+    job.dispose();
+  });
+  it('export: the latest preview wins, the file is written, and the job lets go of its events', async () => {
+    const { win, app, list } = await workbench();
+    const brandId = app.brandId!;
+    const job = new ExportJob(frameOf(app), () => void list.reload(true));
+    const contacts = { brandId, preset: 'contacts' as const, excludeCatchAll: true, markExported: false, unfilled: 'keep' as const };
+    const byOpportunity = { brandId, preset: 'opportunities' as const, markExported: false };
+    const expected = await win.direct('export:preview', contacts);
+    expect((await win.direct('export:preview', byOpportunity)).rows).not.toBe(expected.rows);
+    const held = win.hold('export:preview', ([o]) => o.preset === 'opportunities');
+    const stale = job.preview(byOpportunity);
+    await held.reached;
+    await job.preview(contacts);
+    expect(job.check!.rows).toBe(expected.rows);
+    held.release();
+    await stale;
+    expect(job.check!.rows).toBe(expected.rows);
+
+    const before = win.listenerCount();
+    win.platform.saveAs = join(win.dir, 'batch.csv');
+    await job.save(contacts, 'batch.csv');
+    await until(() => !job.busy);
+    expect(job.error).toBeNull();
+    expect(job.result!.rows).toBe(expected.rows);
+    expect(app.toasts.at(-1)!.text).toBe(`Exported ${expected.rows.toLocaleString('en-US')} rows.`);
+    expect(win.listenerCount()).toBe(before);
+
+    // The dialog closes while the job is being started: its subscriptions end with it.
+    const starting = win.hold('export:start');
+    win.platform.saveAs = join(win.dir, 'batch-2.csv');
+    const saving = job.save(contacts, 'batch-2.csv');
+    await starting.reached;
+    expect(win.listenerCount()).toBe(before + 2);
+    job.dispose();
+    expect(win.listenerCount()).toBe(before);
+    starting.release();
+    await saving;
+    await until(() => win.inflight() === 0);
+    expect(win.listenerCount()).toBe(before);
+  });
+});
+
+describe('the first list, asked while the workbench is built', () => {
+  const views = (win: TestWindow) => win.called.filter((m) => m === 'opportunities:view').length;
+
+  it('is asked once: the load that follows takes the early answer', async () => {
+    const { win, app, list } = await workbench({ loaded: false });
+    const before = views(win);
+    await app.load(() => list.prefetch());
+    expect(app.brandId).not.toBeNull();
+    expect(views(win)).toBe(before + 1);
+    await list.reload();
+    expect(views(win)).toBe(before + 1);
+    expect(list.listedBrand).toBe(app.brandId);
+    const direct_ = await win.direct('opportunities:view', { filter: { brandId: app.brandId, sort: 'priority' }, limit: 200, counts: true });
+    expect(list.total).toBe(direct_.total);
+    expect(list.itemAt(0)?.id).toBe(direct_.items[0].id);
+    expect(list.counts).toEqual(direct_.counts);
+  });
+  it('a filter changed before the list was shown is asked for anew; the early answer is not shown', async () => {
+    const { win, app, list } = await workbench({ loaded: false });
+    const before = views(win);
+    await app.load(() => list.prefetch());
+    list.setFilter({ status: 'Done' });
+    await until(() => list.listedBrand !== null && !list.loading);
+    expect(views(win)).toBe(before + 2);
+    const want = await win.direct('opportunities:view', { filter: { brandId: app.brandId, sort: 'priority', status: 'Done' }, limit: 200, counts: true });
+    expect(list.total).toBe(want.total);
+  });
+});
+
+describe('ExportJob: cancel', () => {
+  it('cancel stops the export (also when asked while main is starting it): it ends as cancelled, no file is left, its events are let go', async () => {
+    const { win, app, list } = await workbench({ loaded: false });
+    const { existsSync, readdirSync } = await import('node:fs');
+    const job = new ExportJob(frameOf(app), () => void list.reload(true));
+    const options = { brandId: fixture.cache.sim.brands[0]!.id, preset: 'contacts' as const, markExported: false };
+    const left = (name: string) => readdirSync(win.dir).filter((f) => f.startsWith(name));
+    const before = win.listenerCount();
+    win.platform.saveAs = join(win.dir, 'cancelled.csv');
+    await job.save(options, 'cancelled.csv');
+    expect(job.busy).toBe(true);
+    await job.cancel();
+    await until(() => !job.busy);
+    expect({ cancelled: job.cancelled, error: job.error, result: job.result }).toEqual({ cancelled: true, error: null, result: null });
+    expect(existsSync(win.platform.saveAs)).toBe(false);
+    expect(left('cancelled.csv')).toEqual([]);
+    expect(win.listenerCount()).toBe(before);
+
+    // Cancel pressed before main has named the job: sent as soon as it does.
+    const starting = win.hold('export:start');
+    win.platform.saveAs = join(win.dir, 'cancelled-2.xlsx');
+    const saving = job.save({ ...options, format: 'xlsx' }, 'cancelled-2.xlsx');
+    await starting.reached;
+    expect(job.cancelled).toBe(false);
+    await job.cancel();
+    starting.release();
+    await saving;
+    await until(() => !job.busy);
+    expect(job.cancelled).toBe(true);
+    expect(job.error).toBeNull();
+    expect(left('cancelled-2.xlsx')).toEqual([]);
+    expect(win.listenerCount()).toBe(before);
+    await job.cancel(); // nothing running: nothing to do
+    job.dispose();
+  });
+});
