@@ -16,7 +16,7 @@ import { localToday, type After, type ListPage } from '../../electron/core/store
 import { filterSql, ftsQuery } from '../../electron/core/store/opportunity-filter';
 import { compactFloor, exportFloor, queryFloors } from './floors';
 import { ensureBrandKey } from '../../electron/core/store/brand-keys';
-import { count, counts, page, setTriage, setTriageMany } from '../support/store';
+import { count, counts, detail, page, setTriage, setTriageMany } from '../support/store';
 import { matchBrand } from '../../electron/core/results/match';
 import { resultsOf } from '../../electron/core/results/report';
 import { observeCitations } from '../../electron/core/store/citation-facts';
@@ -217,8 +217,19 @@ if (phase === 'sync') {
     'small teams',
     'cold brew',
   ];
-  const m = { list: [] as number[], jump: [] as number[], search: [] as number[], counts: [] as number[], searchCounts: [] as number[] };
-  const f = { list: [] as number[], jump: [] as number[], search: [] as number[], counts: [] as number[], searchCounts: [] as number[] };
+  const samples = () => ({
+    list: [] as number[],
+    jump: [] as number[],
+    search: [] as number[],
+    counts: [] as number[],
+    searchCounts: [] as number[],
+    detail: [] as number[],
+  });
+  const m = samples();
+  const f = samples();
+  // The detail pane: 200 opportunities spread over the cache, each opened alone (its row, contacts, triage and record).
+  const allIds = cache.db.prepare('SELECT id FROM opportunities ORDER BY rowid').pluck().all() as string[];
+  const detailIds = Array.from({ length: 200 }, (_, i) => allIds[Math.floor((i * allIds.length) / 200)]!);
   /** The app's read, then the floor's on the same rows: each timed alone. */
   const pageAndFloor = (into: 'list' | 'jump', read: () => ListPage): ListPage => {
     let got: ListPage | null = null;
@@ -249,6 +260,10 @@ if (phase === 'sync') {
         const q = ftsQuery(filter.search);
         if (q) f.search.push(time(() => floors.search(q)));
       }
+    for (const id of detailIds) {
+      m.detail.push(time(() => detail(cache, brand, id)));
+      f.detail.push(time(() => floors.detail(id)));
+    }
     // Chip counts under every filter above (no search), and under every finished search.
     const chipWhere = (fl: Omit<ListFilter, 'brandId'>) =>
       filterSql({ brandId: brand, ...fl, status: undefined, type: undefined, difficulty: undefined }, bk, cache.days()).where;
@@ -279,7 +294,16 @@ if (phase === 'sync') {
     counts_p50_ms: pct(m.counts, 50),
     ...figure('counts_p95_ms', m.counts, f.counts),
     ...figure('search_counts_p95_ms', m.searchCounts, f.searchCounts),
-    samples: { list: m.list.length, jumps: m.jump.length, search: m.search.length, counts: m.counts.length, search_counts: m.searchCounts.length },
+    detail_p50_ms: pct(m.detail, 50),
+    ...figure('detail_p95_ms', m.detail, f.detail),
+    samples: {
+      detail: m.detail.length,
+      list: m.list.length,
+      jumps: m.jump.length,
+      search: m.search.length,
+      counts: m.counts.length,
+      search_counts: m.searchCounts.length,
+    },
   });
 } else if (phase === 'export') {
   // The contacts preset (one row per distinct address) and the opportunities preset of the whole cache.

@@ -9,6 +9,7 @@ import type { DB } from './db';
 import { someFieldsSql, type SomeFields } from './opportunity-columns';
 import { contactBlocked, contactPitched, triageOf } from './opportunity-filter';
 import { slot, sql, sqlJoin, type Sql } from './sql';
+import { RecordReader } from './record-blocks';
 import { Statements } from './statements';
 
 /** The list's FROM and WHERE for a filter, its derived tables prepared (store/opportunity-list.ts). */
@@ -85,8 +86,8 @@ function pipelineOf(r: PipelineColumns): PipelineFields {
 
 export interface OpportunityRow {
   opportunity_rowid: number;
-  /** The record as stored (store/record-codec.ts). */
-  packed: Uint8Array;
+  /** The record's JSON as the server sent it (store/record-blocks.ts). */
+  json: string;
   status: string | null;
   note: string;
   contacted_at: string | null;
@@ -130,12 +131,13 @@ export class ExportRowStore {
       sql`SELECT rowid, position FROM (${narrow}) ${opts.perPair ? sql`` : sql`WHERE rank = 1`} ORDER BY prio DESC NULLS LAST, rowid, position`,
     );
     // The keys come ordered by opportunity then position: an opportunity's record is read once for all its addresses.
-    const some = someFieldsSql(fields);
+    const records = new RecordReader(this.statements);
+    const some = someFieldsSql(fields, (rowid) => records.json(rowid));
     // Prepared once per export, run once per address.
     const wide = this.statements
       .prepareOnce(
         sql`SELECT c.email, c.catch_all, c.identity, o.rowid, o.id, o.status, ${PIPELINE_COLUMNS}${fields.length > 0 ? sql`, ${some.select}` : sql``}
-          FROM contacts c JOIN opportunities o ON o.rowid = c.opportunity_rowid JOIN opportunity_records r ON r.rowid = o.rowid
+          FROM contacts c JOIN opportunities o ON o.rowid = c.opportunity_rowid
           ${triageOf(slot)} ${draftsOf(slot)} WHERE c.opportunity_rowid = ${slot} AND c.position = ${slot}`,
       )
       .raw(true);
@@ -186,21 +188,22 @@ export class ExportRowStore {
    */
   *opportunityRows(filter: ListFilter, opts: ContactRowOptions = {}): IterableIterator<OpportunityRow> {
     const w = this.prepare(filter);
+    const records = new RecordReader(this.statements);
     const order = this.statements.tuples<[number]>(sql`SELECT o.rowid FROM opportunities o WHERE ${w.where} ORDER BY o.priority_score DESC, o.rowid`);
     // The same text for every batch (only the rowids differ): prepared once, by the statement cache.
     const batch = (ids: number[]) =>
       this.statements
-        .all<Omit<OpportunityRow, 'pipeline'> & PipelineColumns>(
-          sql`SELECT o.rowid AS opportunity_rowid, r.packed, o.status AS status, COALESCE(t.note, '') AS note, t.contacted_at, t.exported_at,
+        .all<Omit<OpportunityRow, 'pipeline' | 'json'> & PipelineColumns>(
+          sql`SELECT o.rowid AS opportunity_rowid, o.status AS status, COALESCE(t.note, '') AS note, t.contacted_at, t.exported_at,
           (SELECT COALESCE(json_group_array(json_array(c.email, c.catch_all)), '[]')
             FROM (SELECT * FROM contacts c WHERE c.opportunity_rowid = o.rowid AND ${contactConditions(opts)} ORDER BY c.position) c) AS addresses, ${PIPELINE_COLUMNS}
-        FROM ${w.from} ${draftsOf(filter.brandId)} JOIN opportunity_records r ON r.rowid = o.rowid
+        FROM ${w.from} ${draftsOf(filter.brandId)}
         WHERE o.rowid IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
         )
         .map(
           (r): OpportunityRow => ({
             opportunity_rowid: r.opportunity_rowid,
-            packed: r.packed,
+            json: records.json(r.opportunity_rowid) ?? '{}',
             status: r.status,
             note: r.note,
             contacted_at: r.contacted_at,
