@@ -120,7 +120,7 @@ interface Opened {
 /** An opportunity row's record and addresses (those the export may write: valid, not on the do-not-contact list, as filtered). */
 function open(opportunity: OpportunityRow, brand: string, json: string, senderName?: string): Opened {
   const record = JSON.parse(json) as Record<string, unknown>;
-  const addresses = JSON.parse(opportunity.addresses) as [string, number][];
+  const addresses = opportunity.addresses;
   const emails = addresses.filter(([, c]) => c === 0).map(([e]) => normaliseAddress(e));
   const catchAlls = addresses.filter(([, c]) => c === 1).map(([e]) => normaliseAddress(e));
   const ctx: MergeContext = {
