@@ -7,7 +7,7 @@ import { Cache } from '../../electron/core/store/cache';
 import { TrakkrClient } from '../../electron/core/api/client';
 import { runSync } from '../../electron/core/sync';
 import { exportCsv } from '../../electron/core/export/csv-export';
-import { packRecord } from '../../electron/core/store/record-codec';
+import { packBlock } from '../../electron/core/store/record-codec';
 import { DEMO_KEY } from '../../electron/simulator/server';
 import { DIFFICULTIES, STATUSES } from '../../shared/domain';
 import { LIST_SORTS, type ListFilter } from '../../shared/model';
@@ -66,7 +66,18 @@ if (phase === 'sync') {
     `INSERT INTO opportunities (brand_key, id, unique_key, opportunity_type, status, archived, difficulty, domain, url, title, priority_score, fit_score, last_seen, author_name, raw_hash, first_synced_at, changed_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', 'now', 'now')`,
   );
-  const rawIns = db.prepare('INSERT INTO opportunity_records (rowid, packed) VALUES (?, ?)');
+  // The records 32 to a block, as the app keeps them (version 12): each block written once it is full, or at the page's end.
+  const blockIns = db.prepare('INSERT OR REPLACE INTO opportunity_blocks (block, packed) VALUES (?, ?)');
+  let block = -1;
+  let slots: (string | null)[] = [];
+  const putRecord = (rowid: number, json: string) => {
+    if (Math.floor(rowid / 32) !== block) {
+      if (block >= 0) blockIns.run(block, packBlock(slots));
+      block = Math.floor(rowid / 32);
+      slots = new Array<null>(32).fill(null);
+    }
+    slots[rowid % 32] = json;
+  };
   const fts = db.prepare(
     'INSERT INTO opportunity_search (rowid, title, domain, topics, pitch_subject, pitch_body, gap_analysis, brand_angle, author, contacts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
@@ -95,7 +106,7 @@ if (phase === 'sync') {
           o.last_seen_date,
           o.author_name,
         );
-        rawIns.run(r.lastInsertRowid, packRecord(JSON.stringify(o)));
+        putRecord(Number(r.lastInsertRowid), JSON.stringify(o));
         fts.run(
           r.lastInsertRowid,
           o.title,
@@ -110,6 +121,8 @@ if (phase === 'sync') {
         );
         n++;
       }
+      // The page's last block, part-filled: written now (the next page completes it and writes it again).
+      if (block >= 0) blockIns.run(block, packBlock(slots));
     })();
   }
   const seconds = (performance.now() - t0) / 1000;
