@@ -50,6 +50,8 @@ export async function runSync(cache: Cache, client: TrakkrClient, opts: SyncOpti
   const signal = opts.signal;
   const summary: SyncSummary = { brands: [], durationMs: 0, cancelled: false, error: null };
   let current: string | null = null;
+  // The first sync into an empty cache is compacted at its end (store/cache.ts compactAfterFirstSync).
+  const first = cache.isEmpty();
   const previousWait = client.onWait;
   client.onWait = (w) => {
     previousWait?.(w);
@@ -76,8 +78,9 @@ export async function runSync(cache: Cache, client: TrakkrClient, opts: SyncOpti
     client.onWait = previousWait;
     summary.durationMs = Date.now() - started;
   }
+  if (first && !summary.cancelled && !summary.error && summary.brands.some((b) => b.added > 0)) cache.compactAfterFirstSync();
   // Rewritten records leave free pages: give them back when they add up, in short steps (never rejects).
-  await cache.reclaimSpace();
+  else await cache.reclaimSpace();
   return summary;
 }
 

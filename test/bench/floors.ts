@@ -8,7 +8,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
-import { unpackRecord } from '../../electron/core/store/record-codec';
+import { unpackBlock } from '../../electron/core/store/record-codec';
 
 type DB = Database.Database;
 
@@ -26,7 +26,14 @@ export function queryFloors(db: DB, bk: number, today: string) {
   );
   const searchCount = db.prepare('SELECT count(*) FROM opportunity_search WHERE opportunity_search MATCH ?').pluck();
   const grouped = new Map<string, Database.Statement>();
+  const rowById = db.prepare('SELECT * FROM opportunities WHERE brand_key = ? AND id = ?');
+  const blockOfRow = db.prepare('SELECT packed FROM opportunity_blocks WHERE block = ?').pluck();
   return {
+    /** The detail pane's floor: the row by its key, and its record's stored bytes inflated (its block: the least that reads it). */
+    detail: (id: string) => {
+      const row = rowById.get(bk, id) as { rowid: number };
+      return [row, unpackBlock(blockOfRow.get(Math.floor(row.rowid / 32)) as Buffer)[row.rowid % 32]];
+    },
     /** Untimed: the rowids of a page's rows (by their ids), for the page floor. */
     rowids: (ids: string[]) => rowidsOf.all(bk, JSON.stringify(ids)) as number[],
     /** A page's floor: the same rows read whole by rowid. */
@@ -54,16 +61,27 @@ export function queryFloors(db: DB, bk: number, today: string) {
 /**
  * The export's floor: the same rows' stored bytes read in the export's order
  * (priority), written to `out` through a 1 MiB buffer with plain writeSync,
- * as many bytes as the export wrote (each row its share, from its own bytes).
- * No parsing, no filling, no quoting: reading and writing that many bytes.
+ * as many bytes as the export wrote (each row its share, from its own bytes:
+ * those of its block of records, read once for a run of rows in one block).
+ * No inflating, parsing, filling or quoting: reading and writing that many bytes.
  */
 export function exportFloor(db: DB, bk: number, out: string, bytes: number, rows: number): { rows: number; bytes: number } {
-  const read = db
-    .prepare(
-      `SELECT r.packed FROM opportunities o CROSS JOIN opportunity_records r ON r.rowid = o.rowid
-       WHERE o.brand_key = ? AND o.removed_on_server = 0 ORDER BY o.priority_score DESC, o.rowid`,
-    )
+  const order = db
+    .prepare(`SELECT o.rowid / 32 FROM opportunities o WHERE o.brand_key = ? AND o.removed_on_server = 0 ORDER BY o.priority_score DESC, o.rowid`)
     .pluck();
+  const block = db.prepare('SELECT packed FROM opportunity_blocks WHERE block = ?').pluck();
+  const blocks = order.all(bk) as number[];
+  let last = -1;
+  let held: Buffer = Buffer.alloc(0);
+  const read = {
+    *iterate(): Iterable<Buffer> {
+      for (const b of blocks) {
+        if (b !== last) held = (block.get(b) as Buffer | undefined) ?? Buffer.alloc(0);
+        last = b;
+        yield held;
+      }
+    },
+  };
   const per = Math.max(1, Math.ceil(bytes / Math.max(1, rows)));
   const buf = Buffer.allocUnsafe(1 << 20);
   const fd = openSync(out, 'w');
@@ -71,7 +89,7 @@ export function exportFloor(db: DB, bk: number, out: string, bytes: number, rows
   let written = 0;
   let n = 0;
   try {
-    for (const packed of read.iterate(bk) as Iterable<Buffer>) {
+    for (const packed of read.iterate()) {
       let left = Math.min(per, bytes - written);
       while (left > 0) {
         const take = Math.min(left, packed.length, buf.length - at);
@@ -96,8 +114,9 @@ export function exportFloor(db: DB, bk: number, out: string, bytes: number, rows
 /**
  * The cache's compact floor: the same file copied (VACUUM INTO: every table,
  * index and the full-text index as they are, no free pages), its records then
- * compressed 32 to a block (raw deflate, level 6) in place of one by one, and
- * vacuumed again. Returns the copy's size in bytes.
+ * compressed 32 to a block (raw deflate, level 6, no dictionary) in a table
+ * of its own in place of the app's, and vacuumed again. Returns the copy's
+ * size in bytes.
  */
 export function compactFloor(openDb: (path: string) => DB, from: DB, copyPath: string): number {
   from.exec(`VACUUM INTO '${copyPath.replace(/'/g, "''")}'`);
@@ -105,15 +124,18 @@ export function compactFloor(openDb: (path: string) => DB, from: DB, copyPath: s
   try {
     db.exec('CREATE TABLE record_blocks (first INTEGER PRIMARY KEY, packed BLOB NOT NULL) STRICT');
     const ins = db.prepare('INSERT INTO record_blocks (first, packed) VALUES (?, ?)');
-    const rows = db.prepare('SELECT rowid, packed FROM opportunity_records ORDER BY rowid').raw(true);
-    const all = rows.all() as [number, Buffer][];
+    // The records as the app stores them (from version 12 in its own blocks), one by one, in rowid order.
+    const rows = db.prepare('SELECT block, packed FROM opportunity_blocks ORDER BY block').raw(true);
+    const all = (rows.all() as [number, Buffer][]).flatMap(([b, packed]) =>
+      unpackBlock(packed).flatMap((json, slot) => (json ? [[b * 32 + slot, json.toString('utf8')] as const] : [])),
+    );
     db.transaction(() => {
       for (let i = 0; i < all.length; i += 32) {
         const block = all.slice(i, i + 32);
-        ins.run(block[0]![0], deflateRawSync(Buffer.from(block.map(([, p]) => unpackRecord(p)).join('\n'), 'utf8'), { level: 6 }));
+        ins.run(block[0]![0], deflateRawSync(Buffer.from(block.map(([, json]) => json).join('\n'), 'utf8'), { level: 6 }));
       }
     })();
-    db.exec('DROP TABLE opportunity_records');
+    db.exec('DROP TABLE opportunity_blocks');
     db.exec('VACUUM');
     const { n } = db.prepare('SELECT page_count * page_size AS n FROM pragma_page_count, pragma_page_size').get() as { n: number };
     return n;

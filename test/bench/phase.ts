@@ -7,7 +7,7 @@ import { Cache } from '../../electron/core/store/cache';
 import { TrakkrClient } from '../../electron/core/api/client';
 import { runSync } from '../../electron/core/sync';
 import { exportCsv } from '../../electron/core/export/csv-export';
-import { packRecord } from '../../electron/core/store/record-codec';
+import { packBlock } from '../../electron/core/store/record-codec';
 import { DEMO_KEY } from '../../electron/simulator/server';
 import { DIFFICULTIES, STATUSES } from '../../shared/domain';
 import { LIST_SORTS, type ListFilter } from '../../shared/model';
@@ -16,7 +16,7 @@ import { localToday, type After, type ListPage } from '../../electron/core/store
 import { filterSql, ftsQuery } from '../../electron/core/store/opportunity-filter';
 import { compactFloor, exportFloor, queryFloors } from './floors';
 import { ensureBrandKey } from '../../electron/core/store/brand-keys';
-import { count, counts, page, setTriage, setTriageMany } from '../support/store';
+import { count, counts, detail, page, setTriage, setTriageMany } from '../support/store';
 import { matchBrand } from '../../electron/core/results/match';
 import { resultsOf } from '../../electron/core/results/report';
 import { observeCitations } from '../../electron/core/store/citation-facts';
@@ -66,7 +66,18 @@ if (phase === 'sync') {
     `INSERT INTO opportunities (brand_key, id, unique_key, opportunity_type, status, archived, difficulty, domain, url, title, priority_score, fit_score, last_seen, author_name, raw_hash, first_synced_at, changed_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '', 'now', 'now')`,
   );
-  const rawIns = db.prepare('INSERT INTO opportunity_records (rowid, packed) VALUES (?, ?)');
+  // The records 32 to a block, as the app keeps them (version 12): each block written once it is full, or at the page's end.
+  const blockIns = db.prepare('INSERT OR REPLACE INTO opportunity_blocks (block, packed) VALUES (?, ?)');
+  let block = -1;
+  let slots: (string | null)[] = [];
+  const putRecord = (rowid: number, json: string) => {
+    if (Math.floor(rowid / 32) !== block) {
+      if (block >= 0) blockIns.run(block, packBlock(slots));
+      block = Math.floor(rowid / 32);
+      slots = new Array<null>(32).fill(null);
+    }
+    slots[rowid % 32] = json;
+  };
   const fts = db.prepare(
     'INSERT INTO opportunity_search (rowid, title, domain, topics, pitch_subject, pitch_body, gap_analysis, brand_angle, author, contacts) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
   );
@@ -95,7 +106,7 @@ if (phase === 'sync') {
           o.last_seen_date,
           o.author_name,
         );
-        rawIns.run(r.lastInsertRowid, packRecord(JSON.stringify(o)));
+        putRecord(Number(r.lastInsertRowid), JSON.stringify(o));
         fts.run(
           r.lastInsertRowid,
           o.title,
@@ -110,6 +121,8 @@ if (phase === 'sync') {
         );
         n++;
       }
+      // The page's last block, part-filled: written now (the next page completes it and writes it again).
+      if (block >= 0) blockIns.run(block, packBlock(slots));
     })();
   }
   const seconds = (performance.now() - t0) / 1000;
@@ -217,8 +230,19 @@ if (phase === 'sync') {
     'small teams',
     'cold brew',
   ];
-  const m = { list: [] as number[], jump: [] as number[], search: [] as number[], counts: [] as number[], searchCounts: [] as number[] };
-  const f = { list: [] as number[], jump: [] as number[], search: [] as number[], counts: [] as number[], searchCounts: [] as number[] };
+  const samples = () => ({
+    list: [] as number[],
+    jump: [] as number[],
+    search: [] as number[],
+    counts: [] as number[],
+    searchCounts: [] as number[],
+    detail: [] as number[],
+  });
+  const m = samples();
+  const f = samples();
+  // The detail pane: 200 opportunities spread over the cache, each opened alone (its row, contacts, triage and record).
+  const allIds = cache.db.prepare('SELECT id FROM opportunities ORDER BY rowid').pluck().all() as string[];
+  const detailIds = Array.from({ length: 200 }, (_, i) => allIds[Math.floor((i * allIds.length) / 200)]!);
   /** The app's read, then the floor's on the same rows: each timed alone. */
   const pageAndFloor = (into: 'list' | 'jump', read: () => ListPage): ListPage => {
     let got: ListPage | null = null;
@@ -249,6 +273,10 @@ if (phase === 'sync') {
         const q = ftsQuery(filter.search);
         if (q) f.search.push(time(() => floors.search(q)));
       }
+    for (const id of detailIds) {
+      m.detail.push(time(() => detail(cache, brand, id)));
+      f.detail.push(time(() => floors.detail(id)));
+    }
     // Chip counts under every filter above (no search), and under every finished search.
     const chipWhere = (fl: Omit<ListFilter, 'brandId'>) =>
       filterSql({ brandId: brand, ...fl, status: undefined, type: undefined, difficulty: undefined }, bk, cache.days()).where;
@@ -279,7 +307,16 @@ if (phase === 'sync') {
     counts_p50_ms: pct(m.counts, 50),
     ...figure('counts_p95_ms', m.counts, f.counts),
     ...figure('search_counts_p95_ms', m.searchCounts, f.searchCounts),
-    samples: { list: m.list.length, jumps: m.jump.length, search: m.search.length, counts: m.counts.length, search_counts: m.searchCounts.length },
+    detail_p50_ms: pct(m.detail, 50),
+    ...figure('detail_p95_ms', m.detail, f.detail),
+    samples: {
+      detail: m.detail.length,
+      list: m.list.length,
+      jumps: m.jump.length,
+      search: m.search.length,
+      counts: m.counts.length,
+      search_counts: m.searchCounts.length,
+    },
   });
 } else if (phase === 'export') {
   // The contacts preset (one row per distinct address) and the opportunities preset of the whole cache.

@@ -1,8 +1,10 @@
 // CSV text, written fast and in order: RFC 4180 (a cell with the delimiter, a
 // quote, a CR or an LF is quoted, quotes doubled), CRLF between records,
-// UTF-8 with an optional BOM. Records are gathered into chunks of about
-// 256 KB before they reach the file, so writing 100,000 rows waits on the
-// disk a few hundred times, not once a row.
+// UTF-8 with an optional BOM. Records are encoded straight into a buffer of
+// about 256 KB that goes to the file when full, so writing 100,000 rows waits
+// on the disk a few hundred times, not once a row, and no text is gathered
+// and joined first (at 230 MB of CSV the joins and their copies cost a
+// fifth of the export).
 import type { Writable } from 'node:stream';
 import { FileStream } from '../files/atomic-write';
 
@@ -32,7 +34,8 @@ export class Chunks {
 export class CsvWriter {
   private readonly file: FileStream;
   private readonly needsQuotes: RegExp;
-  private chunks = new Chunks();
+  private buf = Buffer.allocUnsafe(CHUNK * 2);
+  private at = 0;
   private failure: Error | null = null;
 
   constructor(
@@ -45,7 +48,17 @@ export class CsvWriter {
     // A write failure (disk full, folder gone) is kept and ends the export at the next write.
     this.file.on('error', (e) => (this.failure = e));
     this.needsQuotes = new RegExp(`["\\r\\n${delimiter === '\t' ? '\\t' : delimiter}]`);
-    if (bom) this.chunks.add('\uFEFF');
+    if (bom) this.put('\uFEFF');
+  }
+
+  /** Text encoded as UTF-8 at the end of the buffer (grown first when it might not fit: a UTF-16 unit is at most 3 bytes). */
+  private put(text: string): void {
+    if (this.at + text.length * 3 > this.buf.length) {
+      const bigger = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + text.length * 3));
+      this.buf.copy(bigger, 0, 0, this.at);
+      this.buf = bigger;
+    }
+    this.at += this.buf.write(text, this.at, 'utf8');
   }
 
   /** Bytes handed to the file so far. */
@@ -53,22 +66,25 @@ export class CsvWriter {
     return this.file.bytesWritten;
   }
 
-  private encode(cell: string): string {
-    return this.needsQuotes.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell;
-  }
-
   /** One record; resolves at once unless a chunk went to the file and the file asks to wait. */
   async write(cells: readonly string[]): Promise<void> {
     if (this.failure) throw this.failure;
+    // One record's text, encoded in one call (a call a cell costs more than the concatenation).
     let line = '';
-    for (let i = 0; i < cells.length; i++) line += (i ? this.delimiter : '') + this.encode(cells[i]!);
-    line += '\r\n';
-    if (this.chunks.add(line)) await this.flush();
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells[i]!;
+      line += (i ? this.delimiter : '') + (this.needsQuotes.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell);
+    }
+    this.put(line + '\r\n');
+    if (this.at >= CHUNK) await this.flush();
   }
 
   private async flush(): Promise<void> {
-    const chunk = this.chunks.take();
-    if (chunk === '') return;
+    if (this.at === 0) return;
+    // The filled part goes to the file as it is (the stream may hold it a while); the next records get a buffer of their own.
+    const chunk = this.buf.subarray(0, this.at);
+    this.buf = Buffer.allocUnsafe(CHUNK * 2);
+    this.at = 0;
     if (!this.file.write(chunk)) await this.until('drain');
     if (this.failure) throw this.failure;
   }
@@ -97,7 +113,7 @@ export class CsvWriter {
 
   /** Give up (a cancel, an error elsewhere): close the file at once without caring what it says; resolves once it is closed. */
   abandon(): Promise<void> {
-    this.chunks.take();
+    this.at = 0;
     return closeAtOnce(this.file);
   }
 }

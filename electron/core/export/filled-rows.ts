@@ -10,7 +10,6 @@ import { defaultFollowUp } from '../../../shared/follow-up';
 import { defaultRecipients } from '../../../shared/mail-links';
 import { addressIdentity, normaliseAddress, parseContact } from '../../../shared/contacts';
 import type { ContactRow, OpportunityRow } from '../store/export-rows';
-import { unpackRecord } from '../store/record-codec';
 
 /** A field's value in a contact row: a stored field's from its column, any other read from the record as everywhere. */
 export function valueIn(f: OpportunityField): (c: ContactRow) => unknown {
@@ -121,7 +120,7 @@ interface Opened {
 /** An opportunity row's record and addresses (those the export may write: valid, not on the do-not-contact list, as filtered). */
 function open(opportunity: OpportunityRow, brand: string, json: string, senderName?: string): Opened {
   const record = JSON.parse(json) as Record<string, unknown>;
-  const addresses = JSON.parse(opportunity.addresses) as [string, number][];
+  const addresses = opportunity.addresses;
   const emails = addresses.filter(([, c]) => c === 0).map(([e]) => normaliseAddress(e));
   const catchAlls = addresses.filter(([, c]) => c === 1).map(([e]) => normaliseAddress(e));
   const ctx: MergeContext = {
@@ -137,12 +136,7 @@ function open(opportunity: OpportunityRow, brand: string, json: string, senderNa
 }
 
 /** An opportunity row ready for its columns, with the text that goes out (filled for its first personal address). */
-export function opportunityExportRow(
-  opportunity: OpportunityRow,
-  brand: string,
-  json = unpackRecord(opportunity.packed),
-  fill: FillOptions = {},
-): OpportunityExportRow {
+export function opportunityExportRow(opportunity: OpportunityRow, brand: string, json = opportunity.json, fill: FillOptions = {}): OpportunityExportRow {
   const { record, emails, catchAlls, ctx } = open(opportunity, brand, json, fill.senderName);
   const first = emails[0] ?? catchAlls[0] ?? null;
   const outgoing = outgoingOf(
@@ -161,7 +155,7 @@ export function opportunityExportRow(
  * agree. An address since put on the do-not-contact list (or left out by the
  * filters) is not written to; no address left: no row (`none` says so).
  */
-export function followUpRows(opportunity: OpportunityRow, brand: string, fill: FillOptions = {}, json = unpackRecord(opportunity.packed)): FollowUpExportRow[] {
+export function followUpRows(opportunity: OpportunityRow, brand: string, fill: FillOptions = {}, json = opportunity.json): FollowUpExportRow[] {
   const { record, emails, catchAlls, ctx } = open(opportunity, brand, json, fill.senderName);
   const allowed = new Map([...emails, ...catchAlls].map((e) => [addressIdentity(e), e]));
   const recorded = opportunity.pipeline.contacted_addresses ? (JSON.parse(opportunity.pipeline.contacted_addresses) as string[]) : null;

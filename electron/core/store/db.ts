@@ -8,7 +8,7 @@ import type { StartProgress } from '../../../shared/core-link';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { MIGRATIONS, LATEST_VERSION } from './migrations';
-import { unpackRecord } from './record-codec';
+import { slotOf, unpackBlock } from './record-codec';
 import { acquireMarker, holdMarker, openMarkerFile, releaseMarker, releaseMarkerOf, otherOpeners, uncleanMarkers } from './open-marker';
 export { openMarkerPath } from './open-marker';
 export { CacheError, classifyOpenError, type CacheFailureKind } from './cache-error';
@@ -61,8 +61,10 @@ function configure(db: DB, opts: LockWaitOptions): void {
   // hundred MB; the default 2 MB page cache turns every list query and sync
   // page into reads from the OS. 64 MB keeps the hot pages in this process.
   db.pragma('cache_size = -65536');
-  // The stored record's JSON, for SQL that reads a field of it (record_json(r.packed) -> '$.field').
-  db.function('record_json', { deterministic: true }, (packed: unknown) => (packed instanceof Uint8Array ? unpackRecord(packed) : null));
+  // The stored record's JSON, for SQL that reads a field of it (record_json(b.packed, o.rowid) -> '$.field'; b its block).
+  db.function('record_json', { deterministic: true }, (packed: unknown, rowid: unknown) =>
+    packed instanceof Uint8Array && typeof rowid === 'number' ? (unpackBlock(packed)[slotOf(rowid)]?.toString('utf8') ?? null) : null,
+  );
 }
 
 const newerError = (path: string, version: number): CacheError => newerThan(path, version, LATEST_VERSION);
@@ -162,8 +164,8 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
         if (!fresh) await announce(opts, { step: 'migrating', message: `Upgrading the cache to version ${m.version} (step ${i + 1} of ${steps.length})…` });
         migrate(db, i === 0 ? current : steps[i - 1]!.version, m.version);
       }
-      // Version 4 compresses every record: compact the file once, so the space comes back now.
-      if (current > 0 && current < 4 && !readonly) {
+      // Versions 4 and 12 repack every record: compact the file once, so the space comes back now.
+      if (current > 0 && current < 12 && !readonly) {
         await announce(opts, { step: 'compacting', message: 'Compacting the upgraded cache…' });
         compactOnce(db);
       }

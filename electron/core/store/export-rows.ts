@@ -9,6 +9,7 @@ import type { DB } from './db';
 import { someFieldsSql, type SomeFields } from './opportunity-columns';
 import { contactBlocked, contactPitched, triageOf } from './opportunity-filter';
 import { slot, sql, sqlJoin, type Sql } from './sql';
+import { RecordReader } from './record-blocks';
 import { Statements } from './statements';
 
 /** The list's FROM and WHERE for a filter, its derived tables prepared (store/opportunity-list.ts). */
@@ -85,14 +86,14 @@ function pipelineOf(r: PipelineColumns): PipelineFields {
 
 export interface OpportunityRow {
   opportunity_rowid: number;
-  /** The record as stored (store/record-codec.ts). */
-  packed: Uint8Array;
+  /** The record's JSON as the server sent it (store/record-blocks.ts). */
+  json: string;
   status: string | null;
   note: string;
   contacted_at: string | null;
   exported_at: string | null;
-  /** JSON array of [email, catch_all] for the addresses that may be exported. */
-  addresses: string;
+  /** [email, catch_all] of each address that may be exported, in the record's order. */
+  addresses: [string, number][];
   pipeline: PipelineFields;
 }
 
@@ -130,12 +131,13 @@ export class ExportRowStore {
       sql`SELECT rowid, position FROM (${narrow}) ${opts.perPair ? sql`` : sql`WHERE rank = 1`} ORDER BY prio DESC NULLS LAST, rowid, position`,
     );
     // The keys come ordered by opportunity then position: an opportunity's record is read once for all its addresses.
-    const some = someFieldsSql(fields);
+    const records = new RecordReader(this.statements);
+    const some = someFieldsSql(fields, (rowid) => records.json(rowid));
     // Prepared once per export, run once per address.
     const wide = this.statements
       .prepareOnce(
         sql`SELECT c.email, c.catch_all, c.identity, o.rowid, o.id, o.status, ${PIPELINE_COLUMNS}${fields.length > 0 ? sql`, ${some.select}` : sql``}
-          FROM contacts c JOIN opportunities o ON o.rowid = c.opportunity_rowid JOIN opportunity_records r ON r.rowid = o.rowid
+          FROM contacts c JOIN opportunities o ON o.rowid = c.opportunity_rowid
           ${triageOf(slot)} ${draftsOf(slot)} WHERE c.opportunity_rowid = ${slot} AND c.position = ${slot}`,
       )
       .raw(true);
@@ -186,36 +188,48 @@ export class ExportRowStore {
    */
   *opportunityRows(filter: ListFilter, opts: ContactRowOptions = {}): IterableIterator<OpportunityRow> {
     const w = this.prepare(filter);
+    const records = new RecordReader(this.statements);
     const order = this.statements.tuples<[number]>(sql`SELECT o.rowid FROM opportunities o WHERE ${w.where} ORDER BY o.priority_score DESC, o.rowid`);
-    // The same text for every batch (only the rowids differ): prepared once, by the statement cache.
-    const batch = (ids: number[]) =>
-      this.statements
-        .all<Omit<OpportunityRow, 'pipeline'> & PipelineColumns>(
-          sql`SELECT o.rowid AS opportunity_rowid, r.packed, o.status AS status, COALESCE(t.note, '') AS note, t.contacted_at, t.exported_at,
-          (SELECT COALESCE(json_group_array(json_array(c.email, c.catch_all)), '[]')
-            FROM (SELECT * FROM contacts c WHERE c.opportunity_rowid = o.rowid AND ${contactConditions(opts)} ORDER BY c.position) c) AS addresses, ${PIPELINE_COLUMNS}
-        FROM ${w.from} ${draftsOf(filter.brandId)} JOIN opportunity_records r ON r.rowid = o.rowid
-        WHERE o.rowid IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`,
-        )
-        .map(
-          (r): OpportunityRow => ({
-            opportunity_rowid: r.opportunity_rowid,
-            packed: r.packed,
-            status: r.status,
-            note: r.note,
-            contacted_at: r.contacted_at,
-            exported_at: r.exported_at,
-            addresses: r.addresses,
-            pipeline: pipelineOf(r),
-          }),
-        );
+    // The same texts for every batch (only the rowids differ): prepared once, by the statement cache.
+    const batch = (ids: string) =>
+      this.statements.all<Omit<OpportunityRow, 'pipeline' | 'json' | 'addresses'> & PipelineColumns>(
+        sql`SELECT o.rowid AS opportunity_rowid, o.status AS status, COALESCE(t.note, '') AS note, t.contacted_at, t.exported_at, ${PIPELINE_COLUMNS}
+        FROM ${w.from} ${draftsOf(filter.brandId)}
+        WHERE o.rowid IN (SELECT value FROM json_each(${ids}))`,
+      );
+    // The batch's addresses that may be exported, each opportunity's in their order.
+    const addressesOf = (ids: string) => {
+      const out = new Map<number, [string, number][]>();
+      for (const [rowid, email, catchAll] of this.statements.tuples<[number, string, number]>(
+        sql`SELECT c.opportunity_rowid, c.email, c.catch_all FROM contacts c
+          WHERE c.opportunity_rowid IN (SELECT value FROM json_each(${ids})) AND ${contactConditions(opts)} ORDER BY c.opportunity_rowid, c.position`,
+      )) {
+        const list = out.get(rowid);
+        if (list) list.push([email, catchAll]);
+        else out.set(rowid, [[email, catchAll]]);
+      }
+      return out;
+    };
     const SIZE = 1000;
     for (let i = 0; i < order.length; i += SIZE) {
       const ids = order.slice(i, i + SIZE).map(([rowid]) => rowid);
-      const rows = new Map(batch(ids).map((r) => [r.opportunity_rowid, r]));
+      const asJson = JSON.stringify(ids);
+      const rows = new Map(batch(asJson).map((r) => [r.opportunity_rowid, r]));
+      const addresses = addressesOf(asJson);
       for (const id of ids) {
         const r = rows.get(id);
-        if (r) yield r;
+        if (!r) continue;
+        // Read in the export's order: records near each other in it share blocks (store/record-blocks.ts).
+        yield {
+          opportunity_rowid: r.opportunity_rowid,
+          json: records.json(r.opportunity_rowid) ?? '{}',
+          status: r.status,
+          note: r.note,
+          contacted_at: r.contacted_at,
+          exported_at: r.exported_at,
+          addresses: addresses.get(id) ?? [],
+          pipeline: pipelineOf(r),
+        };
       }
     }
   }

@@ -9,7 +9,7 @@ import { MIRRORED_FIELDS } from '../../../shared/triage-fields';
 import { brandKey, ensureBrandKey } from './brand-keys';
 import type { WritableDB } from './database';
 import { columnPlan, recordValues, searchValues, upsertSql, type ColumnPlan } from './opportunity-columns';
-import { packRecord } from './record-codec';
+import { RecordWriter } from './record-blocks';
 import { identifier, slot, sql, sqlJoin } from './sql';
 
 export interface UpsertResult {
@@ -26,7 +26,7 @@ export class OpportunityWriter {
   /** Where the id is among the plan's values (an update sets every other column). */
   private readonly idAt: number;
   private readonly find: Statement<unknown[], unknown>;
-  private readonly putRaw: Statement<unknown[], unknown>;
+  private readonly records: RecordWriter;
   private readonly insert: Statement<unknown[], unknown>;
   private readonly update: Statement<unknown[], unknown>;
   private readonly touch: Statement<unknown[], unknown>;
@@ -51,9 +51,7 @@ export class OpportunityWriter {
     const once = db.prepareOnce.bind(db);
     const upsert = upsertSql(this.plan);
     this.find = once(sql`SELECT rowid, raw_hash, removed_on_server FROM opportunities WHERE brand_key = ${slot} AND id = ${slot}`);
-    this.putRaw = once(
-      sql`INSERT INTO opportunity_records (rowid, packed) VALUES (${slot}, ${slot}) ON CONFLICT (rowid) DO UPDATE SET packed = excluded.packed`,
-    );
+    this.records = new RecordWriter(db);
     this.insert = once(upsert.insert);
     this.update = once(upsert.update);
     this.touch = once(sql`UPDATE opportunities SET seen_in_run = max(seen_in_run, ${slot}) WHERE rowid = ${slot}`);
@@ -115,10 +113,12 @@ export class OpportunityWriter {
         if (triage) this.mirror.run(...triage, rowid);
         result.added++;
       }
-      this.putRaw.run(rowid, packRecord(raw));
+      this.records.put(rowid, raw);
       contacts.forEach((c, i) => this.addContact.run(rowid, i, bk, c.raw, c.email, c.identity, c.domain, c.catchAll ? 1 : 0, c.valid ? 1 : 0));
       this.addSearch.run(rowid, ...searchValues(this.plan, r, contacts));
     }
+    // The page's records, each block it touched packed and written once.
+    this.records.flush();
     return result;
   }
 

@@ -2,7 +2,6 @@
 // lists and values, the list's columns and row mapping, and the search document.
 import type { Contact } from '../../../shared/contacts';
 import { apiKey, fieldReader, listKey, type ColumnType, type FieldReader, type FieldTable, type OpportunityField } from '../../../shared/opportunity-fields';
-import { unpackRecord } from './record-codec';
 import { identifier, slot, sql, sqlJoin, type Sql, type SqlValue } from './sql';
 
 /** Each column type's declaration, as the migrations wrote it (a test holds them to the schema). */
@@ -142,21 +141,24 @@ export interface SomeFields {
 }
 
 /**
- * Some fields of an opportunity, read by a query over `o` and its record `r`:
- * a stored field from its column, any other from the record (its packed JSON,
- * selected once and read in `read`). `read` turns what the query returns for
+ * Some fields of an opportunity, read by a query over `o`: a stored field
+ * from its column, any other from the record (`recordOf` its rowid: the JSON
+ * text, read in `read`). `read` turns what the query returns for
  * them, in order, into SomeFields; given the opportunity's key, it reads the
  * record once for a run of rows of the same opportunity (one per address) and
  * shares it between them (read-only).
  */
-export function someFieldsSql(fields: readonly OpportunityField[]): {
+export function someFieldsSql(
+  fields: readonly OpportunityField[],
+  recordOf: (rowid: number) => string | null,
+): {
   select: Sql;
   read: (row: readonly unknown[], key?: number) => SomeFields;
 } {
   const stored = fields.filter((f) => f.column);
   const fromRecord = fields.filter((f) => !f.column);
   const names = stored.map((f) => f.name);
-  const select = [...stored.map((f) => sql`o.${identifier(f.name, names)}`), ...(fromRecord.length ? [sql`r.packed`] : [])];
+  const select = [...stored.map((f) => sql`o.${identifier(f.name, names)}`), ...(fromRecord.length ? [sql`o.rowid`] : [])];
   let last: { key: number; record: Record<string, unknown> } | null = null;
   return {
     select: select.length ? sqlJoin(select, sql`, `) : sql`NULL`,
@@ -166,8 +168,8 @@ export function someFieldsSql(fields: readonly OpportunityField[]): {
       if (fromRecord.length) {
         if (key !== undefined && last?.key === key) out.record = last.record;
         else {
-          const packed = row[stored.length];
-          const record = packed instanceof Uint8Array ? (JSON.parse(unpackRecord(packed)) as Record<string, unknown>) : {};
+          const json = recordOf(row[stored.length] as number);
+          const record = json === null ? {} : (JSON.parse(json) as Record<string, unknown>);
           for (const f of fromRecord) if (apiKey(f) in record) out.record[apiKey(f)] = record[apiKey(f)];
           if (key !== undefined) last = { key, record: out.record };
         }

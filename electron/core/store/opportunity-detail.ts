@@ -12,7 +12,7 @@ import { toContact, type StoredContact } from './contacted-addresses';
 import { isBlocked } from './do-not-contact';
 import { itemsOf, rowFlags, type BrandReady } from './list-items';
 import { contactedAddress } from './opportunity-filter';
-import { unpackRecord } from './record-codec';
+import { RecordReader } from './record-blocks';
 import { sql } from './sql';
 import { readTriage } from './triage';
 
@@ -21,12 +21,13 @@ type ContactRow = StoredContact;
 export function readOpportunity(db: ReadableDB, ready: BrandReady, id: string): OpportunityDetail | null {
   const it = itemsOf(db.fields);
   return db.snapshot(() => {
-    const row = db.get<Record<string, unknown> & { _rowid: number; _packed: Uint8Array }>(
-      sql`SELECT o.rowid AS _rowid, r.packed AS _packed, ${it.columns}, ${rowFlags(sql`o.rowid`)}
+    const row = db.get<Record<string, unknown> & { _rowid: number }>(
+      sql`SELECT o.rowid AS _rowid, ${it.columns}, ${rowFlags(sql`o.rowid`)}
         FROM opportunities o LEFT JOIN triage t ON t.brand_id = ${ready.brandId} AND t.opportunity_id = o.id
-        JOIN opportunity_records r ON r.rowid = o.rowid WHERE o.brand_key = ${ready.bk} AND o.id = ${id}`,
+        WHERE o.brand_key = ${ready.bk} AND o.id = ${id}`,
     );
-    if (!row) return null;
+    const json = row ? new RecordReader(db).json(row._rowid) : null;
+    if (!row || json === null) return null;
     const contacts = db
       .all<ContactRow & { blocked: number }>(
         sql`SELECT c.raw, c.email, c.identity, c.domain, c.catch_all, c.valid, ${isBlocked(sql`c.identity`, sql`c.domain`)} AS blocked
@@ -35,7 +36,7 @@ export function readOpportunity(db: ReadableDB, ready: BrandReady, id: string): 
       .map((c): DetailContact => ({ ...toContact(c), blocked: c.valid === 1 && c.blocked === 1 }));
     return {
       item: it.map(row),
-      raw: JSON.parse(unpackRecord(row._packed)) as Opportunity & Record<string, unknown>,
+      raw: JSON.parse(json) as Opportunity & Record<string, unknown>,
       contacts,
       triage: readTriage(db, ready.brandId, id),
     };

@@ -6,7 +6,7 @@
 import type { Stage } from '../../../shared/pipeline';
 import type { ReadableDB } from './database';
 import { sql, sqlJoin } from './sql';
-import { unpackRecord } from './record-codec';
+import { RecordReader } from './record-blocks';
 
 export interface OutreachRow {
   id: string;
@@ -81,11 +81,13 @@ export function everAtStage(db: ReadableDB, brandId: string, ids: readonly strin
 /** The publication's type (the record's site_type: news publication, niche blog, …) of each of these opportunities. */
 export function siteTypes(db: ReadableDB, rowids: readonly number[]): Map<number, string> {
   const out = new Map<number, string>();
-  for (const rowid of rowids) {
-    const r = db.get<{ packed: Uint8Array }>(sql`SELECT packed FROM opportunity_records WHERE rowid = ${rowid}`);
-    if (!r) continue;
+  // In rowid order, so each block of records is inflated once.
+  const records = new RecordReader(db);
+  for (const rowid of [...rowids].sort((a, b) => a - b)) {
+    const json = records.json(rowid);
+    if (json === null) continue;
     try {
-      const type = (JSON.parse(unpackRecord(r.packed)) as { site_type?: unknown }).site_type;
+      const type = (JSON.parse(json) as { site_type?: unknown }).site_type;
       if (typeof type === 'string' && type.trim()) out.set(rowid, type.trim());
     } catch {
       // an unreadable record has no type

@@ -9,6 +9,14 @@
 // for each call (zlib's thread pool is slower still for records this small).
 // A codec is never changed once it has written a cache: a new dictionary is a
 // new codec number, and the reader keeps every old one.
+//
+// Codec 2 (version 12 on) packs 32 records to a block, keyed by rowid / 32:
+// one deflate stream (level 6, the same dictionary) over a table of the 32
+// records' byte lengths (0: no record in that slot) and their JSON one after
+// another. Measured on the bench's 100,000 records: 34 MB against 108 MB one
+// by one, and a quarter of the time to inflate them all (zlib's set-up paid
+// once a block, not once a record). A single record costs one block's inflate
+// (about 90 KB of JSON): store/record-blocks.ts keeps the blocks it has read.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /** Codec 1's dictionary, frozen. (zlib looks back from the end of the dictionary, so the likeliest text goes last.) */
@@ -36,9 +44,49 @@ export function packRecord(json: string): Buffer {
   return out;
 }
 
+const asBuffer = (packed: Uint8Array) => (Buffer.isBuffer(packed) ? packed : Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength));
+const unknownCodec = (codec: number | undefined) => new Error(`A stored record uses a format this version does not know (codec ${codec}). Update the app.`);
+
 /** The record's JSON text from what packRecord stored (refused in words for a codec this app does not know). */
 export function unpackRecord(packed: Uint8Array): string {
-  const buf = Buffer.isBuffer(packed) ? packed : Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength);
+  const buf = asBuffer(packed);
   if (buf[0] === CODEC_DEFLATE_DICT_1) return inflateRawSync(buf.subarray(1), { dictionary: DICTIONARY_1 }).toString('utf8');
-  throw new Error(`A stored record uses a format this version does not know (codec ${buf[0]}). Update the app.`);
+  throw unknownCodec(buf[0]);
+}
+
+const CODEC_BLOCK_1 = 2;
+/** Records a block holds: the record of rowid r is slot r % 32 of block floor(r / 32). */
+export const RECORDS_PER_BLOCK = 32;
+export const blockOf = (rowid: number): number => Math.floor(rowid / RECORDS_PER_BLOCK);
+export const slotOf = (rowid: number): number => rowid % RECORDS_PER_BLOCK;
+
+/** One block's records, slot by slot: each record's JSON as UTF-8 bytes, or null for an empty slot. */
+export type BlockSlots = (Buffer | null)[];
+
+/** A block of records packed for storage (slots past the 32nd are refused). */
+export function packBlock(slots: readonly (Buffer | string | null)[]): Buffer {
+  if (slots.length > RECORDS_PER_BLOCK) throw new Error(`A block holds ${RECORDS_PER_BLOCK} records, not ${slots.length}.`);
+  const bodies = slots.map((s) => (s === null ? null : typeof s === 'string' ? Buffer.from(s, 'utf8') : s));
+  const head = Buffer.alloc(RECORDS_PER_BLOCK * 4);
+  bodies.forEach((b, i) => head.writeUInt32LE(b?.length ?? 0, i * 4));
+  const body = deflateRawSync(Buffer.concat([head, ...bodies.filter((b): b is Buffer => b !== null)]), { level: 6, dictionary: DICTIONARY_1 });
+  const out = Buffer.allocUnsafe(body.length + 1);
+  out[0] = CODEC_BLOCK_1;
+  body.copy(out, 1);
+  return out;
+}
+
+/** A block's records as packBlock stored them: 32 slots (null where none). */
+export function unpackBlock(packed: Uint8Array): BlockSlots {
+  const buf = asBuffer(packed);
+  if (buf[0] !== CODEC_BLOCK_1) throw unknownCodec(buf[0]);
+  const all = inflateRawSync(buf.subarray(1), { dictionary: DICTIONARY_1 });
+  const slots: BlockSlots = [];
+  let at = RECORDS_PER_BLOCK * 4;
+  for (let i = 0; i < RECORDS_PER_BLOCK; i++) {
+    const n = all.readUInt32LE(i * 4);
+    slots.push(n === 0 ? null : all.subarray(at, at + n));
+    at += n;
+  }
+  return slots;
 }

@@ -400,7 +400,7 @@ describe('a cache damaged while the app is open', () => {
     // Damage a page of the opportunities' records (server data) behind the open connection's back.
     const db = new Database(path, { readonly: true });
     const page = (
-      db.prepare("SELECT pageno FROM dbstat WHERE name = 'opportunity_records' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 3").get() as {
+      db.prepare("SELECT pageno FROM dbstat WHERE name = 'opportunity_blocks' ORDER BY pageno LIMIT 1 OFFSET 3").get() as {
         pageno: number;
       }
     ).pageno;
@@ -431,7 +431,7 @@ describe('a cache damaged while the app is open', () => {
     const path = a.s.cache.path;
     const db = new Database(path, { readonly: true });
     const page = (
-      db.prepare("SELECT pageno FROM dbstat WHERE name = 'opportunity_records' AND pagetype = 'leaf' ORDER BY pageno LIMIT 1 OFFSET 3").get() as {
+      db.prepare("SELECT pageno FROM dbstat WHERE name = 'opportunity_blocks' ORDER BY pageno LIMIT 1 OFFSET 3").get() as {
         pageno: number;
       }
     ).pageno;

@@ -2,7 +2,7 @@
 // data changes with the user's triage intact, and after a SIGKILL.
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
@@ -103,6 +103,42 @@ describe('a full sync', () => {
     }
     for (const id of m.added) expect(opportunityExists(cache.readable, brand, id)).toBe(true);
     expect(count(cache, { brandId: brand, includeArchived: true })).toBe(2300 + 7 - 4);
+    cache.close();
+  });
+
+  it('every record reads back as the service sent it, after a first sync (its pages end inside blocks of records) and after changes; the first sync leaves the file compact', async () => {
+    const cache = await freshCache();
+    const brand = sim.brands[0]!.id;
+    /** Every record the service holds for the brand, by id, as it sends them. */
+    const served = async () => {
+      const all = new Map<string, Record<string, unknown>>();
+      let cursor: string | null = null;
+      do {
+        const res = await fetch(`${sim.url}/get-outreach?brand=${brand}&archived=true&limit=500${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+          headers: { Authorization: `Bearer ${DEMO_KEY}` },
+        });
+        const page = (await res.json()) as { opportunities: Record<string, unknown>[]; pagination: { next_cursor: string | null } };
+        for (const o of page.opportunities) all.set(String(o._id), o);
+        cursor = page.pagination.next_cursor;
+      } while (cursor);
+      return all;
+    };
+    // Pages of 300: most pages end part-way through a block of 32 records, which the next page completes.
+    await runSync(cache, clientFor(sim), { brandIds: [brand], scores: false, citations: false, pageSize: 300 });
+    // Compact: no larger than a copy SQLite writes afresh (VACUUM INTO), though every index grew page by page.
+    cache.db.pragma('wal_checkpoint(TRUNCATE)');
+    const copy = join(tmp.dir, `sync-${n}-copy.db`);
+    cache.db.exec(`VACUUM INTO '${copy}'`);
+    expect(statSync(cache.path).size).toBeLessThanOrEqual(statSync(copy).size);
+    for (const [id, record] of await served()) expect(detail(cache, brand, id)!.raw, id).toEqual(record);
+    const m = sim.mutate({ brand, added: 40, changed: 60, removed: 0 });
+    expect((await runSync(cache, clientFor(sim), { brandIds: [brand], scores: false, citations: false, pageSize: 300 })).brands[0]).toMatchObject({
+      added: 40,
+      changed: 60,
+    });
+    const now = await served();
+    for (const id of [...m.changed, ...m.added]) expect(detail(cache, brand, id)!.raw, id).toEqual(now.get(id));
+    for (const [id, record] of now) expect(detail(cache, brand, id)!.raw, id).toEqual(record);
     cache.close();
   });
 

@@ -17,12 +17,15 @@
 // taken before an upgrade leaves no cut-short copy under a backup's name; and
 // a Ctrl-C heard only after a command's commit exits 130 with the work kept.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import Database from 'better-sqlite3';
 import { migrate } from '../../../electron/core/store/db';
+import { LATEST_VERSION } from '../../../electron/core/store/migrations';
+import { backToVersion11 } from '../../support/version-11';
+import { RecordReader } from '../../../electron/core/store/record-blocks';
 import { startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { Cache } from '../../../electron/core/store/cache';
 import { runCli } from '../../support/cli-run';
@@ -322,6 +325,61 @@ describe('kill -9 during the backup taken before an upgrade of the cache', () =>
       copy.close();
     }
   }, 60_000);
+});
+
+describe('kill -9 while version 12 puts the records in blocks', () => {
+  it('leaves version 11 as it was (every record, every note); the next start converts it, every record read back the same', async () => {
+    // A version-11 cache with the pristine's data: its records one by one (codec 1), as version 11's code kept them.
+    const v11 = join(tmp.dir, 'v11-pristine');
+    cpSync(pristine, v11, { recursive: true });
+    const old = new Database(join(v11, 'workbench.db'));
+    const records = backToVersion11(old);
+    old.close();
+    expect(records.size).toBe(OPPORTUNITIES);
+    const args = ['list', '--brand', brand];
+    const ref = join(tmp.dir, 'v11-ref');
+    cpSync(v11, ref, { recursive: true });
+    const whole = await counted(args, ref);
+    expect(whole.code, whole.err).toBe(0);
+    // Drawn among the run's writes until one lands in the conversion (a block written), not before or after it.
+    const schedule = random(SEED + 12);
+    const dir = join(tmp.dir, 'v11-killed');
+    let r: Awaited<ReturnType<typeof counted>> | null = null;
+    let at = 0;
+    for (let draw = 0; draw < 20 && !/INSERT INTO opportunity_blocks/.test(r?.stoppedAt ?? ''); draw++) {
+      at = 1 + Math.floor(schedule() * whole.counts!.write);
+      rmSync(dir, { recursive: true, force: true });
+      cpSync(v11, dir, { recursive: true });
+      r = await counted(args, dir, `write:${at}`);
+    }
+    const where = `WORKBENCH_KILL_SEED=${SEED}: kill -9 just before write ${at} of ${whole.counts!.write} (${r!.stoppedAt ?? 'not reached'})`;
+    expect(r!.stoppedAt, where).toMatch(/^write \d+: SQL INSERT INTO opportunity_blocks/);
+    expect(r!.signal, where).toBe('SIGKILL');
+    // Killed part-way: still version 11, whole, with every record and note where they were.
+    const db = join(dir, 'workbench.db');
+    const after = withHealth(db, (h) => ({
+      integrity: h.integrity,
+      notes: h.notes,
+      version: h.row<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v,
+      records: h.count('opportunity_records'),
+      blocks: h.row<{ n: number }>("SELECT count(*) AS n FROM sqlite_schema WHERE name = 'opportunity_blocks'")!.n,
+    }));
+    expect(after, where).toMatchObject({ integrity: 'ok', version: 11, records: OPPORTUNITIES, blocks: 0 });
+    noteSets(notesA)(after.notes);
+    // The next start converts it: every record read back as it was stored, the notes kept.
+    const again = await runCli(args, { url: sim.url, db });
+    expect(again.code, `${where}: run again: ${again.err}`).toBe(0);
+    const c = await Cache.open(db);
+    try {
+      expect(c.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
+      const reader = new RecordReader(c.readable);
+      for (const [rowid, json] of records) expect(reader.json(rowid), `record ${rowid}`).toBe(json);
+    } finally {
+      c.close();
+    }
+    expect(inspect(db).integrity).toBe('ok');
+    noteSets(notesA)(inspect(db).notes);
+  }, 120_000);
 });
 
 describe('Ctrl-C heard only after the command’s commit', () => {

@@ -87,20 +87,22 @@ describe('a field added to the table', () => {
 describe('some fields read from the record', () => {
   it("reads an opportunity's record once for its run of addresses, and again for the next opportunity", async () => {
     const { someFieldsSql } = await import('../../../../electron/core/store/opportunity-columns');
-    const { packRecord } = await import('../../../../electron/core/store/record-codec');
     const fromRecord = (OPPORTUNITY_FIELDS as readonly OpportunityField[]).filter((f) => !f.column).slice(0, 1);
     expect(fromRecord).toHaveLength(1);
     const key = fromRecord[0]!.name;
-    const some = someFieldsSql(fromRecord);
-    const packed = (v: string) => packRecord(JSON.stringify({ [key]: v }));
-    const first = some.read([packed('one')], 1);
-    // The same opportunity's next address: the record read before is shared, not inflated and parsed again.
-    const again = some.read([packed('one')], 1);
+    // The records by rowid, as the store's block reader hands them (each read counted).
+    const stored = new Map([1, 2, 3].map((rowid) => [rowid, JSON.stringify({ [key]: ['one', 'two', 'three'][rowid - 1] })]));
+    const reads: number[] = [];
+    const some = someFieldsSql(fromRecord, (rowid) => (reads.push(rowid), stored.get(rowid) ?? null));
+    const first = some.read([1], 1);
+    // The same opportunity's next address: the record read before is shared, not read and parsed again.
+    const again = some.read([1], 1);
     expect(again.record).toBe(first.record);
-    const next = some.read([packed('two')], 2);
+    const next = some.read([2], 2);
     expect(next.record).not.toBe(first.record);
     expect(next.record[key]).toBe('two');
     // Without a key every row is read on its own.
-    expect(some.read([packed('three')]).record[key]).toBe('three');
+    expect(some.read([3]).record[key]).toBe('three');
+    expect(reads).toEqual([1, 2, 3]);
   });
 });

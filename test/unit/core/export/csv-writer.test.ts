@@ -1,0 +1,72 @@
+// The CSV writer encodes each record straight into its buffer (no text
+// gathered and joined): its bytes must be what RFC 4180 and the export's
+// earlier writer made of the same cells, whatever the text: quotes, CR and
+// LF, the delimiter, formula-like text as the guard leaves it, characters of
+// one to four UTF-8 bytes, a cell larger than the buffer, many buffers' worth.
+import { afterAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CsvWriter } from '../../../../electron/core/export/csv-writer';
+import { guarded } from '../../../../electron/core/export/guard';
+import { tempDir } from '../../../support/tmp';
+
+const tmp = tempDir();
+afterAll(() => tmp.cleanup());
+
+/** The earlier writer's rule, whole records as text: a cell with the delimiter, a quote, CR or LF quoted, quotes doubled; CRLF after each. */
+function reference(rows: string[][], delimiter: string, bom: boolean): Buffer {
+  const needs = new RegExp(`["\\r\\n${delimiter === '\t' ? '\\t' : delimiter}]`);
+  const text = rows.map((cells) => cells.map((c) => (needs.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(delimiter) + '\r\n').join('');
+  return Buffer.from((bom ? '\uFEFF' : '') + text, 'utf8');
+}
+
+/** Cells of every kind the export meets, drawn from a seeded sequence. */
+function rowsOf(n: number): string[][] {
+  const pieces = [
+    'plain',
+    '=HYPERLINK("http://evil.example")',
+    '+1 555 0100',
+    '-dash',
+    '@handle',
+    '＝full-width',
+    'a "quoted" word',
+    'line one\r\nline two',
+    'only\nLF',
+    'comma, inside',
+    'semi; colon',
+    'tab\tinside',
+    'café — “curly” ✓',
+    'emoji 🚀 and 𝔘𝔫𝔦𝔠𝔬𝔡𝔢',
+    '',
+    'ana@wired.com; tips@wired.com',
+  ];
+  let seed = 7;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648);
+  return Array.from({ length: n }, (_, r) =>
+    Array.from({ length: 12 }, (_, c) => {
+      const p = pieces[next() % pieces.length]!;
+      return c % 3 === 0 ? guarded(p) : `${p}${r % 7 === 0 ? ` ${'x'.repeat(next() % 3000)}` : ''}`;
+    }),
+  );
+}
+
+describe('CsvWriter', () => {
+  it.each([
+    [',', false],
+    [';', true],
+    ['\t', false],
+  ] as const)('writes the bytes RFC 4180 makes of the same cells (delimiter %j, byte-order mark %s), over many buffers', async (delimiter, bom) => {
+    const rows = rowsOf(4000);
+    // One cell larger than the writer's buffer (256 KB), of three-byte characters.
+    rows[1234]![5] = '“'.repeat(200_000);
+    const path = join(tmp.dir, `out-${delimiter === '\t' ? 'tab' : delimiter}.csv`);
+    const w = new CsvWriter(path, delimiter, bom);
+    for (const r of rows) await w.write(r);
+    await w.close();
+    const want = reference(rows, delimiter, bom);
+    expect(want.length).toBeGreaterThan(1024 * 1024);
+    const got = readFileSync(path);
+    expect(got.length).toBe(want.length);
+    expect(got.equals(want)).toBe(true);
+  });
+});
