@@ -15,6 +15,7 @@ import type { TriagePatch } from '../../shared/triage-fields';
 import { localToday, type After, type ListPage } from '../../electron/core/store/opportunity-list';
 import { filterSql, ftsQuery } from '../../electron/core/store/opportunity-filter';
 import { compactFloor, exportFloor, queryFloors } from './floors';
+import { view } from '../../electron/core/app/opportunities';
 import { ensureBrandKey } from '../../electron/core/store/brand-keys';
 import { count, counts, page, setTriage, setTriageMany } from '../support/store';
 import { matchBrand } from '../../electron/core/results/match';
@@ -241,11 +242,13 @@ if (phase === 'sync') {
         pageAndFloor('jump', () => page(cache, filter, { limit: 200, offset: 3800 }));
       }
     }
-    // Search as you type: every prefix of each query from two letters, as the UI sends it: the first page and its total (every match: no cap).
+    // Search as you type: every prefix of each query from two letters, as the window asks it (opportunities:view without
+    // the chip counts, which follow): the first page and its total, counted up to SEARCH_TOTAL_CAP (the exact total comes
+    // with the chip counts: search_counts below).
     for (const w of words)
       for (let k = 2; k <= w.length; k++) {
         const filter = { brandId: brand, search: w.slice(0, k) };
-        m.search.push(time(() => (page(cache, filter, { limit: 200 }), count(cache, filter))));
+        m.search.push(time(() => view(cache, filter, 200, false)));
         const q = ftsQuery(filter.search);
         if (q) f.search.push(time(() => floors.search(q)));
       }

@@ -33,6 +33,8 @@ export class OpportunitiesStore {
   /** The order chosen before a search put the list in Best match order, to go back to when the search ends. */
   #sortBeforeSearch: Filter['sort'] | null = null;
   #total = $state(0);
+  /** The total is a search's count up to a cap: there are more (the exact one comes with the chip counts). */
+  #capped = $state(false);
   #pages = $state.raw<Record<number, ListItem[]>>({});
   #counts = $state.raw<Counts | null>(null);
   #loading = $state(false);
@@ -71,6 +73,9 @@ export class OpportunitiesStore {
   }
   get total(): number {
     return this.#total;
+  }
+  get capped(): boolean {
+    return this.#capped;
   }
   get counts(): Counts | null {
     return this.#counts;
@@ -168,6 +173,7 @@ export class OpportunitiesStore {
       this.#pages = { 0: view.items };
       this.#next = { 0: view.next };
       this.#total = view.total;
+      this.#capped = view.capped === true;
       this.#counts = view.counts;
       this.#shownSearch = filter.search;
       if (typing) void this.#refreshCounts(brandId).catch(() => {});
@@ -421,7 +427,13 @@ export class OpportunitiesStore {
   async #refreshCounts(brandId: string): Promise<void> {
     const listFresh = this.#list.current();
     const c = await call('opportunities:counts', { ...this.#filter, brandId });
-    if (listFresh()) this.#counts = c;
+    if (!listFresh()) return;
+    this.#counts = c;
+    // The exact total (a search's page may have counted only up to a cap).
+    if (c.listed !== undefined) {
+      this.#total = c.listed;
+      this.#capped = false;
+    }
   }
 
   toggleStar(): Promise<unknown> {

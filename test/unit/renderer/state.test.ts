@@ -44,6 +44,8 @@ interface Intercept {
   method: string;
   when: (args: any[]) => boolean;
   answer: () => Promise<void> | { ok: false; error: { kind: string; message: string } };
+  /** The core's own answer, changed on its way back (what a far larger cache would answer). */
+  rewrite?: (value: any) => any;
 }
 const intercepts: Intercept[] = [];
 /** The next call of `method` (matching `when`) waits at the bridge until release(). */
@@ -103,9 +105,14 @@ beforeAll(async () => {
               try {
                 const i = intercepts.findIndex((x) => x.method === name && x.when(sent));
                 if (i >= 0) {
-                  const answer = intercepts.splice(i, 1)[0]!.answer();
+                  const x = intercepts.splice(i, 1)[0]!;
+                  const answer = x.answer();
                   if (!(answer instanceof Promise)) return structuredClone(answer);
                   await answer;
+                  if (x.rewrite) {
+                    const r = await dispatch(handlers, name, sent);
+                    return structuredClone(r.ok ? { ok: true, value: x.rewrite(r.value) } : r);
+                  }
                 }
                 return structuredClone(await dispatch(handlers, name, sent));
               } finally {
@@ -182,6 +189,30 @@ describe('AppStore and OpportunitiesStore', () => {
     await until(() => !opps.loading && opps.total === 0);
     opps.clearFilters();
     await until(() => !opps.loading && opps.total > 0);
+  });
+
+  it("a search typed shows its total as counted so far ('more than'), then the exact total that comes with the chip counts", async () => {
+    // As a far larger cache answers a keystroke: the total counted up to a cap (the core's own cap is 1,000, past this cache).
+    let counted = 0;
+    intercepts.push({
+      method: 'opportunities:view',
+      when: ([a]) => a.filter.search === 'coffee' && a.counts === false,
+      answer: () => Promise.resolve(),
+      rewrite: (v) => ({ ...v, total: 5, capped: true }),
+    });
+    const counts = hold('opportunities:counts', ([f]) => f.search === 'coffee');
+    opps.setFilter({ search: 'coffee' });
+    await counts.reached;
+    await until(() => !opps.loading);
+    expect({ total: opps.total, capped: opps.capped }).toEqual({ total: 5, capped: true });
+    counts.release();
+    const exact = (await direct('opportunities:counts', { ...opps.filter, brandId: app.brandId! })).listed;
+    expect(exact).toBeGreaterThan(5);
+    await until(() => ((counted = opps.total), !opps.capped));
+    expect(counted).toBe(exact);
+    expect(opps.counts?.listed).toBe(exact);
+    opps.clearFilters();
+    await until(() => !opps.loading && opps.filter.search === undefined);
   });
 
   it('stage, star and an autosaved note, each one round trip; the row updates in place', async () => {
