@@ -10,6 +10,7 @@ import { PIPELINE_DEFAULTS } from '../../../shared/pipeline';
 import type { ReadableDB, WritableDB } from './database';
 import { itemsOf, prepareBrand, rowFlags, type BrandReady } from './list-items';
 import { filterSql, ftsQuery, keysetAfter, orderBy, SORTS, type After, type PipelineDays } from './opportunity-filter';
+import { ftsTerms } from './search-rank';
 import { sql, sqlJoin, type Sql } from './sql';
 
 export type { After, PipelineDays } from './opportunity-filter';
@@ -102,13 +103,18 @@ export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = 
       // more) that the sort's next rows tested one by one fill a page sooner than the set of the matches is read.
       // (Counted in whole words where it can be: a long prefix is merged whole before its first match, whole words are read as far as asked.)
       probeFts = db.derived.exactTerms(q);
-      const all = db.get<{ n: number }>(sql`SELECT coalesce(sum(n), 0) AS n FROM opportunity_summary`)!.n;
-      const many = Math.max(FEW_MATCHES, Math.ceil(all * DENSE));
-      const n = db.get<{ n: number }>(
-        sql`SELECT count(*) AS n FROM (SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${probeFts ?? q} LIMIT ${many})`,
-      )!.n;
-      plan = n < FEW_MATCHES ? 'drive' : 'probe';
-      dense = n >= many && probeFts !== null;
+      // A one-letter word (the next word just begun) matches any word it begins: merging them all is the dearest part
+      // of the search, so it is not counted first (the page and the total merge them once each), and the page walks the sort.
+      if (probeFts === null && ftsTerms(q).some((t) => [...t.slice(1, -2)].length === 1)) plan = 'probe';
+      else {
+        const all = db.get<{ n: number }>(sql`SELECT coalesce(sum(n), 0) AS n FROM opportunity_summary`)!.n;
+        const many = Math.max(FEW_MATCHES, Math.ceil(all * DENSE));
+        const n = db.get<{ n: number }>(
+          sql`SELECT count(*) AS n FROM (SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${probeFts ?? q} LIMIT ${many})`,
+        )!.n;
+        plan = n < FEW_MATCHES ? 'drive' : 'probe';
+        dense = n >= many && probeFts !== null;
+      }
     }
     w = filterSql(f, brand.bk, days, plan, hits);
     chip = filterSql(chipFilter, brand.bk, days, plan, hits);
