@@ -62,6 +62,8 @@ export const opportunitiesContract = {
         offset: z.number().int().min(0),
         limit: z.number().int().min(1).max(1000),
         after: pageCursorSchema.optional(),
+        /** The offset counts from the list's end: the `limit` rows before the last `offset` ones (End, a jump to the lower half). */
+        fromEnd: z.boolean().optional(),
       }),
     ),
     /** total: every match, a search's counted up to a cap (`capped`). next: where the page after this one starts (null at the end). */

@@ -218,10 +218,10 @@ if (phase === 'sync') {
     'small teams',
     'cold brew',
   ];
-  const m = { list: [] as number[], jump: [] as number[], search: [] as number[], counts: [] as number[], searchCounts: [] as number[] };
-  const f = { list: [] as number[], jump: [] as number[], search: [] as number[], counts: [] as number[], searchCounts: [] as number[] };
+  const m = { list: [] as number[], jump: [] as number[], end: [] as number[], search: [] as number[], counts: [] as number[], searchCounts: [] as number[] };
+  const f = { list: [] as number[], jump: [] as number[], end: [] as number[], search: [] as number[], counts: [] as number[], searchCounts: [] as number[] };
   /** The app's read, then the floor's on the same rows: each timed alone. */
-  const pageAndFloor = (into: 'list' | 'jump', read: () => ListPage): ListPage => {
+  const pageAndFloor = (into: 'list' | 'jump' | 'end', read: () => ListPage): ListPage => {
     let got: ListPage | null = null;
     m[into].push(time(() => (got = read())));
     const rowids = floors.rowids(got!.items.map((i) => i.id));
@@ -240,6 +240,8 @@ if (phase === 'sync') {
         }
         // A jump (End, or the scroll bar dragged) asks by offset.
         pageAndFloor('jump', () => page(cache, filter, { limit: 200, offset: 3800 }));
+        // End: the last page, counted from the list's end (as the window asks it).
+        pageAndFloor('end', () => page(cache, filter, { limit: 200, offset: 0, fromEnd: true }));
       }
     }
     // Search as you type: every prefix of each query from two letters, as the window asks it (opportunities:view without
@@ -277,12 +279,20 @@ if (phase === 'sync') {
     list_p50_ms: pct(m.list, 50),
     ...figure('list_p95_ms', m.list, f.list),
     ...figure('jump_p95_ms', m.jump, f.jump),
+    ...figure('end_p95_ms', m.end, f.end),
     search_p50_ms: pct(m.search, 50),
     ...figure('search_p95_ms', m.search, f.search),
     counts_p50_ms: pct(m.counts, 50),
     ...figure('counts_p95_ms', m.counts, f.counts),
     ...figure('search_counts_p95_ms', m.searchCounts, f.searchCounts),
-    samples: { list: m.list.length, jumps: m.jump.length, search: m.search.length, counts: m.counts.length, search_counts: m.searchCounts.length },
+    samples: {
+      list: m.list.length,
+      jumps: m.jump.length,
+      ends: m.end.length,
+      search: m.search.length,
+      counts: m.counts.length,
+      search_counts: m.searchCounts.length,
+    },
   });
 } else if (phase === 'export') {
   // The contacts preset (one row per distinct address) and the opportunities preset of the whole cache.

@@ -17,7 +17,11 @@ import type { DomainDeps } from './domain-deps';
 const totalOf = (t: { total: number; capped: boolean }) => (t.capped ? { total: t.total, capped: true } : { total: t.total });
 
 /** A page of the list and its total (a search's counted up to a cap: shownTotal). */
-export function list(cache: Cache, filter: ListFilter, page: { offset?: number; limit: number; after?: After }): ContractResults['opportunities:list'] {
+export function list(
+  cache: Cache,
+  filter: ListFilter,
+  page: { offset?: number; limit: number; after?: After; fromEnd?: boolean },
+): ContractResults['opportunities:list'] {
   const q = prepareList(cache.writable, filter, cache.days());
   const { items, next } = listPage(cache.readable, q, page);
   return { items, next, ...totalOf(shownTotal(cache.readable, q)) };
@@ -53,7 +57,7 @@ export function opportunityHandlers(
 > {
   return {
     'brands:list': () => d.cache().brands.list(d.cache().days()),
-    'opportunities:list': ({ filter, offset, limit, after }) => list(d.cache(), filter, { offset, limit, after }),
+    'opportunities:list': ({ filter, offset, limit, after, fromEnd }) => list(d.cache(), filter, { offset, limit, after, fromEnd }),
     'opportunities:view': ({ filter, limit, counts }) => view(d.cache(), filter, limit, counts),
     'opportunities:counts': (filter) => {
       const cache = d.cache();

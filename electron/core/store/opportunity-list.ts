@@ -9,7 +9,7 @@ import { addDays, localDay } from '../../../shared/calendar';
 import { PIPELINE_DEFAULTS } from '../../../shared/pipeline';
 import type { ReadableDB, WritableDB } from './database';
 import { itemsOf, prepareBrand, rowFlags, type BrandReady } from './list-items';
-import { filterSql, ftsQuery, keysetAfter, orderBy, SORTS, type After, type PipelineDays } from './opportunity-filter';
+import { filterSql, ftsQuery, keysetAfter, orderBy, orderFromEnd, SORTS, type After, type PipelineDays } from './opportunity-filter';
 import { ftsTerms } from './search-rank';
 import { sql, sqlJoin, type Sql } from './sql';
 
@@ -151,9 +151,11 @@ export interface ListPage {
  * offset (a jump). Only the page's rows are then read whole, with the triage
  * and the flags that need their own lookups.
  */
-export function listSql(db: ReadableDB, q: ListQuery, page: { limit: number; offset: number; after?: After; windowed?: boolean }): Sql {
+export function listSql(db: ReadableDB, q: ListQuery, page: { limit: number; offset: number; after?: After; windowed?: boolean; fromEnd?: boolean }): Sql {
   const order = orderBy(q.sort);
-  const windowed = page.windowed === true && windowable(q, page.offset);
+  // Counted from the end (End, the scroll bar's lower half): the index walked backwards, the page's rows then put in order.
+  const fromEnd = page.fromEnd === true && !page.after;
+  const windowed = page.windowed === true && !fromEnd && windowable(q, page.offset);
   // A search with few matches starts from them (CROSS JOIN keeps that order: the planner would rather walk the sort's index).
   const from =
     q.plan === 'drive' && q.sort !== 'relevance'
@@ -162,7 +164,7 @@ export function listSql(db: ReadableDB, q: ListQuery, page: { limit: number; off
         ? sql`opportunities o WHERE ${q.joinedWhere!}`
         : sql`opportunities o WHERE ${q.where}`;
   const pick = (extra: Sql | null, offset: number) => {
-    const rows = sql`SELECT o.rowid FROM ${from}${extra ? sql` AND ${extra}` : sql``} ORDER BY ${order}`;
+    const rows = sql`SELECT o.rowid FROM ${from}${extra ? sql` AND ${extra}` : sql``} ORDER BY ${fromEnd ? orderFromEnd(q.sort) : order}`;
     if (!windowed) return sql`${rows} LIMIT ${page.limit}${offset ? sql` OFFSET ${offset}` : sql``}`;
     // Many matches: the next rows of the sort's index (the filter without the words), each tested against the
     // search by its rowid, until the page is full; never the set of every match.
@@ -187,8 +189,13 @@ const WINDOW = 4;
 /** Can a page be found by testing the sort's next rows one by one (a search with many matches, from its start or after a row)? */
 const windowable = (q: ListQuery, offset: number): boolean => q.dense && q.probeFts !== null && offset === 0;
 
-/** A page of the list: after a row (keyset) or at an offset (a jump), at most 5,000 rows. */
-export function listPage(db: ReadableDB, q: ListQuery, page: { limit?: number; offset?: number; after?: After } = {}): ListPage {
+/**
+ * A page of the list: after a row (keyset) or at an offset (a jump), at most
+ * 5,000 rows. `fromEnd`: the offset counts from the list's end (the page is
+ * the `limit` rows before the last `offset` ones), so End and a jump to the
+ * lower half walk the index from the nearer end.
+ */
+export function listPage(db: ReadableDB, q: ListQuery, page: { limit?: number; offset?: number; after?: After; fromEnd?: boolean } = {}): ListPage {
   const limit = Math.max(1, Math.min(page.limit ?? 200, 5000));
   const offset = Math.max(0, page.offset ?? 0);
   const map = itemsOf(db.fields).map;
@@ -196,13 +203,15 @@ export function listPage(db: ReadableDB, q: ListQuery, page: { limit?: number; o
   let rows: Row[] | null = null;
   // Many matches: the sort's next rows tested one by one fill most pages; a page they leave short (sparse
   // matches under this filter, or the list's end) is read again with the set of the matches.
-  if (windowable(q, offset)) {
+  const fromEnd = page.fromEnd === true && !page.after;
+  if (!fromEnd && windowable(q, offset)) {
     rows = db.all<Row>(listSql(db, q, { limit, offset, after: page.after, windowed: true }));
     if (rows.length < limit) rows = null;
   }
-  rows ??= db.all<Row>(listSql(db, q, { limit, offset, after: page.after }));
+  rows ??= db.all<Row>(listSql(db, q, { limit, offset, after: page.after, fromEnd }));
   const last = rows[rows.length - 1];
-  return { items: rows.map(map), next: rows.length === limit && last ? { value: last._sort, rowid: last._rowid } : null };
+  const more = fromEnd ? offset > 0 : rows.length === limit;
+  return { items: rows.map(map), next: more && last ? { value: last._sort, rowid: last._rowid } : null };
 }
 
 /** The full-text matches (`s`) joined to their facets (`o`): what a search's total and chip counts read. */

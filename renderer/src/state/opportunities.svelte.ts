@@ -199,9 +199,17 @@ export class OpportunitiesStore {
       if (this.#pages[p] || this.#pending.has(p) || p * PAGE >= this.#total) continue;
       this.#pending.add(p);
       const fresh = this.#list.current();
-      // Scrolling on: the page after the last one loaded starts after its last row (keyset); a jump asks by offset.
+      // Scrolling on: the page after the last one loaded starts after its last row (keyset); a jump asks by offset,
+      // counted from the nearer end (End and the lower half read the index backwards, never past every row before them).
       const after = this.#next[p - 1] ?? undefined;
-      call('opportunities:list', { filter: { ...this.#filter, brandId }, offset: p * PAGE, limit: PAGE, ...(after ? { after } : {}) })
+      const upTo = Math.min(this.#total, (p + 1) * PAGE);
+      const fromEnd = !after && !this.#capped && p * PAGE >= this.#total / 2;
+      const at = after
+        ? { after, offset: p * PAGE, limit: PAGE }
+        : fromEnd
+          ? { offset: this.#total - upTo, limit: upTo - p * PAGE, fromEnd }
+          : { offset: p * PAGE, limit: PAGE };
+      call('opportunities:list', { filter: { ...this.#filter, brandId }, ...at })
         .then((r) => {
           if (!fresh()) return;
           this.#pages = { ...this.#pages, [p]: r.items };

@@ -617,6 +617,19 @@ describe('opportunities', () => {
         ).toHaveLength(1);
       } else expect(lines.join(' | ')).toMatch(/SCAN s VIRTUAL TABLE INDEX \d+:M\d* \| SEARCH o USING INTEGER PRIMARY KEY/);
     }
+    // A jump counted from the end walks the same index backwards: no sort but the one of the page's own rows.
+    for (const sort of ['priority', 'fit', 'last_seen', 'title', 'domain'] as const)
+      for (const f of [{}, { starred: true }, { type: 'publication-gap' as const }]) {
+        const lines = planOf(sqlOf(listSql(cache.readable, prepared({ brandId: B, sort, ...f }), { limit: 200, offset: 400, fromEnd: true })));
+        const what = `${sort} ${JSON.stringify(f)}: ${lines.join(' | ')}`;
+        expect(lines.join(' | '), what).toMatch(
+          new RegExp(`LIST SUBQUERY \\d+ \\| SEARCH o USING COVERING INDEX opportunities_by_${sort} \\(brand_key=\\? AND removed_on_server=\\?\\)`),
+        );
+        expect(
+          lines.filter((l) => /TEMP B-TREE/.test(l)),
+          what,
+        ).toEqual(['USE TEMP B-TREE FOR ORDER BY']);
+      }
     // So many matches that a page tests the sort's next rows one by one: the index walked (index entries only, at most four
     // pages of them), each row looked up in the full-text index by its rowid and the words (=M); the set of every match never read.
     const dense = { ...co, plan: 'probe' as const, dense: true, probeFts: '"co"* AND ("coffee")' };

@@ -215,6 +215,24 @@ describe('AppStore and OpportunitiesStore', () => {
     await until(() => !opps.loading && opps.filter.search === undefined);
   });
 
+  it('End reads the last page from the end of the list (the index walked backwards): the rows the list holds there', async () => {
+    await until(() => !opps.loading && opps.total > PAGE);
+    const brandId = app.brandId!;
+    const total = opps.total;
+    const asked: any[] = [];
+    const held = hold('opportunities:list', ([a]) => (asked.push(a), true));
+    opps.moveTo(total - 1);
+    opps.ensure(total - 3, total - 1);
+    await held.reached;
+    held.release();
+    await until(() => opps.itemAt(total - 1) !== undefined);
+    const last = Math.floor((total - 1) / PAGE) * PAGE;
+    expect(asked[0]).toMatchObject({ offset: 0, limit: total - last, fromEnd: true });
+    const fromStart = await direct('opportunities:list', { filter: { ...opps.filter, brandId }, offset: last, limit: PAGE });
+    expect([...Array(total - last).keys()].map((k) => opps.itemAt(last + k)!.id)).toEqual(fromStart.items.map((i: { id: string }) => i.id));
+    opps.moveTo(0);
+  });
+
   it('stage, star and an autosaved note, each one round trip; the row updates in place', async () => {
     opps.moveTo(1);
     await until(() => opps.detail?.item.id === opps.itemAt(1)!.id);
