@@ -341,15 +341,7 @@ try {
   // At 300,000: every interactive figure within 2x of its 100,000 value, sync within 1.3 of its floor at each size, export memory flat.
   if (scale[300_000] && scale[100_000]) {
     process.stdout.write('\nFrom 100,000 to 300,000 (goal: interactive figures ≤ 2x, sync ratio ≤ 1.3 at each size, export RSS ≤ 200 MB):\n');
-    for (const k of [
-      'open.cache_ms',
-      'query.list_p95_ms',
-      'query.jump_p95_ms',
-      'query.end_p95_ms',
-      'query.search_p95_ms',
-      'query.counts_p95_ms',
-      'ui.search_p95_ms',
-    ]) {
+    for (const k of ['open.cache_ms', 'query.list_p95_ms', 'query.jump_p95_ms', 'query.end_p95_ms', 'query.search_p95_ms', 'query.counts_p95_ms']) {
       const g = r2(scale[300_000]![k]! / scale[100_000]![k]!);
       process.stdout.write(`${k.padEnd(30)}${String(g).padStart(8)}x${g > 2 ? '  <- missed' : ''}\n`);
     }
