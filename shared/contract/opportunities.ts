@@ -31,11 +31,25 @@ export const listFilterSchema = z.strictObject({
 
 const tally = z.record(z.string(), z.number());
 /** The filter chips' counts: Trakkr's status, type, difficulty, the user's stage, and all of them (no status, type or difficulty chosen). */
-export const chipCountsSchema = z.object({ status: tally, type: tally, difficulty: tally, stage: tally, total: int() });
+export const chipCountsSchema = z.object({
+  status: tally,
+  type: tally,
+  difficulty: tally,
+  stage: tally,
+  total: int(),
+  /** opportunities:counts only: how many the list holds under the whole filter, exact (a search's page may have said only "more than N"). */
+  listed: int().optional(),
+});
 /** Where a page of the list starts: after the row with this sort value and rowid (the core made it; the renderer only hands it back). */
 export const pageCursorSchema = z.strictObject({ value: z.union([z.string().max(2000), z.number(), z.null()]), rowid: z.number().int() });
 export const detail = shaped<OpportunityDetail>().nullable();
-const page = { items: z.array(shaped<ListItem>()), total: int(), next: pageCursorSchema.nullable() };
+const page = {
+  items: z.array(shaped<ListItem>()),
+  total: int(),
+  /** Under a search: `total` was counted only up to a cap, the search matches more (the exact count comes with the chip counts: `listed`). */
+  capped: z.boolean().optional(),
+  next: pageCursorSchema.nullable(),
+};
 
 export const opportunitiesContract = {
   /** The brands, each with how many its list shows with no filter (the list's total then). */
@@ -48,9 +62,11 @@ export const opportunitiesContract = {
         offset: z.number().int().min(0),
         limit: z.number().int().min(1).max(1000),
         after: pageCursorSchema.optional(),
+        /** The offset counts from the list's end: the `limit` rows before the last `offset` ones (End, a jump to the lower half). */
+        fromEnd: z.boolean().optional(),
       }),
     ),
-    /** total: every match (a search's too: no cap). next: where the page after this one starts (null at the end). */
+    /** total: every match, a search's counted up to a cap (`capped`). next: where the page after this one starts (null at the end). */
     result: z.object(page),
   },
   // What the list pane needs when a filter, the search or the brand changes, in one round trip: the first page, its total and the chip counts.

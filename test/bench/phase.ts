@@ -15,6 +15,7 @@ import type { TriagePatch } from '../../shared/triage-fields';
 import { localToday, type After, type ListPage } from '../../electron/core/store/opportunity-list';
 import { filterSql, ftsQuery } from '../../electron/core/store/opportunity-filter';
 import { compactFloor, exportFloor, queryFloors } from './floors';
+import { view } from '../../electron/core/app/opportunities';
 import { ensureBrandKey } from '../../electron/core/store/brand-keys';
 import { count, counts, detail, page, setTriage, setTriageMany } from '../support/store';
 import { matchBrand } from '../../electron/core/results/match';
@@ -233,6 +234,7 @@ if (phase === 'sync') {
   const samples = () => ({
     list: [] as number[],
     jump: [] as number[],
+    end: [] as number[],
     search: [] as number[],
     counts: [] as number[],
     searchCounts: [] as number[],
@@ -244,7 +246,7 @@ if (phase === 'sync') {
   const allIds = cache.db.prepare('SELECT id FROM opportunities ORDER BY rowid').pluck().all() as string[];
   const detailIds = Array.from({ length: 200 }, (_, i) => allIds[Math.floor((i * allIds.length) / 200)]!);
   /** The app's read, then the floor's on the same rows: each timed alone. */
-  const pageAndFloor = (into: 'list' | 'jump', read: () => ListPage): ListPage => {
+  const pageAndFloor = (into: 'list' | 'jump' | 'end', read: () => ListPage): ListPage => {
     let got: ListPage | null = null;
     m[into].push(time(() => (got = read())));
     const rowids = floors.rowids(got!.items.map((i) => i.id));
@@ -263,13 +265,17 @@ if (phase === 'sync') {
         }
         // A jump (End, or the scroll bar dragged) asks by offset.
         pageAndFloor('jump', () => page(cache, filter, { limit: 200, offset: 3800 }));
+        // End: the last page, counted from the list's end (as the window asks it).
+        pageAndFloor('end', () => page(cache, filter, { limit: 200, offset: 0, fromEnd: true }));
       }
     }
-    // Search as you type: every prefix of each query from two letters, as the UI sends it: the first page and its total (every match: no cap).
+    // Search as you type: every prefix of each query from two letters, as the window asks it (opportunities:view without
+    // the chip counts, which follow): the first page and its total, counted up to SEARCH_TOTAL_CAP (the exact total comes
+    // with the chip counts: search_counts below).
     for (const w of words)
       for (let k = 2; k <= w.length; k++) {
         const filter = { brandId: brand, search: w.slice(0, k) };
-        m.search.push(time(() => (page(cache, filter, { limit: 200 }), count(cache, filter))));
+        m.search.push(time(() => view(cache, filter, 200, false)));
         const q = ftsQuery(filter.search);
         if (q) f.search.push(time(() => floors.search(q)));
       }
@@ -302,6 +308,7 @@ if (phase === 'sync') {
     list_p50_ms: pct(m.list, 50),
     ...figure('list_p95_ms', m.list, f.list),
     ...figure('jump_p95_ms', m.jump, f.jump),
+    ...figure('end_p95_ms', m.end, f.end),
     search_p50_ms: pct(m.search, 50),
     ...figure('search_p95_ms', m.search, f.search),
     counts_p50_ms: pct(m.counts, 50),
@@ -313,6 +320,7 @@ if (phase === 'sync') {
       detail: m.detail.length,
       list: m.list.length,
       jumps: m.jump.length,
+      ends: m.end.length,
       search: m.search.length,
       counts: m.counts.length,
       search_counts: m.searchCounts.length,

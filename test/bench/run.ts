@@ -197,6 +197,8 @@ async function engineAt(n: number, dir: string, url: string): Promise<Figures> {
     'query.list_p50_ms': query.list_p50_ms!,
     ...withFloor(query, 'query', 'list_p95_ms'),
     ...withFloor(query, 'query', 'jump_p95_ms'),
+    // End: the last page, read from the list's end (the index walked backwards).
+    ...withFloor(query, 'query', 'end_p95_ms'),
     'query.search_p50_ms': query.search_p50_ms!,
     ...withFloor(query, 'query', 'search_p95_ms'),
     'query.counts_p50_ms': query.counts_p50_ms!,
@@ -301,8 +303,9 @@ try {
     ['  of which Cache.open + first page (process running)', 'open.in_process_ms', main['open.in_process_ms'], () => true, '(part of the above)'],
     ['UI: launch to first list painted', 'ui.first_render_ms', main['ui.first_render_ms'], (v) => v <= 500, '≤ 500 ms'],
     ['list page p95 (every sort and filter, scrolling)', 'query.list_p95_ms', main['query.list_p95_ms'], (v) => v <= 6, '≤ 6 ms, ratio ≤ 1.5'],
-    ['jump by offset p95 (End, the scroll bar)', 'query.jump_p95_ms', main['query.jump_p95_ms'], (v) => v <= 8, '≤ 8 ms, ratio ≤ 1.5'],
-    ['full-text search p95 (every prefix: page and total)', 'query.search_p95_ms', main['query.search_p95_ms'], (v) => v <= 15, '≤ 15 ms, ratio ≤ 1.5'],
+    ['jump by offset p95 (the scroll bar, 3,800 rows down)', 'query.jump_p95_ms', main['query.jump_p95_ms'], (v) => v <= 8, '≤ 8 ms, ratio ≤ 1.5'],
+    ['End p95 (the last page, from the end)', 'query.end_p95_ms', main['query.end_p95_ms'], (v) => v <= 8, '≤ 8 ms, ratio ≤ 1.5'],
+    ['full-text search p95 (every prefix: page and total, capped)', 'query.search_p95_ms', main['query.search_p95_ms'], (v) => v <= 15, '≤ 15 ms, ratio ≤ 1.5'],
     ['chip counts p95 (every filter, no search)', 'query.counts_p95_ms', main['query.counts_p95_ms'], (v) => v <= 25, '≤ 25 ms'],
     ['chip counts p95 under a search', 'query.search_counts_p95_ms', main['query.search_counts_p95_ms'], () => true, '(after the list)'],
     ['detail pane p95 (one opportunity opened whole)', 'query.detail_p95_ms', main['query.detail_p95_ms'], () => true, '(kept fast: records in blocks)'],
@@ -341,7 +344,7 @@ try {
   // At 300,000: every interactive figure within 2x of its 100,000 value, sync within 1.3 of its floor at each size, export memory flat.
   if (scale[300_000] && scale[100_000]) {
     process.stdout.write('\nFrom 100,000 to 300,000 (goal: interactive figures ≤ 2x, sync ratio ≤ 1.3 at each size, export RSS ≤ 200 MB):\n');
-    for (const k of ['open.cache_ms', 'query.list_p95_ms', 'query.jump_p95_ms', 'query.search_p95_ms', 'query.counts_p95_ms']) {
+    for (const k of ['open.cache_ms', 'query.list_p95_ms', 'query.jump_p95_ms', 'query.end_p95_ms', 'query.search_p95_ms', 'query.counts_p95_ms']) {
       const g = r2(scale[300_000]![k]! / scale[100_000]![k]!);
       process.stdout.write(`${k.padEnd(30)}${String(g).padStart(8)}x${g > 2 ? '  <- missed' : ''}\n`);
     }

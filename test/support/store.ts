@@ -22,7 +22,7 @@ import {
 import { readTriage, writeTriage } from '../../electron/core/store/triage';
 
 /** A page of the list (200 rows unless said). */
-export const page = (cache: Cache, f: ListFilter, p: { limit?: number; offset?: number; after?: After } = {}): ListPage =>
+export const page = (cache: Cache, f: ListFilter, p: { limit?: number; offset?: number; after?: After; fromEnd?: boolean } = {}): ListPage =>
   listPage(cache.readable, prepareList(cache.writable, f, cache.days()), p);
 
 /** The list's rows (the first 200 unless said). */

@@ -10,21 +10,29 @@ import type { Cache } from '../store/cache';
 import { prepareBrand } from '../store/list-items';
 import { readOpportunity } from '../store/opportunity-detail';
 import { outletMix } from '../store/outlet-mix';
-import { chipCountsAndTotal, listPage, listTotal, outletCounts, prepareList, type After } from '../store/opportunity-list';
+import { chipCountsAndTotal, listPage, outletCounts, prepareList, shownTotal, type After } from '../store/opportunity-list';
 import type { DomainDeps } from './domain-deps';
 
-/** A page of the list and every match's count (a search's too). */
-export function list(cache: Cache, filter: ListFilter, page: { offset?: number; limit: number; after?: After }): ContractResults['opportunities:list'] {
+/** A search's total as far as it was counted: `capped` only when there are more. */
+const totalOf = (t: { total: number; capped: boolean }) => (t.capped ? { total: t.total, capped: true } : { total: t.total });
+
+/** A page of the list and its total (a search's counted up to a cap: shownTotal). */
+export function list(
+  cache: Cache,
+  filter: ListFilter,
+  page: { offset?: number; limit: number; after?: After; fromEnd?: boolean },
+): ContractResults['opportunities:list'] {
   const q = prepareList(cache.writable, filter, cache.days());
   const { items, next } = listPage(cache.readable, q, page);
-  return { items, next, total: listTotal(cache.readable, q) };
+  return { items, next, ...totalOf(shownTotal(cache.readable, q)) };
 }
 
 /** The first page, its total and the chip counts: what the list pane needs when a filter changes, in one answer. */
 export function view(cache: Cache, filter: ListFilter, limit: number, withCounts = true): ContractResults['opportunities:view'] {
   const q = prepareList(cache.writable, filter, cache.days());
   const { items, next } = listPage(cache.readable, q, { limit });
-  if (!withCounts) return { items, next, total: listTotal(cache.readable, q), counts: null };
+  // Without the counts (a search being typed): the total as far as a page needs it; the exact one comes with the counts after.
+  if (!withCounts) return { items, next, ...totalOf(shownTotal(cache.readable, q)), counts: null };
   // The total comes with the chip counts: one pass over the chip index instead of two.
   const { counts, total } = chipCountsAndTotal(cache.readable, q);
   return { items, next, total, counts };
@@ -49,11 +57,12 @@ export function opportunityHandlers(
 > {
   return {
     'brands:list': () => d.cache().brands.list(d.cache().days()),
-    'opportunities:list': ({ filter, offset, limit, after }) => list(d.cache(), filter, { offset, limit, after }),
+    'opportunities:list': ({ filter, offset, limit, after, fromEnd }) => list(d.cache(), filter, { offset, limit, after, fromEnd }),
     'opportunities:view': ({ filter, limit, counts }) => view(d.cache(), filter, limit, counts),
     'opportunities:counts': (filter) => {
       const cache = d.cache();
-      return chipCountsAndTotal(cache.readable, prepareList(cache.writable, filter, cache.days())).counts;
+      const { counts, total } = chipCountsAndTotal(cache.readable, prepareList(cache.writable, filter, cache.days()));
+      return { ...counts, listed: total };
     },
     'opportunities:get': ({ brandId, id }) => {
       const cache = d.cache();

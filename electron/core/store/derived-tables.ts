@@ -15,7 +15,7 @@
 // itself never writes.
 import type { DB } from './db';
 import { contactedAddress } from './opportunity-filter';
-import { rankMatches } from './search-rank';
+import { ftsTerms, rankMatches } from './search-rank';
 import { sql, type Sql } from './sql';
 import { Statements } from './statements';
 
@@ -29,6 +29,9 @@ export class DerivedTables {
   private rankedKey: string | null = null;
   private pitchedKey: string | null = null;
   private pitchedRowidsKey: string | null = null;
+  /** Each searched prefix's exact terms (null: too many to list), for the generation in `termsKey`. */
+  private terms = new Map<string, string[] | null>();
+  private termsKey: string | null = null;
 
   constructor(private readonly db: DB) {
     this.statements = new Statements(db);
@@ -39,7 +42,8 @@ export class DerivedTables {
     this.db.exec(`CREATE TEMP TABLE IF NOT EXISTS search_hits (rowid INTEGER PRIMARY KEY);
       CREATE TEMP TABLE IF NOT EXISTS search_rank (rowid INTEGER PRIMARY KEY, rank REAL NOT NULL);
       CREATE TEMP TABLE IF NOT EXISTS pitched (identity TEXT PRIMARY KEY, at TEXT NOT NULL) WITHOUT ROWID;
-      CREATE TEMP TABLE IF NOT EXISTS pitched_rowids (rowid INTEGER PRIMARY KEY);`);
+      CREATE TEMP TABLE IF NOT EXISTS pitched_rowids (rowid INTEGER PRIMARY KEY);
+      CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_vocabulary USING fts5vocab(main, opportunity_search, row);`);
     this.ready = true;
   }
 
@@ -82,6 +86,65 @@ export class DerivedTables {
   }
 
   /**
+   * The FTS query `q` (quoted prefix terms, ftsQuery's) with each prefix of
+   * three letters or more written out as the index's own words that begin
+   * with it (`"cof"*` becomes `("coffee" OR "coffeereview")`); two-letter
+   * prefixes stay, the index keeps them (prefix = '2'). The same rows match.
+   * Tested against one row (`rowid = ?`), it costs a seek per word, where a
+   * long prefix would merge every word it begins before each test. Null when
+   * a prefix begins more than 8 words, or a one-letter one. The words of a
+   * prefix are read once per change of the cache; a longer prefix typed next
+   * keeps those of the shorter one that it begins.
+   */
+  exactTerms(q: string): string | null {
+    this.setUp();
+    const gen = this.generation();
+    if (gen !== this.termsKey) {
+      this.terms.clear();
+      this.termsKey = gen;
+    }
+    const groups: string[] = [];
+    for (const term of ftsTerms(q)) {
+      const word = term.slice(1, term.endsWith('*') ? -2 : -1).replace(/""/g, '"');
+      const quote = (w: string) => `"${w}"`;
+      // Only letters and digits the tokenizer keeps as they are (it folds accents: "café" is the index's "cafe").
+      if (!/^[a-z0-9]+$/.test(word) || !term.endsWith('*')) return null;
+      if (word.length === 2) groups.push(term);
+      else if (word.length < 2) return null;
+      else {
+        const words = this.wordsBeginning(word);
+        if (words === null) return null;
+        // No word begins with it: the word itself is not in the index either, and matches no row as the prefix did not.
+        groups.push(words.length === 0 ? quote(word) : `(${words.map(quote).join(' OR ')})`);
+      }
+    }
+    return groups.length === 0 ? null : groups.join(' AND ');
+  }
+
+  private wordsBeginning(prefix: string): string[] | null {
+    const known = this.terms.get(prefix);
+    if (known !== undefined) return known;
+    // A shorter prefix's words, when they were all listed, hold every word this one begins.
+    for (let k = prefix.length - 1; k >= 3; k--) {
+      const shorter = this.terms.get(prefix.slice(0, k));
+      if (shorter) {
+        const words = shorter.filter((w) => w.startsWith(prefix));
+        this.terms.set(prefix, words);
+        return words;
+      }
+    }
+    const last = prefix.codePointAt(prefix.length - 1)!;
+    const past = prefix.slice(0, -1) + String.fromCodePoint(last + 1);
+    const found = this.statements
+      .all<{ term: string }>(sql`SELECT term FROM temp.search_vocabulary WHERE term >= ${prefix} AND term < ${past} LIMIT 9`)
+      .map((r) => r.term)
+      .filter((w) => w.startsWith(prefix));
+    const words = found.length > 8 ? null : found;
+    this.terms.set(prefix, words);
+    return words;
+  }
+
+  /**
    * Run `write`, a change of the user's triage alone (never the opportunities,
    * their contacts or the search index): a search's matches, if current
    * before it, stay current after it; so do the pitched sets, unless the
@@ -96,8 +159,10 @@ export class DerivedTables {
     const ranked = keep(this.rankedKey);
     const pitched = opts.pitched ? null : keep(this.pitchedKey);
     const rowids = opts.pitched ? null : keep(this.pitchedRowidsKey);
+    const terms = this.termsKey === before;
     const result = write();
     const after = this.generation();
+    if (terms) this.termsKey = after;
     if (search !== null) this.searchKey = `${after}/${search}`;
     if (ranked !== null) this.rankedKey = `${after}/${ranked}`;
     if (pitched !== null) this.pitchedKey = `${after}/${pitched}`;

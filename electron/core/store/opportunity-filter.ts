@@ -52,6 +52,12 @@ export const orderBy = (sort: ListSort): Sql => {
   return sql`${s.key}${s.desc ? sql` DESC` : sql``}, o.rowid`;
 };
 
+/** The same order from the list's end: the sort's index walked backwards (a jump counted from the end reads it). */
+export const orderFromEnd = (sort: ListSort): Sql => {
+  const s = SORTS[sort];
+  return sql`${s.key}${s.desc ? sql`` : sql` DESC`}, o.rowid DESC`;
+};
+
 /** Where a page starts: after the row with this sort value and rowid (keyset pagination). */
 export interface After {
   value: string | number | null;

@@ -9,13 +9,16 @@ import { addDays, localDay } from '../../../shared/calendar';
 import { PIPELINE_DEFAULTS } from '../../../shared/pipeline';
 import type { ReadableDB, WritableDB } from './database';
 import { itemsOf, prepareBrand, rowFlags, type BrandReady } from './list-items';
-import { filterSql, ftsQuery, keysetAfter, orderBy, SORTS, type After, type PipelineDays } from './opportunity-filter';
+import { filterSql, ftsQuery, keysetAfter, orderBy, orderFromEnd, SORTS, type After, type PipelineDays } from './opportunity-filter';
+import { ftsTerms } from './search-rank';
 import { sql, sqlJoin, type Sql } from './sql';
 
 export type { After, PipelineDays } from './opportunity-filter';
 
 /** A search with fewer matches than this starts from them; one with more walks the sort's index. */
 const FEW_MATCHES = 2000;
+/** A search matching this share of the cache or more finds a page by testing the sort's next rows one by one. */
+const DENSE = 0.3;
 
 /**
  * Where a list's total and chip counts are read from: `summary` (no search,
@@ -54,6 +57,10 @@ export interface ListQuery {
   readonly fts: string | null;
   /** How a search's page meets its matches: `drive` (few: the page starts from them), `probe` (many: walk the sort's index), null without one. */
   readonly plan: 'drive' | 'probe' | null;
+  /** The search in words the index holds whole (DerivedTables.exactTerms: the same matches, each word read only as far as asked); null when it cannot be written so, or for Best match. */
+  readonly probeFts: string | null;
+  /** So many matches (a share DENSE of the cache or more) that a page tests the sort's next rows one by one against `probeFts`. */
+  readonly dense: boolean;
   /** With a search: the list's and the chips' WHERE without the words, for queries that join the matches themselves. */
   readonly joinedWhere: Sql | null;
   readonly joinedChipWhere: Sql | null;
@@ -83,6 +90,8 @@ export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = 
   let counted: CountedFrom = summaryAnswers(f, q) ? 'summary' : 'index';
   let joined: { where: Sql; chip: Sql } | null = null;
   let plan: 'drive' | 'probe' | null = null;
+  let probeFts: string | null = null;
+  let dense = false;
   if (q) {
     let hits: Sql | null = null;
     if (sort === 'relevance') {
@@ -90,10 +99,22 @@ export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = 
       plan = h.size < FEW_MATCHES ? 'drive' : 'probe';
       hits = h.table;
     } else {
-      const few = db.get<{ n: number }>(
-        sql`SELECT count(*) AS n FROM (SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${q} LIMIT ${FEW_MATCHES})`,
-      )!.n;
-      plan = few < FEW_MATCHES ? 'drive' : 'probe';
+      // Counted up to what tells the plans apart: few (drive), many, or so many (a share DENSE of the cache or
+      // more) that the sort's next rows tested one by one fill a page sooner than the set of the matches is read.
+      // (Counted in whole words where it can be: a long prefix is merged whole before its first match, whole words are read as far as asked.)
+      probeFts = db.derived.exactTerms(q);
+      // A one-letter word (the next word just begun) matches any word it begins: merging them all is the dearest part
+      // of the search, so it is not counted first (the page and the total merge them once each), and the page walks the sort.
+      if (probeFts === null && ftsTerms(q).some((t) => [...t.slice(1, -2)].length === 1)) plan = 'probe';
+      else {
+        const all = db.get<{ n: number }>(sql`SELECT coalesce(sum(n), 0) AS n FROM opportunity_summary`)!.n;
+        const many = Math.max(FEW_MATCHES, Math.ceil(all * DENSE));
+        const n = db.get<{ n: number }>(
+          sql`SELECT count(*) AS n FROM (SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${probeFts ?? q} LIMIT ${many})`,
+        )!.n;
+        plan = n < FEW_MATCHES ? 'drive' : 'probe';
+        dense = n >= many && probeFts !== null;
+      }
     }
     w = filterSql(f, brand.bk, days, plan, hits);
     chip = filterSql(chipFilter, brand.bk, days, plan, hits);
@@ -111,6 +132,8 @@ export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = 
     counted,
     fts: q,
     plan,
+    probeFts,
+    dense,
     joinedWhere: joined?.where ?? null,
     joinedChipWhere: joined?.chip ?? null,
   } as ListQuery;
@@ -128,15 +151,26 @@ export interface ListPage {
  * offset (a jump). Only the page's rows are then read whole, with the triage
  * and the flags that need their own lookups.
  */
-export function listSql(db: ReadableDB, q: ListQuery, page: { limit: number; offset: number; after?: After }): Sql {
+export function listSql(db: ReadableDB, q: ListQuery, page: { limit: number; offset: number; after?: After; windowed?: boolean; fromEnd?: boolean }): Sql {
   const order = orderBy(q.sort);
+  // Counted from the end (End, the scroll bar's lower half): the index walked backwards, the page's rows then put in order.
+  const fromEnd = page.fromEnd === true && !page.after;
+  const windowed = page.windowed === true && !fromEnd && windowable(q, page.offset);
   // A search with few matches starts from them (CROSS JOIN keeps that order: the planner would rather walk the sort's index).
   const from =
     q.plan === 'drive' && q.sort !== 'relevance'
-      ? sql`opportunity_search s CROSS JOIN opportunities o ON o.rowid = s.rowid WHERE s.opportunity_search MATCH ${q.fts} AND ${q.joinedWhere!}`
-      : sql`opportunities o WHERE ${q.where}`;
-  const pick = (extra: Sql | null, offset: number) =>
-    sql`SELECT o.rowid FROM ${from}${extra ? sql` AND ${extra}` : sql``} ORDER BY ${order} LIMIT ${page.limit}${offset ? sql` OFFSET ${offset}` : sql``}`;
+      ? sql`opportunity_search s CROSS JOIN opportunities o ON o.rowid = s.rowid WHERE s.opportunity_search MATCH ${q.probeFts ?? q.fts} AND ${q.joinedWhere!}`
+      : windowed
+        ? sql`opportunities o WHERE ${q.joinedWhere!}`
+        : sql`opportunities o WHERE ${q.where}`;
+  const pick = (extra: Sql | null, offset: number) => {
+    const rows = sql`SELECT o.rowid FROM ${from}${extra ? sql` AND ${extra}` : sql``} ORDER BY ${fromEnd ? orderFromEnd(q.sort) : order}`;
+    if (!windowed) return sql`${rows} LIMIT ${page.limit}${offset ? sql` OFFSET ${offset}` : sql``}`;
+    // Many matches: the next rows of the sort's index (the filter without the words), each tested against the
+    // search by its rowid, until the page is full; never the set of every match.
+    return sql`SELECT w.rowid FROM (${rows} LIMIT ${page.limit * WINDOW}) w
+      WHERE EXISTS (SELECT 1 FROM opportunity_search s WHERE s.opportunity_search MATCH ${q.probeFts} AND s.rowid = w.rowid) LIMIT ${page.limit}`;
+  };
   let rowids: Sql;
   if (!page.after) rowids = pick(null, page.offset);
   else {
@@ -149,19 +183,40 @@ export function listSql(db: ReadableDB, q: ListQuery, page: { limit: number; off
     FROM ${q.from} WHERE o.rowid IN (${rowids}) ORDER BY ${order}`;
 }
 
-/** A page of the list: after a row (keyset) or at an offset (a jump), at most 5,000 rows. */
-export function listPage(db: ReadableDB, q: ListQuery, page: { limit?: number; offset?: number; after?: After } = {}): ListPage {
+/** A search with many matches tests at most this many times a page's rows of the sort's index one by one, before it reads the set of its matches. */
+const WINDOW = 4;
+
+/** Can a page be found by testing the sort's next rows one by one (a search with many matches, from its start or after a row)? */
+const windowable = (q: ListQuery, offset: number): boolean => q.dense && q.probeFts !== null && offset === 0;
+
+/**
+ * A page of the list: after a row (keyset) or at an offset (a jump), at most
+ * 5,000 rows. `fromEnd`: the offset counts from the list's end (the page is
+ * the `limit` rows before the last `offset` ones), so End and a jump to the
+ * lower half walk the index from the nearer end.
+ */
+export function listPage(db: ReadableDB, q: ListQuery, page: { limit?: number; offset?: number; after?: After; fromEnd?: boolean } = {}): ListPage {
   const limit = Math.max(1, Math.min(page.limit ?? 200, 5000));
   const offset = Math.max(0, page.offset ?? 0);
   const map = itemsOf(db.fields).map;
-  const rows = db.all<Record<string, unknown> & { _rowid: number; _sort: string | number | null }>(listSql(db, q, { limit, offset, after: page.after }));
+  type Row = Record<string, unknown> & { _rowid: number; _sort: string | number | null };
+  let rows: Row[] | null = null;
+  // Many matches: the sort's next rows tested one by one fill most pages; a page they leave short (sparse
+  // matches under this filter, or the list's end) is read again with the set of the matches.
+  const fromEnd = page.fromEnd === true && !page.after;
+  if (!fromEnd && windowable(q, offset)) {
+    rows = db.all<Row>(listSql(db, q, { limit, offset, after: page.after, windowed: true }));
+    if (rows.length < limit) rows = null;
+  }
+  rows ??= db.all<Row>(listSql(db, q, { limit, offset, after: page.after, fromEnd }));
   const last = rows[rows.length - 1];
-  return { items: rows.map(map), next: rows.length === limit && last ? { value: last._sort, rowid: last._rowid } : null };
+  const more = fromEnd ? offset > 0 : rows.length === limit;
+  return { items: rows.map(map), next: more && last ? { value: last._sort, rowid: last._rowid } : null };
 }
 
 /** The full-text matches (`s`) joined to their facets (`o`): what a search's total and chip counts read. */
 const matchedFacets = (q: ListQuery): Sql =>
-  sql`opportunity_search s CROSS JOIN opportunity_facets o ON o.rowid = s.rowid WHERE s.opportunity_search MATCH ${q.fts}`;
+  sql`opportunity_search s CROSS JOIN opportunity_facets o ON o.rowid = s.rowid WHERE s.opportunity_search MATCH ${q.probeFts ?? q.fts}`;
 
 export function countSql(q: ListQuery): Sql {
   if (q.counted === 'summary') return sql`SELECT coalesce(sum(o.n), 0) AS n FROM opportunity_summary o WHERE ${q.where}`;
@@ -172,6 +227,22 @@ export function countSql(q: ListQuery): Sql {
 /** How many the list holds (every match: no cap). */
 export function listTotal(db: ReadableDB, q: ListQuery): number {
   return db.get<{ n: number }>(countSql(q))!.n;
+}
+
+/** A search's total is counted up to this while it is typed and scrolled; the exact one comes with the chip counts. */
+export const SEARCH_TOTAL_CAP = 1000;
+
+/**
+ * The list's total as a page shows it: exact without a search; under a
+ * search counted only up to `cap` (`capped`: the search matches more), so a
+ * keystroke never counts every match of a two-letter prefix. The exact total
+ * comes with the chip counts (chipCountsAndTotal), after the list.
+ */
+export function shownTotal(db: ReadableDB, q: ListQuery, cap: number = SEARCH_TOTAL_CAP): { total: number; capped: boolean } {
+  if (q.fts === null) return { total: listTotal(db, q), capped: false };
+  const rows = q.counted === 'facets' ? sql`SELECT 1 FROM ${matchedFacets(q)} AND ${q.joinedWhere!}` : sql`SELECT 1 FROM opportunities o WHERE ${q.where}`;
+  const n = db.get<{ n: number }>(sql`SELECT count(*) AS n FROM (${rows} LIMIT ${cap + 1})`)!.n;
+  return n > cap ? { total: cap, capped: true } : { total: n, capped: false };
 }
 
 /**

@@ -45,6 +45,8 @@ export class ListWindow {
   /** The order chosen before a search put the list in Best match order, to go back to when the search ends. */
   #sortBeforeSearch: Filter['sort'] | null = null;
   #total = $state(0);
+  /** The total is a search's count up to a cap: there are more (the exact one comes with the chip counts). */
+  #capped = $state(false);
   #pages = $state.raw<Record<number, ListItem[]>>({});
   #counts = $state.raw<Counts | null>(null);
   #loading = $state(false);
@@ -71,6 +73,9 @@ export class ListWindow {
   }
   get total(): number {
     return this.#total;
+  }
+  get capped(): boolean {
+    return this.#capped;
   }
   get counts(): Counts | null {
     return this.#counts;
@@ -137,6 +142,7 @@ export class ListWindow {
       this.#pages = { 0: view.items };
       this.#next = { 0: view.next };
       this.#total = view.total;
+      this.#capped = view.capped === true;
       this.#counts = view.counts;
       this.#shownSearch = filter.search;
       if (typing) void this.refreshCounts().catch(() => {});
@@ -157,9 +163,17 @@ export class ListWindow {
       if (this.#pages[p] || this.#pending.has(p) || p * PAGE >= this.#total) continue;
       this.#pending.add(p);
       const fresh = this.#turn.current();
-      // Scrolling on: the page after the last one loaded starts after its last row (keyset); a jump asks by offset.
+      // Scrolling on: the page after the last one loaded starts after its last row (keyset); a jump asks by offset,
+      // counted from the nearer end (End and the lower half read the index backwards, never past every row before them).
       const after = this.#next[p - 1] ?? undefined;
-      call('opportunities:list', { filter: { ...this.#filter, brandId }, offset: p * PAGE, limit: PAGE, ...(after ? { after } : {}) })
+      const upTo = Math.min(this.#total, (p + 1) * PAGE);
+      const fromEnd = !after && !this.#capped && p * PAGE >= this.#total / 2;
+      const at = after
+        ? { after, offset: p * PAGE, limit: PAGE }
+        : fromEnd
+          ? { offset: this.#total - upTo, limit: upTo - p * PAGE, fromEnd }
+          : { offset: p * PAGE, limit: PAGE };
+      call('opportunities:list', { filter: { ...this.#filter, brandId }, ...at })
         .then((r) => {
           if (!fresh()) return;
           this.#pages = { ...this.#pages, [p]: r.items };
@@ -258,6 +272,12 @@ export class ListWindow {
     if (!brandId) return;
     const listFresh = this.#turn.current();
     const c = await call('opportunities:counts', { ...this.#filter, brandId });
-    if (listFresh()) this.#counts = c;
+    if (!listFresh()) return;
+    this.#counts = c;
+    // The exact total (a search's page may have counted only up to a cap).
+    if (c.listed !== undefined) {
+      this.#total = c.listed;
+      this.#capped = false;
+    }
   }
 }

@@ -9,8 +9,18 @@ import { join } from 'node:path';
 import { applyAction, undoAction } from '../../../electron/core/app/triage';
 import { Cache } from '../../../electron/core/store/cache';
 import { clearTriage } from '../../../electron/core/store/triage';
-import { chipCountsAndTotal, listPage, listTotal, prepareList, type After, type ListQuery } from '../../../electron/core/store/opportunity-list';
-import type { ListFilter } from '../../../shared/model';
+import {
+  chipCountsAndTotal,
+  listPage,
+  listTotal,
+  prepareList,
+  SEARCH_TOTAL_CAP,
+  shownTotal,
+  type After,
+  type ListQuery,
+} from '../../../electron/core/store/opportunity-list';
+import { list, view } from '../../../electron/core/app/opportunities';
+import type { ListFilter, ListSort } from '../../../shared/model';
 import { setTriage } from '../../support/store';
 import { tempDir } from '../../support/tmp';
 import { backToVersion11 } from '../../support/version-11';
@@ -180,6 +190,9 @@ describe('the facets and the summary (version 11)', () => {
   it('a search with many matches walks the sort: every page in order, the same rows the matches give sorted, and its total', () => {
     const q = prepareList(cache.writable, { brandId: B, search: 'coffee', includeArchived: true }, cache.days());
     expect(q.plan).toBe('probe');
+    // So many (most of the cache) that a page tests the sort's next rows one by one, against the word the index holds.
+    expect(q.dense).toBe(true);
+    expect(q.probeFts).toBe('("coffee")');
     const seen: string[] = [];
     let after: After | undefined;
     for (;;) {
@@ -203,5 +216,120 @@ describe('the facets and the summary (version 11)', () => {
     expect(listTotal(cache.readable, q)).toBe(rows.length);
     // A jump by offset lands on the same rows.
     expect(listPage(cache.readable, q, { limit: 50, offset: 1500 }).items.map((i) => i.id)).toEqual(rows.slice(1500, 1550).map((r) => r.id));
+  });
+
+  /** Every page of a list, scrolled by keyset: the ids in order. */
+  const walk = (q: ListQuery, limit: number): string[] => {
+    const seen: string[] = [];
+    let after: After | undefined;
+    for (;;) {
+      const p = listPage(cache.readable, q, { limit, after });
+      seen.push(...p.items.map((i) => i.id));
+      if (!p.next) return seen;
+      after = p.next;
+    }
+  };
+
+  it('a search with many matches finds each page by testing the next rows of the sort, in every sort and filter: the pages the set of its matches gives', () => {
+    const prefixes: string[] = [];
+    const cases: [string, ListSort, Omit<ListFilter, 'brandId'>][] = [];
+    for (const search of ['co', 'cof', 'numb coff', 'tea', 'coffee zz', 'tea n'])
+      for (const sort of ['priority', 'title'] as const) for (const f of [{}, { type: 'publication-gap' as const }]) cases.push([search, sort, f]);
+    for (const sort of ['fit', 'last_seen', 'domain'] as const) cases.push(['cof', sort, {}]);
+    for (const f of [{ includeArchived: true }, { hasContacts: false }, { starred: true }]) cases.push(['cof', 'priority', f]);
+    for (const [search, sort, f] of cases) {
+      const q = prepareList(cache.writable, { brandId: B, search, sort, ...f }, cache.days());
+      if (q.dense) prefixes.push(search);
+      // The same list read as before: the set of the matches tested as the sort's index is walked, the prefixes as typed.
+      const bySet: ListQuery = { ...q, dense: false, probeFts: null };
+      const what = JSON.stringify({ search, sort, ...f });
+      for (const limit of search === 'cof' && sort === 'priority' ? [200, 37] : [200]) expect(walk(q, limit), what).toEqual(walk(bySet, limit));
+      // A word of one letter just begun: no count first, the sort's index walked; the same rows as starting from the matches.
+      if (search.endsWith(' n')) expect(walk(q, 200), what).toEqual(walk({ ...q, plan: 'drive' }, 200));
+      expect(listTotal(cache.readable, q), what).toBe(listTotal(cache.readable, bySet));
+      expect(chipCountsAndTotal(cache.readable, q).counts, what).toEqual(chipCountsAndTotal(cache.readable, bySet).counts);
+      // A jump by offset (the set of the matches, as before) lands on the same rows.
+      expect(
+        listPage(cache.readable, q, { limit: 20, offset: 300 }).items.map((i) => i.id),
+        what,
+      ).toEqual(listPage(cache.readable, bySet, { limit: 20, offset: 300 }).items.map((i) => i.id));
+    }
+    // Every search that matches most rows went the new way (a word begun but not finished too); the sparse ones did not.
+    expect([...new Set(prefixes)]).toEqual(['co', 'cof', 'numb coff']);
+    // Prefixes of three letters or more are written out as the words the index holds, two-letter ones kept (the index keeps them).
+    expect(prepareList(cache.writable, { brandId: B, search: 'numb coff' }, cache.days()).probeFts).toBe('("number") AND ("coffee")');
+    expect(prepareList(cache.writable, { brandId: B, search: 'co numb' }, cache.days()).probeFts).toBe('"co"* AND ("number")');
+    // A word begun that no word of the index begins: nothing matches, as before.
+    const none = prepareList(cache.writable, { brandId: B, search: 'coffeex' }, cache.days());
+    expect(walk(none, 200)).toEqual([]);
+    expect(listTotal(cache.readable, none)).toBe(0);
+  });
+
+  it("a search's total as a page shows it is counted up to a cap (saying there are more), exact under it and without a search", () => {
+    const q = prepareList(cache.writable, { brandId: B, search: 'coffee' }, cache.days());
+    const exact = listTotal(cache.readable, q);
+    expect(exact).toBeGreaterThan(2000);
+    expect(shownTotal(cache.readable, q, 1000)).toEqual({ total: 1000, capped: true });
+    expect(shownTotal(cache.readable, q, exact)).toEqual({ total: exact, capped: false });
+    expect(shownTotal(cache.readable, q, exact - 1)).toEqual({ total: exact - 1, capped: true });
+    const tea = prepareList(cache.writable, { brandId: B, search: 'tea', starred: false }, cache.days());
+    expect(shownTotal(cache.readable, tea, 10_000)).toEqual({ total: listTotal(cache.readable, tea), capped: false });
+    // Within an outlet (counted from the opportunities, not the facets) too.
+    const outlet = prepareList(cache.writable, { brandId: B, search: 'coffee', domain: 'site1' }, cache.days());
+    expect(shownTotal(cache.readable, outlet, 10)).toEqual({ total: 10, capped: true });
+    expect(shownTotal(cache.readable, outlet, 100_000)).toEqual({ total: listTotal(cache.readable, outlet), capped: false });
+    // No search: always exact, whatever the cap.
+    const all = prepareList(cache.writable, { brandId: B }, cache.days());
+    expect(shownTotal(cache.readable, all, 10)).toEqual({ total: listTotal(cache.readable, all), capped: false });
+    // What the window is answered: the first page with the capped total while typing, the exact one with the counts.
+    const typed = view(cache, { brandId: B, search: 'coffee' }, 200, false);
+    expect({ total: typed.total, capped: typed.capped }).toEqual({ total: SEARCH_TOTAL_CAP, capped: true });
+    expect(view(cache, { brandId: B, search: 'coffee' }, 200, true).total).toBe(exact);
+    expect(list(cache, { brandId: B, search: 'tea' }, { limit: 10 })).toMatchObject({
+      total: listTotal(cache.readable, prepareList(cache.writable, { brandId: B, search: 'tea' }, cache.days())),
+    });
+    expect(list(cache, { brandId: B, search: 'tea' }, { limit: 10 }).capped).toBeUndefined();
+  });
+});
+
+describe('jumps counted from the end of the list (End, the lower half of the scroll bar)', () => {
+  let cache: Cache;
+  beforeAll(async () => {
+    cache = await Cache.open(join(tmp.dir, 'ends.db'));
+    cache.tx(() =>
+      cache.opportunities.upsertPage(
+        B,
+        Array.from({ length: 900 }, (_, i) => opp(i)),
+        1,
+        '2026-11-01T00:00:00Z',
+      ),
+    );
+    setTriage(cache, B, 'id3', { starred: true });
+    setTriage(cache, B, 'id40', { starred: true });
+  });
+  afterAll(() => cache.close());
+
+  it('read the index backwards: the same rows as the list read from its start, in every sort, filter and search; the page after follows by keyset', () => {
+    const ids = (p: { items: { id: string }[] }) => p.items.map((i) => i.id);
+    for (const sort of ['priority', 'fit', 'last_seen', 'title', 'domain', 'relevance'] as const)
+      for (const f of [{}, { search: 'coffee' }, { search: 'tea' }, { starred: true }, { includeArchived: true, type: 'publication-gap' as const }]) {
+        const what = JSON.stringify({ sort, ...f });
+        const q = prepareList(cache.writable, { brandId: B, sort, ...f }, cache.days());
+        const all = ids(listPage(cache.readable, q, { limit: 5000 }));
+        const n = all.length;
+        // The last page (End), a page ending 7 before the end, one ending 250 before, and more rows than there are.
+        for (const [offset, limit] of [
+          [0, 200],
+          [7, 50],
+          [250, 200],
+          [0, n + 10],
+        ] as const) {
+          const page = listPage(cache.readable, q, { offset, limit, fromEnd: true });
+          expect(ids(page), `${what} ${offset}/${limit}`).toEqual(all.slice(Math.max(0, n - offset - limit), Math.max(0, n - offset)));
+          // The last page has nothing after it; any other page's next row is found by keyset, as scrolling asks.
+          if (offset === 0 || n <= offset) expect(page.next, what).toBeNull();
+          else expect(ids(listPage(cache.readable, q, { limit: 3, after: page.next! })), what).toEqual(all.slice(n - offset, n - offset + 3));
+        }
+      }
   });
 });

@@ -618,6 +618,39 @@ describe('opportunities', () => {
         ).toHaveLength(1);
       } else expect(lines.join(' | ')).toMatch(/SCAN s VIRTUAL TABLE INDEX \d+:M\d* \| SEARCH o USING INTEGER PRIMARY KEY/);
     }
+    // A jump counted from the end walks the same index backwards: no sort but the one of the page's own rows.
+    for (const sort of ['priority', 'fit', 'last_seen', 'title', 'domain'] as const)
+      for (const f of [{}, { starred: true }, { type: 'publication-gap' as const }]) {
+        const lines = planOf(sqlOf(listSql(cache.readable, prepared({ brandId: B, sort, ...f }), { limit: 200, offset: 400, fromEnd: true })));
+        const what = `${sort} ${JSON.stringify(f)}: ${lines.join(' | ')}`;
+        expect(lines.join(' | '), what).toMatch(
+          new RegExp(`LIST SUBQUERY \\d+ \\| SEARCH o USING COVERING INDEX opportunities_by_${sort} \\(brand_key=\\? AND removed_on_server=\\?\\)`),
+        );
+        expect(
+          lines.filter((l) => /TEMP B-TREE/.test(l)),
+          what,
+        ).toEqual(['USE TEMP B-TREE FOR ORDER BY']);
+      }
+    // So many matches that a page tests the sort's next rows one by one: the index walked (index entries only, at most four
+    // pages of them), each row looked up in the full-text index by its rowid and the words (=M); the set of every match never read.
+    const dense = { ...co, plan: 'probe' as const, dense: true, probeFts: '"co"* AND ("coffee")' };
+    for (const after of [undefined, { value: 5, rowid: 10 }, { value: null, rowid: 10 }]) {
+      const lines = planOf(sqlOf(listSql(cache.readable, dense, { limit: 200, offset: 0, after, windowed: true })));
+      const what = `${JSON.stringify(after)}: ${lines.join(' | ')}`;
+      expect(lines.join(' | '), what).toMatch(
+        /CO-ROUTINE w \| SEARCH o USING COVERING INDEX opportunities_by_priority \(brand_key=\? AND removed_on_server=\?/,
+      );
+      expect(lines.join(' | '), what).toMatch(/SCAN w \| SCAN s EXISTS VIRTUAL TABLE INDEX \d+:=M/);
+      expect(
+        lines.filter((l) => /VIRTUAL TABLE/.test(l)).every((l) => /INDEX \d+:=M/.test(l)),
+        what,
+      ).toBe(true);
+      expect(
+        lines.filter((l) => /TEMP B-TREE/.test(l)),
+        what,
+      ).toEqual(['USE TEMP B-TREE FOR ORDER BY']);
+      expect(lines.join(' | '), what).not.toMatch(/search_hits/);
+    }
     expect(planOf(pageSql({ brandId: B, search: 'coffee' })).join(' | ')).not.toMatch(/search_hits/);
     // Best match ranks its matches once into a table of rowids (filled from the full-text index) and reads the rank from there.
     expect(planOf(pageSql({ brandId: B, search: 'coffee', sort: 'relevance' })).join(' | ')).toMatch(/search_hits/);

@@ -75,6 +75,46 @@ describe('the list, the selection and the actions on them', () => {
     expect(selection.cursor).toBe(0);
     await until(() => selection.detail?.item.id === list.itemAt(0)!.id);
   });
+  it("a search typed shows its total as counted so far ('more than'), then the exact total that comes with the chip counts", async () => {
+    const { win, app, list } = await workbench({ listed: true });
+    // As a far larger cache answers a keystroke: the total counted up to a cap (the core's own cap is 1,000, past this cache).
+    const view = win.hold(
+      'opportunities:view',
+      ([a]) => a.filter.search === 'coffee' && a.counts === false,
+      (v) => ({ ...v, total: 5, capped: true }),
+    );
+    const counts = win.hold('opportunities:counts', ([f]) => f.search === 'coffee');
+    list.setFilter({ search: 'coffee' });
+    await view.reached;
+    view.release();
+    await counts.reached;
+    await until(() => !list.loading);
+    expect({ total: list.total, capped: list.capped }).toEqual({ total: 5, capped: true });
+    counts.release();
+    const exact = (await win.direct('opportunities:counts', { ...list.filter, brandId: app.brandId! })).listed;
+    expect(exact).toBeGreaterThan(5);
+    let counted = 0;
+    await until(() => ((counted = list.total), !list.capped));
+    expect(counted).toBe(exact);
+    expect(list.counts?.listed).toBe(exact);
+  });
+  it('End reads the last page from the end of the list (the index walked backwards): the rows the list holds there', async () => {
+    const { win, app, list, selection } = await workbench({ listed: true });
+    expect(list.total).toBeGreaterThan(PAGE);
+    const brandId = app.brandId!;
+    const total = list.total;
+    const asked: any[] = [];
+    const held = win.hold('opportunities:list', ([a]) => (asked.push(a), true));
+    selection.moveTo(total - 1);
+    list.ensure(total - 3, total - 1);
+    await held.reached;
+    held.release();
+    await until(() => list.itemAt(total - 1) !== undefined);
+    const last = Math.floor((total - 1) / PAGE) * PAGE;
+    expect(asked[0]).toMatchObject({ offset: 0, limit: total - last, fromEnd: true });
+    const fromStart = await win.direct('opportunities:list', { filter: { ...list.filter, brandId }, offset: last, limit: PAGE });
+    expect([...Array(total - last).keys()].map((k) => list.itemAt(last + k)!.id)).toEqual(fromStart.items.map((i: { id: string }) => i.id));
+  });
   it('filters reload with counts; search goes to main', async () => {
     const { list } = await workbench();
     // Trakkr's status filters as the service's data.

@@ -18,6 +18,8 @@ interface Intercept {
   method: string;
   when: (args: any[]) => boolean;
   answer: () => Promise<void> | { ok: false; error: { kind: string; message: string } };
+  /** The core's own answer, changed on its way back (what a far larger cache would answer). */
+  rewrite?: (value: any) => any;
 }
 
 export interface TestWindow extends TestApp {
@@ -29,8 +31,8 @@ export interface TestWindow extends TestApp {
   listenerCount(): number;
   /** Main's event, as the window receives it. */
   listeners(event: string): ((p: unknown) => void)[];
-  /** The next call of `method` (matching `when`) waits at the bridge until release(). */
-  hold(method: string, when?: (args: any[]) => boolean): { reached: Promise<void>; release: () => void };
+  /** The next call of `method` (matching `when`) waits at the bridge until release(); `rewrite` then changes the core's answer on its way back. */
+  hold(method: string, when?: (args: any[]) => boolean, rewrite?: (value: any) => any): { reached: Promise<void>; release: () => void };
   /** The next call of `method` is answered with an error, as main answers a failed call. */
   failNext(method: string, message: string): void;
   /** Intercepts not used yet, for a method. */
@@ -112,9 +114,14 @@ export async function openWindow(from: string | null, sim: Simulator): Promise<T
               try {
                 const i = intercepts.findIndex((x) => x.method === name && x.when(sent));
                 if (i >= 0) {
-                  const answer = intercepts.splice(i, 1)[0]!.answer();
+                  const x = intercepts.splice(i, 1)[0]!;
+                  const answer = x.answer();
                   if (!(answer instanceof Promise)) return structuredClone(answer);
                   await answer;
+                  if (x.rewrite) {
+                    const r = await dispatch(handlers, name, sent);
+                    return structuredClone(r.ok ? { ok: true, value: x.rewrite(r.value) } : r);
+                  }
                 }
                 return structuredClone(await dispatch(handlers, name, sent));
               } finally {
@@ -130,12 +137,12 @@ export async function openWindow(from: string | null, sim: Simulator): Promise<T
     inflight: () => inflight,
     listenerCount: () => [...listeners.values()].reduce((n, s) => n + s.size, 0),
     listeners: (event) => [...(listeners.get(event) ?? [])],
-    hold(method, when = () => true) {
+    hold(method, when = () => true, rewrite) {
       let release!: () => void;
       let arrived!: () => void;
       const gate = new Promise<void>((r) => (release = r));
       const reached = new Promise<void>((r) => (arrived = r));
-      intercepts.push({ method, when, answer: () => (arrived(), gate) });
+      intercepts.push({ method, when, answer: () => (arrived(), gate), ...(rewrite ? { rewrite } : {}) });
       return { reached, release };
     },
     failNext(method, message) {
