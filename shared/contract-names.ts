@@ -43,6 +43,8 @@ export const METHOD_NAMES = [
   'mail:compose',
   'opportunities:domains',
   'opportunities:outlets',
+  'outlets:plan',
+  'outlets:contacted',
   'sync:start',
   'sync:cancel',
   'export:preview',

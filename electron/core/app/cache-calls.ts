@@ -29,6 +29,8 @@ export const WRITES_CACHE: Record<MethodName, boolean> = {
   'opportunities:outlets': false,
   'triage:apply': true,
   'triage:undo': true,
+  'outlets:plan': false,
+  'outlets:contacted': true,
   'dnc:list': false,
   'dnc:add': true,
   'dnc:remove': true,

@@ -1,0 +1,47 @@
+// Outlet-level work in Group by publication: one pitch planned for several
+// opportunities at one outlet (one draft, the outlet's addresses, every
+// covered opportunity marked contacted as one action an undo takes back), and
+// every opportunity of an outlet under the list's filter (for Snooze all and
+// Not a fit all, however many). Implemented in electron/core/app/outlets.ts.
+import { z } from 'zod';
+import type { DraftView, MixWarning } from '../model';
+import { listFilterSchema } from './opportunities';
+import { brandId, oppId, one, shaped, text, type ContractSlice } from './parts';
+import { triageResultSchema } from './triage';
+
+/** How many opportunities one outlet plan may cover (one message can name only so many pieces). */
+export const PLAN_MAX = 50;
+
+/** One pitch to an outlet for several of its opportunities, as the core drafts it. */
+export interface OutletPlan {
+  domain: string;
+  /** The opportunities it covers, in the order given (the first one's pitch is the draft's base). */
+  covered: { id: string; title: string; url: string | null; stage: string }[];
+  /** Every address of the covered opportunities, once each: catch-all and role flagged, one on the do-not-contact list blocked (never selected). */
+  recipients: DraftView['recipients'];
+  /** The draft: the first opportunity's pitch (filled for the first address chosen) with every covered title listed. */
+  subject: string;
+  body: string;
+  /** A person and shared inboxes chosen together (the addresses pre-selected), or null. */
+  mix: MixWarning | null;
+}
+
+const ids = z.array(oppId).min(1).max(PLAN_MAX);
+
+export const outletsContract = {
+  'outlets:plan': { args: one(z.strictObject({ brandId, ids })), result: shaped<OutletPlan>() },
+  // Every covered opportunity marked contacted with the addresses written to and the subject sent: one action (one undo).
+  'outlets:contacted': {
+    args: one(
+      z.strictObject({
+        brandId,
+        ids,
+        addresses: z.array(text(320)).min(1).max(50),
+        subject: text(2000).nullable(),
+        filter: listFilterSchema.omit({ brandId: true }).optional(),
+        counts: z.boolean().optional(),
+      }),
+    ),
+    result: triageResultSchema,
+  },
+} as const satisfies ContractSlice;
