@@ -43,6 +43,7 @@ export const METHOD_NAMES = [
   'mail:compose',
   'opportunities:domains',
   'opportunities:outlets',
+  'outlets:ids',
   'outlets:plan',
   'outlets:contacted',
   'sync:start',

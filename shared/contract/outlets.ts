@@ -29,6 +29,8 @@ export interface OutletPlan {
 const ids = z.array(oppId).min(1).max(PLAN_MAX);
 
 export const outletsContract = {
+  // Every opportunity of one outlet (the domain, any case) under the list's filter, in the list's order: no cap (Snooze all, Not a fit all).
+  'outlets:ids': { args: one(z.strictObject({ filter: listFilterSchema, domain: text(200).min(1) })), result: z.object({ ids: z.array(z.string()) }) },
   'outlets:plan': { args: one(z.strictObject({ brandId, ids })), result: shaped<OutletPlan>() },
   // Every covered opportunity marked contacted with the addresses written to and the subject sent: one action (one undo).
   'outlets:contacted': {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
-import { accessibleAt, launch, openPage, shoot, until } from './browser';
+import { accessibleAt, launch, listTotal, openPage, shoot, until } from './browser';
 
 /** First and second outlets when grouped (the list sorts by outlet). */
 const PLAN = 'aaa-plan.example';
@@ -177,5 +177,23 @@ describe('outlet-level actions, keyboard only', () => {
     await page.keyboard.press('Control+z');
     await expect.poll(async () => [(await triage('plan-a')).item.stage ?? 'New', (await triage('plan-b')).item.stage ?? 'New']).toEqual(['New', 'New']);
     await expect.poll(() => head(PLAN).getByTestId('outlet-mix').textContent()).toBe('3 New');
+  });
+
+  it(`Snooze all at an outlet of ${BIG_SIZE.toLocaleString('en-US')} opportunities reaches every one (past the 1,000 a page holds), and one undo brings them all back`, async () => {
+    await page.keyboard.press(']');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => head(BIG).getAttribute('aria-selected')).toBe('true');
+    const before = await listTotal(page);
+    await page.keyboard.press('s');
+    await page.getByRole('dialog', { name: `Snooze ${BIG_SIZE} opportunities` }).waitFor();
+    await accessibleEverywhere(`Snooze all at an outlet of ${BIG_SIZE}`);
+    await page.keyboard.press('t');
+    await expect.poll(() => listTotal(page), { timeout: 20_000 }).toBe(before - BIG_SIZE);
+    const snoozed = await host.call('opportunities:list', { filter: { brandId, domain: BIG, view: 'snoozed' }, offset: 0, limit: 1 });
+    expect(snoozed.total).toBe(BIG_SIZE);
+    await expect.poll(() => head(BIG).count()).toBe(0);
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => listTotal(page), { timeout: 20_000 }).toBe(before);
+    expect((await host.call('opportunities:list', { filter: { brandId, domain: BIG, view: 'snoozed' }, offset: 0, limit: 1 })).total).toBe(0);
   });
 });

@@ -29,6 +29,7 @@ export const WRITES_CACHE: Record<MethodName, boolean> = {
   'opportunities:outlets': false,
   'triage:apply': true,
   'triage:undo': true,
+  'outlets:ids': false,
   'outlets:plan': false,
   'outlets:contacted': true,
   'dnc:list': false,

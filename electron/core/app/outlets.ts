@@ -7,13 +7,15 @@
 // Marking it contacted goes through the record's one owner (triage.ts
 // applyEach): every covered opportunity records the addresses written to and
 // the subject sent, as one action that one undo takes back, and each one's
-// history says so.
+// history says so. And every opportunity of an outlet under the list's filter,
+// however many (Snooze all and Not a fit all act on all of them).
 import type { ContractHandlers, OutletPlan } from '../../../shared/contract';
 import { addressIdentity } from '../../../shared/contacts';
 import { WorkbenchError } from '../../../shared/errors';
-import type { DetailContact, OpportunityDetail } from '../../../shared/model';
+import type { DetailContact, ListFilter, OpportunityDetail } from '../../../shared/model';
 import type { Cache } from '../store/cache';
 import { missingIds } from '../store/opportunity-detail';
+import { listPage, prepareList, type After } from '../store/opportunity-list';
 import type { DomainDeps } from './domain-deps';
 import { mixOf } from './drafts';
 import { detailOf, draftView, recipientsOf } from './draft-view';
@@ -95,9 +97,32 @@ function sentTo(covered: readonly OpportunityDetail[], addresses: readonly strin
   return asked.map((a) => known.get(a)!.email);
 }
 
+/** How many rows each page of an outlet's ids reads. */
+const IDS_PAGE = 1000;
+
+/**
+ * Every opportunity at this outlet (its domain, any case) under the list's
+ * filter, in the list's order: the list narrowed to the domain (which matches
+ * a part of a domain) paged through after each row, only the outlet's own
+ * kept. Reads only.
+ */
+export function outletIds(cache: Cache, filter: ListFilter, domain: string): string[] {
+  const q = prepareList(cache.writable, { ...filter, domain }, cache.days());
+  const key = domain.toLowerCase();
+  const ids: string[] = [];
+  let after: After | undefined;
+  do {
+    const page = listPage(cache.readable, q, { limit: IDS_PAGE, after });
+    for (const it of page.items) if ((it.domain ?? '').toLowerCase() === key) ids.push(it.id);
+    after = page.next ?? undefined;
+  } while (after);
+  return ids;
+}
+
 /** The contract's outlets slice (shared/contract/outlets.ts). */
-export function outletHandlers(d: DomainDeps): Pick<ContractHandlers, 'outlets:plan' | 'outlets:contacted'> {
+export function outletHandlers(d: DomainDeps): Pick<ContractHandlers, 'outlets:ids' | 'outlets:plan' | 'outlets:contacted'> {
   return {
+    'outlets:ids': ({ filter, domain }) => ({ ids: outletIds(d.cache(), filter, domain) }),
     'outlets:plan': ({ brandId, ids }) => planOutlet(d.cache(), d.settings().senderName, brandId, ids),
     'outlets:contacted': ({ brandId, ids, addresses, subject, filter, counts }) => {
       const cache = d.cache();

@@ -14,6 +14,8 @@ import { openApp, type TestApp } from '../../support/app';
 
 let sim: Simulator;
 const AT = 'desk.example';
+const BIG = 'big.example';
+const BIG_SIZE = 1_005;
 beforeAll(async () => {
   sim = await startSimulator({ seed: 41, opportunities: 60, otherBrandOpportunities: 0, brands: 1, citationsPerBrand: 0 });
   const base = { opportunity_type: 'publication-gap', status: 'New', archived: false, domain: AT, author_name: 'Ana Lopez' };
@@ -36,6 +38,17 @@ beforeAll(async () => {
   });
   sim.inject(b, { ...base, _id: 'desk-c', title: 'Desk C: grinders tested', priority_score: 7, contact_emails: ['all@desk.example CATCH'] });
   sim.inject(b, { ...base, _id: 'elsewhere', domain: 'other.example', title: 'Elsewhere', priority_score: 6, contact_emails: ['ed@other.example'] });
+  // An outlet of more than the 1,000 rows a page holds, and one whose name holds its name.
+  for (let i = 0; i < BIG_SIZE; i++)
+    sim.inject(b, {
+      ...base,
+      _id: `big-${i}`,
+      domain: i % 2 ? BIG : BIG.toUpperCase(),
+      title: `Big ${i}`,
+      priority_score: i % 10,
+      contact_emails: [`ed${i}@${BIG}`],
+    });
+  sim.inject(b, { ...base, _id: 'not-big', domain: `x${BIG}`, title: 'Not big', priority_score: 5, contact_emails: [`ed@x${BIG}`] });
 });
 afterAll(() => sim.close());
 
@@ -140,5 +153,32 @@ describe('one pitch plan for several opportunities at one outlet', () => {
     });
     await expect(ask(['ed@other.example'])).rejects.toMatchObject({ kind: 'invalid-input', message: expect.stringContaining('is not an address of these') });
     for (const id of IDS) expect(a.triage(id)?.contacted_at ?? null).toBeNull();
+  });
+});
+
+describe("every opportunity of an outlet, under the list's filter", () => {
+  it("all of them past the 1,000 a page holds, in the list's order, any case, only the outlet's own; the filter holds; Snooze all reaches each", async () => {
+    const a = await app();
+    const filter = { brandId: a.brandId, sort: 'domain' as const };
+    const { ids } = await a.call('outlets:ids', { filter, domain: 'Big.Example' });
+    expect(ids).toHaveLength(BIG_SIZE);
+    expect(new Set(ids).size).toBe(BIG_SIZE);
+    expect(ids).not.toContain('not-big');
+    // The list's own order: its pages narrowed to the outlet, read by an independent path (offsets).
+    const listed: string[] = [];
+    for (let offset = 0; offset < 2000; offset += 1000) {
+      const p = await a.call('opportunities:list', { filter: { ...filter, domain: BIG }, offset, limit: 1000 });
+      listed.push(...p.items.filter((it) => it.domain?.toLowerCase() === BIG).map((it) => it.id));
+    }
+    expect(ids).toEqual(listed);
+    // Under the filter: five snoozed leave the list, so they are not the outlet's in it.
+    await a.call('triage:apply', { brandId: a.brandId, ids: ids.slice(0, 5), action: { do: 'snooze', until: '2026-12-01' } });
+    const rest = (await a.call('outlets:ids', { filter, domain: BIG })).ids;
+    expect(rest).toEqual(ids.slice(5));
+    // Snooze all at the outlet: one action over every one, one undo.
+    const r = await a.call('triage:apply', { brandId: a.brandId, ids: rest, action: { do: 'snooze', until: '2026-12-01' }, filter: {}, counts: true });
+    expect(r.updated).toBe(BIG_SIZE - 5);
+    expect((await a.call('outlets:ids', { filter, domain: BIG })).ids).toEqual([]);
+    expect((await a.call('outlets:ids', { filter: { ...filter, view: 'snoozed' }, domain: BIG })).ids).toHaveLength(BIG_SIZE);
   });
 });
