@@ -4,8 +4,9 @@
 // opportunities (one draft listing each piece, the outlet's addresses with
 // catch-all, role and do-not-contact said, a person with a shared inbox
 // warned about, every covered opportunity marked contacted as one action and
-// undone), and Snooze all at an outlet of more than 1,000 opportunities
-// reaching every one of them. axe-core finds nothing serious or critical in
+// undone), Snooze all at an outlet of more than 1,000 opportunities reaching
+// every one of them, and the export dialog saying how many addresses the
+// do-not-contact list left out. axe-core finds nothing serious or critical in
 // the new states, at three sizes, light and dark.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
@@ -195,5 +196,23 @@ describe('outlet-level actions, keyboard only', () => {
     await page.keyboard.press('Control+z');
     await expect.poll(() => listTotal(page), { timeout: 20_000 }).toBe(before);
     expect((await host.call('opportunities:list', { filter: { brandId, domain: BIG, view: 'snoozed' }, offset: 0, limit: 1 })).total).toBe(0);
+  });
+});
+
+describe('the export dialog', () => {
+  it('says how many addresses the do-not-contact list left out, in plain words, as copy and compose do', async () => {
+    // Ben (an address) and the big outlet (a domain: each of its addresses) on the list.
+    await host.call('dnc:add', { value: BIG });
+    await page.getByRole('listbox').focus();
+    await page.keyboard.press('e');
+    const exporting = page.getByRole('dialog', { name: 'Export for your mail tool' });
+    await exporting.waitFor();
+    await expect
+      .poll(() => exporting.getByTestId('export-dnc').textContent(), { timeout: 20_000 })
+      .toBe(`${(BIG_SIZE + 1).toLocaleString('en-US')} addresses on your do-not-contact list left out.`);
+    await accessibleEverywhere('the export dialog, addresses left out for the do-not-contact list');
+    await page.keyboard.press('Escape');
+    await exporting.waitFor({ state: 'detached' });
+    await host.call('dnc:remove', { value: BIG });
   });
 });
