@@ -4,7 +4,7 @@
 // every opportunity of an outlet under the list's filter (for Snooze all and
 // Not a fit all, however many). Implemented in electron/core/app/outlets.ts.
 import { z } from 'zod';
-import type { DraftView, MixWarning } from '../model';
+import type { ContactWarning, DraftView, MixWarning } from '../model';
 import { listFilterSchema } from './opportunities';
 import { brandId, oppId, one, shaped, text, type ContractSlice } from './parts';
 import { triageResultSchema } from './triage';
@@ -24,6 +24,8 @@ export interface OutletPlan {
   body: string;
   /** A person and shared inboxes chosen together (the addresses pre-selected), or null. */
   mix: MixWarning | null;
+  /** These addresses or this outlet contacted lately (within the contact window) for an opportunity it does not cover: said before it goes. */
+  earlier: ContactWarning[];
 }
 
 const ids = z.array(oppId).min(1).max(PLAN_MAX);

@@ -178,6 +178,19 @@ describe('outlet-level actions, keyboard only', () => {
     await page.keyboard.press('Control+z');
     await expect.poll(async () => [(await triage('plan-a')).item.stage ?? 'New', (await triage('plan-b')).item.stage ?? 'New']).toEqual(['New', 'New']);
     await expect.poll(() => head(PLAN).getByTestId('outlet-mix').textContent()).toBe('3 New');
+    // Plan B pitched on its own since (to Leo): planned again without it, the plan says the outlet was contacted lately, before it goes.
+    await host.call('triage:apply', { brandId, ids: ['plan-b'], action: { do: 'contacted', addresses: [`leo@${PLAN}`] } });
+    await page.keyboard.press('p');
+    await dialog().getByLabel('Message').waitFor();
+    expect(await dialog().getByTestId('plan-earlier').count()).toBe(0);
+    await tabTo(covers('Plan B: the grinder roundup'));
+    await page.keyboard.press(' ');
+    await expect.poll(() => dialog().getByTestId('plan-earlier').textContent()).toContain(`${PLAN} was contacted on`);
+    expect(await dialog().getByTestId('plan-earlier').textContent()).toContain('for «Plan B: the grinder roundup» (the same outlet)');
+    await accessibleEverywhere('an outlet pitch, the outlet contacted lately');
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'detached' });
+    await host.call('triage:undo', { brandId });
   });
 
   it(`Snooze all at an outlet of ${BIG_SIZE.toLocaleString('en-US')} opportunities reaches every one (past the 1,000 a page holds), and one undo brings them all back`, async () => {

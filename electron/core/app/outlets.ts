@@ -17,7 +17,7 @@ import type { Cache } from '../store/cache';
 import { missingIds } from '../store/opportunity-detail';
 import { listPage, prepareList, type After } from '../store/opportunity-list';
 import type { DomainDeps } from './domain-deps';
-import { mixOf } from './drafts';
+import { contactWarnings, mixOf } from './drafts';
 import { detailOf, draftView, recipientsOf } from './draft-view';
 import { answer, applyEach, missingMessage } from './triage';
 
@@ -56,15 +56,26 @@ function addressesOf(covered: readonly OpportunityDetail[]): DetailContact[] {
   return covered.flatMap((d) => d.contacts.filter((c) => c.valid && !seen.has(c.identity) && seen.add(c.identity)));
 }
 
+/** What planning needs besides the cache: the sender's name, the contact window (days) and the user's day. */
+export interface PlanContext {
+  senderName: string;
+  contactWindowDays: number;
+  today: string;
+}
+
 /** One pitch to the outlet for these opportunities, drafted from the first one's. Reads only. */
-export function planOutlet(cache: Cache, senderName: string, brandId: string, ids: readonly string[]): OutletPlan {
+export function planOutlet(cache: Cache, ctx: PlanContext, brandId: string, ids: readonly string[]): OutletPlan {
   const covered = coveredOf(cache, brandId, ids);
   const lead = covered[0]!;
   const recipients = recipientsOf(addressesOf(covered));
   const chosen = recipients.filter((r) => r.selected);
   // Filled for the first address chosen when the first opportunity holds it (its names are that piece's), else for none.
   const to = chosen.find((r) => lead.contacts.some((c) => c.email === r.email))?.email;
-  const draft = draftView(cache, senderName, lead, brandId, 'pitch', to);
+  const draft = draftView(cache, ctx.senderName, lead, brandId, 'pitch', to);
+  // Earlier contacts of any of the outlet's addresses, or of the outlet, for an opportunity this pitch does not cover.
+  const covers = new Set(covered.map((d) => d.item.id));
+  const addresses = recipients.filter((r) => !r.blocked).map((r) => r.email);
+  const earlier = contactWarnings(cache, ctx.contactWindowDays, ctx.today, brandId, lead.item.id, addresses).filter((w) => !covers.has(w.opportunity_id));
   const pieces = covered.map((d) => ({ id: d.item.id, title: d.item.title, url: d.item.url ?? null, stage: d.item.stage ?? 'New' }));
   return {
     domain: lead.item.domain ?? '',
@@ -73,6 +84,7 @@ export function planOutlet(cache: Cache, senderName: string, brandId: string, id
     subject: draft.filled.subject,
     body: withPiecesListed(draft.filled.body, pieces),
     mix: mixOf(chosen),
+    earlier,
   };
 }
 
@@ -123,7 +135,10 @@ export function outletIds(cache: Cache, filter: ListFilter, domain: string): str
 export function outletHandlers(d: DomainDeps): Pick<ContractHandlers, 'outlets:ids' | 'outlets:plan' | 'outlets:contacted'> {
   return {
     'outlets:ids': ({ filter, domain }) => ({ ids: outletIds(d.cache(), filter, domain) }),
-    'outlets:plan': ({ brandId, ids }) => planOutlet(d.cache(), d.settings().senderName, brandId, ids),
+    'outlets:plan': ({ brandId, ids }) => {
+      const s = d.settings();
+      return planOutlet(d.cache(), { senderName: s.senderName, contactWindowDays: s.contactWindowDays, today: d.today() }, brandId, ids);
+    },
     'outlets:contacted': ({ brandId, ids, addresses, subject, filter, counts }) => {
       const cache = d.cache();
       const covered = coveredOf(cache, brandId, ids);

@@ -91,6 +91,7 @@ describe('one pitch plan for several opportunities at one outlet', () => {
       { email: 'all@desk.example', catchAll: true, role: false, selected: false, blocked: false },
     ]);
     expect(plan.mix).toBeNull();
+    expect(plan.earlier).toEqual([]);
     // The first one's pitch as the draft pane fills it for the chosen address, with the three pieces listed.
     const lead = await a.call('drafts:get', { brandId: a.brandId, id: 'desk-a', kind: 'pitch', to: 'ana.lopez@desk.example' });
     expect(plan.subject).toBe(lead.filled.subject);
@@ -99,6 +100,16 @@ describe('one pitch plan for several opportunities at one outlet', () => {
     expect(plan.body).toContain('(https://desk.example/a)');
     // Reading it changed nothing.
     expect(a.triage('desk-a')?.stage ?? null).toBeNull();
+  });
+
+  it('says when the outlet was contacted lately for a piece it does not cover, before it goes', async () => {
+    const a = await app();
+    await a.call('triage:apply', { brandId: a.brandId, ids: ['desk-c'], action: { do: 'contacted', addresses: ['all@desk.example'] } });
+    const plan = await a.call('outlets:plan', { brandId: a.brandId, ids: ['desk-a', 'desk-b'] });
+    expect(plan.earlier.map((w) => [w.kind, w.what, w.opportunity_id, w.contacted_at])).toEqual([['outlet', AT, 'desk-c', TODAY]]);
+    expect(plan.earlier[0]!.message).toBe(`${AT} was contacted on ${TODAY} for «Desk C: grinders tested» (the same outlet).`);
+    // Covered by this pitch, it is not an earlier contact.
+    expect((await a.call('outlets:plan', { brandId: a.brandId, ids: IDS })).earlier).toEqual([]);
   });
 
   it('refuses opportunities of two outlets, in plain words', async () => {
