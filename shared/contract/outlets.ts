@@ -5,12 +5,10 @@
 // Not a fit all, however many). Implemented in electron/core/app/outlets.ts.
 import { z } from 'zod';
 import type { ContactWarning, DraftView, MixWarning } from '../model';
+import { PLAN_MAX } from '../outreach';
 import { listFilterSchema } from './opportunities';
 import { brandId, oppId, one, shaped, text, type ContractSlice } from './parts';
 import { triageResultSchema } from './triage';
-
-/** How many opportunities one outlet plan may cover (one message can name only so many pieces). */
-export const PLAN_MAX = 50;
 
 /** One pitch to an outlet for several of its opportunities, as the core drafts it. */
 export interface OutletPlan {

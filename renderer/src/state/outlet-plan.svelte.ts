@@ -6,8 +6,7 @@
 // warned about), copying it, and marking every covered opportunity contacted
 // through the record's owner as one action with an Undo.
 import type { OutletPlan } from '../../../shared/contract';
-import { PLAN_MAX } from '../../../shared/contract/outlets';
-import { copyPitch } from '../../../shared/outreach';
+import { copyPitch, PLAN_MAX } from '../../../shared/outreach';
 import { call } from '../lib/api.svelte';
 import { count, errorText } from '../lib/format';
 import { Latest } from '../lib/latest';
