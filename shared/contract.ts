@@ -18,6 +18,7 @@ import { exportContract } from './contract/export';
 import { insightsContract } from './contract/insights';
 import { keysContract, keyStatusSchema } from './contract/keys';
 import { opportunitiesContract } from './contract/opportunities';
+import { outletsContract } from './contract/outlets';
 import { outsideContract } from './contract/outside';
 import { int, shaped } from './contract/parts';
 import { recordContract } from './contract/record';
@@ -28,6 +29,7 @@ import { triageContract } from './contract/triage';
 
 export { METHOD_NAMES, EVENT_NAMES, channelOf, eventChannelOf } from './contract-names';
 export type { TriageResult } from './contract/triage';
+export type { OutletPlan } from './contract/outlets';
 export type { AppInfo, AppState } from './contract/app';
 export type { KeyState, KeyStatus } from './contract/keys';
 export { settingsSchema, type Settings, type SettingsPatch } from './contract/settings';
@@ -46,6 +48,7 @@ export const contract = {
   ...opportunitiesContract,
   ...triageContract,
   ...draftsContract,
+  ...outletsContract,
   ...resultsContract,
   ...appContract,
   ...recordContract,

@@ -181,6 +181,8 @@ export interface ExportCheck {
   /** The distinct unfilled tokens, as written (the first few), so the warning names them. */
   unfilled: string[];
   catchAll: number;
+  /** Addresses (each once) of the rows chosen that are on the do-not-contact list, so left out (counted by the preview). */
+  doNotContact: number;
   /** Plain-words warnings (not errors) for the UI and the CLI. */
   warnings: string[];
   /** The preset and the format checked. */

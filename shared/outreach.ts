@@ -81,3 +81,6 @@ export function mailtoLink(emails: readonly string[], subject?: string | null, b
   const link = composeLink('default', { to: emails, bcc, subject: subject ?? '', body: body ?? '' });
   return { url: link.url, tooLong: link.clipboard !== null, message: link.message };
 }
+
+/** How many opportunities one pitch to an outlet may cover (one message can name only so many pieces). */
+export const PLAN_MAX = 50;

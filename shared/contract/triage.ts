@@ -35,7 +35,7 @@ export const triageActionSchema = z.discriminatedUnion('do', [
 ]) satisfies z.ZodType<TriageAction>;
 
 /** The answer to an action or an undo: everything the window repaints from, in one round trip. */
-const triageResultSchema = z.object({
+export const triageResultSchema = z.object({
   /** The action in the log (what an undo names); null when nothing changed. */
   actionId: int().nullable(),
   /** In plain words, for the toast ("Stage: Won", "3 opportunities snoozed until Mon 2 Dec"). */

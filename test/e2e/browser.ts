@@ -1,9 +1,11 @@
 // Debian's Chromium driven by playwright-core, with the flags this closed
 // network needs (no background networking, no component updates), and what
-// every browser test does with it: open a page, take screenshots, wait.
-import { mkdirSync } from 'node:fs';
+// every browser test does with it: open a page, take screenshots, wait, and
+// ask axe-core what it finds serious or critical.
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 export async function launch(): Promise<Browser> {
   return chromium.launch({
@@ -72,3 +74,40 @@ export const listTotal = async (page: Page): Promise<number> =>
 
 /** Today on this computer's calendar, as the core's clock has it by default. */
 export const localToday = (d = new Date()): string => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+
+/** What axe-core finds serious or critical on the whole page (WCAG 2.x A and AA, and its best practices), as "rule: where". */
+export async function axeSerious(page: Page): Promise<string[]> {
+  // Evaluated through the browser's tools, as a test does: the page's own policy allows no injected script.
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(readFileSync('node_modules/axe-core/axe.min.js', 'utf8'));
+  return page.evaluate(async () => {
+    type Result = { violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] };
+    const axe = (globalThis as unknown as { axe: { run(el: unknown, o: unknown): Promise<Result> } }).axe;
+    const r = await axe.run((globalThis as unknown as { document: unknown }).document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
+    });
+    return r.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+}
+
+/** The window sizes every accessibility check covers. */
+export const SIZES: [number, number][] = [
+  [1440, 900],
+  [1366, 768],
+  [1280, 720],
+];
+
+/** axe-core in this state at every size, light and dark: nothing serious or critical; one `main` and an `h1`. */
+export async function accessibleAt(page: Page, state: string): Promise<void> {
+  for (const [width, height] of SIZES) {
+    await page.setViewportSize({ width, height });
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect({ state, width, scheme, found: await axeSerious(page) }).toEqual({ state, width, scheme, found: [] });
+    }
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.emulateMedia({ colorScheme: 'light' });
+  expect({ state, main: await page.locator('main').count(), h1: await page.locator('h1').count() }).toEqual({ state, main: 1, h1: 1 });
+}

@@ -12,20 +12,14 @@
 // cache stays open with a calm banner. axe-core finds nothing serious or
 // critical in any state, at 1440x900, 1366x768 and 1280x720, light and dark.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
 import { STAGES } from '../../shared/pipeline';
-import { launch, listTotal, openPage, shoot } from './browser';
+import { accessibleAt, launch, listTotal, openPage, shoot, SIZES } from './browser';
 
 const OUTLET = 'morningbrew.example';
 const WORD = 'Zyxquorra';
-const SIZES: [number, number][] = [
-  [1440, 900],
-  [1366, 768],
-  [1280, 720],
-];
 
 let browser: Browser;
 let sim: Simulator;
@@ -70,35 +64,8 @@ async function tabTo(selector: string, text = '', max = 400): Promise<void> {
   throw new Error(`Tab never reached ${selector} ${text}`);
 }
 
-/** What axe-core finds serious or critical on the whole page (WCAG 2.x A and AA, and its best practices), as "rule: where". */
-async function serious(): Promise<string[]> {
-  // Evaluated through the browser's tools, as a test does: the page's own policy allows no injected script.
-  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.evaluate(readFileSync('node_modules/axe-core/axe.min.js', 'utf8'));
-  return page.evaluate(async () => {
-    type Result = { violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] };
-    const axe = (globalThis as unknown as { axe: { run(el: unknown, o: unknown): Promise<Result> } }).axe;
-    const r = await axe.run((globalThis as unknown as { document: unknown }).document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-    });
-    return r.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-  });
-}
-
-/** axe-core in this state at every size, light and dark: nothing serious or critical; one `main` and an `h1`. */
-async function accessibleEverywhere(state: string): Promise<void> {
-  for (const [width, height] of SIZES) {
-    await page.setViewportSize({ width, height });
-    for (const scheme of ['light', 'dark'] as const) {
-      await page.emulateMedia({ colorScheme: scheme });
-      expect({ state, width, scheme, found: await serious() }).toEqual({ state, width, scheme, found: [] });
-    }
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-  await page.emulateMedia({ colorScheme: 'light' });
-  expect({ state, main: await page.locator('main').count(), h1: await page.locator('h1').count() }).toEqual({ state, main: 1, h1: 1 });
-}
+/** axe-core in this state at every size, light and dark: nothing serious or critical; one `main` and an `h1` (test/e2e/browser.ts). */
+const accessibleEverywhere = (state: string): Promise<void> => accessibleAt(page, state);
 
 function opportunity(id: string, title: string, priority: number, emails: string[], extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {

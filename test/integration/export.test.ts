@@ -273,11 +273,17 @@ describe('never pitching the same person twice', () => {
     }
   });
 
-  it('the do-not-contact list: addresses and domains (with subdomains), flagged in the list', async () => {
+  it('the do-not-contact list: addresses and domains (with subdomains), flagged in the list, and the preview counts the addresses it left out', async () => {
     expect(detail(cache, B, 'o4')!.item.do_not_contact_count).toBe(2);
+    expect((await previewExport(cache, { brandId: B, preset: 'contacts' })).doNotContact).toBe(2);
     cache.doNotContact.add('BOB@evil.example');
     expect(detail(cache, B, 'o2')!.item.do_not_contact_count).toBe(1);
     expect((await previewExport(cache, { brandId: B, preset: 'contacts' })).rows).toBe(3);
+    // Each address once, under the export's filter, whatever the rows are: a@ and b@ (the blocked domain, a subdomain too) and Bob.
+    expect((await previewExport(cache, { brandId: B, preset: 'contacts' })).doNotContact).toBe(3);
+    expect((await previewExport(cache, { brandId: B, preset: 'opportunities' })).doNotContact).toBe(3);
+    expect((await previewExport(cache, { brandId: B, preset: 'contacts', filter: { domain: 'blocked.org' } })).doNotContact).toBe(2);
+    expect((await previewExport(cache, { brandId: B, preset: 'contacts', onlyCatchAll: true })).doNotContact).toBe(0);
     expect(cache.doNotContact.remove('bob@evil.example')).toBe(true);
     expect(cache.doNotContact.list().map((d) => [d.kind, d.value])).toEqual([['domain', 'blocked.org']]);
     expect(() => cache.doNotContact.add('not an address')).toThrow(/neither an e-mail address nor a domain/);

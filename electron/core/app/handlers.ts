@@ -25,6 +25,7 @@ import { exportHandlers } from './export-jobs';
 import { insightsHandlers } from './insights';
 import { demoHandlers } from './lifecycle';
 import { opportunityHandlers } from './opportunities';
+import { outletHandlers } from './outlets';
 import { outsideHandlers } from './outside';
 import { recordHandlers } from './record-keeping';
 import { resultsHandlers } from './results';
@@ -48,6 +49,7 @@ export function createHandlers(app: Pick<AppService, 'parts'>, _platform?: unkno
     ...opportunityHandlers(p.domain),
     ...triageHandlers(p.domain),
     ...draftHandlers(p.domain),
+    ...outletHandlers(p.domain),
     ...resultsHandlers(p.results),
     ...insightsHandlers(p.domain),
     ...recordHandlers(p.record),

@@ -264,7 +264,7 @@ export function followUpsDue(cache: Cache): { byBrand: Record<string, number>; t
 }
 
 /** The answer the window repaints from: the changed rows, the detail (one opportunity), which rows leave its list, its counts, the follow-ups due. */
-function answer(
+export function answer(
   cache: Cache,
   brandId: string,
   applied: Applied,

@@ -7,6 +7,8 @@
 // file holds.
 import type { ExportCheck, ExportNote } from '../../../shared/model';
 import { mailTextChoice, PRESETS, type ExportFormat, type ExportPreset, type MailTextChoice } from '../../../shared/export-presets';
+import type { Cache } from '../store/cache';
+import type { RowChoices } from './rows';
 
 /** How many rows or cells a check names (the counts cover every row). */
 export const NAMED = 20;
@@ -24,6 +26,7 @@ export function newCheck(preset: ExportPreset, format: ExportFormat, available: 
     placeholders: 0,
     unfilled: [],
     catchAll: 0,
+    doNotContact: 0,
     warnings: [],
     preset,
     format,
@@ -45,6 +48,12 @@ export function newCheck(preset: ExportPreset, format: ExportFormat, available: 
     linksAsText: 0,
     linksAsTextCells: [],
   };
+}
+
+/** How many addresses (each once) of the opportunities the export selects are on the do-not-contact list: the ones it leaves out for it. */
+export function doNotContactLeftOut(cache: Cache, o: RowChoices): number {
+  const filter = { ...o.filter, brandId: o.brandId };
+  return cache.exportRows.blockedAddresses(PRESETS[o.preset].rows === 'followup' ? { ...filter, view: 'due' } : filter, o);
 }
 
 /** Name a row or cell, up to NAMED of them. */

@@ -22,7 +22,7 @@ import { fileOps } from '../files/file-ops';
 import type { ExportCheck, ExportResult } from '../../../shared/model';
 import { PRESETS, type ExportFormat } from '../../../shared/export-presets';
 import type { Cache } from '../store/cache';
-import { finishCheck, newCheck } from './check';
+import { doNotContactLeftOut, finishCheck, newCheck } from './check';
 import { CsvWriter } from './csv-writer';
 import { guarded } from './guard';
 import { presetHeaders, type Column } from './presets';
@@ -106,6 +106,7 @@ export async function previewExport(cache: Cache, o: Omit<ExportOptions, 'out'> 
     if (o.maxRows && !o.split && check.rows >= o.maxRows) break;
     taken(check, r);
   }
+  check.doNotContact = doNotContactLeftOut(cache, o);
   return finishCheck(check, o);
 }
 

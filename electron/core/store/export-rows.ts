@@ -234,6 +234,16 @@ export class ExportRowStore {
     }
   }
 
+  /** How many valid addresses (each once) of the opportunities `filter` selects, within the catch-all choice, are on the do-not-contact list. */
+  blockedAddresses(filter: ListFilter, opts: ContactRowOptions = {}): number {
+    const w = this.prepare(filter);
+    const kind = opts.excludeCatchAll ? sql` AND c.catch_all = 0` : opts.onlyCatchAll ? sql` AND c.catch_all = 1` : sql``;
+    return this.statements.tuples<[number]>(
+      sql`SELECT count(DISTINCT c.identity) FROM ${w.from} JOIN contacts c ON c.opportunity_rowid = o.rowid
+        WHERE ${w.where} AND c.valid = 1 AND ${contactBlocked}${kind}`,
+    )[0]![0];
+  }
+
   /** Record the export date on each exported opportunity, in the user's triage. */
   /** `when` is read once the write lock is held (a wait for another process never dates the mark before the write it came after); returns it with the count. */
   markExported(brandId: string, rowids: Iterable<number>, when: () => string, fileName?: string): { at: string; marked: number } {

@@ -214,9 +214,9 @@ export class OutletGroups {
     if (!brandId || !outlet) return null;
     try {
       const { search: _search, ...filter } = this.#deps.filter();
-      const r = await call('opportunities:list', { filter: { ...filter, brandId, domain: outlet }, offset: 0, limit: 1000 });
-      // The domain filter matches a part of a domain: only this outlet's own.
-      return { outlet, ids: r.items.filter((it) => outletKey(it.domain) === outletKey(outlet)).map((it) => it.id) };
+      // Every one of the outlet's own under the filter, however many (the core pages through them).
+      const r = await call('outlets:ids', { filter: { ...filter, brandId }, domain: outlet });
+      return { outlet, ids: r.ids };
     } catch (e) {
       this.#frame.fail('The outlet could not be read')(e);
       return null;

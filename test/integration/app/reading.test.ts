@@ -141,7 +141,8 @@ describe('reads never write', () => {
 
   it('every read the window makes leaves the file as it was (counting the follow-ups due applies no rule)', async () => {
     const a = await synced();
-    const id = (await a.call('opportunities:list', { filter: { brandId }, offset: 0, limit: 1 })).items[0]!.id;
+    const first = (await a.call('opportunities:list', { filter: { brandId }, offset: 0, limit: 1 })).items[0]!;
+    const [id, outlet] = [first.id, first.domain ?? 'none'];
     // Followed up long ago: the no-reply rule would move it, and only the rule (at launch, then hourly) may.
     await a.call('triage:apply', { brandId, ids: [id], action: { do: 'followed-up', on: '2026-10-01' } });
     const other = new Database(a.s.cache.path, { readonly: true });
@@ -155,6 +156,8 @@ describe('reads never write', () => {
       ['opportunities:get', [{ brandId, id }]],
       ['opportunities:domains', [{ brandId, sort: 'domain' }]],
       ['opportunities:outlets', [{ brandId, sort: 'domain', search: 'ke' }]],
+      ['outlets:ids', [{ filter: { brandId, sort: 'domain', alreadyPitched: false }, domain: outlet }]],
+      ['outlets:plan', [{ brandId, ids: [id] }]],
       ['pipeline:due', []],
       ['history:get', [{ brandId, id }]],
       ['drafts:get', [{ brandId, id, kind: 'followup' }]],
