@@ -213,9 +213,9 @@ export class OutletGroups {
     const outlet = this.current?.domain ?? this.#deps.active()?.domain;
     if (!brandId || !outlet) return null;
     try {
-      const { search: _search, ...filter } = this.#deps.filter();
-      // Every one of the outlet's own under the filter, however many (the core pages through them).
-      const r = await call('outlets:ids', { filter: { ...filter, brandId }, domain: outlet });
+      // Every one of the outlet's own under the list's whole filter, its search too (as its head counts them),
+      // however many (the core pages through them).
+      const r = await call('outlets:ids', { filter: { ...this.#deps.filter(), brandId }, domain: outlet });
       return { outlet, ids: r.ids };
     } catch (e) {
       this.#frame.fail('The outlet could not be read')(e);

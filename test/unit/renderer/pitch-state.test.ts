@@ -270,6 +270,49 @@ describe('PipelineStore: stages, snooze, the Due and Snoozed views, grouping', (
     expect(list.filter.sort).toBe('fit');
     await until(() => !list.loading && win.inflight() === 0);
   });
+  it("grouped while searching: an outlet's actions reach exactly the opportunities its head counts (the search too)", async () => {
+    const { win, brandId, list, selection, outlets } = await editor();
+    // A word and an outlet where the search keeps some of the outlet's opportunities, not all.
+    const all = new Map(
+      (await win.direct('opportunities:outlets', { brandId, sort: 'domain' })).map((o: { domain: string; total: number }) => [o.domain, o.total]),
+    );
+    let pick: { word: string; domain: string; total: number } | null = null;
+    for (const word of ['coffee', 'brew', 'best', 'guide', 'review', 'tools', 'data', 'how']) {
+      const some = (await win.direct('opportunities:outlets', { brandId, sort: 'domain', search: word })) as { domain: string; total: number }[];
+      const o = some.filter((x) => x.total > 0 && x.total < (all.get(x.domain) ?? 0)).sort((x, y) => y.total - x.total)[0];
+      if (o) {
+        pick = { word, ...o };
+        break;
+      }
+    }
+    expect(pick).not.toBeNull();
+    outlets.toggle();
+    await until(() => !list.loading && (outlets.rows?.outlets.length ?? 0) > 0);
+    list.setFilter({ search: pick!.word });
+    await until(() => !list.loading && list.filter.search === pick!.word && (outlets.rows?.outlets ?? []).some((o) => o.domain === pick!.domain));
+    expect(list.filter.sort).toBe('domain');
+    const head = outlets.rows!.outlets.find((o) => o.domain === pick!.domain)!;
+    expect(head.total).toBe(pick!.total);
+    let at = 0;
+    for (;;) {
+      list.ensure(at, at + 1);
+      await until(() => list.itemAt(at) !== undefined);
+      if (list.itemAt(at)!.domain === pick!.domain) break;
+      at++;
+    }
+    selection.moveTo(at);
+    const got = await outlets.ids();
+    expect(got?.outlet).toBe(pick!.domain);
+    expect(got?.ids.length).toBe(head.total);
+    const matching = await win.direct('opportunities:list', {
+      filter: { brandId, sort: 'domain', search: pick!.word, domain: pick!.domain },
+      offset: 0,
+      limit: 1000,
+    });
+    expect(new Set(got!.ids)).toEqual(
+      new Set(matching.items.filter((it: { domain: string }) => it.domain === pick!.domain).map((it: { id: string }) => it.id)),
+    );
+  });
   it('"Mark contacted today" (and C) goes through the core: its today, stage Contacted, once; Clear takes the date and the stage back', async () => {
     const { win, brandId, list, selection, pipeline, lastToast } = await editor();
     pipeline.showView(undefined);
