@@ -164,6 +164,7 @@ describe("the rest of a PR person's morning, keyboard only", () => {
     // "Hide already pitched" keeps all three before anything is sent.
     await tabTo('input[type="checkbox"]', 'Hide already pitched');
     await page.keyboard.press(' ');
+    await expect.poll(() => page.getByLabel('Hide already pitched').isChecked()).toBe(true);
     await expect.poll(() => listTotal(page)).toBe(3);
     await page.keyboard.press(' ');
     await page.locator('[role="listbox"]').focus();
@@ -187,11 +188,28 @@ describe("the rest of a PR person's morning, keyboard only", () => {
     await tabTo('button', 'Save as…');
     await page.keyboard.press('Enter');
     await dialog.getByText('Saved 2 rows to pressbox.csv.').waitFor();
-    // Exported is not pitched: no row says so, and "Hide already pitched" would still keep all three.
+    // Exported is not pitched: no row says so, and "Hide already pitched" still keeps all three.
     expect(await pitchedTitles()).toEqual([]);
     expect(await unpitchedInCore(PRESS)).toEqual(['px-a', 'px-b', 'px-c']);
     await accessibleAt(page, 'export saved, not yet sent');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
+    expect(await focused(page, '[role="listbox"]')).toBe(true);
+    expect(await pitchedTitles()).toEqual([]);
+    await tabTo('input[type="checkbox"]', 'Hide already pitched');
+    await page.keyboard.press(' ');
+    await expect.poll(() => page.getByLabel('Hide already pitched').isChecked()).toBe(true);
+    await expect.poll(() => listTotal(page)).toBe(3);
+    await page.keyboard.press(' ');
+    await page.locator('[role="listbox"]').focus();
 
+    // The same export again, and this time the person says it was sent.
+    await page.keyboard.press('e');
+    await expect.poll(() => checked(dialog)).toBe('2 rows will be exported.');
+    host.setSaveAs(join(host.dataDir, 'pressbox-sent.csv'));
+    await tabTo('button', 'Save as…');
+    await page.keyboard.press('Enter');
+    await dialog.getByText('Saved 2 rows to pressbox-sent.csv.').waitFor();
     await tabTo('button', 'I sent these');
     expect(await focused(page, 'button', 'I sent these: mark 2 addresses contacted')).toBe(true);
     await page.keyboard.press('Enter');
