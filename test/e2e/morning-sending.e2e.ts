@@ -56,6 +56,16 @@ async function outlet(domain: string, expected: number): Promise<void> {
   await page.keyboard.press('Escape');
   expect(await focused(page, '[role="listbox"]')).toBe(true);
 }
+/** "Hide already pitched" ticked by the keyboard while `look` runs, then unticked; the focus back on the list. */
+async function hidingPitched(look: () => Promise<unknown>): Promise<void> {
+  await tabTo('input[type="checkbox"]', 'Hide already pitched');
+  await page.keyboard.press(' ');
+  await expect.poll(() => page.getByLabel('Hide already pitched').isChecked()).toBe(true);
+  await look();
+  await page.keyboard.press(' ');
+  await expect.poll(() => page.getByLabel('Hide already pitched').isChecked()).toBe(false);
+  await page.locator('[role="listbox"]').focus();
+}
 /** The export dialog's count of rows. */
 const checked = (dialog: ReturnType<Page['getByRole']>) => dialog.locator('.check p').first().textContent();
 /** The titles of the rows on screen that carry a "pitched" badge. */
@@ -162,12 +172,7 @@ describe("the rest of a PR person's morning, keyboard only", () => {
     await outlet(PRESS, 3);
     expect(await pitchedTitles()).toEqual([]);
     // "Hide already pitched" keeps all three before anything is sent.
-    await tabTo('input[type="checkbox"]', 'Hide already pitched');
-    await page.keyboard.press(' ');
-    await expect.poll(() => page.getByLabel('Hide already pitched').isChecked()).toBe(true);
-    await expect.poll(() => listTotal(page)).toBe(3);
-    await page.keyboard.press(' ');
-    await page.locator('[role="listbox"]').focus();
+    await hidingPitched(async () => expect.poll(() => listTotal(page)).toBe(3));
 
     await page.keyboard.press('e');
     const dialog = page.getByRole('dialog', { name: 'Export for your mail tool' });
@@ -196,12 +201,7 @@ describe("the rest of a PR person's morning, keyboard only", () => {
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     expect(await focused(page, '[role="listbox"]')).toBe(true);
     expect(await pitchedTitles()).toEqual([]);
-    await tabTo('input[type="checkbox"]', 'Hide already pitched');
-    await page.keyboard.press(' ');
-    await expect.poll(() => page.getByLabel('Hide already pitched').isChecked()).toBe(true);
-    await expect.poll(() => listTotal(page)).toBe(3);
-    await page.keyboard.press(' ');
-    await page.locator('[role="listbox"]').focus();
+    await hidingPitched(async () => expect.poll(() => listTotal(page)).toBe(3));
 
     // The same export again, and this time the person says it was sent.
     await page.keyboard.press('e');
@@ -220,13 +220,11 @@ describe("the rest of a PR person's morning, keyboard only", () => {
     await expect.poll(() => pitchedTitles()).toEqual(['Pressbox grinder roundup', 'Pressbox kettle review']);
     expect(await pitchedBadges(page).count()).toBe(2);
     expect(await unpitchedInCore(PRESS)).toEqual(['px-b']);
-    await tabTo('input[type="checkbox"]', 'Hide already pitched');
-    await page.keyboard.press(' ');
-    await expect.poll(() => listTotal(page)).toBe(1);
-    expect(await rows(page).first().locator('.title').textContent()).toBe('Pressbox frother test');
-    await page.keyboard.press(' ');
+    await hidingPitched(async () => {
+      await expect.poll(() => listTotal(page)).toBe(1);
+      expect(await rows(page).first().locator('.title').textContent()).toBe('Pressbox frother test');
+    });
     await expect.poll(() => listTotal(page)).toBe(3);
-    await page.locator('[role="listbox"]').focus();
   });
 
   it('a single pitch: the hints count the filled text; a person with a role address is asked about first; the follow-up answers the subject sent', async () => {
