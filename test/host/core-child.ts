@@ -6,10 +6,10 @@ import { runCore, type MessagePortMainLike, type ParentPortLike } from '../../el
 import type { Keychain } from '../../electron/core/app/keys';
 import type { KeychainState } from '../../electron/core/secrets';
 
-/** A keychain in memory (the real one is tested on its own, against gnome-keyring). */
+/** A keychain in memory (the real one is tested on its own, against gnome-keyring); locked or unavailable when the host says so. */
 class HostKeychain implements Keychain {
   value: string | null = null;
-  st: KeychainState = 'available';
+  st: KeychainState = (['locked', 'unavailable'] as const).find((s) => s === process.argv[2]) ?? 'available';
   async state() {
     return this.st;
   }

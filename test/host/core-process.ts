@@ -4,8 +4,13 @@
 import { fork } from 'node:child_process';
 import type { CoreInit, CoreProcessHandle, FromCore, ToCore } from '../../shared/core-link';
 
-export function forkNodeCore(init: CoreInit, onPid?: (pid: number | undefined) => void): CoreProcessHandle & { pid: number | undefined } {
-  const child = fork(new URL('./core-child.ts', import.meta.url).pathname, [], {
+export function forkNodeCore(
+  init: CoreInit,
+  onPid?: (pid: number | undefined) => void,
+  keychain: 'available' | 'locked' | 'unavailable' = 'available',
+): CoreProcessHandle & { pid: number | undefined } {
+  // The keychain's state goes as the child's one argument (its keychain lives in memory there).
+  const child = fork(new URL('./core-child.ts', import.meta.url).pathname, [keychain], {
     serialization: 'advanced',
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -31,6 +31,8 @@ export interface HostOptions {
   demoOpportunities?: number;
   /** The core's today (YYYY-MM-DD), to move the clock for follow-ups and snoozes; default: the real day. */
   today?: string;
+  /** The state of the core's keychain (in memory): 'locked' or 'unavailable' as a system keychain can be; default 'available'. */
+  keychain?: 'available' | 'locked' | 'unavailable';
 }
 
 export interface Host {
@@ -116,6 +118,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
           today: opts.today,
         },
         (pid) => (corePid = pid),
+        opts.keychain,
       ),
     host: hostHandlers({
       writeClipboard: (t) => void (clipboard = t),
