@@ -273,7 +273,7 @@ describe('PipelineStore: stages, snooze, the Due and Snoozed views, grouping', (
   it("grouped while searching: an outlet's actions reach exactly the opportunities its head counts (the search too)", async () => {
     const { win, brandId, list, selection, outlets } = await editor();
     // A word and an outlet where the search keeps some of the outlet's opportunities, not all.
-    const all = new Map(
+    const all = new Map<string, number>(
       (await win.direct('opportunities:outlets', { brandId, sort: 'domain' })).map((o: { domain: string; total: number }) => [o.domain, o.total]),
     );
     let pick: { word: string; domain: string; total: number } | null = null;
