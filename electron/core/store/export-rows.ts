@@ -9,7 +9,7 @@ import type { DB } from './db';
 import { someFieldsSql, type SomeFields } from './opportunity-columns';
 import { contactBlocked, contactPitched, triageOf } from './opportunity-filter';
 import { slot, sql, sqlJoin, type Sql } from './sql';
-import { RecordReader } from './record-blocks';
+import { BlockReader } from './opportunity-blocks';
 import { Statements } from './statements';
 
 /** The list's FROM and WHERE for a filter, its derived tables prepared (store/opportunity-list.ts). */
@@ -86,7 +86,7 @@ function pipelineOf(r: PipelineColumns): PipelineFields {
 
 export interface OpportunityRow {
   opportunity_rowid: number;
-  /** The record's JSON as the server sent it (store/record-blocks.ts). */
+  /** The record's JSON as the server sent it (store/opportunity-blocks.ts). */
   json: string;
   status: string | null;
   note: string;
@@ -131,7 +131,7 @@ export class ExportRowStore {
       sql`SELECT rowid, position FROM (${narrow}) ${opts.perPair ? sql`` : sql`WHERE rank = 1`} ORDER BY prio DESC NULLS LAST, rowid, position`,
     );
     // The keys come ordered by opportunity then position: an opportunity's record is read once for all its addresses.
-    const records = new RecordReader(this.statements);
+    const records = new BlockReader(this.statements);
     const some = someFieldsSql(fields, (rowid) => records.json(rowid));
     // Prepared once per export, run once per address.
     const wide = this.statements
@@ -188,7 +188,7 @@ export class ExportRowStore {
    */
   *opportunityRows(filter: ListFilter, opts: ContactRowOptions = {}): IterableIterator<OpportunityRow> {
     const w = this.prepare(filter);
-    const records = new RecordReader(this.statements);
+    const records = new BlockReader(this.statements);
     const order = this.statements.tuples<[number]>(sql`SELECT o.rowid FROM opportunities o WHERE ${w.where} ORDER BY o.priority_score DESC, o.rowid`);
     // The same texts for every batch (only the rowids differ): prepared once, by the statement cache.
     const batch = (ids: string) =>
@@ -219,7 +219,7 @@ export class ExportRowStore {
       for (const id of ids) {
         const r = rows.get(id);
         if (!r) continue;
-        // Read in the export's order: records near each other in it share blocks (store/record-blocks.ts).
+        // Read in the export's order: records near each other in it share blocks (store/opportunity-blocks.ts).
         yield {
           opportunity_rowid: r.opportunity_rowid,
           json: records.json(r.opportunity_rowid) ?? '{}',

@@ -16,7 +16,7 @@
 // another. Measured on the bench's 100,000 records: 34 MB against 108 MB one
 // by one, and a quarter of the time to inflate them all (zlib's set-up paid
 // once a block, not once a record). A single record costs one block's inflate
-// (about 90 KB of JSON): store/record-blocks.ts keeps the blocks it has read.
+// (about 90 KB of JSON): store/opportunity-blocks.ts keeps the blocks it has read.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /** Codec 1's dictionary, frozen. (zlib looks back from the end of the dictionary, so the likeliest text goes last.) */
