@@ -21,6 +21,8 @@ describe('a block of records', () => {
     expect(() => packBlock(Array(33).fill(record(0)))).toThrow(/32 records/);
     // A record packed one by one (codec 1) is not a block: refused in words.
     expect(() => unpackBlock(packRecord(record(0)))).toThrow(/format this version does not know \(codec 1\)/);
+    // The kind the app's error vocabulary gives a newer app's cache, so the screen says to update, not "something went wrong".
+    expect(() => unpackBlock(packRecord(record(0)))).toThrow(expect.objectContaining({ kind: 'cache-newer' }));
   });
 });
 
