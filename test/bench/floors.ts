@@ -8,7 +8,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import type Database from 'better-sqlite3';
-import { unpackBlock } from '../../electron/core/store/record-codec';
+import { unpackBlock } from '../../electron/core/store/opportunity-codec';
 
 type DB = Database.Database;
 

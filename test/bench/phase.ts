@@ -6,8 +6,8 @@ import { performance } from 'node:perf_hooks';
 import { Cache } from '../../electron/core/store/cache';
 import { TrakkrClient } from '../../electron/core/api/client';
 import { runSync } from '../../electron/core/sync';
-import { exportCsv } from '../../electron/core/export/csv-export';
-import { packBlock } from '../../electron/core/store/record-codec';
+import { writeExportFile } from '../../electron/core/export/csv-export';
+import { packBlock } from '../../electron/core/store/opportunity-codec';
 import { DEMO_KEY } from '../../electron/simulator/server';
 import { DIFFICULTIES, STATUSES } from '../../shared/domain';
 import { LIST_SORTS, type ListFilter } from '../../shared/model';
@@ -331,7 +331,7 @@ if (phase === 'sync') {
   const cache = await Cache.open(dbPath);
   const brand = (cache.db.prepare('SELECT id FROM brand_keys LIMIT 1').get() as { id: string }).id;
   const t0 = performance.now();
-  const contacts = await exportCsv(cache, {
+  const contacts = await writeExportFile(cache, {
     brandId: brand,
     preset: 'contacts',
     unfilled: 'keep',
@@ -340,7 +340,12 @@ if (phase === 'sync') {
   });
   const contactsSeconds = (performance.now() - t0) / 1000;
   const t1 = performance.now();
-  const opps = await exportCsv(cache, { brandId: brand, preset: 'opportunities', out: pagesFile! + '.opportunities.csv', filter: { includeArchived: true } });
+  const opps = await writeExportFile(cache, {
+    brandId: brand,
+    preset: 'opportunities',
+    out: pagesFile! + '.opportunities.csv',
+    filter: { includeArchived: true },
+  });
   const oppsSeconds = (performance.now() - t1) / 1000;
   cache.close();
   out({

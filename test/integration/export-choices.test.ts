@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { type Cache } from '../../electron/core/store/cache';
-import { exportCsv, previewExport, SenderNameNeeded, UnfilledChoiceNeeded } from '../../electron/core/export/csv-export';
+import { writeExportFile, previewExport, SenderNameNeeded, UnfilledChoiceNeeded } from '../../electron/core/export/csv-export';
 import { pythonCsv } from '../support/readers';
 import { tempDir } from '../support/tmp';
 import { BRAND, cacheWith } from '../support/export-cache';
@@ -77,7 +77,7 @@ describe('rows with merge fields not filled', () => {
     expect(check.warnings.join('\n')).toContain('Before writing, choose what to do with them');
     const dir = join(tmp.dir, 'refused');
     (await import('node:fs')).mkdirSync(dir);
-    await expect(exportCsv(cache, { brandId: B, preset: 'contacts', excludeCatchAll: true, out: join(dir, 'x.csv') })).rejects.toBeInstanceOf(
+    await expect(writeExportFile(cache, { brandId: B, preset: 'contacts', excludeCatchAll: true, out: join(dir, 'x.csv') })).rejects.toBeInstanceOf(
       UnfilledChoiceNeeded,
     );
     expect(readdirSync(dir)).toEqual([]);
@@ -87,7 +87,7 @@ describe('rows with merge fields not filled', () => {
 
   it('leave those rows out: only rows with every field filled go, and the check names the rest', async () => {
     const out = join(tmp.dir, 'leave-out.csv');
-    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', excludeCatchAll: true, out, unfilled: 'leave-out', senderName: 'Sam Reed' });
+    const r = await writeExportFile(cache, { brandId: B, preset: 'contacts', excludeCatchAll: true, out, unfilled: 'leave-out', senderName: 'Sam Reed' });
     const rows = rowsOf(out);
     expect(rows.map((x) => x.email)).toEqual(['ana@wired.com', 'ben@kim.example', 'dee@blocked.example']);
     expect(rows[0]!.body).toBe('Hi Ana,\nBest,\nSam Reed');
@@ -101,7 +101,7 @@ describe('rows with merge fields not filled', () => {
 
   it('fill a default: "Hi there" for a missing first name (or the default given); a name known stays', async () => {
     const out = join(tmp.dir, 'default.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', excludeCatchAll: true, out, unfilled: 'default', senderName: 'Sam Reed' });
+    await writeExportFile(cache, { brandId: B, preset: 'contacts', excludeCatchAll: true, out, unfilled: 'default', senderName: 'Sam Reed' });
     const rows = rowsOf(out);
     expect(rows.map((x) => [x.email, x.body!.split('\n')[0]])).toEqual([
       ['ana@wired.com', 'Hi Ana,'],
@@ -113,7 +113,7 @@ describe('rows with merge fields not filled', () => {
     // The first_name column says what is known (nothing for an inbox): the text is what was chosen.
     expect(rows[1]!.first_name).toBe('');
     const given = join(tmp.dir, 'default-given.csv');
-    await exportCsv(cache, {
+    await writeExportFile(cache, {
       brandId: B,
       preset: 'contacts',
       excludeCatchAll: true,
@@ -158,7 +158,7 @@ describe('rows with merge fields not filled', () => {
     try {
       for (const preset of ['instantly', 'contacts'] as const) {
         const out = join(tmp.dir, `defaults-${preset}.csv`);
-        const r = await exportCsv(c, { brandId: B, preset, out, unfilled: 'default', senderName: 'Sam Reed' });
+        const r = await writeExportFile(c, { brandId: B, preset, out, unfilled: 'default', senderName: 'Sam Reed' });
         const rows = rowsOf(out);
         const [email, body] = preset === 'instantly' ? ['email', 'personalization'] : ['email', 'body'];
         expect(rows.map((x) => [x[email], x[body]])).toEqual([
@@ -175,7 +175,9 @@ describe('rows with merge fields not filled', () => {
       const check = await previewExport(c, { brandId: B, preset: 'instantly', unfilled: 'default' });
       expect(check.senderNameMissing).toBe(true);
       expect(check.warnings.join('\n')).toContain('Nothing is written until it is.');
-      await expect(exportCsv(c, { brandId: B, preset: 'instantly', unfilled: 'default', out: join(dir, 'x.csv') })).rejects.toBeInstanceOf(SenderNameNeeded);
+      await expect(writeExportFile(c, { brandId: B, preset: 'instantly', unfilled: 'default', out: join(dir, 'x.csv') })).rejects.toBeInstanceOf(
+        SenderNameNeeded,
+      );
       expect(readdirSync(dir)).toEqual([]);
     } finally {
       c.close();
@@ -184,7 +186,7 @@ describe('rows with merge fields not filled', () => {
 
   it('keep them on purpose: written as they are, listed in `unfilled`, and the check says they were kept', async () => {
     const out = join(tmp.dir, 'keep.csv');
-    const r = await exportCsv(cache, { brandId: B, preset: 'sheets-merge', format: 'csv', excludeCatchAll: true, out, unfilled: 'keep' });
+    const r = await writeExportFile(cache, { brandId: B, preset: 'sheets-merge', format: 'csv', excludeCatchAll: true, out, unfilled: 'keep' });
     const rows = rowsOf(out);
     expect(rows[0]!.Body).toBe('Hi Ana,\nBest,\n{sender_name}');
     expect(r.warnings.join('\n')).toMatch(/Kept on purpose: .*The mail-merge add-on reads \{\{…\}\} as a column/s);
@@ -206,7 +208,7 @@ describe('the follow-ups: one row per person written to', () => {
     cache.days = () => ({ today: '2026-11-01', dueOnOrBefore: '2026-10-29' });
     expect(list(cache, { brandId: B, view: 'due' }).map((o) => o.id)).toEqual(['p1', 'p2', 'p3']);
     const out = join(tmp.dir, 'due.csv');
-    const r = await exportCsv(cache, { brandId: B, preset: 'followups', out, unfilled: 'keep', senderName: 'Sam Reed' });
+    const r = await writeExportFile(cache, { brandId: B, preset: 'followups', out, unfilled: 'keep', senderName: 'Sam Reed' });
     const rows = rowsOf(out);
     expect(rows.map((x) => [x.opportunity_id, x.email, x.first_name])).toEqual([
       ['p1', 'ana@wired.com', 'Ana'],

@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { Cache } from '../../electron/core/store/cache';
-import { exportCsv } from '../../electron/core/export/csv-export';
+import { writeExportFile } from '../../electron/core/export/csv-export';
 import { chosenColumns, readyRows } from '../../electron/core/export/rows';
 import { newCheck } from '../../electron/core/export/check';
 import { presetHeaders } from '../../electron/core/export/presets';
@@ -65,7 +65,7 @@ describe('the streamed export against the row-by-row path', () => {
       mailText: preset === 'contacts' ? ('guard' as const) : undefined,
     };
     const out = join(tmp.dir, `${preset}.csv`);
-    const result = await exportCsv(cache, { ...o, out });
+    const result = await writeExportFile(cache, { ...o, out });
     const columns = chosenColumns(preset, undefined);
     const check = newCheck(
       preset,
@@ -87,7 +87,7 @@ describe('the streamed export against the row-by-row path', () => {
 
   it("opportunities: each row's addresses are the record's valid ones not on the do-not-contact list, in order, catch-alls apart", async () => {
     const out = join(tmp.dir, 'addresses.csv');
-    await exportCsv(cache, { brandId: B, preset: 'opportunities', filter: { includeArchived: true }, out });
+    await writeExportFile(cache, { brandId: B, preset: 'opportunities', filter: { includeArchived: true }, out });
     const byId = new Map(
       (parse(readFileSync(out, 'utf8'), { columns: true }) as Record<string, string>[]).map((r) => [r.opportunity_id ?? r._id ?? r.id, r] as const),
     );

@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { type Cache } from '../../electron/core/store/cache';
-import { exportCsv, MailTextChoiceNeeded, previewExport, type ExportOptions } from '../../electron/core/export/csv-export';
+import { writeExportFile, MailTextChoiceNeeded, previewExport, type ExportOptions } from '../../electron/core/export/csv-export';
 import { existsSync, readFileSync } from 'node:fs';
 import { EXPORT_PRESETS, PRESETS, type ExportPreset } from '../../shared/export-presets';
 import { openpyxlRead, pythonCsv, sofficeConvert, SOFFICE, xlsxPart, type XlsxRead } from '../support/readers';
@@ -219,7 +219,7 @@ afterAll(() => {
 
 async function exported(name: string, o: Omit<ExportOptions, 'brandId' | 'out'>) {
   const out = join(tmp.dir, name);
-  const r = await exportCsv(cache, { brandId: B, out, unfilled: 'keep', ...o });
+  const r = await writeExportFile(cache, { brandId: B, out, unfilled: 'keep', ...o });
   return { out, r };
 }
 
@@ -236,7 +236,7 @@ describe('CSV, read by Python: every cell as the records say, guarded where it c
       if (!info.neverEvaluates) {
         // A program that may run formulas: mail text starting like one needs a choice; nothing is written without it.
         const refused = join(tmp.dir, `${preset}-refused.csv`);
-        const no = await exportCsv(cache, { brandId: B, out: refused, unfilled: 'keep', preset, format: 'csv' }).catch((e: unknown) => e);
+        const no = await writeExportFile(cache, { brandId: B, out: refused, unfilled: 'keep', preset, format: 'csv' }).catch((e: unknown) => e);
         expect(no).toBeInstanceOf(MailTextChoiceNeeded);
         expect((no as MailTextChoiceNeeded).check.mailGuardedCells.map((c) => c.email)).toContain('ana@evil.example');
         expect(existsSync(refused)).toBe(false);
@@ -416,7 +416,7 @@ describe('.xlsx: times as the person reads them, links Excel can follow', () => 
     process.env.TZ = zone;
     try {
       const out = join(tmp.dir, 'zones.xlsx');
-      const r = await exportCsv(c, { brandId: B, out, preset: 'opportunities', format: 'xlsx' });
+      const r = await writeExportFile(c, { brandId: B, out, preset: 'opportunities', format: 'xlsx' });
       const book = workbook(out);
       const head = book.rows[0]!.map(text);
       // The wall-clock time in that zone, worked out by Intl (not the writer's arithmetic), across a summer and a winter offset.
@@ -503,7 +503,7 @@ describe('the check is what the file holds', () => {
   it("a refused export counts every row in the same pass: its check is the preview's", async () => {
     const check = await previewExport(cache, { brandId: B, preset: 'sheets-merge', format: 'csv', unfilled: 'keep' });
     expect(check.mailTextChoiceNeeded).toBe(true);
-    const e = await exportCsv(cache, { brandId: B, preset: 'sheets-merge', format: 'csv', unfilled: 'keep', out: join(tmp.dir, 'refused.csv') }).catch(
+    const e = await writeExportFile(cache, { brandId: B, preset: 'sheets-merge', format: 'csv', unfilled: 'keep', out: join(tmp.dir, 'refused.csv') }).catch(
       (x: unknown) => x,
     );
     expect(e).toBeInstanceOf(MailTextChoiceNeeded);

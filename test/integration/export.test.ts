@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { Cache } from '../../electron/core/store/cache';
-import { CONTACT_COLUMNS, OPPORTUNITY_COLUMNS, cell, exportCsv, previewExport, splitName } from '../../electron/core/export/csv-export';
+import { CONTACT_COLUMNS, OPPORTUNITY_COLUMNS, cell, writeExportFile, previewExport, splitName } from '../../electron/core/export/csv-export';
 import { tempDir } from '../support/tmp';
 import { act, detail, list, setTriage, setTriageMany, triageOf } from '../support/store';
 import { resetDraft, saveDraft } from '../../electron/core/store/drafts';
@@ -107,7 +107,14 @@ function golden(name: string, path: string) {
 describe('contacts preset', () => {
   it('one row per distinct address, highest priority wins; invalid and do-not-contact never exported; golden file', async () => {
     const out = join(tmp.dir, 'contacts.csv');
-    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, now: () => new Date('2026-11-02T00:00:00Z') });
+    const r = await writeExportFile(cache, {
+      brandId: B,
+      preset: 'contacts',
+      unfilled: 'keep',
+      mailText: 'guard',
+      out,
+      now: () => new Date('2026-11-02T00:00:00Z'),
+    });
     golden('contacts.csv', out);
     const rows = readCsv(out);
     expect(Object.keys(rows[0]!)).toEqual([...CONTACT_COLUMNS]);
@@ -145,26 +152,26 @@ describe('contacts preset', () => {
 
   it('per (opportunity, address) pair keeps the same address under each opportunity', async () => {
     const out = join(tmp.dir, 'pairs.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, perPair: true });
+    await writeExportFile(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, perPair: true });
     const rows = readCsv(out);
     expect(rows.filter((x) => x.email!.toLowerCase() === 'ana@wired.com').map((x) => x.opportunity_id)).toEqual(['o1', 'o2']);
   });
 
   it('catch-all only and excluded', async () => {
     const only = join(tmp.dir, 'only.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: only, onlyCatchAll: true });
+    await writeExportFile(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: only, onlyCatchAll: true });
     expect(readCsv(only).map((x) => x.email)).toEqual(['tips@wired.com', 'editor@theverge.com']);
     const none = join(tmp.dir, 'none.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: none, excludeCatchAll: true });
+    await writeExportFile(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: none, excludeCatchAll: true });
     expect(readCsv(none).every((x) => x.catch_all === 'false')).toBe(true);
     await expect(
-      exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: none, excludeCatchAll: true, onlyCatchAll: true }),
+      writeExportFile(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: none, excludeCatchAll: true, onlyCatchAll: true }),
     ).rejects.toThrow(/either/);
   });
 
   it('raw turns the formula guard off, with a warning; golden file', async () => {
     const out = join(tmp.dir, 'raw.csv');
-    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, raw: true });
+    const r = await writeExportFile(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, raw: true });
     golden('contacts-raw.csv', out);
     expect(readCsv(out)[2]!.title).toBe('=HYPERLINK("http://x","y")');
     expect(r.warnings.join(' ')).toContain('Formula guard off');
@@ -172,7 +179,16 @@ describe('contacts preset', () => {
 
   it('BOM, semicolon and tab delimiters, flattened newlines; golden file', async () => {
     const out = join(tmp.dir, 'excel.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, bom: true, delimiter: ';', flattenNewlines: true });
+    await writeExportFile(cache, {
+      brandId: B,
+      preset: 'contacts',
+      unfilled: 'keep',
+      mailText: 'guard',
+      out,
+      bom: true,
+      delimiter: ';',
+      flattenNewlines: true,
+    });
     golden('contacts-excel.csv', out);
     expect(
       readFileSync(out)
@@ -183,7 +199,7 @@ describe('contacts preset', () => {
     expect(rows[0]!.pitch_body).toBe('Hi Ana, Line two, with "quotes", commas; and semicolons. Best, Sam');
     expect(rows[2]!.pitch_body).toBe('-2+3 @home\ttab'.replace(/^/, "'"));
     const tsv = join(tmp.dir, 'tabs.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: tsv, delimiter: '\t' });
+    await writeExportFile(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: tsv, delimiter: '\t' });
     expect(readCsv(tsv, '\t')).toHaveLength(4);
   });
 });
@@ -192,7 +208,7 @@ describe('opportunities preset', () => {
   it('one row per opportunity with every scalar field, addresses joined, and the local triage', async () => {
     setTriage(cache, B, 'o3', { stage: 'Drafted', note: 'call first', contacted_at: '2026-10-30' });
     const out = join(tmp.dir, 'opps.csv');
-    await exportCsv(cache, { brandId: B, preset: 'opportunities', out });
+    await writeExportFile(cache, { brandId: B, preset: 'opportunities', out });
     const rows = readCsv(out);
     expect(Object.keys(rows[0]!)).toEqual([...OPPORTUNITY_COLUMNS]);
     expect(rows.map((x) => x._id)).toEqual(['o1', 'o2', 'o3', 'o4', 'o5']);
@@ -217,12 +233,12 @@ describe('never pitching the same person twice', () => {
     ]);
     expect(o2.item.pitched_at).toBe('2026-11-05');
     const out = join(tmp.dir, 'skip.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, skipContacted: true });
+    await writeExportFile(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, skipContacted: true });
     // tips@wired.com was never written to: it is not "already contacted".
     expect(readCsv(out).map((x) => x.email)).toEqual(['tips@wired.com', 'bob@evil.example', 'editor@theverge.com']);
 
     const marked = join(tmp.dir, 'marked.csv');
-    const r = await exportCsv(cache, {
+    const r = await writeExportFile(cache, {
       brandId: B,
       preset: 'contacts',
       unfilled: 'keep',
@@ -237,13 +253,15 @@ describe('never pitching the same person twice', () => {
     expect(detail(cache, B, 'o3')!.triage.exported_at).toBe('2026-11-06T09:00:00.000Z');
     // Exported is not contacted: the next export still carries them, and nothing shows as pitched because of it...
     const again = join(tmp.dir, 'again.csv');
-    expect((await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: again, skipContacted: true })).rows).toBe(3);
+    expect((await writeExportFile(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: again, skipContacted: true })).rows).toBe(
+      3,
+    );
     expect(detail(cache, B, 'o3')!.item.pitched_at).toBeNull();
     // ...until the person says the export was sent: its addresses are then contacted.
     expect(confirmExportSent(cache, r.exportId, '2026-11-07')).toMatchObject({ updated: 3, addresses: 3, alreadySent: null });
     expect(triageOf(cache, B, 'o3')).toMatchObject({ contacted_at: '2026-11-07', contacted_addresses: ['editor@theverge.com'], stage: 'Contacted' });
     expect(confirmExportSent(cache, r.exportId, '2026-11-08')).toMatchObject({ updated: 0, alreadySent: expect.any(String) });
-    const r2 = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: again, skipContacted: true });
+    const r2 = await writeExportFile(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: again, skipContacted: true });
     expect(r2.rows).toBe(0);
     expect(readFileSync(again, 'utf8')).toBe(CONTACT_COLUMNS.join(',') + '\r\n');
     expect(r2.warnings).toContain('Nothing to export under these filters.');
@@ -294,25 +312,32 @@ describe('files', () => {
   it('max rows with split writes numbered parts, each with a header; without split it stops and says so', async () => {
     const out = join(tmp.dir, 'split', 'batch.csv');
     execFileSync('mkdir', ['-p', join(tmp.dir, 'split')]);
-    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, maxRows: 3, split: true });
+    const r = await writeExportFile(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, maxRows: 3, split: true });
     expect(r.files.map((f) => f.split('/').pop())).toEqual(['batch-1.csv', 'batch-2.csv']);
     expect(readCsv(r.files[0]!)).toHaveLength(3);
     expect(readCsv(r.files[1]!)).toHaveLength(1);
     expect(readdirSync(join(tmp.dir, 'split')).sort()).toEqual(['batch-1.csv', 'batch-2.csv']);
-    const cut = await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out: join(tmp.dir, 'cut.csv'), maxRows: 2 });
+    const cut = await writeExportFile(cache, {
+      brandId: B,
+      preset: 'contacts',
+      unfilled: 'keep',
+      mailText: 'guard',
+      out: join(tmp.dir, 'cut.csv'),
+      maxRows: 2,
+    });
     expect(cut).toMatchObject({ rows: 2, truncated: true });
     expect(cut.warnings.join(' ')).toContain('Stopped at 2 rows');
   });
 
   it('a failed export leaves no half-written file', async () => {
     const out = join(tmp.dir, 'nope', 'missing-dir', 'x.csv');
-    await expect(exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out })).rejects.toThrow();
+    await expect(writeExportFile(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out })).rejects.toThrow();
     expect(existsSync(out)).toBe(false);
   });
 
   it("Python's csv module reads the file exactly as csv-parse does", async () => {
     const out = join(tmp.dir, 'py.csv');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, bom: true });
+    await writeExportFile(cache, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, bom: true });
     const py = execFileSync(
       'python3',
       ['-c', 'import csv,json,sys\nwith open(sys.argv[1], newline="", encoding="utf-8-sig") as f: print(json.dumps(list(csv.DictReader(f))))', out],
@@ -346,7 +371,7 @@ describe('cells, properties', () => {
           }));
           c.tx(() => c.opportunities.upsertPage(B, recs, 1, 'now'));
           const out = join(tmp.dir, `prop-${Math.random().toString(36).slice(2)}.csv`);
-          await exportCsv(c, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, delimiter });
+          await writeExportFile(c, { brandId: B, preset: 'contacts', unfilled: 'keep', mailText: 'guard', out, delimiter });
           const rows = readCsv(out, delimiter);
           expect(rows).toHaveLength(recs.length);
           rows.forEach((row, i) => {

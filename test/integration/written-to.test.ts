@@ -13,7 +13,7 @@ import { Cache } from '../../electron/core/store/cache';
 import { openDatabase } from '../../electron/core/store/db';
 import { LATEST_VERSION, MIGRATIONS } from '../../electron/core/store/migrations';
 import { triageRecord } from '../../electron/core/store/triage';
-import { exportCsv } from '../../electron/core/export/csv-export';
+import { writeExportFile } from '../../electron/core/export/csv-export';
 import { confirmExportSent } from '../../electron/core/export/confirm-sent';
 import { tempDir } from '../support/tmp';
 import { BRAND, cacheWith } from '../support/export-cache';
@@ -77,14 +77,14 @@ describe('already pitched counts addresses written to', () => {
     expect(pitched()).toEqual(['a', 'f']);
     expect(list(cache, { brandId: B, alreadyPitched: false }).map((o) => o.id)).toEqual(['b', 'c', 'd', 'e']);
     const out = join(tmp.dir, 'skip.csv');
-    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', out, skipContacted: true, unfilled: 'keep' });
+    const r = await writeExportFile(cache, { brandId: B, preset: 'contacts', out, skipContacted: true, unfilled: 'keep' });
     expect(r.check.rows).toBe(7); // one row per address, every one but ana@ (in a and in f)
     clear(['a']);
   });
 
   it('an export is not a contact: marked exported, nothing is pitched, until the person confirms it was sent', async () => {
     const out = join(tmp.dir, 'batch.csv');
-    const r = await exportCsv(cache, {
+    const r = await writeExportFile(cache, {
       brandId: B,
       preset: 'contacts',
       out,
@@ -115,7 +115,7 @@ describe('already pitched counts addresses written to', () => {
   });
 
   it('the record file carries what an export carried and when it was confirmed sent: restored from a backup, it can still be confirmed, once', async () => {
-    const r = await exportCsv(cache, { brandId: B, preset: 'contacts', out: join(tmp.dir, 'kept.csv'), unfilled: 'keep', filter: { ids: ['e'] } });
+    const r = await writeExportFile(cache, { brandId: B, preset: 'contacts', out: join(tmp.dir, 'kept.csv'), unfilled: 'keep', filter: { ids: ['e'] } });
     // A restore, as from a backup: the record read whole (the file's text, as written), parsed by the file's schema, put in place.
     const restore = () => {
       const parsed = parseRecordFile(cache.record.readJson('t').json);
@@ -134,7 +134,7 @@ describe('already pitched counts addresses written to', () => {
   it('an export lets go of its addresses once confirmed sent, or once 180 days older than the latest export unconfirmed; it stays in the log', async () => {
     /** A contacts export of one opportunity, made on a day. */
     const made = (file: string, id: string, day: string) =>
-      exportCsv(cache, {
+      writeExportFile(cache, {
         brandId: B,
         preset: 'contacts',
         out: join(tmp.dir, file),
@@ -149,7 +149,7 @@ describe('already pitched counts addresses written to', () => {
     expect(confirmExportSent(cache, sent.exportId, '2026-06-03')).toMatchObject({ updated: 0, alreadySent: '2026-06-02' });
     // Within 180 days the old one is still confirmable; a newer export more than 180 days later lets its addresses go.
     expect(cache.exports.sent(old.exportId)!.carried).toHaveLength(1);
-    await exportCsv(cache, { brandId: B, preset: 'opportunities', out: join(tmp.dir, 'later.csv'), now: () => new Date('2026-07-15T09:00:00Z') });
+    await writeExportFile(cache, { brandId: B, preset: 'opportunities', out: join(tmp.dir, 'later.csv'), now: () => new Date('2026-07-15T09:00:00Z') });
     expect(cache.exports.sent(old.exportId)).toMatchObject({ carried: [], sent_at: null, file_name: 'old.csv' });
     expect(() => confirmExportSent(cache, old.exportId, '2026-07-15')).toThrow(/old\.csv was exported on 2026-01-02, more than 180 days .*no longer kept/);
     expect(cache.exports.list().map((e) => e.file_name)).toEqual(expect.arrayContaining(['old.csv', 'sent.csv', 'later.csv']));

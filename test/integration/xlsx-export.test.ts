@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { Cache } from '../../electron/core/store/cache';
-import { exportCsv } from '../../electron/core/export/csv-export';
+import { writeExportFile } from '../../electron/core/export/csv-export';
 import { CsvWriter } from '../../electron/core/export/csv-writer';
 import { XlsxWriter } from '../../electron/core/export/xlsx-writer';
 import { tempDir } from '../support/tmp';
@@ -66,7 +66,7 @@ const openFilesAt = (path: string) =>
 describe('the .xlsx export keeps text as text', () => {
   it('digits-only text keeps its leading zeros (opportunities preset); the numeric columns are numbers', async () => {
     const out = join(tmp.dir, 'opportunities.xlsx');
-    await exportCsv(cache, { brandId: B, preset: 'opportunities', out, format: 'xlsx' });
+    await writeExportFile(cache, { brandId: B, preset: 'opportunities', out, format: 'xlsx' });
     const at = await readBack(out);
     expect(at('title')).toBe('02139');
     expect(at('author_name')).toBe('0612345678');
@@ -80,7 +80,7 @@ describe('the .xlsx export keeps text as text', () => {
 
   it('the contacts preset too: its subject and body are text, its scores numbers', async () => {
     const out = join(tmp.dir, 'contacts.xlsx');
-    await exportCsv(cache, { brandId: B, preset: 'contacts', out, format: 'xlsx' });
+    await writeExportFile(cache, { brandId: B, preset: 'contacts', out, format: 'xlsx' });
     const at = await readBack(out);
     expect(at('title')).toBe('02139');
     expect(at('subject')).toBe('007');

@@ -3,7 +3,7 @@
 // changed nothing else). For the tests of older versions' upgrades and of a
 // conversion killed part-way. Returns each record's JSON by rowid.
 import type Database from 'better-sqlite3';
-import { packRecord, RECORDS_PER_BLOCK, unpackBlock } from '../../electron/core/store/record-codec';
+import { packRecord, RECORDS_PER_BLOCK, unpackBlock } from '../../electron/core/store/opportunity-codec';
 
 export function backToVersion11(db: Database.Database): Map<number, string> {
   const records = new Map<number, string>();

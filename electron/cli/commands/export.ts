@@ -11,7 +11,7 @@ import { MERGE_FIELDS, type MergeDefaults, type MergeField } from '../../../shar
 import { WorkbenchError } from '../../../shared/errors';
 import { SettingsFile } from '../../core/app/settings';
 import { confirmExportSent, ExportNotFound } from '../../core/export/confirm-sent';
-import { DELIMITERS, ExportChoiceNeeded, exportCsv, previewExport, type ExportCheck } from '../../core/export/csv-export';
+import { DELIMITERS, ExportChoiceNeeded, writeExportFile, previewExport, type ExportCheck } from '../../core/export/csv-export';
 import { storedCount } from '../../core/store/opportunity-detail';
 import { localToday } from '../../core/store/opportunity-list';
 import { settingsFor, withCache, type Ctx } from '../context';
@@ -187,7 +187,7 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
           warn(c);
           return;
         }
-        const r = await exportCsv(cache, { ...opts, out: values.out!, signal: ctx.signal }).catch((e: unknown) => {
+        const r = await writeExportFile(cache, { ...opts, out: values.out!, signal: ctx.signal }).catch((e: unknown) => {
           // Ctrl-C: the export stops at its next row, and no file (nor any part of one) is left.
           throw ctx.signal?.aborted ? new WorkbenchError('cancelled', `Export stopped: nothing was written to ${values.out}.`) : e;
         });

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { ContractError, ContractHandlers, ContractResults } from '../../../shared/contract';
 import { asFileError } from '../files/file-error';
-import { exportCsv, previewExport, type ExportOptions } from '../export/csv-export';
+import { writeExportFile, previewExport, type ExportOptions } from '../export/csv-export';
 import { confirmExportSent, ExportNotFound } from '../export/confirm-sent';
 import type { Cache } from '../store/cache';
 import { namedCacheFailure } from '../store/lock-wait';
@@ -76,7 +76,7 @@ export class ExportJobs {
     const controller = new AbortController();
     const { platform } = this.deps;
     const job = { controller, done: Promise.resolve(), cancelled: false };
-    job.done = exportCsv(this.deps.cache(), {
+    job.done = writeExportFile(this.deps.cache(), {
       senderName,
       ...opts,
       out: path,

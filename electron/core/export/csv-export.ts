@@ -151,7 +151,7 @@ function commitParts(temps: string[], finals: string[]): void {
   });
 }
 
-export async function exportCsv(cache: Cache, o: ExportOptions): Promise<ExportResult> {
+export async function writeExportFile(cache: Cache, o: ExportOptions): Promise<ExportResult> {
   return cache.readingOnce(() => writeExport(cache, o));
 }
 

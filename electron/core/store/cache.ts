@@ -63,6 +63,7 @@ export class Cache {
     this.runs = new SyncRunStore(db);
     this.doNotContact = new DoNotContactStore(db);
     this.exportRows = new ExportRowStore(
+      this.readable,
       db,
       (f) => prepareList(this.writable, f, this.days()),
       (brandId, ids, at, fileName) => markExported(this.writable, brandId, ids, at, fileName),

@@ -23,14 +23,14 @@ export interface ReadableDB {
   iterate<T>(q: Sql): IterableIterator<T>;
   /** Several reads that see one state of the file (a read transaction). */
   snapshot<T>(fn: () => T): T;
+  /** A statement run many times with its values bound at each run (the sync's writes; an export's row per address). */
+  prepareOnce(q: Sql): Statement<unknown[], unknown>;
 }
 
 export interface WritableDB extends ReadableDB {
   run(q: Sql): { changes: number; lastInsertRowid: number | bigint };
   /** fn in one write transaction that holds the write lock from its start (BEGIN IMMEDIATE); nested calls join the outer one. */
   transaction<T>(fn: () => T): T;
-  /** A statement run many times with its values bound at each run (the sync's writes). */
-  prepareOnce(q: Sql): Statement<unknown[], unknown>;
   /** The temporary tables reads use (search matches, the pitched addresses), filled by an explicit step. */
   readonly derived: DerivedTables;
   /** The connection itself, for what the store's functions do not cover yet (classes of other stores). */
@@ -103,6 +103,11 @@ class ReadOnly implements ReadableDB {
   }
   snapshot<T>(fn: () => T): T {
     return this.c.snapshot(fn);
+  }
+  prepareOnce(q: Sql): Statement<unknown[], unknown> {
+    const stmt = this.c.prepareOnce(q);
+    if (!stmt.readonly) throw new RangeError(`A read may not write: ${q.text.slice(0, 120)}`);
+    return stmt;
   }
 }
 

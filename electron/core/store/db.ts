@@ -8,7 +8,7 @@ import type { StartProgress } from '../../../shared/core-link';
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { MIGRATIONS, LATEST_VERSION } from './migrations';
-import { slotOf, unpackBlock } from './record-codec';
+import { slotOf, unpackBlock } from './opportunity-codec';
 import { acquireMarker, holdMarker, openMarkerFile, releaseMarker, releaseMarkerOf, otherOpeners, uncleanMarkers } from './open-marker';
 export { openMarkerPath } from './open-marker';
 export { CacheError, classifyOpenError, type CacheFailureKind } from './cache-error';

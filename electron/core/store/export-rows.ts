@@ -6,11 +6,11 @@
 import type { ListFilter } from '../../../shared/model';
 import type { OpportunityField } from '../../../shared/opportunity-fields';
 import type { DB } from './db';
+import type { ReadableDB } from './database';
 import { someFieldsSql, type SomeFields } from './opportunity-columns';
 import { contactBlocked, contactPitched, triageOf } from './opportunity-filter';
 import { slot, sql, sqlJoin, type Sql } from './sql';
-import { RecordReader } from './record-blocks';
-import { Statements } from './statements';
+import { BlockReader } from './opportunity-blocks';
 
 /** The list's FROM and WHERE for a filter, its derived tables prepared (store/opportunity-list.ts). */
 type PrepareFilter = (f: ListFilter) => { from: Sql; where: Sql };
@@ -86,7 +86,7 @@ function pipelineOf(r: PipelineColumns): PipelineFields {
 
 export interface OpportunityRow {
   opportunity_rowid: number;
-  /** The record's JSON as the server sent it (store/record-blocks.ts). */
+  /** The record's JSON as the server sent it (store/opportunity-blocks.ts). */
   json: string;
   status: string | null;
   note: string;
@@ -106,15 +106,16 @@ function contactConditions(o: ContactRowOptions): Sql {
 }
 
 export class ExportRowStore {
-  private readonly statements: Statements;
-
+  /**
+   * `read`: the read-only face, for every read (the rows, the preview's
+   * counts); `db`: the connection, only for markExported's write transaction.
+   */
   constructor(
+    private readonly read: ReadableDB,
     private readonly db: DB,
     private readonly prepare: PrepareFilter,
     private readonly mark: MarkExported,
-  ) {
-    this.statements = new Statements(db);
-  }
+  ) {}
 
   /**
    * Contact rows, streamed. The dedupe (highest priority wins) and the order
@@ -127,14 +128,14 @@ export class ExportRowStore {
         row_number() OVER (PARTITION BY c.identity ORDER BY o.priority_score DESC NULLS LAST, o.fit_score DESC NULLS LAST, o.rowid) AS rank
       FROM ${w.from} JOIN contacts c ON c.opportunity_rowid = o.rowid
       WHERE ${w.where} AND ${contactConditions(opts)}`;
-    const keys = this.statements.tuples<[number, number]>(
+    const keys = this.read.tuples<[number, number]>(
       sql`SELECT rowid, position FROM (${narrow}) ${opts.perPair ? sql`` : sql`WHERE rank = 1`} ORDER BY prio DESC NULLS LAST, rowid, position`,
     );
     // The keys come ordered by opportunity then position: an opportunity's record is read once for all its addresses.
-    const records = new RecordReader(this.statements);
+    const records = new BlockReader(this.read);
     const some = someFieldsSql(fields, (rowid) => records.json(rowid));
     // Prepared once per export, run once per address.
-    const wide = this.statements
+    const wide = this.read
       .prepareOnce(
         sql`SELECT c.email, c.catch_all, c.identity, o.rowid, o.id, o.status, ${PIPELINE_COLUMNS}${fields.length > 0 ? sql`, ${some.select}` : sql``}
           FROM contacts c JOIN opportunities o ON o.rowid = c.opportunity_rowid
@@ -188,11 +189,11 @@ export class ExportRowStore {
    */
   *opportunityRows(filter: ListFilter, opts: ContactRowOptions = {}): IterableIterator<OpportunityRow> {
     const w = this.prepare(filter);
-    const records = new RecordReader(this.statements);
-    const order = this.statements.tuples<[number]>(sql`SELECT o.rowid FROM opportunities o WHERE ${w.where} ORDER BY o.priority_score DESC, o.rowid`);
+    const records = new BlockReader(this.read);
+    const order = this.read.tuples<[number]>(sql`SELECT o.rowid FROM opportunities o WHERE ${w.where} ORDER BY o.priority_score DESC, o.rowid`);
     // The same texts for every batch (only the rowids differ): prepared once, by the statement cache.
     const batch = (ids: string) =>
-      this.statements.all<Omit<OpportunityRow, 'pipeline' | 'json' | 'addresses'> & PipelineColumns>(
+      this.read.all<Omit<OpportunityRow, 'pipeline' | 'json' | 'addresses'> & PipelineColumns>(
         sql`SELECT o.rowid AS opportunity_rowid, o.status AS status, COALESCE(t.note, '') AS note, t.contacted_at, t.exported_at, ${PIPELINE_COLUMNS}
         FROM ${w.from} ${draftsOf(filter.brandId)}
         WHERE o.rowid IN (SELECT value FROM json_each(${ids}))`,
@@ -200,7 +201,7 @@ export class ExportRowStore {
     // The batch's addresses that may be exported, each opportunity's in their order.
     const addressesOf = (ids: string) => {
       const out = new Map<number, [string, number][]>();
-      for (const [rowid, email, catchAll] of this.statements.tuples<[number, string, number]>(
+      for (const [rowid, email, catchAll] of this.read.tuples<[number, string, number]>(
         sql`SELECT c.opportunity_rowid, c.email, c.catch_all FROM contacts c
           WHERE c.opportunity_rowid IN (SELECT value FROM json_each(${ids})) AND ${contactConditions(opts)} ORDER BY c.opportunity_rowid, c.position`,
       )) {
@@ -219,7 +220,7 @@ export class ExportRowStore {
       for (const id of ids) {
         const r = rows.get(id);
         if (!r) continue;
-        // Read in the export's order: records near each other in it share blocks (store/record-blocks.ts).
+        // Read in the export's order: records near each other in it share blocks (store/opportunity-blocks.ts).
         yield {
           opportunity_rowid: r.opportunity_rowid,
           json: records.json(r.opportunity_rowid) ?? '{}',
@@ -238,7 +239,7 @@ export class ExportRowStore {
   blockedAddresses(filter: ListFilter, opts: ContactRowOptions = {}): number {
     const w = this.prepare(filter);
     const kind = opts.excludeCatchAll ? sql` AND c.catch_all = 0` : opts.onlyCatchAll ? sql` AND c.catch_all = 1` : sql``;
-    return this.statements.tuples<[number]>(
+    return this.read.tuples<[number]>(
       sql`SELECT count(DISTINCT c.identity) FROM ${w.from} JOIN contacts c ON c.opportunity_rowid = o.rowid
         WHERE ${w.where} AND c.valid = 1 AND ${contactBlocked}${kind}`,
     )[0]![0];
@@ -252,7 +253,7 @@ export class ExportRowStore {
         const at = when();
         const ids: string[] = [];
         for (const rowid of rowids) {
-          const row = this.statements.get<{ id: string }>(sql`SELECT id FROM opportunities WHERE rowid = ${rowid}`);
+          const row = this.read.get<{ id: string }>(sql`SELECT id FROM opportunities WHERE rowid = ${rowid}`);
           if (row) ids.push(row.id);
         }
         return { at, marked: this.mark(brandId, ids, at, fileName) };

@@ -9,7 +9,7 @@ import { MIRRORED_FIELDS } from '../../../shared/triage-fields';
 import { brandKey, ensureBrandKey } from './brand-keys';
 import type { WritableDB } from './database';
 import { columnPlan, recordValues, searchValues, upsertSql, type ColumnPlan } from './opportunity-columns';
-import { RecordWriter } from './record-blocks';
+import { BlockWriter } from './opportunity-blocks';
 import { identifier, slot, sql, sqlJoin } from './sql';
 
 export interface UpsertResult {
@@ -26,7 +26,7 @@ export class OpportunityWriter {
   /** Where the id is among the plan's values (an update sets every other column). */
   private readonly idAt: number;
   private readonly find: Statement<unknown[], unknown>;
-  private readonly records: RecordWriter;
+  private readonly records: BlockWriter;
   private readonly insert: Statement<unknown[], unknown>;
   private readonly update: Statement<unknown[], unknown>;
   private readonly touch: Statement<unknown[], unknown>;
@@ -51,7 +51,7 @@ export class OpportunityWriter {
     const once = db.prepareOnce.bind(db);
     const upsert = upsertSql(this.plan);
     this.find = once(sql`SELECT rowid, raw_hash, removed_on_server FROM opportunities WHERE brand_key = ${slot} AND id = ${slot}`);
-    this.records = new RecordWriter(db);
+    this.records = new BlockWriter(db);
     this.insert = once(upsert.insert);
     this.update = once(upsert.update);
     this.touch = once(sql`UPDATE opportunities SET seen_in_run = max(seen_in_run, ${slot}) WHERE rowid = ${slot}`);

@@ -12,7 +12,7 @@ import { toContact, type StoredContact } from './contacted-addresses';
 import { isBlocked } from './do-not-contact';
 import { itemsOf, rowFlags, type BrandReady } from './list-items';
 import { contactedAddress } from './opportunity-filter';
-import { RecordReader } from './record-blocks';
+import { BlockReader } from './opportunity-blocks';
 import { sql } from './sql';
 import { readTriage } from './triage';
 
@@ -26,7 +26,7 @@ export function readOpportunity(db: ReadableDB, ready: BrandReady, id: string): 
         FROM opportunities o LEFT JOIN triage t ON t.brand_id = ${ready.brandId} AND t.opportunity_id = o.id
         WHERE o.brand_key = ${ready.bk} AND o.id = ${id}`,
     );
-    const json = row ? new RecordReader(db).json(row._rowid) : null;
+    const json = row ? new BlockReader(db).json(row._rowid) : null;
     if (!row || json === null) return null;
     const contacts = db
       .all<ContactRow & { blocked: number }>(

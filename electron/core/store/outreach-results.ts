@@ -6,7 +6,7 @@
 import type { Stage } from '../../../shared/pipeline';
 import type { ReadableDB } from './database';
 import { sql, sqlJoin } from './sql';
-import { RecordReader } from './record-blocks';
+import { BlockReader } from './opportunity-blocks';
 
 export interface OutreachRow {
   id: string;
@@ -82,7 +82,7 @@ export function everAtStage(db: ReadableDB, brandId: string, ids: readonly strin
 export function siteTypes(db: ReadableDB, rowids: readonly number[]): Map<number, string> {
   const out = new Map<number, string>();
   // In rowid order, so each block of records is inflated once.
-  const records = new RecordReader(db);
+  const records = new BlockReader(db);
   for (const rowid of [...rowids].sort((a, b) => a - b)) {
     const json = records.json(rowid);
     if (json === null) continue;

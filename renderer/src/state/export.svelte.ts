@@ -5,6 +5,7 @@
 // contacted). Owned by the dialog; dispose() lets go of the job's events when
 // the dialog goes.
 import type { EventPayloads, MethodArgs } from '../../../shared/contract';
+import { isCancelled } from '../../../shared/errors';
 import type { ExportCheck, ExportResult } from '../../../shared/model';
 import { call, on } from '../lib/api.svelte';
 import { count, errorText } from '../lib/format';
@@ -116,7 +117,7 @@ export class ExportJob {
       if (fresh()) this.#check = c;
     } catch (e) {
       // A count stopped by a newer one is not an error the person needs to see.
-      if (fresh() && (e as { kind?: string }).kind !== 'cancelled') this.#error = errorText(e);
+      if (fresh() && !isCancelled(e)) this.#error = errorText(e);
     }
   }
 

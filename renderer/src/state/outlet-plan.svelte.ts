@@ -32,6 +32,8 @@ export interface OutletPlanDeps {
 
 export class OutletPlanStore {
   #outlet = $state('');
+  /** The brand the plan was opened for: the draft and the marking stay with it, whatever brand is on screen by then. */
+  #brandId: string | null = null;
   /** The outlet's opportunities offered (the first PLAN_MAX), and how many it has in all. */
   #candidates = $state.raw<PlanCandidate[]>([]);
   #all = $state(0);
@@ -96,6 +98,7 @@ export class OutletPlanStore {
   async open(outlet: string, ids: readonly string[]): Promise<void> {
     const brandId = this.#app.brandId;
     if (!brandId) return;
+    this.#brandId = brandId;
     this.#outlet = outlet;
     this.#all = ids.length;
     const offered = ids.slice(0, PLAN_MAX);
@@ -125,7 +128,7 @@ export class OutletPlanStore {
   }
 
   async #draft(first: boolean): Promise<void> {
-    const brandId = this.#app.brandId;
+    const brandId = this.#brandId;
     if (!brandId) return;
     const fresh = this.#turn.begin();
     const ids = this.#candidates.map((c) => c.id).filter((id) => this.#covered.has(id));
@@ -167,7 +170,7 @@ export class OutletPlanStore {
 
   /** Sent: every covered opportunity marked contacted with the addresses chosen and the subject, as one action (Undo in its toast). True when done. */
   async markContacted(): Promise<boolean> {
-    const brandId = this.#app.brandId;
+    const brandId = this.#brandId;
     const ids = this.#candidates.map((c) => c.id).filter((id) => this.#covered.has(id));
     if (!brandId || !ids.length || !this.to.length || this.#busy) return false;
     this.#busy = true;

@@ -162,6 +162,9 @@ describe('reads never write', () => {
       ['history:get', [{ brandId, id }]],
       ['drafts:get', [{ brandId, id, kind: 'followup' }]],
       ['pipeline:warnings', [{ brandId, id, addresses: [] }]],
+      // The export's rows and its do-not-contact count, read through the read-only face.
+      ['export:preview', [{ brandId, filter: { includeArchived: true }, preset: 'contacts', unfilled: 'keep', mailText: 'guard' }]],
+      ['export:preview', [{ brandId, filter: { search: 'ke' }, preset: 'opportunities', unfilled: 'keep', mailText: 'guard' }]],
       ['dnc:list', []],
       ['snippets:list', []],
       ['app:state', []],

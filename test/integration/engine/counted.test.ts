@@ -4,7 +4,7 @@
 // what the opportunities say; and a search with many matches (the page walks
 // the sort's index, the total and chip counts join the matches to the facets)
 // gives the rows, order, total and counts that the opportunities themselves give.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { join } from 'node:path';
 import { applyAction, undoAction } from '../../../electron/core/app/triage';
 import { Cache } from '../../../electron/core/store/cache';
@@ -62,6 +62,30 @@ function derivedAgree(cache: Cache): void {
   );
 }
 
+/** A cache holding N opportunities of B (one triage written before its opportunity arrived) and 50 of OTHER. */
+async function filled(name: string): Promise<Cache> {
+  const c = await Cache.open(join(tmp.dir, name));
+  // A triage written before its opportunity arrives (a restored record): the sync's writer mirrors it.
+  setTriage(c, B, 'id7', { stage: 'Replied', starred: true });
+  c.tx(() =>
+    c.opportunities.upsertPage(
+      B,
+      Array.from({ length: N }, (_, i) => opp(i)),
+      1,
+      '2026-11-01T00:00:00Z',
+    ),
+  );
+  c.tx(() =>
+    c.opportunities.upsertPage(
+      OTHER,
+      Array.from({ length: 50 }, (_, i) => opp(i)),
+      1,
+      '2026-11-01T00:00:00Z',
+    ),
+  );
+  return c;
+}
+
 /** The same query read as before version 11: the total and chip counts from the opportunities' own chip index. */
 const fromIndex = (q: ListQuery): ListQuery => ({ ...q, counted: 'index' });
 
@@ -91,31 +115,17 @@ describe('the facets and the summary (version 11)', () => {
     v11.close();
   });
 
+  // The cache the reading tests share (they only read it); the test that writes through every path opens its own.
   let cache: Cache;
   beforeAll(async () => {
-    cache = await Cache.open(join(tmp.dir, 'counted.db'));
-    // A triage written before its opportunity arrives (a restored record): the sync's writer mirrors it.
-    setTriage(cache, B, 'id7', { stage: 'Replied', starred: true });
-    cache.tx(() =>
-      cache.opportunities.upsertPage(
-        B,
-        Array.from({ length: N }, (_, i) => opp(i)),
-        1,
-        '2026-11-01T00:00:00Z',
-      ),
-    );
-    cache.tx(() =>
-      cache.opportunities.upsertPage(
-        OTHER,
-        Array.from({ length: 50 }, (_, i) => opp(i)),
-        1,
-        '2026-11-01T00:00:00Z',
-      ),
-    );
+    cache = await filled('counted.db');
   });
   afterAll(() => cache.close());
 
-  it('say what the opportunities say through every write: sync inserts, updates and removals, the triage mirror, undo, the triage cleared', () => {
+  it('say what the opportunities say through every write: sync inserts, updates and removals, the triage mirror, undo, the triage cleared', async () => {
+    // Its own cache: what it writes never reaches the tests that read the shared one.
+    const cache = await filled('written.db');
+    onTestFinished(() => cache.close());
     derivedAgree(cache);
     const days = { today: '2026-11-10', senderName: '' };
     applyAction(cache, B, ['id1', 'id2', 'id3'], { do: 'stage', stage: 'Contacted' }, days);

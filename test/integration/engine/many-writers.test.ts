@@ -13,7 +13,7 @@ import { TrakkrClient } from '../../../electron/core/api/client';
 import { Cache } from '../../../electron/core/store/cache';
 import { STALE_LOCK_MS } from '../../../electron/core/store/sync-lock';
 import { runSync } from '../../../electron/core/sync';
-import { exportCsv } from '../../../electron/core/export/csv-export';
+import { writeExportFile } from '../../../electron/core/export/csv-export';
 import type { SyncEvent, SyncSummary } from '../../../shared/model';
 import { tempDir } from '../../support/tmp';
 import { count, list, setTriage } from '../../support/store';
@@ -301,7 +301,7 @@ describe('write times of an export', () => {
     );
     const { released } = await lockHeldElsewhere(path);
     try {
-      const r = await exportCsv(c, { brandId: brand, preset: 'opportunities', out: join(tmp.dir, 'marked.csv'), markExported: true });
+      const r = await writeExportFile(c, { brandId: brand, preset: 'opportunities', out: join(tmp.dir, 'marked.csv'), markExported: true });
       const at = await released;
       expect(r.markedExported).toBe(1);
       const t = triageRecord(c.readable, brand, 'o1')!;

@@ -1,6 +1,6 @@
 // The cache on a real SQLite file: migrations, backups, integrity, the
 // list/search/counts queries and their plans, triage kept apart from sync.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -291,9 +291,11 @@ describe('migrations', () => {
 });
 
 describe('opportunities', () => {
+  // A fresh cache of 400 for each test: what one test writes (a triage, a late record, a removal) never reaches another.
   let cache: Cache;
-  beforeAll(async () => {
-    cache = await Cache.open(join(tmp.dir, 'opps.db'));
+  let n = 0;
+  beforeEach(async () => {
+    cache = await Cache.open(join(tmp.dir, `opps-${++n}.db`));
     cache.tx(() =>
       cache.opportunities.upsertPage(
         B,
@@ -303,7 +305,7 @@ describe('opportunities', () => {
       ),
     );
   });
-  afterAll(() => cache.close());
+  afterEach(() => cache.close());
 
   it('upserts are idempotent: a page applied twice, or a record repeated, is stored once', () => {
     const again = cache.tx(() => cache.opportunities.upsertPage(B, [opp(1), opp(1), opp(2)], 1, '2026-11-01T00:00:00Z'));
@@ -389,6 +391,8 @@ describe('opportunities', () => {
   });
 
   it('a count counts every match (no cap: a broad search says how many it found)', () => {
+    // One more than the 400: a record that arrived late, on a pass of its own.
+    cache.tx(() => cache.opportunities.upsertPage(B, [{ ...opp(900), _id: 'id-late' }], 9, 'now'));
     expect(count(cache, { brandId: B, includeArchived: true, includeRemoved: true })).toBe(401);
     expect(count(cache, { brandId: B, search: 'oslo' })).toBe(1);
     expect(count(cache, { brandId: B, search: 'title', includeArchived: true, includeRemoved: true })).toBeGreaterThan(300);

@@ -25,7 +25,7 @@ import Database from 'better-sqlite3';
 import { migrate } from '../../../electron/core/store/db';
 import { LATEST_VERSION } from '../../../electron/core/store/migrations';
 import { backToVersion11 } from '../../support/version-11';
-import { RecordReader } from '../../../electron/core/store/record-blocks';
+import { BlockReader } from '../../../electron/core/store/opportunity-blocks';
 import { startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { Cache } from '../../../electron/core/store/cache';
 import { runCli } from '../../support/cli-run';
@@ -372,7 +372,7 @@ describe('kill -9 while version 12 puts the records in blocks', () => {
     const c = await Cache.open(db);
     try {
       expect(c.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
-      const reader = new RecordReader(c.readable);
+      const reader = new BlockReader(c.readable);
       for (const [rowid, json] of records) expect(reader.json(rowid), `record ${rowid}`).toBe(json);
     } finally {
       c.close();

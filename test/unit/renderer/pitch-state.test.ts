@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { SAVE_AFTER_MS } from '../../../renderer/src/state/pitch.svelte';
 import { SnippetList } from '../../../renderer/src/state/snippets.svelte';
+import { OutletPlanStore } from '../../../renderer/src/state/outlet-plan.svelte';
 import { createWorkbench, frameOf } from '../../../renderer/src/state/workbench';
 import { lineDiff } from '../../../renderer/src/lib/line-diff';
 import { fieldStates, segments, unfilledText } from '../../../renderer/src/lib/merge-words';
@@ -269,6 +270,27 @@ describe('PipelineStore: stages, snooze, the Due and Snoozed views, grouping', (
     outlets.toggle();
     expect(list.filter.sort).toBe('fit');
     await until(() => !list.loading && win.inflight() === 0);
+  });
+  it('a pitch plan marks contacted in the brand it was opened for, though another brand is on screen by the click', async () => {
+    const { win, app, brandId } = await editor();
+    const plan = new OutletPlanStore({ frame: frameOf(app), filter: () => ({ sort: 'domain' }), applied: async () => {}, undo: () => {} });
+    // An outlet of several opportunities whose plan chooses an address to send to.
+    const outlets = (await win.direct('opportunities:outlets', { brandId, sort: 'domain' })) as { domain: string; total: number }[];
+    let ids: string[] = [];
+    for (const o of outlets.filter((x) => x.total >= 2)) {
+      const { items } = await win.direct('opportunities:list', { filter: { brandId, sort: 'domain', domain: o.domain }, offset: 0, limit: 1000 });
+      ids = (items as { id: string }[]).map((i) => i.id);
+      await plan.open(o.domain, ids);
+      if (plan.to.length > 0) break;
+    }
+    expect(plan.to.length).toBeGreaterThan(0);
+    const other = fixture.cache.sim.brands.find((b) => b.id !== brandId)!.id;
+    app.selectBrand(other);
+    expect(app.brandId).toBe(other);
+    expect(await plan.markContacted()).toBe(true);
+    expect(plan.error).toBeNull();
+    const covered = ids.filter((id) => plan.covers(id));
+    for (const id of covered) expect((await win.direct('opportunities:get', { brandId, id })).item.stage, id).toBe('Contacted');
   });
   it("grouped while searching: an outlet's actions reach exactly the opportunities its head counts (the search too)", async () => {
     const { win, brandId, list, selection, outlets } = await editor();

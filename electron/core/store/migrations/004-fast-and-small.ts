@@ -4,7 +4,7 @@
 //   the opportunity by triggers, so filters, totals and chip counts never join
 //   the triage table row by row; one covering index serves totals and every
 //   chip count.
-// - The raw record is stored compressed (store/record-codec.ts).
+// - The raw record is stored compressed (store/opportunity-codec.ts).
 // - Full-text search keeps which column each word is in, not its position
 //   (detail=column: a third of the size), with a two-letter prefix index so
 //   search as you type stays fast on the first letters.
@@ -14,7 +14,7 @@ import type Database from 'better-sqlite3';
 import { parseContacts } from '../../../../shared/contacts';
 import { OPPORTUNITY_FIELDS } from '../../../../shared/opportunity-fields';
 import { columnPlan, searchValues } from '../opportunity-columns';
-import { packRecord } from '../record-codec';
+import { packRecord } from '../opportunity-codec';
 
 export const version = 4;
 

@@ -1,5 +1,5 @@
-// Version 12: the raw records 32 to a block (store/record-codec.ts, codec 2;
-// store/record-blocks.ts reads and writes them), in place of one compressed
+// Version 12: the raw records 32 to a block (store/opportunity-codec.ts, codec 2;
+// store/opportunity-blocks.ts reads and writes them), in place of one compressed
 // record a row: at 100,000 opportunities the records take a third of the
 // room (34 MB against 108 MB), and reading them all (an export) inflates a
 // block once for 32 records instead of once a record. Block b holds the
@@ -9,7 +9,7 @@
 // again); the open then compacts the file once, so the room comes back. A
 // record that cannot be read is left for the next sync to write again.
 import type Database from 'better-sqlite3';
-import { blockOf, packBlock, RECORDS_PER_BLOCK, slotOf, unpackRecord } from '../record-codec';
+import { blockOf, packBlock, RECORDS_PER_BLOCK, slotOf, unpackRecord } from '../opportunity-codec';
 
 export const version = 12;
 

@@ -68,6 +68,7 @@ describe('a field added to the table', () => {
     // An export asks for it with the contact rows: stored fields from their columns, the others from the record.
     const rows = [
       ...new ExportRowStore(
+        readable,
         db,
         (f) => prepareList(writable, f),
         (brandId, ids, at) => markExported(writable, brandId, ids, at),

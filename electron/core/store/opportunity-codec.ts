@@ -16,8 +16,9 @@
 // another. Measured on the bench's 100,000 records: 34 MB against 108 MB one
 // by one, and a quarter of the time to inflate them all (zlib's set-up paid
 // once a block, not once a record). A single record costs one block's inflate
-// (about 90 KB of JSON): store/record-blocks.ts keeps the blocks it has read.
+// (about 90 KB of JSON): store/opportunity-blocks.ts keeps the blocks it has read.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { WorkbenchError } from '../../../shared/errors';
 
 /** Codec 1's dictionary, frozen. (zlib looks back from the end of the dictionary, so the likeliest text goes last.) */
 const DICTIONARY_1 = Buffer.from(
@@ -45,7 +46,9 @@ export function packRecord(json: string): Buffer {
 }
 
 const asBuffer = (packed: Uint8Array) => (Buffer.isBuffer(packed) ? packed : Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength));
-const unknownCodec = (codec: number | undefined) => new Error(`A stored record uses a format this version does not know (codec ${codec}). Update the app.`);
+/** Written by a newer app (a codec added without a schema version): the same way out as a newer cache refused at open. */
+const unknownCodec = (codec: number | undefined) =>
+  new WorkbenchError('cache-newer', `A stored record uses a format this version does not know (codec ${codec}). Update the app.`);
 
 /** The record's JSON text from what packRecord stored (refused in words for a codec this app does not know). */
 export function unpackRecord(packed: Uint8Array): string {

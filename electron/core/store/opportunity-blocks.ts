@@ -1,11 +1,11 @@
-// The raw records as Trakkr sent them, 32 to a block (store/record-codec.ts,
+// The raw records as Trakkr sent them, 32 to a block (store/opportunity-codec.ts,
 // codec 2; version 12 on): the sync writes a page's records and rewrites
 // only the blocks they fall in; a read keeps the blocks it has inflated, so
 // rows read near their rowid order (an export in priority order, which is the
 // order the service sends and the sync inserts) inflate each block once.
 import type { Statement } from 'better-sqlite3';
 import type { ReadableDB, WritableDB } from './database';
-import { blockOf, packBlock, RECORDS_PER_BLOCK, slotOf, unpackBlock, type BlockSlots } from './record-codec';
+import { blockOf, packBlock, RECORDS_PER_BLOCK, slotOf, unpackBlock, type BlockSlots } from './opportunity-codec';
 import { slot, sql } from './sql';
 
 /** Blocks a reader keeps (about 90 KB of JSON each): enough for rows that come near, not quite in, rowid order. */
@@ -16,7 +16,7 @@ const KEPT_BLOCKS = 16;
  * inflated are kept for the next rows, so make a new reader for each read
  * (a block rewritten by a sync since is read again by the next one).
  */
-export class RecordReader {
+export class BlockReader {
   private readonly kept = new Map<number, BlockSlots>();
   /** Blocks inflated so far (the rest were read from those kept). */
   inflated = 0;
@@ -49,7 +49,7 @@ export class RecordReader {
  * once (inside the page's transaction): each block the page touched is read,
  * its slots replaced, packed and written once.
  */
-export class RecordWriter {
+export class BlockWriter {
   private readonly read: Statement<unknown[], unknown>;
   private readonly write: Statement<unknown[], unknown>;
   private readonly pending = new Map<number, Map<number, string>>();

@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import Database from 'better-sqlite3';
 import { migrate, openDatabase } from '../../../../electron/core/store/db';
 import { faces } from '../../../../electron/core/store/database';
-import { RecordReader, RecordWriter } from '../../../../electron/core/store/record-blocks';
-import { packBlock, packRecord, RECORDS_PER_BLOCK, unpackBlock } from '../../../../electron/core/store/record-codec';
+import { BlockReader, BlockWriter } from '../../../../electron/core/store/opportunity-blocks';
+import { packBlock, packRecord, RECORDS_PER_BLOCK, unpackBlock } from '../../../../electron/core/store/opportunity-codec';
 
 const record = (i: number) => JSON.stringify({ _id: `id${i}`, title: `Title ${i} — “quoted”, 🚀 ${'x'.repeat(i % 50)}`, n: i });
 
@@ -21,6 +21,8 @@ describe('a block of records', () => {
     expect(() => packBlock(Array(33).fill(record(0)))).toThrow(/32 records/);
     // A record packed one by one (codec 1) is not a block: refused in words.
     expect(() => unpackBlock(packRecord(record(0)))).toThrow(/format this version does not know \(codec 1\)/);
+    // The kind the app's error vocabulary gives a newer app's cache, so the screen says to update, not "something went wrong".
+    expect(() => unpackBlock(packRecord(record(0)))).toThrow(expect.objectContaining({ kind: 'cache-newer' }));
   });
 });
 
@@ -28,7 +30,7 @@ describe('records written page by page and read back', () => {
   it('a page that ends inside a block leaves the next page to complete it; a rewrite keeps its neighbours; a run of rows inflates each block once', async () => {
     const db = await openDatabase(':memory:');
     const { readable, writable } = faces(db);
-    const w = new RecordWriter(writable);
+    const w = new BlockWriter(writable);
     // Rowids 1..70 in pages of 25: blocks 0 to 2, each page ending part-way through a block.
     for (let first = 1; first <= 70; first += 25) {
       db.transaction(() => {
@@ -42,7 +44,7 @@ describe('records written page by page and read back', () => {
       w.put(40, record(4000));
       w.flush();
     })();
-    const reader = new RecordReader(readable);
+    const reader = new BlockReader(readable);
     for (let r = 1; r <= 70; r++) expect(reader.json(r)).toBe(r === 40 ? record(4000) : record(r));
     expect(reader.json(0)).toBeNull();
     expect(reader.json(71)).toBeNull();
@@ -65,7 +67,7 @@ describe('version 12 from version 11', () => {
     }
     migrate(db, 11);
     const { readable } = faces(db);
-    const reader = new RecordReader(readable);
+    const reader = new BlockReader(readable);
     for (const r of [1, 2, 31, 32, 100]) expect(reader.json(r)).toBe(record(r));
     expect(reader.json(33)).toBeNull();
     expect(db.prepare('SELECT rowid FROM opportunities WHERE raw_hash = ? ORDER BY rowid').pluck().all('')).toEqual([33]);
