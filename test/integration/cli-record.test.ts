@@ -28,9 +28,16 @@ afterAll(async () => {
 
 const cli = (args: string[], db = join(tmp.dir, 'main', 'workbench.db')) => runCli(args, { url: sim.url, db });
 
+/**
+ * The first change to the record (a note and a stage on the first opportunity), made once in this file by whichever
+ * test needs it first: the backup, the record export and the recovery below build on it, so each also passes alone.
+ */
+let firstChange: ReturnType<typeof cli> | null = null;
+const pitchedAna = () => (firstChange ??= cli(['triage', '--brand', brand, '--id', ids[0]!, '--status', 'Done', '--note', 'Pitched Ana']));
+
 describe('the record on the command line', () => {
   it('triage leaves history, and the first change writes a backup of the record beside the cache', async () => {
-    expect((await cli(['triage', '--brand', brand, '--id', ids[0]!, '--status', 'Done', '--note', 'Pitched Ana'])).code).toBe(0);
+    expect((await pitchedAna()).code).toBe(0);
     const h = await cli(['history', '--brand', brand, '--id', ids[0]!]);
     expect(h.code).toBe(0);
     expect(h.out).toMatch(/Note edited\s+Pitched Ana/);
@@ -44,6 +51,7 @@ describe('the record on the command line', () => {
   });
 
   it('backup restore shows the date and counts, and replaces nothing without --yes', async () => {
+    expect((await pitchedAna()).code).toBe(0);
     await cli(['triage', '--brand', brand, '--id', ids[1]!, '--note', 'a later note']);
     const shown = await cli(['backup', 'restore', 'latest']);
     expect(shown.code).toBe(2);
@@ -56,6 +64,7 @@ describe('the record on the command line', () => {
   });
 
   it('record export, then import into another cache: a dry run first, then the merge; twice changes nothing', async () => {
+    expect((await pitchedAna()).code).toBe(0);
     const file = join(tmp.dir, 'record.json');
     const e = await cli(['record', 'export', '--out', file]);
     expect(e.code).toBe(0);
@@ -140,6 +149,7 @@ describe('the record on the command line', () => {
 
   it('cache recover: a damaged cache is kept aside, rebuilt with the triage carried over', async () => {
     const db = join(tmp.dir, 'main', 'workbench.db');
+    expect((await pitchedAna()).code).toBe(0);
     await cli(['triage', '--brand', brand, '--id', ids[2]!, '--note', 'survive this']);
     const fd = openSync(db, 'r+');
     writeSync(fd, Buffer.alloc(4096, 0x33), 0, 4096, 0);

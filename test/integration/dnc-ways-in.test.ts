@@ -50,17 +50,23 @@ const utf16be = (text: string) => {
   return Buffer.concat([Buffer.from([0xfe, 0xff]), le]);
 };
 
+/** The CSV the first test imports (the second builds on it: importing it again adds nothing, so each passes alone). */
+const firstList = () =>
+  importDncCsv(cache, file('list.csv', Buffer.from('ANA@Wired.COM\ncat@tips.example CATCH\nBen Kim <Ben@Kim.Example>\nmailto:dee@dee.example\n')));
+/** A Windows-1252 CSV (refused). */
+const latin1Csv = () => file('latin.csv', Buffer.from('Email\r\nzo\xeb@caf\xe9.example\r\n', 'latin1'));
+
 describe('every way in gives the same normal form, honoured by the next export', () => {
   it("a CSV line in any case, with the API's ' CATCH' suffix, as \"Name <address>\" or a mailto: link, is read as the address", async () => {
     expect(await exported()).toBe(7);
-    const path = file('list.csv', Buffer.from('ANA@Wired.COM\ncat@tips.example CATCH\nBen Kim <Ben@Kim.Example>\nmailto:dee@dee.example\n'));
-    const p = importDncCsv(cache, path);
+    const p = firstList();
     expect(p).toMatchObject({ toAdd: 4, skipped: 0 });
     expect(cache.doNotContact.list().map((d) => d.value)).toEqual(['ana@wired.com', 'ben@kim.example', 'cat@tips.example', 'dee@dee.example']);
     expect(await exported()).toBe(3);
   });
 
   it('a record file holding mixed-case entries (as older versions wrote them): normalised on import, and honoured', async () => {
+    firstList();
     const record = cache.record.read('0.1.0');
     record.do_not_contact.push(
       { kind: 'address', value: 'EVE@Eve.Example', note: '', added_at: '2026-11-01T00:00:00Z' },
@@ -88,7 +94,7 @@ describe('the CSV in the encoding it is in', () => {
 
   it('Windows-1252 and UTF-32 are refused, naming the encoding and the way out; nothing is added', () => {
     const before = cache.doNotContact.list().length;
-    const latin = file('latin.csv', Buffer.from('Email\r\nzo\xeb@caf\xe9.example\r\n', 'latin1'));
+    const latin = latin1Csv();
     expect(() => importDncCsv(cache, latin)).toThrow(/latin\.csv is not UTF-8 text \(it looks like Windows-1252.*Save it as "CSV UTF-8"/);
     const utf32 = file('wide.csv', Buffer.from([0xff, 0xfe, 0, 0, 0x61, 0, 0, 0]));
     expect(() => importDncCsv(cache, utf32)).toThrow(/wide\.csv is UTF-32 text/);
@@ -100,7 +106,7 @@ describe('the CSV in the encoding it is in', () => {
     const ok = await cli(['dnc', 'import', file('cli.csv', utf16le('gus@gus.example\r\n'))]);
     expect(ok.code, ok.err).toBe(0);
     expect(ok.out).toContain('added 1');
-    const bad = await cli(['dnc', 'import', join(tmp.dir, 'latin.csv')]);
+    const bad = await cli(['dnc', 'import', latin1Csv()]);
     expect(bad.code).toBe(2);
     expect(bad.err).toContain('is not UTF-8 text');
   });

@@ -6,7 +6,7 @@
 // never reported written unless it is whole under its name; a failure is
 // named for what it is (exit 5, the file, what to do next), the previous file
 // stays as it was, and no temporary part is left beside it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -125,6 +125,8 @@ describe.each(WRITERS)('$name', (w) => {
   const dir = join(tmp.dir, w.file.replace(/\W/g, '-'));
   const out = join(dir, w.file);
   const only: Faults = { path: new RegExp(`${w.file.replace('.', '\\.')}\\.partial-\\d+-[0-9a-f]{8}$`) };
+  // Each test's folder exists before it runs (not only after the first test made it): each passes alone.
+  beforeEach(() => mkdirSync(dir, { recursive: true }));
 
   it('written whole on a healthy disk (the reference), and large enough to fail midway below', async () => {
     mkdirSync(dir, { recursive: true });
