@@ -20,6 +20,7 @@ import { fileErrorKind } from './files/file-error';
 import type { TrakkrClient } from './api/client';
 import type { Cache } from './store/cache';
 import { observeCitations } from './store/citation-facts';
+import { mergeSearchIndex, optimizeSearchIndex } from './store/search-index';
 import type { RunKind } from './store/sync-runs';
 import { holdBrandLock, type LockOptions } from './sync-lock-wait';
 import type { SyncPhase, SyncEvent, BrandSummary, SyncSummary } from '../../shared/model';
@@ -78,9 +79,16 @@ export async function runSync(cache: Cache, client: TrakkrClient, opts: SyncOpti
     client.onWait = previousWait;
     summary.durationMs = Date.now() - started;
   }
-  if (first && !summary.cancelled && !summary.error && summary.brands.some((b) => b.added > 0)) cache.compactAfterFirstSync();
-  // Rewritten records leave free pages: give them back when they add up, in short steps (never rejects).
-  else await cache.reclaimSpace();
+  // The full-text index in one segment (a search's test of a row seeks each segment: store/search-index.ts), then compacted.
+  if (first && !summary.cancelled && !summary.error && summary.brands.some((b) => b.added > 0)) {
+    optimizeSearchIndex(cache.db);
+    cache.compactAfterFirstSync();
+  } else {
+    // The segments later syncs added, merged in short steps once they add up (never rejects).
+    await mergeSearchIndex(cache.db);
+    // Rewritten records leave free pages: give them back when they add up, in short steps (never rejects).
+    await cache.reclaimSpace();
+  }
   return summary;
 }
 

@@ -19,6 +19,9 @@ import { ftsTerms, rankMatches } from './search-rank';
 import { sql, type Sql } from './sql';
 import { Statements } from './statements';
 
+/** At most this many two-letter prefixes stand for a one-letter one (else the one letter is searched as typed). */
+const HEADS = 48;
+
 export class DerivedTables {
   private readonly statements: Statements;
   private ready = false;
@@ -94,31 +97,114 @@ export class DerivedTables {
    * long prefix would merge every word it begins before each test. Null when
    * a prefix begins more than 8 words, or a one-letter one. The words of a
    * prefix are read once per change of the cache; a longer prefix typed next
-   * keeps those of the shorter one that it begins.
+   * keeps those of the shorter one that it begins. A one-letter prefix (a
+   * word just begun) becomes the two-letter prefixes the index holds that
+   * begin with it, and the one-letter word itself when there is one
+   * (`"c"*` becomes `("ca"* OR "ch"* OR …)`): each read from the index's
+   * two-letter prefix index, where the one letter merged every word it
+   * begins (the dearest keystroke of a search).
    */
   exactTerms(q: string): string | null {
+    const groups = this.groupsOf(q);
+    return groups === null || groups.length === 0 ? null : groups.map((g) => g.fts).join(' AND ');
+  }
+
+  /**
+   * The search as exactTerms writes it, with its last one-letter word apart:
+   * `rest`, the other words (null when there are none), and `heads`, the
+   * one letter's alternatives, the most common first. A row matches the
+   * search when it matches `rest` and any one of `heads`: a page tests them
+   * one by one against a row and stops at the first that holds, where the
+   * whole of them at once would be merged for each row. Null without a
+   * one-letter word, or when exactTerms gives null.
+   */
+  headsApart(q: string): { rest: string | null; heads: string[] } | null {
+    const groups = this.groupsOf(q);
+    if (groups === null) return null;
+    let last = groups.length - 1;
+    while (last >= 0 && !groups[last]!.heads?.length) last--;
+    if (last < 0) return null;
+    const rest = groups.filter((_, i) => i !== last).map((g) => g.fts);
+    return { rest: rest.length === 0 ? null : rest.join(' AND '), heads: groups[last]!.heads! };
+  }
+
+  /** Each word of `q` as the index's words (`fts`), and a one-letter word's alternatives (`heads`). */
+  private groupsOf(q: string): { fts: string; heads: string[] | null }[] | null {
     this.setUp();
     const gen = this.generation();
     if (gen !== this.termsKey) {
       this.terms.clear();
       this.termsKey = gen;
     }
-    const groups: string[] = [];
+    const groups: { fts: string; heads: string[] | null }[] = [];
     for (const term of ftsTerms(q)) {
       const word = term.slice(1, term.endsWith('*') ? -2 : -1).replace(/""/g, '"');
       const quote = (w: string) => `"${w}"`;
       // Only letters and digits the tokenizer keeps as they are (it folds accents: "café" is the index's "cafe").
       if (!/^[a-z0-9]+$/.test(word) || !term.endsWith('*')) return null;
-      if (word.length === 2) groups.push(term);
-      else if (word.length < 2) return null;
-      else {
+      if (word.length === 2) groups.push({ fts: term, heads: null });
+      else if (word.length === 1) {
+        const heads = this.headsOf(word);
+        if (heads === null) return null;
+        // No word begins with it: the letter as a word is not in the index either, and matches no row as the prefix did not.
+        groups.push({ fts: heads.length === 0 ? quote(word) : `(${heads.join(' OR ')})`, heads });
+      } else {
         const words = this.wordsBeginning(word);
         if (words === null) return null;
         // No word begins with it: the word itself is not in the index either, and matches no row as the prefix did not.
-        groups.push(words.length === 0 ? quote(word) : `(${words.map(quote).join(' OR ')})`);
+        groups.push({ fts: words.length === 0 ? quote(word) : `(${words.map(quote).join(' OR ')})`, heads: null });
       }
     }
-    return groups.length === 0 ? null : groups.join(' AND ');
+    return groups;
+  }
+
+  /**
+   * A one-letter prefix as the two-letter prefixes the index holds beginning
+   * with it (and the word of that one letter when indexed): the same rows.
+   * Found by seeking the vocabulary once per such prefix, once per change of
+   * the cache; put in order of how many rows each matches (most first, from
+   * where its first matches end). Null past HEADS (the old plan then).
+   */
+  private headsOf(letter: string): string[] | null {
+    const key = `\u0000${letter}`;
+    const known = this.terms.get(key);
+    if (known !== undefined) return known;
+    const end = String.fromCodePoint(letter.codePointAt(0)! + 1);
+    let heads: string[] | null = [];
+    let from = letter;
+    for (;;) {
+      const term = this.statements.get<{ term: string }>(sql`SELECT term FROM temp.search_vocabulary WHERE term >= ${from} AND term < ${end} LIMIT 1`)?.term;
+      if (term === undefined) break;
+      const chars = [...term];
+      if (chars.length === 1) {
+        heads.push(`"${term}"`);
+        from = `${term}\u0000`;
+        continue;
+      }
+      const second = chars[1]!.codePointAt(0)!;
+      // The next two-letter prefix starts past every word this one begins (a surrogate is no character: past them).
+      const past = second === 0xd7ff ? 0xe000 : second + 1;
+      if (heads.length >= HEADS || past > 0x10ffff) {
+        heads = null;
+        break;
+      }
+      heads.push(`"${chars[0]}${chars[1]}"*`);
+      from = chars[0]! + String.fromCodePoint(past);
+    }
+    if (heads !== null) {
+      // Where its first 64 matches end: the lower, the more rows it matches.
+      const reach = new Map(
+        heads.map((h) => [
+          h,
+          this.statements.get<{ r: number | null }>(
+            sql`SELECT max(rowid) AS r FROM (SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${h} LIMIT 64)`,
+          )!.r ?? Number.MAX_SAFE_INTEGER,
+        ]),
+      );
+      heads.sort((a, b) => reach.get(a)! - reach.get(b)!);
+    }
+    this.terms.set(key, heads);
+    return heads;
   }
 
   private wordsBeginning(prefix: string): string[] | null {

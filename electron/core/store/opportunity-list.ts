@@ -11,6 +11,7 @@ import type { ReadableDB, WritableDB } from './database';
 import { itemsOf, prepareBrand, rowFlags, type BrandReady } from './list-items';
 import { filterSql, ftsQuery, keysetAfter, orderBy, orderFromEnd, SORTS, type After, type PipelineDays } from './opportunity-filter';
 import { ftsTerms } from './search-rank';
+import { densityOf, matchesOf, rowMatches } from './search-walk';
 import { sql, sqlJoin, type Sql } from './sql';
 
 export type { After, PipelineDays } from './opportunity-filter';
@@ -59,8 +60,15 @@ export interface ListQuery {
   readonly plan: 'drive' | 'probe' | null;
   /** The search in words the index holds whole (DerivedTables.exactTerms: the same matches, each word read only as far as asked); null when it cannot be written so, or for Best match. */
   readonly probeFts: string | null;
-  /** So many matches (a share DENSE of the cache or more) that a page tests the sort's next rows one by one against `probeFts`. */
+  /** So many matches (a share DENSE of the cache or more; of `restFts`'s with `heads`) that a page tests the sort's next rows one by one against `probeFts`. */
   readonly dense: boolean;
+  /**
+   * A search whose last word is one letter just begun (DerivedTables.headsApart): its alternatives, tested one by one
+   * against a row (the first that holds ends the test), and the other words (`restFts`, null when there are none).
+   * A page walks the sort's rows that match `restFts` (tested one by one when dense, else as a set) and tests the heads.
+   */
+  readonly heads: readonly string[] | null;
+  readonly restFts: string | null;
   /** With a search: the list's and the chips' WHERE without the words, for queries that join the matches themselves. */
   readonly joinedWhere: Sql | null;
   readonly joinedChipWhere: Sql | null;
@@ -92,6 +100,7 @@ export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = 
   let plan: 'drive' | 'probe' | null = null;
   let probeFts: string | null = null;
   let dense = false;
+  let apart: { rest: string | null; heads: string[] } | null = null;
   if (q) {
     let hits: Sql | null = null;
     if (sort === 'relevance') {
@@ -107,15 +116,18 @@ export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = 
       // of the search, so it is not counted first (the page and the total merge them once each), and the page walks the sort.
       if (probeFts === null && ftsTerms(q).some((t) => [...t.slice(1, -2)].length === 1)) plan = 'probe';
       else {
-        const all = db.get<{ n: number }>(sql`SELECT coalesce(sum(n), 0) AS n FROM opportunity_summary`)!.n;
-        const many = Math.max(FEW_MATCHES, Math.ceil(all * DENSE));
-        const n = db.get<{ n: number }>(
-          sql`SELECT count(*) AS n FROM (SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${probeFts ?? q} LIMIT ${many})`,
-        )!.n;
-        plan = n < FEW_MATCHES ? 'drive' : 'probe';
-        dense = n >= many && probeFts !== null;
+        // A word of one letter just begun, written out as the two-letter prefixes it stands for: counted by the other words.
+        apart = probeFts === null ? null : db.derived.headsApart(q);
+        // Counted up to FEW_MATCHES, and where they end (the index keeps them in rowid order): how dense they are.
+        const m = db.get<{ n: number; r: number | null }>(
+          sql`SELECT count(*) AS n, max(rowid) AS r FROM (SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${apart?.rest ?? probeFts ?? q} LIMIT ${FEW_MATCHES})`,
+        )!;
+        plan = m.n < FEW_MATCHES ? 'drive' : 'probe';
+        dense = plan === 'probe' && probeFts !== null && densityOf(m.n, m.r) >= DENSE;
       }
     }
+    // The matches tested as a set (a page the sort's next rows left short, an offset, the outlet counts): in whole words too where it can.
+    hits ??= probeFts === null ? null : sql`(SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${probeFts})`;
     w = filterSql(f, brand.bk, days, plan, hits);
     chip = filterSql(chipFilter, brand.bk, days, plan, hits);
     joined = { where: filterSql(f, brand.bk, days, 'joined').where, chip: filterSql(chipFilter, brand.bk, days, 'joined').where };
@@ -134,6 +146,8 @@ export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = 
     plan,
     probeFts,
     dense,
+    heads: plan === 'probe' ? (apart?.heads ?? null) : null,
+    restFts: plan === 'probe' ? (apart?.rest ?? null) : null,
     joinedWhere: joined?.where ?? null,
     joinedChipWhere: joined?.chip ?? null,
   } as ListQuery;
@@ -161,15 +175,14 @@ export function listSql(db: ReadableDB, q: ListQuery, page: { limit: number; off
     q.plan === 'drive' && q.sort !== 'relevance'
       ? sql`opportunity_search s CROSS JOIN opportunities o ON o.rowid = s.rowid WHERE s.opportunity_search MATCH ${q.probeFts ?? q.fts} AND ${q.joinedWhere!}`
       : windowed
-        ? sql`opportunities o WHERE ${q.joinedWhere!}`
+        ? sql`opportunities o WHERE ${q.joinedWhere!}${q.heads !== null && !q.dense && q.restFts !== null ? sql` AND +o.rowid IN ${matchesOf(q.restFts)}` : sql``}`
         : sql`opportunities o WHERE ${q.where}`;
   const pick = (extra: Sql | null, offset: number) => {
     const rows = sql`SELECT o.rowid FROM ${from}${extra ? sql` AND ${extra}` : sql``} ORDER BY ${fromEnd ? orderFromEnd(q.sort) : order}`;
     if (!windowed) return sql`${rows} LIMIT ${page.limit}${offset ? sql` OFFSET ${offset}` : sql``}`;
     // Many matches: the next rows of the sort's index (the filter without the words), each tested against the
     // search by its rowid, until the page is full; never the set of every match.
-    return sql`SELECT w.rowid FROM (${rows} LIMIT ${page.limit * WINDOW}) w
-      WHERE EXISTS (SELECT 1 FROM opportunity_search s WHERE s.opportunity_search MATCH ${q.probeFts} AND s.rowid = w.rowid) LIMIT ${page.limit}`;
+    return sql`SELECT w.rowid FROM (${rows} LIMIT ${page.limit * WINDOW}) w WHERE ${rowMatches(q)} LIMIT ${page.limit}`;
   };
   let rowids: Sql;
   if (!page.after) rowids = pick(null, page.offset);
@@ -186,8 +199,8 @@ export function listSql(db: ReadableDB, q: ListQuery, page: { limit: number; off
 /** A search with many matches tests at most this many times a page's rows of the sort's index one by one, before it reads the set of its matches. */
 const WINDOW = 4;
 
-/** Can a page be found by testing the sort's next rows one by one (a search with many matches, from its start or after a row)? */
-const windowable = (q: ListQuery, offset: number): boolean => q.dense && q.probeFts !== null && offset === 0;
+/** Can a page be found by testing the sort's next rows one by one (a search with many matches, or a one-letter word begun; from its start or after a row)? */
+const windowable = (q: ListQuery, offset: number): boolean => (q.dense || q.heads !== null) && q.probeFts !== null && offset === 0;
 
 /**
  * A page of the list: after a row (keyset) or at an offset (a jump), at most

@@ -25,6 +25,7 @@ import { setTriage } from '../../support/store';
 import { tempDir } from '../../support/tmp';
 import { backToVersion11 } from '../../support/version-11';
 import { LATEST_VERSION } from '../../../electron/core/store/migrations';
+import { filterSql } from '../../../electron/core/store/opportunity-filter';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -228,6 +229,16 @@ describe('the facets and the summary (version 11)', () => {
     expect(listPage(cache.readable, q, { limit: 50, offset: 1500 }).items.map((i) => i.id)).toEqual(rows.slice(1500, 1550).map((r) => r.id));
   });
 
+  /** The same list read the old way: the set of the matches of the prefixes as typed, tested as the sort's index is walked. */
+  const bySetOf = (q: ListQuery): ListQuery => ({
+    ...q,
+    dense: false,
+    probeFts: null,
+    heads: null,
+    restFts: null,
+    where: filterSql(q.filter, q.brand.bk, cache.days(), q.plan ?? 'probe').where,
+  });
+
   /** Every page of a list, scrolled by keyset: the ids in order. */
   const walk = (q: ListQuery, limit: number): string[] => {
     const seen: string[] = [];
@@ -251,10 +262,10 @@ describe('the facets and the summary (version 11)', () => {
       const q = prepareList(cache.writable, { brandId: B, search, sort, ...f }, cache.days());
       if (q.dense) prefixes.push(search);
       // The same list read as before: the set of the matches tested as the sort's index is walked, the prefixes as typed.
-      const bySet: ListQuery = { ...q, dense: false, probeFts: null };
+      const bySet: ListQuery = bySetOf(q);
       const what = JSON.stringify({ search, sort, ...f });
       for (const limit of search === 'cof' && sort === 'priority' ? [200, 37] : [200]) expect(walk(q, limit), what).toEqual(walk(bySet, limit));
-      // A word of one letter just begun: no count first, the sort's index walked; the same rows as starting from the matches.
+      // A word of one letter just begun: the same rows as starting from the matches.
       if (search.endsWith(' n')) expect(walk(q, 200), what).toEqual(walk({ ...q, plan: 'drive' }, 200));
       expect(listTotal(cache.readable, q), what).toBe(listTotal(cache.readable, bySet));
       expect(chipCountsAndTotal(cache.readable, q).counts, what).toEqual(chipCountsAndTotal(cache.readable, bySet).counts);
@@ -273,6 +284,40 @@ describe('the facets and the summary (version 11)', () => {
     const none = prepareList(cache.writable, { brandId: B, search: 'coffeex' }, cache.days());
     expect(walk(none, 200)).toEqual([]);
     expect(listTotal(cache.readable, none)).toBe(0);
+  });
+
+  it('a word of one letter just begun is searched as the two-letter prefixes the index holds, each tested until one holds: the pages, total and counts the letter as typed gives', () => {
+    const heads: string[] = [];
+    for (const search of ['coffee n', 'number t', 'c', 'coffee 1', 'tea n', 'coffee z', 't numb'])
+      for (const sort of ['priority', 'title'] as const)
+        for (const f of sort === 'priority' ? [{}, { type: 'publication-gap' as const }, { starred: true }] : [{}]) {
+          const q = prepareList(cache.writable, { brandId: B, search, sort, ...f }, cache.days());
+          const what = JSON.stringify({ search, sort, ...f });
+          if (q.heads) heads.push(search);
+          const bySet = bySetOf(q);
+          const want = walk(bySet, 200);
+          expect(walk(q, 200), what).toEqual(want);
+          expect(walk(q, 37), what).toEqual(walk(bySet, 37));
+          // Both ways of walking: the other words tested row by row (dense), or the walk kept to their matches.
+          if (q.heads) expect(walk({ ...q, dense: !q.dense }, 200), what).toEqual(want);
+          expect(listTotal(cache.readable, q), what).toBe(listTotal(cache.readable, bySet));
+          expect(shownTotal(cache.readable, q, 100), what).toEqual(shownTotal(cache.readable, bySet, 100));
+          expect(chipCountsAndTotal(cache.readable, q), what).toEqual(chipCountsAndTotal(cache.readable, bySet));
+          expect(
+            listPage(cache.readable, q, { limit: 20, offset: 300 }).items.map((i) => i.id),
+            what,
+          ).toEqual(listPage(cache.readable, bySet, { limit: 20, offset: 300 }).items.map((i) => i.id));
+        }
+    // Each went the new way but "tea n" (few matches: they drive the page) and "coffee z" (no word begins with z: nothing matches).
+    expect([...new Set(heads)]).toEqual(['coffee n', 'number t', 'c', 'coffee 1', 't numb']);
+    expect(walk(prepareList(cache.writable, { brandId: B, search: 'coffee z' }, cache.days()), 200)).toEqual([]);
+    // The letter's alternatives: the two-letter prefixes the index holds, and the letter as a word when it is one ("1" is), the most common first.
+    const one = prepareList(cache.writable, { brandId: B, search: 'coffee 1' }, cache.days());
+    expect(one.restFts).toBe('("coffee")');
+    expect([...one.heads!].sort()).toEqual(['"1"', '"10"*', '"11"*', '"12"*', '"13"*', '"14"*', '"15"*', '"16"*', '"17"*', '"18"*', '"19"*']);
+    const c = prepareList(cache.writable, { brandId: B, search: 'c' }, cache.days());
+    expect(c.heads).toEqual(['"co"*']);
+    expect(c.probeFts).toBe('("co"*)');
   });
 
   it("a search's total as a page shows it is counted up to a cap (saying there are more), exact under it and without a search", () => {

@@ -655,6 +655,29 @@ describe('opportunities', () => {
       ).toEqual(['USE TEMP B-TREE FOR ORDER BY']);
       expect(lines.join(' | '), what).not.toMatch(/search_hits/);
     }
+    // A word of one letter just begun: its alternatives looked up one by one by rowid and words (=M), the first that holds
+    // ending the test; the other words too when they match most rows, else the walk kept to their matches (a list subquery).
+    const begun = { ...co, plan: 'probe' as const, heads: ['"co"*', '"ca"*'], restFts: '("coffee")', probeFts: '("coffee") AND ("co"* OR "ca"*)' };
+    for (const isDense of [true, false]) {
+      const lines = planOf(sqlOf(listSql(cache.readable, { ...begun, dense: isDense }, { limit: 200, offset: 0, windowed: true })));
+      const what = `${isDense}: ${lines.join(' | ')}`;
+      expect(lines.join(' | '), what).toMatch(
+        /CO-ROUTINE w \| SEARCH o USING COVERING INDEX opportunities_by_priority \(brand_key=\? AND removed_on_server=\?/,
+      );
+      const fts = lines.filter((l) => /VIRTUAL TABLE/.test(l));
+      expect(
+        fts.filter((l) => /SCAN s (EXISTS )?VIRTUAL TABLE INDEX \d+:=M/.test(l)),
+        what,
+      ).toHaveLength(isDense ? 3 : 2);
+      expect(
+        fts.filter((l) => !/INDEX \d+:=M/.test(l)),
+        what,
+      ).toEqual(isDense ? [] : [expect.stringMatching(/^SCAN opportunity_search VIRTUAL TABLE INDEX \d+:M/)]);
+      expect(
+        lines.filter((l) => /TEMP B-TREE/.test(l)),
+        what,
+      ).toEqual(['USE TEMP B-TREE FOR ORDER BY']);
+    }
     expect(planOf(pageSql({ brandId: B, search: 'coffee' })).join(' | ')).not.toMatch(/search_hits/);
     // Best match ranks its matches once into a table of rowids (filled from the full-text index) and reads the rank from there.
     expect(planOf(pageSql({ brandId: B, search: 'coffee', sort: 'relevance' })).join(' | ')).toMatch(/search_hits/);

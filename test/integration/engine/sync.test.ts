@@ -13,6 +13,7 @@ import { FakeClock } from '../../support/fake-clock';
 import { tempDir } from '../../support/tmp';
 import { count, detail, setTriage } from '../../support/store';
 import { opportunityExists } from '../../../electron/core/store/opportunity-detail';
+import { searchSegments } from '../../../electron/core/store/search-index';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -130,6 +131,8 @@ describe('a full sync', () => {
     const copy = join(tmp.dir, `sync-${n}-copy.db`);
     cache.db.exec(`VACUUM INTO '${copy}'`);
     expect(statSync(cache.path).size).toBeLessThanOrEqual(statSync(copy).size);
+    // Its full-text index in one segment (each page of the sync wrote one): a search's test of a row seeks it once.
+    expect(searchSegments(cache.db)).toBe(1);
     for (const [id, record] of await served()) expect(detail(cache, brand, id)!.raw, id).toEqual(record);
     const m = sim.mutate({ brand, added: 40, changed: 60, removed: 0 });
     expect((await runSync(cache, clientFor(sim), { brandIds: [brand], scores: false, citations: false, pageSize: 300 })).brands[0]).toMatchObject({
