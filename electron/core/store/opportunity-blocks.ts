@@ -21,7 +21,11 @@ export class BlockReader {
   /** Blocks inflated so far (the rest were read from those kept). */
   inflated = 0;
 
-  constructor(private readonly db: Pick<ReadableDB, 'get'>) {}
+  /** `keep`: blocks kept (a read in rowid order, an export's, needs one: a block kept long is memory held until a full collection). */
+  constructor(
+    private readonly db: Pick<ReadableDB, 'get'>,
+    private readonly keep = KEPT_BLOCKS,
+  ) {}
 
   /** The record's JSON as UTF-8 bytes (null: no record stored for this rowid). */
   bytes(rowid: number): Buffer | null {
@@ -32,7 +36,7 @@ export class BlockReader {
       if (!packed) return null;
       slots = unpackBlock(packed);
       this.inflated++;
-      if (this.kept.size >= KEPT_BLOCKS) this.kept.delete(this.kept.keys().next().value!);
+      if (this.kept.size >= this.keep) this.kept.delete(this.kept.keys().next().value!);
       this.kept.set(block, slots);
     }
     return slots[slotOf(rowid)] ?? null;

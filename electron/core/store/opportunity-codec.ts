@@ -79,11 +79,18 @@ export function packBlock(slots: readonly (Buffer | string | null)[]): Buffer {
   return out;
 }
 
+const INFLATE_CHUNK_MIN = 16 * 1024;
+const INFLATE_CHUNK_MAX = 256 * 1024;
+
 /** A block's records as packBlock stored them: 32 slots (null where none). */
 export function unpackBlock(packed: Uint8Array): BlockSlots {
   const buf = asBuffer(packed);
   if (buf[0] !== CODEC_BLOCK_1) throw unknownCodec(buf[0]);
-  const all = inflateRawSync(buf.subarray(1), { dictionary: DICTIONARY_1 });
+  // Inflated into one buffer sized from the packed length (blocks inflate to 8-9 times it: about 90 KB), not zlib's
+  // default 16 KB pieces joined at the end: half the memory allocated per block, which an export that inflates
+  // every block waits on the collector for. A block that inflates to more takes a second piece, joined as before.
+  const chunkSize = Math.min(INFLATE_CHUNK_MAX, Math.max(INFLATE_CHUNK_MIN, Math.ceil((buf.length * 9) / 1024) * 1024));
+  const all = inflateRawSync(buf.subarray(1), { dictionary: DICTIONARY_1, chunkSize });
   const slots: BlockSlots = [];
   let at = RECORDS_PER_BLOCK * 4;
   for (let i = 0; i < RECORDS_PER_BLOCK; i++) {

@@ -3,7 +3,7 @@
 // earlier writer made of the same cells, whatever the text: quotes, CR and
 // LF, the delimiter, formula-like text as the guard leaves it, characters of
 // one to four UTF-8 bytes, a cell larger than the buffer, many buffers' worth.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CsvWriter } from '../../../../electron/core/export/csv-writer';
@@ -68,5 +68,24 @@ describe('CsvWriter', () => {
     const got = readFileSync(path);
     expect(got.length).toBe(want.length);
     expect(got.equals(want)).toBe(true);
+  });
+
+  it('reuses the buffers the file has written out: a few for a whole export, not one per chunk (memory outside the heap stays flat), the bytes unchanged', async () => {
+    const rows = rowsOf(8000);
+    const path = join(tmp.dir, 'reused.csv');
+    const alloc = vi.spyOn(Buffer, 'allocUnsafe');
+    try {
+      const w = new CsvWriter(path, ',', false);
+      for (const r of rows) await w.write(r);
+      await w.close();
+      const want = reference(rows, ',', false);
+      // Many chunks of 256 KB went to the file...
+      expect(want.length).toBeGreaterThan(20 * 256 * 1024);
+      expect(readFileSync(path).equals(want)).toBe(true);
+      // ...through at most four buffers of the writer's size.
+      expect(alloc.mock.calls.filter(([n]) => n === 512 * 1024).length).toBeLessThanOrEqual(4);
+    } finally {
+      alloc.mockRestore();
+    }
   });
 });

@@ -24,6 +24,22 @@ describe('a block of records', () => {
     // The kind the app's error vocabulary gives a newer app's cache, so the screen says to update, not "something went wrong".
     expect(() => unpackBlock(packRecord(record(0)))).toThrow(expect.objectContaining({ kind: 'cache-newer' }));
   });
+
+  it('reads back byte for byte a block that inflates to more than its first output buffer (a block of text that compresses well), and one that fits it', () => {
+    // 32 records of about 9 KB (not repetitive, so deflate cannot shrink them to nothing): near 300 KB inflated.
+    let seed = 11;
+    const noise = (n: number) => Array.from({ length: n }, () => String.fromCharCode(0x61 + ((seed = (seed * 1103515245 + 12345) % 2147483648) % 26))).join('');
+    const large = Array.from({ length: RECORDS_PER_BLOCK }, (_, i) => JSON.stringify({ _id: `id${i}`, body: `${noise(9000)} “${i}” 🚀` }));
+    expect(large.reduce((n, r) => n + Buffer.byteLength(r), 0)).toBeGreaterThan(2 * 128 * 1024);
+    expect(unpackBlock(packBlock(large)).map((b) => b?.toString('utf8') ?? null)).toEqual(large);
+    // Text that compresses far better than the records do (a hundred times): several output pieces, joined.
+    const repetitive = Array.from({ length: RECORDS_PER_BLOCK }, (_, i) => JSON.stringify({ _id: `id${i}`, body: 'Hi [Name], '.repeat(2000) }));
+    const packed = packBlock(repetitive);
+    expect(repetitive.reduce((n, r) => n + Buffer.byteLength(r), 0)).toBeGreaterThan(50 * packed.length);
+    expect(unpackBlock(packed).map((b) => b?.toString('utf8') ?? null)).toEqual(repetitive);
+    const small = [record(7), null, record(9)];
+    expect(unpackBlock(packBlock(small)).map((b) => b?.toString('utf8') ?? null)).toEqual([...small, ...Array(29).fill(null)]);
+  });
 });
 
 describe('records written page by page and read back', () => {
