@@ -35,8 +35,11 @@ const RECLAIM_PAUSE_MS = 15;
 const LOOSE_SHARE = 0.08;
 const LOOSE_MIN_BYTES = 4 * 1024 * 1024;
 
-/** When close() compacts: `false` never (a read-only use), else the thresholds (tests lower them). */
-export type CompactAtClose = false | { share?: number; minBytes?: number };
+/**
+ * When close() compacts: `false` never (a read-only use), else the thresholds (tests lower them)
+ * and `maxFileBytes`, the largest file whose VACUUM fits the time the closer allows (the app's quit: see cache-keeper.ts).
+ */
+export type CompactAtClose = false | { share?: number; minBytes?: number; maxFileBytes?: number };
 
 /** The space a compaction would give back, as close() measures it (bytes). */
 export interface LooseSpace {
@@ -269,9 +272,10 @@ export class Cache {
    * throws: a file busy with another program, or one that cannot be
    * rewritten, is left as it is (it works as it is; the next close tries again).
    */
-  compactIfLoose(opts: { share?: number; minBytes?: number } = {}): { compacted: boolean; loose: LooseSpace | null; seconds: number } {
+  compactIfLoose(opts: Exclude<CompactAtClose, false> = {}): { compacted: boolean; loose: LooseSpace | null; seconds: number } {
     const t0 = performance.now();
     let loose: LooseSpace | null = null;
+    if (opts.maxFileBytes !== undefined && this.sizeOnDisk() > opts.maxFileBytes) return { compacted: false, loose, seconds: 0 };
     try {
       loose = this.looseSpace();
       const bytes = loose.indexUnused + loose.freeBytes;
