@@ -4,8 +4,11 @@
 // conversion killed part-way. Returns each record's JSON by rowid.
 import type Database from 'better-sqlite3';
 import { packRecord, RECORDS_PER_BLOCK, unpackBlock } from '../../electron/core/store/opportunity-codec';
+import { backToVersion12 } from './version-12';
 
 export function backToVersion11(db: Database.Database): Map<number, string> {
+  // Version 13's tables as 12 kept them first.
+  if ((db.pragma('user_version', { simple: true }) as number) >= 13) backToVersion12(db);
   const records = new Map<number, string>();
   for (const [block, packed] of db.prepare('SELECT block, packed FROM opportunity_blocks ORDER BY block').raw(true).all() as [number, Buffer][])
     unpackBlock(packed).forEach((json, slot) => json && records.set(block * RECORDS_PER_BLOCK + slot, json.toString('utf8')));

@@ -30,6 +30,12 @@ export interface CacheKeeperDeps {
  * the window (onLockWait), which shows it.
  */
 export const APP_LOCK_WAIT = { lockWaitMs: 30_000, blockingWaitMs: 5_000 } as const;
+/**
+ * The largest cache the app compacts as it closes (store/cache.ts compactIfLoose): its VACUUM (about
+ * 1 to 1.5 s for 240 MB here) must end within the quit's time for the core (main's QUIT_SHUTDOWN_MS,
+ * 3 s). A larger file is left as it is at quit; a `workbench` command that writes compacts it.
+ */
+export const APP_COMPACT_MAX_BYTES = 256 * 1024 * 1024;
 
 export class CacheKeeper {
   private current!: Cache;
@@ -80,7 +86,12 @@ export class CacheKeeper {
   }
 
   private openOptions() {
-    return { ...APP_LOCK_WAIT, onProgress: this.deps.onOpenProgress, onLockWait: this.deps.onLockWait };
+    return {
+      ...APP_LOCK_WAIT,
+      compactAtClose: { maxFileBytes: APP_COMPACT_MAX_BYTES },
+      onProgress: this.deps.onOpenProgress,
+      onLockWait: this.deps.onLockWait,
+    };
   }
 
   private async recover(path: string, atOpen = true): Promise<void> {

@@ -32,7 +32,7 @@ export const toContact = (c: StoredContact): Contact => ({
 
 /** The addresses the pitch of opportunity `id` pre-selects, in their order. */
 export function preselectedAddresses(db: DB, brandId: string, id: string): string[] {
-  const q = sql`SELECT c.raw, c.email, c.identity, c.domain, c.catch_all, c.valid, ${isBlocked(sql`c.identity`, sql`c.domain`)} AS blocked
+  const q = sql`SELECT COALESCE(c.raw, c.email) AS raw, c.email, c.identity, c.domain, c.catch_all, c.valid, ${isBlocked(sql`c.identity`, sql`c.domain`)} AS blocked
     FROM brand_keys b JOIN opportunities o ON o.brand_key = b.key AND o.id = ${id} JOIN contacts c ON c.opportunity_rowid = o.rowid
     WHERE b.id = ${brandId} ORDER BY c.position`;
   const rows = db.prepare(q.text).all(...q.params) as (StoredContact & { blocked: number })[];

@@ -168,6 +168,9 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
       if (current > 0 && current < 12 && !readonly) {
         await announce(opts, { step: 'compacting', message: 'Compacting the upgraded cache…' });
         compactOnce(db);
+      } else if (current > 0 && current < 13 && !readonly) {
+        // Version 13 made two tables again, packed: the old ones' pages are free, and go back to the disk at once.
+        db.pragma('incremental_vacuum');
       }
     }
     return db;

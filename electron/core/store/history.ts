@@ -20,16 +20,27 @@ export function historyDetail(text: string): string {
 export function addHistory(db: WritableDB, brandId: string, opportunityId: string, kind: HistoryKind, at: string, detail: string): void {
   const d = historyDetail(detail);
   if (kind === 'note' || kind === 'draft') {
-    const last = db.get<{ id: number; kind: string; at: string }>(
-      sql`SELECT id, kind, at FROM history WHERE brand_id = ${brandId} AND opportunity_id = ${opportunityId} ORDER BY at DESC, id DESC LIMIT 1`,
+    const last = db.get<{ kind: string; at: string }>(
+      sql`SELECT kind, at FROM history WHERE brand_id = ${brandId} AND opportunity_id = ${opportunityId} ORDER BY at DESC, id DESC LIMIT 1`,
     );
     if (last?.kind === kind && Date.parse(at) - Date.parse(last.at) < NOTE_EDITS_MERGE_MS && Date.parse(at) >= Date.parse(last.at)) {
-      db.run(sql`UPDATE OR IGNORE history SET at = ${at}, detail = ${d} WHERE id = ${last.id}`);
+      db.run(
+        sql`UPDATE OR IGNORE history SET at = ${at}, detail = ${d} WHERE brand_id = ${brandId} AND opportunity_id = ${opportunityId} AND at = ${last.at} AND kind = ${kind}`,
+      );
       return;
     }
   }
-  db.run(sql`INSERT OR IGNORE INTO history (brand_id, opportunity_id, at, kind, detail) VALUES (${brandId}, ${opportunityId}, ${at}, ${kind}, ${d})`);
+  db.run(insertEvent(brandId, opportunityId, at, kind, d));
 }
+
+/**
+ * One event, unless the same one (opportunity, time, kind) is there already; it
+ * takes the next number of the order events reached this cache (history_next,
+ * moved on by the history_numbered trigger).
+ */
+const insertEvent = (brandId: string, opportunityId: string, at: string, kind: string, detail: string) =>
+  sql`INSERT OR IGNORE INTO history (brand_id, opportunity_id, at, kind, id, detail)
+    VALUES (${brandId}, ${opportunityId}, ${at}, ${kind}, (SELECT n FROM history_next), ${detail})`;
 
 /** Where this event stands in the order events reached this cache (null: not recorded): this opportunity's change of this kind at exactly this time. */
 export function historyOrder(db: ReadableDB, brandId: string, opportunityId: string, kind: HistoryKind, at: string): number | null {
@@ -43,9 +54,7 @@ export function historyOrder(db: ReadableDB, brandId: string, opportunityId: str
 export function insertHistory(db: WritableDB, records: readonly HistoryRecord[]): number {
   let n = 0;
   for (const r of records) {
-    n += db.run(
-      sql`INSERT OR IGNORE INTO history (brand_id, opportunity_id, at, kind, detail) VALUES (${r.brand_id}, ${r.opportunity_id}, ${r.at}, ${r.kind}, ${r.detail})`,
-    ).changes;
+    n += db.run(insertEvent(r.brand_id, r.opportunity_id, r.at, r.kind, r.detail)).changes;
   }
   return n;
 }

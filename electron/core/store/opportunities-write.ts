@@ -56,6 +56,7 @@ export class OpportunityWriter {
     this.update = once(upsert.update);
     this.touch = once(sql`UPDATE opportunities SET seen_in_run = max(seen_in_run, ${slot}) WHERE rowid = ${slot}`);
     this.delContacts = once(sql`DELETE FROM contacts WHERE opportunity_rowid = ${slot}`);
+    // raw only where it is not the address itself (version 13: email holds it; readers take COALESCE(raw, email)).
     this.addContact = once(
       sql`INSERT INTO contacts (opportunity_rowid, position, brand_key, raw, email, identity, domain, catch_all, valid)
         VALUES (${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot}, ${slot})`,
@@ -114,7 +115,9 @@ export class OpportunityWriter {
         result.added++;
       }
       this.records.put(rowid, raw);
-      contacts.forEach((c, i) => this.addContact.run(rowid, i, bk, c.raw, c.email, c.identity, c.domain, c.catchAll ? 1 : 0, c.valid ? 1 : 0));
+      contacts.forEach((c, i) =>
+        this.addContact.run(rowid, i, bk, c.raw === c.email ? null : c.raw, c.email, c.identity, c.domain, c.catchAll ? 1 : 0, c.valid ? 1 : 0),
+      );
       this.addSearch.run(rowid, ...searchValues(this.plan, r, contacts));
     }
     // The page's records, each block it touched packed and written once.

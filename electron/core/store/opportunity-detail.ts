@@ -30,7 +30,7 @@ export function readOpportunity(db: ReadableDB, ready: BrandReady, id: string): 
     if (!row || json === null) return null;
     const contacts = db
       .all<ContactRow & { blocked: number }>(
-        sql`SELECT c.raw, c.email, c.identity, c.domain, c.catch_all, c.valid, ${isBlocked(sql`c.identity`, sql`c.domain`)} AS blocked
+        sql`SELECT COALESCE(c.raw, c.email) AS raw, c.email, c.identity, c.domain, c.catch_all, c.valid, ${isBlocked(sql`c.identity`, sql`c.domain`)} AS blocked
           FROM contacts c WHERE c.opportunity_rowid = ${row._rowid} ORDER BY c.position`,
       )
       .map((c): DetailContact => ({ ...toContact(c), blocked: c.valid === 1 && c.blocked === 1 }));
@@ -48,7 +48,7 @@ export function contactsOf(db: ReadableDB, brandId: string, ids: readonly string
   const out = new Map<string, Contact[]>(ids.map((id) => [id, []]));
   if (ids.length === 0) return out;
   const rows = db.all<ContactRow & { id: string }>(
-    sql`SELECT o.id, c.raw, c.email, c.identity, c.domain, c.catch_all, c.valid FROM opportunities o JOIN contacts c ON c.opportunity_rowid = o.rowid
+    sql`SELECT o.id, COALESCE(c.raw, c.email) AS raw, c.email, c.identity, c.domain, c.catch_all, c.valid FROM opportunities o JOIN contacts c ON c.opportunity_rowid = o.rowid
       WHERE o.brand_key = ${brandKey(db, brandId)} AND o.id IN (SELECT value FROM json_each(${JSON.stringify(ids)})) ORDER BY o.rowid, c.position`,
   );
   for (const r of rows) out.get(r.id)?.push(toContact(r));

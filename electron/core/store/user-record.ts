@@ -102,7 +102,7 @@ export class UserRecordStore {
       sql`SELECT (SELECT count(*) || '/' || COALESCE(max(updated_at), '') FROM triage) AS t,
         (SELECT count(*) || '/' || COALESCE(max(added_at), '') || '/' || COALESCE(sum(length(note)), 0) FROM do_not_contact) AS d,
         (SELECT count(*) || '/' || COALESCE(max(at), '') FROM exports) AS e,
-        (SELECT count(*) || '/' || COALESCE(max(id), 0) || '/' || COALESCE(max(at), '') FROM history) AS h,
+        (SELECT count(*) || '/' || (SELECT n FROM history_next) || '/' || COALESCE(max(at), '') FROM history) AS h,
         (SELECT count(*) || '/' || COALESCE(max(updated_at), '') FROM drafts) AS dr,
         (SELECT count(*) || '/' || COALESCE(max(updated_at), '') FROM snippets) AS sn`,
     )!;

@@ -103,7 +103,7 @@ describe('the facets and the summary (version 11)', () => {
       ),
     );
     applyAction(v10, B, ['id1', 'id2'], { do: 'stage', stage: 'Won' }, { today: '2026-11-10', senderName: '' });
-    // Back to version 10: what versions 12 and 11 added taken out (they changed nothing else).
+    // Back to version 10: what versions 13, 12 and 11 changed taken out (they changed nothing else).
     backToVersion11(v10.db);
     v10.db.exec(`DROP TABLE opportunity_facets; DROP TABLE opportunity_summary;
       DROP TRIGGER opportunities_faceted; DROP TRIGGER opportunities_refaceted; DROP TRIGGER opportunities_unfaceted;`);

@@ -25,6 +25,7 @@ import Database from 'better-sqlite3';
 import { migrate } from '../../../electron/core/store/db';
 import { LATEST_VERSION } from '../../../electron/core/store/migrations';
 import { backToVersion11 } from '../../support/version-11';
+import { backToVersion12 } from '../../support/version-12';
 import { BlockReader } from '../../../electron/core/store/opportunity-blocks';
 import { startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { Cache } from '../../../electron/core/store/cache';
@@ -327,6 +328,34 @@ describe('kill -9 during the backup taken before an upgrade of the cache', () =>
   }, 60_000);
 });
 
+/**
+ * `list` on a copy of the cache in `from` (an older version), killed at a write
+ * drawn from the seed until one lands on a statement `conversion` matches (in
+ * the upgrade, not before or after it). Returns the killed copy's folder and
+ * the message naming the moment.
+ */
+async function killInConversion(from: string, conversion: RegExp, seedOffset: number) {
+  const args = ['list', '--brand', brand];
+  const ref = `${from}-ref`;
+  cpSync(from, ref, { recursive: true });
+  const whole = await counted(args, ref);
+  expect(whole.code, whole.err).toBe(0);
+  const schedule = random(SEED + seedOffset);
+  const dir = `${from}-killed`;
+  let r: Awaited<ReturnType<typeof counted>> | null = null;
+  let at = 0;
+  for (let draw = 0; draw < 30 && !conversion.test(r?.stoppedAt ?? ''); draw++) {
+    at = 1 + Math.floor(schedule() * whole.counts!.write);
+    rmSync(dir, { recursive: true, force: true });
+    cpSync(from, dir, { recursive: true });
+    r = await counted(args, dir, `write:${at}`);
+  }
+  const where = `WORKBENCH_KILL_SEED=${SEED}: kill -9 just before write ${at} of ${whole.counts!.write} (${r!.stoppedAt ?? 'not reached'})`;
+  expect(r!.stoppedAt, where).toMatch(new RegExp(`^write \\d+: SQL ${conversion.source}`));
+  expect(r!.signal, where).toBe('SIGKILL');
+  return { dir, where, args };
+}
+
 describe('kill -9 while version 12 puts the records in blocks', () => {
   it('leaves version 11 as it was (every record, every note); the next start converts it, every record read back the same', async () => {
     // A version-11 cache with the pristine's data: its records one by one (codec 1), as version 11's code kept them.
@@ -336,25 +365,8 @@ describe('kill -9 while version 12 puts the records in blocks', () => {
     const records = backToVersion11(old);
     old.close();
     expect(records.size).toBe(OPPORTUNITIES);
-    const args = ['list', '--brand', brand];
-    const ref = join(tmp.dir, 'v11-ref');
-    cpSync(v11, ref, { recursive: true });
-    const whole = await counted(args, ref);
-    expect(whole.code, whole.err).toBe(0);
-    // Drawn among the run's writes until one lands in the conversion (a block written), not before or after it.
-    const schedule = random(SEED + 12);
-    const dir = join(tmp.dir, 'v11-killed');
-    let r: Awaited<ReturnType<typeof counted>> | null = null;
-    let at = 0;
-    for (let draw = 0; draw < 20 && !/INSERT INTO opportunity_blocks/.test(r?.stoppedAt ?? ''); draw++) {
-      at = 1 + Math.floor(schedule() * whole.counts!.write);
-      rmSync(dir, { recursive: true, force: true });
-      cpSync(v11, dir, { recursive: true });
-      r = await counted(args, dir, `write:${at}`);
-    }
-    const where = `WORKBENCH_KILL_SEED=${SEED}: kill -9 just before write ${at} of ${whole.counts!.write} (${r!.stoppedAt ?? 'not reached'})`;
-    expect(r!.stoppedAt, where).toMatch(/^write \d+: SQL INSERT INTO opportunity_blocks/);
-    expect(r!.signal, where).toBe('SIGKILL');
+    // Killed at a write that lands in the conversion (a block written), not before or after it.
+    const { dir, where, args } = await killInConversion(v11, /INSERT INTO opportunity_blocks/, 12);
     // Killed part-way: still version 11, whole, with every record and note where they were.
     const db = join(dir, 'workbench.db');
     const after = withHealth(db, (h) => ({
@@ -374,6 +386,52 @@ describe('kill -9 while version 12 puts the records in blocks', () => {
       expect(c.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
       const reader = new BlockReader(c.readable);
       for (const [rowid, json] of records) expect(reader.json(rowid), `record ${rowid}`).toBe(json);
+    } finally {
+      c.close();
+    }
+    expect(inspect(db).integrity).toBe('ok');
+    noteSets(notesA)(inspect(db).notes);
+  }, 120_000);
+});
+
+describe('kill -9 while version 13 moves the history and the contacts', () => {
+  it('leaves version 12 as it was (every history row, contact and note); the next start converts it, every row read back the same', async () => {
+    // A version-12 cache with the pristine's data: history a rowid table, every contact's raw written out.
+    const v12 = join(tmp.dir, 'v12-pristine');
+    cpSync(pristine, v12, { recursive: true });
+    const old = new Database(join(v12, 'workbench.db'));
+    backToVersion12(old);
+    const HISTORY = 'SELECT id, brand_id, opportunity_id, at, kind, detail FROM history ORDER BY id';
+    const CONTACTS =
+      'SELECT opportunity_rowid, position, brand_key, COALESCE(raw, email) AS raw, email, identity, domain, catch_all, valid FROM contacts ORDER BY 1, 2';
+    const history = old.prepare(HISTORY).all();
+    const contacts = old.prepare(CONTACTS).all();
+    old.close();
+    expect(history.length).toBeGreaterThanOrEqual(NOTED);
+    expect(contacts.length).toBeGreaterThan(OPPORTUNITIES);
+    // Killed at a write that lands in the conversion (rows moved into a new table), not before or after it.
+    const { dir, where, args } = await killInConversion(v12, /INSERT INTO (history|contacts) /, 13);
+    // Killed part-way: still version 12, whole, with every history row, contact and note where they were.
+    const db = join(dir, 'workbench.db');
+    const after = withHealth(db, (h) => ({
+      integrity: h.integrity,
+      notes: h.notes,
+      version: h.row<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v,
+    }));
+    expect(after, where).toMatchObject({ integrity: 'ok', version: 12 });
+    noteSets(notesA)(after.notes);
+    const killed = new Database(db, { readonly: true });
+    expect(killed.prepare(HISTORY).all(), where).toEqual(history);
+    expect(killed.prepare(CONTACTS).all(), where).toEqual(contacts);
+    killed.close();
+    // The next start converts it: every history row (its number too) and contact read back as they were, the notes kept.
+    const again = await runCli(args, { url: sim.url, db });
+    expect(again.code, `${where}: run again: ${again.err}`).toBe(0);
+    const c = await Cache.open(db);
+    try {
+      expect(c.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
+      expect(c.db.prepare(HISTORY).all()).toEqual(history);
+      expect(c.db.prepare(CONTACTS).all()).toEqual(contacts);
     } finally {
       c.close();
     }

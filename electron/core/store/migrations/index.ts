@@ -12,6 +12,7 @@ import * as m009 from './009-citation-facts';
 import * as m010 from './010-sorted-to-the-row';
 import * as m011 from './011-facets-and-summary';
 import * as m012 from './012-records-in-blocks';
+import * as m013 from './013-nothing-twice';
 
 export interface Migration {
   version: number;
@@ -20,6 +21,6 @@ export interface Migration {
   up?: (db: Database.Database) => void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
