@@ -82,11 +82,14 @@ const summaryAnswers = (f: ListFilter, q: string | null): boolean =>
 export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = pipelineDays()): ListQuery {
   const brand = prepareBrand(db, f.brandId);
   if (f.alreadyPitched !== undefined) db.derived.pitchedRowids(f.brandId, brand.bk);
+  // The follow-ups due: their rowids worked out once (temp.due_rowids), each page then tests that set.
+  if (f.view === 'due') db.derived.dueRowids(f.brandId, brand.bk, days);
+  const due = f.view === 'due' ? { dueFrom: 'set' as const } : {};
   const q = f.search === undefined ? null : ftsQuery(f.search);
   const sort: ListSort = f.sort === 'relevance' && !q ? 'priority' : (f.sort ?? 'priority');
   const chipFilter = { ...f, status: undefined, type: undefined, difficulty: undefined };
-  let w = filterSql(f, brand.bk, days);
-  let chip = filterSql(chipFilter, brand.bk, days);
+  let w = filterSql(f, brand.bk, days, 'probe', null, due);
+  let chip = filterSql(chipFilter, brand.bk, days, 'probe', null, due);
   let counted: CountedFrom = summaryAnswers(f, q) ? 'summary' : 'index';
   let joined: { where: Sql; chip: Sql } | null = null;
   let plan: 'drive' | 'probe' | null = null;
@@ -116,9 +119,9 @@ export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = 
         dense = n >= many && probeFts !== null;
       }
     }
-    w = filterSql(f, brand.bk, days, plan, hits);
-    chip = filterSql(chipFilter, brand.bk, days, plan, hits);
-    joined = { where: filterSql(f, brand.bk, days, 'joined').where, chip: filterSql(chipFilter, brand.bk, days, 'joined').where };
+    w = filterSql(f, brand.bk, days, plan, hits, due);
+    chip = filterSql(chipFilter, brand.bk, days, plan, hits, due);
+    joined = { where: filterSql(f, brand.bk, days, 'joined', null, due).where, chip: filterSql(chipFilter, brand.bk, days, 'joined', null, due).where };
     // (The facets hold no outlet: a search within an outlet counts from the opportunities.)
     if (f.domain === undefined || f.domain.trim() === '') counted = 'facets';
   }

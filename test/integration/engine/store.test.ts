@@ -667,6 +667,13 @@ describe('opportunities', () => {
     for (const f of [{ ids: ['id1'] }, { view: 'due' as const }]) {
       expect(planOf(pageSql({ brandId: B, ...f })).join(' | '), JSON.stringify(f)).toMatch(/USING COVERING INDEX opportunities_by_priority/);
     }
+    // The follow-ups due: their rowids worked out once per change of the cache (temp.due_rowids); a page tests that set
+    // as it walks the sort's index, and neither reads the triage nor each row's addresses again.
+    const due = planOf(pageSql({ brandId: B, view: 'due' })).join(' | ');
+    expect(due).toMatch(
+      /SEARCH o USING COVERING INDEX opportunities_by_priority \(brand_key=\? AND removed_on_server=\?\) \| USING ROWID SEARCH ON TABLE due_rowids/,
+    );
+    expect(due).not.toMatch(/SEARCH td /);
     if (otherScans.size > 0) console.warn(`query plans: full scans of contacts or triage (reported, not failed):\n  ${[...otherScans].join('\n  ')}`);
   });
 
