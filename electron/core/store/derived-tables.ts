@@ -54,6 +54,11 @@ export class DerivedTables {
     return `${s.v}/${s.c - this.own}`;
   }
 
+  /** What the cache holds now (changes with any write but this object's own fills): what memory kept of it is keyed by. */
+  version(): string {
+    return this.generation();
+  }
+
   /** Fill temporary tables; what they change is not a change of the cache. Only temp tables: no write lock on the cache. */
   private fill(statements: Sql[]): number[] {
     const before = this.statements.get<{ c: number }>(sql`SELECT total_changes() AS c`)!.c;

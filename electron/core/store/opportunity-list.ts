@@ -11,6 +11,7 @@ import type { ReadableDB, WritableDB } from './database';
 import { itemsOf, prepareBrand, rowFlags, type BrandReady } from './list-items';
 import { filterSql, ftsQuery, keysetAfter, orderBy, orderFromEnd, SORTS, type After, type PipelineDays } from './opportunity-filter';
 import { ftsTerms } from './search-rank';
+import { jumpCursors, jumpRows } from './list-jump';
 import { sql, sqlJoin, type Sql } from './sql';
 
 export type { After, PipelineDays } from './opportunity-filter';
@@ -64,6 +65,8 @@ export interface ListQuery {
   /** With a search: the list's and the chips' WHERE without the words, for queries that join the matches themselves. */
   readonly joinedWhere: Sql | null;
   readonly joinedChipWhere: Sql | null;
+  /** Without a search: the list's kept jump cursors (list-jump.ts), so a jump by offset starts near its row. */
+  readonly jumps: After[] | null;
 }
 
 /** The filters the summary's columns answer (no search, no outlet, no follow-ups due, no pitched set, no selection). */
@@ -139,6 +142,7 @@ export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = 
     dense,
     joinedWhere: joined?.where ?? null,
     joinedChipWhere: joined?.chip ?? null,
+    jumps: q ? null : jumpCursors(db.derived, db.derived.version(), `${sort} ${w.where.text} ${JSON.stringify(w.where.params)}`),
   } as ListQuery;
 }
 
@@ -154,7 +158,8 @@ export interface ListPage {
  * offset (a jump). Only the page's rows are then read whole, with the triage
  * and the flags that need their own lookups.
  */
-export function listSql(db: ReadableDB, q: ListQuery, page: { limit: number; offset: number; after?: After; windowed?: boolean; fromEnd?: boolean }): Sql {
+type PageAsk = { limit: number; offset: number; after?: After; skip?: number; windowed?: boolean; fromEnd?: boolean; cursorOnly?: boolean };
+export function listSql(db: ReadableDB, q: ListQuery, page: PageAsk): Sql {
   const order = orderBy(q.sort);
   // Counted from the end (End, the scroll bar's lower half): the index walked backwards, the page's rows then put in order.
   const fromEnd = page.fromEnd === true && !page.after;
@@ -166,9 +171,9 @@ export function listSql(db: ReadableDB, q: ListQuery, page: { limit: number; off
       : windowed
         ? sql`opportunities o WHERE ${q.joinedWhere!}`
         : sql`opportunities o WHERE ${q.where}`;
-  const pick = (extra: Sql | null, offset: number) => {
+  const pick = (extra: Sql | null, offset: number, limit = page.limit) => {
     const rows = sql`SELECT o.rowid FROM ${from}${extra ? sql` AND ${extra}` : sql``} ORDER BY ${fromEnd ? orderFromEnd(q.sort) : order}`;
-    if (!windowed) return sql`${rows} LIMIT ${page.limit}${offset ? sql` OFFSET ${offset}` : sql``}`;
+    if (!windowed) return sql`${rows} LIMIT ${limit}${offset ? sql` OFFSET ${offset}` : sql``}`;
     // Many matches: the next rows of the sort's index (the filter without the words), each tested against the
     // search by its rowid, until the page is full; never the set of every match.
     return sql`SELECT w.rowid FROM (${rows} LIMIT ${page.limit * WINDOW}) w
@@ -178,10 +183,15 @@ export function listSql(db: ReadableDB, q: ListQuery, page: { limit: number; off
   if (!page.after) rowids = pick(null, page.offset);
   else {
     const k = keysetAfter(q.sort, page.after);
-    const arms = [k.rest, k.empties].filter((x): x is Sql => x !== null).map((c) => sql`SELECT rowid FROM (${pick(c, 0)})`);
+    // `skip`: the page starts that many rows after the row (a jump from a kept cursor, list-jump.ts).
+    const skip = page.skip ?? 0;
+    const arms = [k.rest, k.empties].filter((x): x is Sql => x !== null).map((c) => sql`SELECT rowid FROM (${pick(c, 0, page.limit + skip)})`);
+    const union = arms.length === 1 && !skip ? arms[0]! : sql`${sqlJoin(arms, sql` UNION ALL `)} LIMIT ${page.limit}${skip ? sql` OFFSET ${skip}` : sql``}`;
     // No arm: a row past the end (a cursor with no value on a sort that has none empty).
-    rowids = arms.length === 0 ? sql`SELECT NULL WHERE 0` : arms.length === 1 ? arms[0]! : sql`${sqlJoin(arms, sql` UNION ALL `)} LIMIT ${page.limit}`;
+    rowids = arms.length === 0 ? sql`SELECT NULL WHERE 0` : union;
   }
+  // A jump's cursor (list-jump.ts): the sort value and rowid alone, from the sort's index.
+  if (page.cursorOnly) return sql`SELECT o.rowid AS _rowid, ${SORTS[q.sort].key} AS _sort FROM opportunities o WHERE o.rowid IN (${rowids})`;
   return sql`SELECT o.rowid AS _rowid, ${SORTS[q.sort].key} AS _sort, ${itemsOf(db.fields).columns}, ${rowFlags(sql`o.rowid`)}
     FROM ${q.from} WHERE o.rowid IN (${rowids}) ORDER BY ${order}`;
 }
@@ -207,6 +217,13 @@ export function listPage(db: ReadableDB, q: ListQuery, page: { limit?: number; o
   // Many matches: the sort's next rows tested one by one fill most pages; a page they leave short (sparse
   // matches under this filter, or the list's end) is read again with the set of the matches.
   const fromEnd = page.fromEnd === true && !page.after;
+  // A jump without a search (the scroll bar): from the nearer end or a kept cursor, never every row before it.
+  if (!fromEnd && !page.after && offset > 0 && q.jumps)
+    rows = jumpRows<Row>(q.jumps, limit, offset, {
+      total: () => (q.counted === 'summary' ? listTotal(db, q) : null),
+      fromEnd: (n, skip) => db.all<Row>(listSql(db, q, { limit: n, offset: skip, fromEnd: true })),
+      rows: (after, skip, n, cursorOnly) => db.all<Row>(listSql(db, q, { limit: n, offset: skip, after: after ?? undefined, skip, cursorOnly })),
+    });
   if (!fromEnd && windowable(q, offset)) {
     rows = db.all<Row>(listSql(db, q, { limit, offset, after: page.after, windowed: true }));
     if (rows.length < limit) rows = null;

@@ -342,4 +342,40 @@ describe('jumps counted from the end of the list (End, the lower half of the scr
         }
       }
   });
+
+  it('a jump by offset (the scroll bar) gives the rows the list has there, from the nearer end or after a kept cursor, in every sort and filter; a write forgets the cursors', () => {
+    const ids = (p: { items: { id: string }[] }) => p.items.map((i) => i.id);
+    const jumpsAgree = (f: Omit<ListFilter, 'brandId'>, sort: ListSort) => {
+      const what = JSON.stringify({ sort, ...f });
+      const all = ids(listPage(cache.readable, prepareList(cache.writable, { brandId: B, sort, ...f }, cache.days()), { limit: 5000 }));
+      const n = all.length;
+      // Across the kept cursors' steps (every 200th row), forwards then back, past the end; each asked as the window asks (prepared anew).
+      for (const offset of [450, 1, 199, 200, 201, 399, 400, 601, 820, 3, n - 1, n, n + 5, 230])
+        for (const limit of [200, 37]) {
+          const page = listPage(cache.readable, prepareList(cache.writable, { brandId: B, sort, ...f }, cache.days()), { offset, limit });
+          const want = all.slice(offset, offset + limit);
+          expect(ids(page), `${what} ${offset}/${limit}`).toEqual(want);
+          // A full page says where the next starts (as the same page read by OFFSET did); the page after follows by keyset.
+          if (want.length < limit) expect(page.next, `${what} ${offset}/${limit}`).toBeNull();
+          else {
+            expect(page.next, `${what} ${offset}/${limit}`).not.toBeNull();
+            const after = listPage(cache.readable, prepareList(cache.writable, { brandId: B, sort, ...f }, cache.days()), { limit: 3, after: page.next! });
+            expect(ids(after), `${what} ${offset}/${limit} then`).toEqual(all.slice(offset + limit, offset + limit + 3));
+          }
+        }
+    };
+    const filters: Omit<ListFilter, 'brandId'>[] = [
+      {},
+      { starred: true },
+      // Not answered by the summary (its total costs a walk): every jump starts after a kept cursor.
+      { domain: 'site1' },
+      { alreadyPitched: false },
+      { includeArchived: true, type: 'publication-gap' },
+    ];
+    for (const sort of ['priority', 'fit', 'last_seen', 'title', 'domain', 'relevance'] as const) for (const f of filters) jumpsAgree(f, sort);
+    // A write moves rows out of the list and changes their order: the cursors kept before it are not used after it.
+    for (const i of [2, 5, 17, 33, 101, 250, 404]) setTriage(cache, B, `id${i}`, { stage: 'Not a fit' });
+    setTriage(cache, B, 'id600', { starred: true });
+    for (const sort of ['title', 'priority'] as const) for (const f of [{}, { domain: 'site1' }, { alreadyPitched: false }]) jumpsAgree(f, sort);
+  });
 });
