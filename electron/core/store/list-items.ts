@@ -50,8 +50,25 @@ export function itemsOf(fields: FieldTable): Items {
   return it;
 }
 
-/** What a row reads of the pitched addresses and the do-not-contact list, for the opportunity at `rowid`. */
-export const rowFlags = (rowid: Sql): Sql => sql`${pitchedAt(rowid)} AS pitched_at, ${doNotContactCount(rowid)} AS do_not_contact_count`;
+/** Whether the brand's pitched addresses (`temp.pitched`) and the do-not-contact list hold any: a flag's lookups are skipped while its list is empty. */
+export interface FlagSources {
+  pitched: boolean;
+  blocked: boolean;
+}
+
+/**
+ * What a row reads of the pitched addresses and the do-not-contact list, for
+ * the opportunity at `rowid`: two lookups per row, each left out (its answer
+ * known: no date, none blocked) when `from` says its list is empty.
+ */
+export const rowFlags = (rowid: Sql, from: FlagSources = { pitched: true, blocked: true }): Sql =>
+  sql`${from.pitched ? pitchedAt(rowid) : sql`NULL`} AS pitched_at, ${from.blocked ? doNotContactCount(rowid) : sql`0`} AS do_not_contact_count`;
+
+/** Which of the flags' lists hold anything now (after prepareBrand: `temp.pitched` is the brand's). */
+export const flagSources = (db: ReadableDB): FlagSources => {
+  const r = db.get<{ p: number; b: number }>(sql`SELECT EXISTS (SELECT 1 FROM temp.pitched) AS p, EXISTS (SELECT 1 FROM do_not_contact) AS b`)!;
+  return { pitched: r.p === 1, blocked: r.b === 1 };
+};
 
 declare const READY: unique symbol;
 /** A brand whose derived tables are prepared: rows of it may be read (they say when their addresses were pitched). */

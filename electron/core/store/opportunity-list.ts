@@ -8,7 +8,7 @@ import type { ListFilter, ListItem, ListSort } from '../../../shared/model';
 import { addDays, localDay } from '../../../shared/calendar';
 import { PIPELINE_DEFAULTS } from '../../../shared/pipeline';
 import type { ReadableDB, WritableDB } from './database';
-import { itemsOf, prepareBrand, rowFlags, type BrandReady } from './list-items';
+import { flagSources, itemsOf, prepareBrand, rowFlags, type BrandReady, type FlagSources } from './list-items';
 import { filterSql, ftsQuery, keysetAfter, orderBy, orderFromEnd, SORTS, type After, type PipelineDays } from './opportunity-filter';
 import { ftsTerms } from './search-rank';
 import { jumpCursors, jumpRows } from './list-jump';
@@ -65,8 +65,9 @@ export interface ListQuery {
   /** With a search: the list's and the chips' WHERE without the words, for queries that join the matches themselves. */
   readonly joinedWhere: Sql | null;
   readonly joinedChipWhere: Sql | null;
-  /** Without a search: the list's kept jump cursors (list-jump.ts), so a jump by offset starts near its row. */
+  /** Without a search, the list's kept jump cursors (list-jump.ts); and which flags a page looks up (none from a list empty now). */
   readonly jumps: After[] | null;
+  readonly flags: FlagSources;
 }
 
 /** The filters the summary's columns answer (no search, no outlet, no follow-ups due, no pitched set, no selection). */
@@ -142,6 +143,7 @@ export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = 
     dense,
     joinedWhere: joined?.where ?? null,
     joinedChipWhere: joined?.chip ?? null,
+    flags: flagSources(db),
     jumps: q ? null : jumpCursors(db.derived, db.derived.version(), `${sort} ${w.where.text} ${JSON.stringify(w.where.params)}`),
   } as ListQuery;
 }
@@ -192,7 +194,7 @@ export function listSql(db: ReadableDB, q: ListQuery, page: PageAsk): Sql {
   }
   // A jump's cursor (list-jump.ts): the sort value and rowid alone, from the sort's index.
   if (page.cursorOnly) return sql`SELECT o.rowid AS _rowid, ${SORTS[q.sort].key} AS _sort FROM opportunities o WHERE o.rowid IN (${rowids})`;
-  return sql`SELECT o.rowid AS _rowid, ${SORTS[q.sort].key} AS _sort, ${itemsOf(db.fields).columns}, ${rowFlags(sql`o.rowid`)}
+  return sql`SELECT o.rowid AS _rowid, ${SORTS[q.sort].key} AS _sort, ${itemsOf(db.fields).columns}, ${rowFlags(sql`o.rowid`, q.flags)}
     FROM ${q.from} WHERE o.rowid IN (${rowids}) ORDER BY ${order}`;
 }
 

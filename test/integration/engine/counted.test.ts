@@ -12,6 +12,7 @@ import { clearTriage } from '../../../electron/core/store/triage';
 import {
   chipCountsAndTotal,
   listPage,
+  listSql,
   listTotal,
   prepareList,
   SEARCH_TOTAL_CAP,
@@ -20,8 +21,8 @@ import {
   type ListQuery,
 } from '../../../electron/core/store/opportunity-list';
 import { list, view } from '../../../electron/core/app/opportunities';
-import type { ListFilter, ListSort } from '../../../shared/model';
-import { setTriage } from '../../support/store';
+import type { ListFilter, ListItem, ListSort } from '../../../shared/model';
+import { act, detail, setTriage } from '../../support/store';
 import { tempDir } from '../../support/tmp';
 import { backToVersion11 } from '../../support/version-11';
 import { LATEST_VERSION } from '../../../electron/core/store/migrations';
@@ -377,5 +378,52 @@ describe('jumps counted from the end of the list (End, the lower half of the scr
     for (const i of [2, 5, 17, 33, 101, 250, 404]) setTriage(cache, B, `id${i}`, { stage: 'Not a fit' });
     setTriage(cache, B, 'id600', { starred: true });
     for (const sort of ['title', 'priority'] as const) for (const f of [{}, { domain: 'site1' }, { alreadyPitched: false }]) jumpsAgree(f, sort);
+  });
+});
+
+describe("a page's flags (pitched, do-not-contact)", () => {
+  it('are looked up per row only from a list that holds anything, and stay what each row says through a pitch, its undo, a do-not-contact entry and its removal', async () => {
+    const cache = await Cache.open(join(tmp.dir, 'flags.db'));
+    onTestFinished(() => cache.close());
+    cache.tx(() =>
+      cache.opportunities.upsertPage(
+        B,
+        Array.from({ length: 60 }, (_, i) => opp(i)),
+        1,
+        '2026-11-01T00:00:00Z',
+      ),
+    );
+    const flagsOf = (items: ListItem[]) => items.map((o) => [o.id, o.pitched_at, o.do_not_contact_count]);
+    /** Every row's flags on the list's pages (by keyset and by a jump) are the ones its own detail reads, with every lookup made. */
+    const agree = (want: { pitched: number; blocked: number }) => {
+      const q = prepareList(cache.writable, { brandId: B, sort: 'title', includeArchived: true }, cache.days());
+      const first = listPage(cache.readable, q, { limit: 25 });
+      const pages = [first, listPage(cache.readable, q, { limit: 25, after: first.next! }), listPage(cache.readable, q, { limit: 25, offset: 50 })];
+      const items = pages.flatMap((p) => p.items);
+      expect(items).toHaveLength(60);
+      expect(flagsOf(items)).toEqual(flagsOf(items.map((o) => detail(cache, B, o.id)!.item)));
+      expect(items.filter((o) => o.pitched_at !== null)).toHaveLength(want.pitched);
+      expect(items.filter((o) => o.do_not_contact_count > 0)).toHaveLength(want.blocked);
+      // The page's own query looks up only what can be there.
+      const text = listSql(cache.readable, q, { limit: 25, offset: 0 }).text;
+      expect(/temp\.pitched/.test(text), text).toBe(q.flags.pitched);
+      expect(/FROM do_not_contact\b/.test(text), text).toBe(q.flags.blocked);
+      return q.flags;
+    };
+    // Nothing pitched, nothing blocked: a page makes neither lookup.
+    expect(agree({ pitched: 0, blocked: 0 })).toEqual({ pitched: false, blocked: false });
+    // A pitch to a1@site.com (id1's only address): id1 shows its date; the undo takes it away again.
+    act(cache, B, ['id1'], { do: 'contacted', on: '2026-11-05' }, '2026-11-05');
+    expect(agree({ pitched: 1, blocked: 0 })).toEqual({ pitched: true, blocked: false });
+    undoAction(cache, { brandId: B });
+    expect(agree({ pitched: 0, blocked: 0 })).toEqual({ pitched: false, blocked: false });
+    // The do-not-contact list: an address (id5's), then a whole domain (every tips@siteN.com catch-all), then removed.
+    cache.doNotContact.add('a5@site.com');
+    expect(agree({ pitched: 0, blocked: 1 })).toEqual({ pitched: false, blocked: true });
+    cache.doNotContact.add('site2.com');
+    expect(agree({ pitched: 0, blocked: 2 })).toEqual({ pitched: false, blocked: true });
+    cache.doNotContact.remove('a5@site.com');
+    cache.doNotContact.remove('site2.com');
+    expect(agree({ pitched: 0, blocked: 0 })).toEqual({ pitched: false, blocked: false });
   });
 });
