@@ -7,7 +7,7 @@ import type { ListItem } from '../../../shared/model';
 import type { FieldTable } from '../../../shared/opportunity-fields';
 import { TRIAGE_FIELDS } from '../../../shared/triage-fields';
 import type { ReadableDB, WritableDB } from './database';
-import { listColumns, listItemMapper } from './opportunity-columns';
+import { listColumns, listItemMapper, listRowsMapper } from './opportunity-columns';
 import { doNotContactCount, pitchedAt } from './opportunity-filter';
 import { brandKey } from './brand-keys';
 import { identifier, sql, sqlJoin, type Sql } from './sql';
@@ -29,6 +29,8 @@ const FLAGS = ['removed_on_server', ...LISTED.filter((f) => f.kind === 'flag').m
 interface Items {
   columns: Sql;
   map: (row: Record<string, unknown>) => ListItem;
+  /** `map` for every row of one query (a page). */
+  mapAll: (rows: readonly Record<string, unknown>[]) => ListItem[];
 }
 const built = new WeakMap<FieldTable, Items>();
 
@@ -37,12 +39,18 @@ export function itemsOf(fields: FieldTable): Items {
   let it = built.get(fields);
   if (!it) {
     const toItem = listItemMapper<ListItem>(fields, FLAGS);
+    const toItems = listRowsMapper<ListItem>(fields, FLAGS);
     it = {
       columns: sql`${listColumns(fields)}, ${triageColumns}, o.removed_on_server`,
       map: (row) => {
         const item = toItem(row);
         item.sort_value = (row._sort as ListItem['sort_value'] | undefined) ?? null;
         return item;
+      },
+      mapAll: (rows) => {
+        const items = toItems(rows);
+        for (let i = 0; i < items.length; i++) items[i]!.sort_value = (rows[i]!._sort as ListItem['sort_value'] | undefined) ?? null;
+        return items;
       },
     };
     built.set(fields, it);

@@ -213,7 +213,7 @@ const windowable = (q: ListQuery, offset: number): boolean => q.dense && q.probe
 export function listPage(db: ReadableDB, q: ListQuery, page: { limit?: number; offset?: number; after?: After; fromEnd?: boolean } = {}): ListPage {
   const limit = Math.max(1, Math.min(page.limit ?? 200, 5000));
   const offset = Math.max(0, page.offset ?? 0);
-  const map = itemsOf(db.fields).map;
+  const map = itemsOf(db.fields).mapAll;
   type Row = Record<string, unknown> & { _rowid: number; _sort: string | number | null };
   let rows: Row[] | null = null;
   // Many matches: the sort's next rows tested one by one fill most pages; a page they leave short (sparse
@@ -233,7 +233,7 @@ export function listPage(db: ReadableDB, q: ListQuery, page: { limit?: number; o
   rows ??= db.all<Row>(listSql(db, q, { limit, offset, after: page.after, fromEnd }));
   const last = rows[rows.length - 1];
   const more = fromEnd ? offset > 0 : rows.length === limit;
-  return { items: rows.map(map), next: more && last ? { value: last._sort, rowid: last._rowid } : null };
+  return { items: map(rows), next: more && last ? { value: last._sort, rowid: last._rowid } : null };
 }
 
 /** The full-text matches (`s`) joined to their facets (`o`): what a search's total and chip counts read. */
