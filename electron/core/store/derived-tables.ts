@@ -14,7 +14,7 @@
 // step a read comes after (store/opportunity-list.ts, prepareList): a read
 // itself never writes.
 import type { DB } from './db';
-import { contactedAddress } from './opportunity-filter';
+import { contactedAddress, dueRowids, type PipelineDays } from './opportunity-filter';
 import { ftsTerms, rankMatches } from './search-rank';
 import { sql, type Sql } from './sql';
 import { Statements } from './statements';
@@ -34,6 +34,7 @@ export class DerivedTables {
   private pitchedRowidsKey: string | null = null;
   /** Each searched prefix's exact terms (null: too many to list), for the generation in `termsKey`. */
   private terms = new Map<string, string[] | null>();
+  private dueKey: string | null = null;
   private termsKey: string | null = null;
 
   constructor(private readonly db: DB) {
@@ -54,6 +55,11 @@ export class DerivedTables {
   private generation(): string {
     const s = this.statements.get<{ v: number; c: number }>(sql`SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c`)!;
     return `${s.v}/${s.c - this.own}`;
+  }
+
+  /** What the cache holds now (changes with any write but this object's own fills): what memory kept of it is keyed by. */
+  version(): string {
+    return this.generation();
   }
 
   /** Fill temporary tables; what they change is not a change of the cache. Only temp tables: no write lock on the cache. */
@@ -298,5 +304,21 @@ export class DerivedTables {
         WHERE c3.brand_key = ${bk} AND c3.identity = p3.identity AND c3.valid = 1`,
     ]);
     this.pitchedRowidsKey = key;
+  }
+
+  /**
+   * The brand's opportunities due for a follow-up today (`temp.due_rowids`),
+   * for the "due" view: worked out once per change of the cache (a triage
+   * write changes it too: it may set a stage or a follow-up), so each page
+   * tests a set of rowids instead of building it and reading every row's
+   * addresses again.
+   */
+  dueRowids(brandId: string, bk: number, days: PipelineDays): void {
+    this.setUp();
+    this.db.exec('CREATE TEMP TABLE IF NOT EXISTS due_rowids (rowid INTEGER PRIMARY KEY)');
+    const key = `${this.generation()}/${brandId}/${days.dueOnOrBefore}`;
+    if (key === this.dueKey) return;
+    this.fill([sql`DELETE FROM temp.due_rowids`, sql`INSERT INTO temp.due_rowids (rowid) ${dueRowids(brandId, bk, days)}`]);
+    this.dueKey = key;
   }
 }

@@ -7,7 +7,7 @@ import type { ListItem } from '../../../shared/model';
 import type { FieldTable } from '../../../shared/opportunity-fields';
 import { TRIAGE_FIELDS } from '../../../shared/triage-fields';
 import type { ReadableDB, WritableDB } from './database';
-import { listColumns, listItemMapper } from './opportunity-columns';
+import { listColumns, listItemMapper, listRowsMapper } from './opportunity-columns';
 import { doNotContactCount, pitchedAt } from './opportunity-filter';
 import { brandKey } from './brand-keys';
 import { identifier, sql, sqlJoin, type Sql } from './sql';
@@ -29,6 +29,8 @@ const FLAGS = ['removed_on_server', ...LISTED.filter((f) => f.kind === 'flag').m
 interface Items {
   columns: Sql;
   map: (row: Record<string, unknown>) => ListItem;
+  /** `map` for every row of one query (a page). */
+  mapAll: (rows: readonly Record<string, unknown>[]) => ListItem[];
 }
 const built = new WeakMap<FieldTable, Items>();
 
@@ -37,6 +39,7 @@ export function itemsOf(fields: FieldTable): Items {
   let it = built.get(fields);
   if (!it) {
     const toItem = listItemMapper<ListItem>(fields, FLAGS);
+    const toItems = listRowsMapper<ListItem>(fields, FLAGS);
     it = {
       columns: sql`${listColumns(fields)}, ${triageColumns}, o.removed_on_server`,
       map: (row) => {
@@ -44,14 +47,36 @@ export function itemsOf(fields: FieldTable): Items {
         item.sort_value = (row._sort as ListItem['sort_value'] | undefined) ?? null;
         return item;
       },
+      mapAll: (rows) => {
+        const items = toItems(rows);
+        for (let i = 0; i < items.length; i++) items[i]!.sort_value = (rows[i]!._sort as ListItem['sort_value'] | undefined) ?? null;
+        return items;
+      },
     };
     built.set(fields, it);
   }
   return it;
 }
 
-/** What a row reads of the pitched addresses and the do-not-contact list, for the opportunity at `rowid`. */
-export const rowFlags = (rowid: Sql): Sql => sql`${pitchedAt(rowid)} AS pitched_at, ${doNotContactCount(rowid)} AS do_not_contact_count`;
+/** Whether the brand's pitched addresses (`temp.pitched`) and the do-not-contact list hold any: a flag's lookups are skipped while its list is empty. */
+export interface FlagSources {
+  pitched: boolean;
+  blocked: boolean;
+}
+
+/**
+ * What a row reads of the pitched addresses and the do-not-contact list, for
+ * the opportunity at `rowid`: two lookups per row, each left out (its answer
+ * known: no date, none blocked) when `from` says its list is empty.
+ */
+export const rowFlags = (rowid: Sql, from: FlagSources = { pitched: true, blocked: true }): Sql =>
+  sql`${from.pitched ? pitchedAt(rowid) : sql`NULL`} AS pitched_at, ${from.blocked ? doNotContactCount(rowid) : sql`0`} AS do_not_contact_count`;
+
+/** Which of the flags' lists hold anything now (after prepareBrand: `temp.pitched` is the brand's). */
+export const flagSources = (db: ReadableDB): FlagSources => {
+  const r = db.get<{ p: number; b: number }>(sql`SELECT EXISTS (SELECT 1 FROM temp.pitched) AS p, EXISTS (SELECT 1 FROM do_not_contact) AS b`)!;
+  return { pitched: r.p === 1, blocked: r.b === 1 };
+};
 
 declare const READY: unique symbol;
 /** A brand whose derived tables are prepared: rows of it may be read (they say when their addresses were pitched). */

@@ -122,6 +122,27 @@ export function listColumns(table: FieldTable): Sql {
   );
 }
 
+/**
+ * listItemMapper for every row of one query at once (they all have the same
+ * columns): the columns kept and which are flags worked out from the first
+ * row, not per row and column, so a page of 200 is mapped in a fraction of the time.
+ */
+export function listRowsMapper<T>(table: FieldTable, extraFlags: readonly string[]): (rows: readonly Record<string, unknown>[]) => T[] {
+  const flags = new Set([...listed(table).flatMap((x) => (x.flag ? [x.key] : [])), ...extraFlags]);
+  return (rows) => {
+    if (rows.length === 0) return [];
+    const keys = Object.keys(rows[0]!).filter((k) => !k.startsWith('_'));
+    const isFlag = keys.map((k) => flags.has(k));
+    const absent = [...flags].filter((k) => !keys.includes(k));
+    return rows.map((row) => {
+      const item: Record<string, unknown> = {};
+      for (let i = 0; i < keys.length; i++) item[keys[i]!] = isFlag[i] ? row[keys[i]!] === 1 : row[keys[i]!];
+      for (const k of absent) item[k] = false;
+      return item as T;
+    });
+  };
+}
+
 /** Turns a list row into a list item: 0/1 flags (the table's, and `extraFlags`) to booleans, columns starting with _ left out. */
 export function listItemMapper<T>(table: FieldTable, extraFlags: readonly string[]): (row: Record<string, unknown>) => T {
   const flags = [...listed(table).flatMap((x) => (x.flag ? [x.key] : [])), ...extraFlags];

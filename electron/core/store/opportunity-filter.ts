@@ -122,6 +122,23 @@ export interface PipelineDays {
   dueOnOrBefore: string;
 }
 
+/** A triage row (`td`) of the brand that may be due for its follow-up (contacted long enough ago, no follow-up yet). */
+const dueTriage = (brandId: string, days: PipelineDays): Sql =>
+  sql`td.stage = 'Contacted' AND td.brand_id = ${brandId} AND td.followed_up_at IS NULL AND td.contacted_at <= ${days.dueOnOrBefore}`;
+
+/** The opportunity (`o`) has someone to write to: an address not on the do-not-contact list. */
+const dueHasAddress = sql`EXISTS (SELECT 1 FROM contacts c WHERE c.opportunity_rowid = o.rowid AND c.valid = 1 AND NOT ${contactBlocked})`;
+
+/**
+ * The rowids of the brand's opportunities due for a follow-up, all at once
+ * (the same rows the "due" filter keeps): what DerivedTables.dueRowids copies
+ * into `temp.due_rowids`, so a page tests a set instead of building it again
+ * and looking at each row's addresses on every page.
+ */
+export const dueRowids = (brandId: string, bk: number, days: PipelineDays): Sql =>
+  sql`SELECT o.rowid FROM triage td CROSS JOIN opportunities o
+    WHERE ${dueTriage(brandId, days)} AND o.brand_key = ${bk} AND o.id = td.opportunity_id AND o.stage = 'Contacted' AND ${dueHasAddress}`;
+
 export interface FilterSql {
   /** The opportunity (`o`) with the user's triage (`t`), for queries that show triage fields. */
   from: Sql;
@@ -151,7 +168,7 @@ export function filterSql(
   days: PipelineDays,
   search: SearchPlan = 'probe',
   hits: Sql | null = null,
-  opts: { dueFrom?: 'td' } = {},
+  opts: { dueFrom?: 'td' | 'set' } = {},
 ): FilterSql {
   const where: Sql[] = [sql`o.brand_key = ${bk}`];
   if (f.onlyRemoved) where.push(sql`o.removed_on_server = 1`);
@@ -177,14 +194,16 @@ export function filterSql(
   // A follow-up needs someone to write to: one with every address on the do-not-contact list is not due.
   if (f.view === 'due') {
     // The triage rows that may be due: as a set of rowids the list tests (`in`), or, for a count that
-    // starts from them (dueTriage: the caller's FROM is `triage td CROSS JOIN opportunities o`), as `td` itself.
-    const dueTriage = sql`td.stage = 'Contacted' AND td.brand_id = ${f.brandId} AND td.followed_up_at IS NULL AND td.contacted_at <= ${days.dueOnOrBefore}`;
-    const rows =
-      opts.dueFrom === 'td'
-        ? sql`${dueTriage} AND o.id = td.opportunity_id`
-        : sql`o.rowid IN (SELECT oi.rowid FROM triage td CROSS JOIN opportunities oi WHERE ${dueTriage} AND oi.brand_key = ${bk} AND oi.id = td.opportunity_id)`;
-    where.push(sql`o.stage = 'Contacted' AND ${rows}
-      AND EXISTS (SELECT 1 FROM contacts c WHERE c.opportunity_rowid = o.rowid AND c.valid = 1 AND NOT ${contactBlocked})`);
+    // starts from them (dueTriage: the caller's FROM is `triage td CROSS JOIN opportunities o`), as `td` itself;
+    // or (`set`, what a list prepares) the due rowids worked out once into temp.due_rowids (dueRowids below).
+    if (opts.dueFrom === 'set') where.push(sql`o.stage = 'Contacted' AND o.rowid IN temp.due_rowids`);
+    else {
+      const rows =
+        opts.dueFrom === 'td'
+          ? sql`${dueTriage(f.brandId, days)} AND o.id = td.opportunity_id`
+          : sql`o.rowid IN (SELECT oi.rowid FROM triage td CROSS JOIN opportunities oi WHERE ${dueTriage(f.brandId, days)} AND oi.brand_key = ${bk} AND oi.id = td.opportunity_id)`;
+      where.push(sql`o.stage = 'Contacted' AND ${rows} AND ${dueHasAddress}`);
+    }
   }
   if (f.alreadyPitched === true) where.push(sql`o.rowid IN temp.pitched_rowids`);
   if (f.alreadyPitched === false) where.push(sql`o.rowid NOT IN temp.pitched_rowids`);

@@ -1,18 +1,31 @@
 // The list: one explicit step that prepares a filter (prepareList: the brand's
 // pitched addresses, a search's matches and their rank, into this connection's
 // temporary tables), then reads that only read: a page (after a row, or at
-// an offset), the total, the chip counts, and the counts per outlet.
-import { STAGES } from '../../../shared/pipeline';
-import { STATUSES } from '../../../shared/domain';
+// an offset); the total, the chip counts and the counts per outlet are
+// list-counts.ts's (exported from here too, as the list's reads).
 import type { ListFilter, ListItem, ListSort } from '../../../shared/model';
 import { addDays, localDay } from '../../../shared/calendar';
 import { PIPELINE_DEFAULTS } from '../../../shared/pipeline';
 import type { ReadableDB, WritableDB } from './database';
-import { itemsOf, prepareBrand, rowFlags, type BrandReady } from './list-items';
+import { flagSources, itemsOf, prepareBrand, rowFlags, type BrandReady, type FlagSources } from './list-items';
 import { filterSql, ftsQuery, keysetAfter, orderBy, orderFromEnd, SORTS, type After, type PipelineDays } from './opportunity-filter';
 import { ftsTerms } from './search-rank';
+import { listTotal } from './list-counts';
+import { jumpCursors, jumpRows } from './list-jump';
 import { densityOf, matchesOf, rowMatches } from './search-walk';
 import { sql, sqlJoin, type Sql } from './sql';
+
+export {
+  chipCountsAndTotal,
+  countSql,
+  countsSql,
+  listTotal,
+  outletCounts,
+  outletCountsSql,
+  SEARCH_TOTAL_CAP,
+  shownTotal,
+  type ChipCounts,
+} from './list-counts';
 
 export type { After, PipelineDays } from './opportunity-filter';
 
@@ -72,6 +85,9 @@ export interface ListQuery {
   /** With a search: the list's and the chips' WHERE without the words, for queries that join the matches themselves. */
   readonly joinedWhere: Sql | null;
   readonly joinedChipWhere: Sql | null;
+  /** Without a search, the list's kept jump cursors (list-jump.ts); and which flags a page looks up (none from a list empty now). */
+  readonly jumps: After[] | null;
+  readonly flags: FlagSources;
 }
 
 /** The filters the summary's columns answer (no search, no outlet, no follow-ups due, no pitched set, no selection). */
@@ -90,11 +106,14 @@ const summaryAnswers = (f: ListFilter, q: string | null): boolean =>
 export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = pipelineDays()): ListQuery {
   const brand = prepareBrand(db, f.brandId);
   if (f.alreadyPitched !== undefined) db.derived.pitchedRowids(f.brandId, brand.bk);
+  // The follow-ups due: their rowids worked out once (temp.due_rowids), each page then tests that set.
+  if (f.view === 'due') db.derived.dueRowids(f.brandId, brand.bk, days);
+  const due = f.view === 'due' ? { dueFrom: 'set' as const } : {};
   const q = f.search === undefined ? null : ftsQuery(f.search);
   const sort: ListSort = f.sort === 'relevance' && !q ? 'priority' : (f.sort ?? 'priority');
   const chipFilter = { ...f, status: undefined, type: undefined, difficulty: undefined };
-  let w = filterSql(f, brand.bk, days);
-  let chip = filterSql(chipFilter, brand.bk, days);
+  let w = filterSql(f, brand.bk, days, 'probe', null, due);
+  let chip = filterSql(chipFilter, brand.bk, days, 'probe', null, due);
   let counted: CountedFrom = summaryAnswers(f, q) ? 'summary' : 'index';
   let joined: { where: Sql; chip: Sql } | null = null;
   let plan: 'drive' | 'probe' | null = null;
@@ -128,9 +147,9 @@ export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = 
     }
     // The matches tested as a set (a page the sort's next rows left short, an offset, the outlet counts): in whole words too where it can.
     hits ??= probeFts === null ? null : sql`(SELECT rowid FROM opportunity_search WHERE opportunity_search MATCH ${probeFts})`;
-    w = filterSql(f, brand.bk, days, plan, hits);
-    chip = filterSql(chipFilter, brand.bk, days, plan, hits);
-    joined = { where: filterSql(f, brand.bk, days, 'joined').where, chip: filterSql(chipFilter, brand.bk, days, 'joined').where };
+    w = filterSql(f, brand.bk, days, plan, hits, due);
+    chip = filterSql(chipFilter, brand.bk, days, plan, hits, due);
+    joined = { where: filterSql(f, brand.bk, days, 'joined', null, due).where, chip: filterSql(chipFilter, brand.bk, days, 'joined', null, due).where };
     // (The facets hold no outlet: a search within an outlet counts from the opportunities.)
     if (f.domain === undefined || f.domain.trim() === '') counted = 'facets';
   }
@@ -150,6 +169,8 @@ export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = 
     restFts: plan === 'probe' ? (apart?.rest ?? null) : null,
     joinedWhere: joined?.where ?? null,
     joinedChipWhere: joined?.chip ?? null,
+    flags: flagSources(db),
+    jumps: q ? null : jumpCursors(db.derived, db.derived.version(), `${sort} ${w.where.text} ${JSON.stringify(w.where.params)}`),
   } as ListQuery;
 }
 
@@ -165,7 +186,8 @@ export interface ListPage {
  * offset (a jump). Only the page's rows are then read whole, with the triage
  * and the flags that need their own lookups.
  */
-export function listSql(db: ReadableDB, q: ListQuery, page: { limit: number; offset: number; after?: After; windowed?: boolean; fromEnd?: boolean }): Sql {
+type PageAsk = { limit: number; offset: number; after?: After; skip?: number; windowed?: boolean; fromEnd?: boolean; cursorOnly?: boolean };
+export function listSql(db: ReadableDB, q: ListQuery, page: PageAsk): Sql {
   const order = orderBy(q.sort);
   // Counted from the end (End, the scroll bar's lower half): the index walked backwards, the page's rows then put in order.
   const fromEnd = page.fromEnd === true && !page.after;
@@ -177,9 +199,9 @@ export function listSql(db: ReadableDB, q: ListQuery, page: { limit: number; off
       : windowed
         ? sql`opportunities o WHERE ${q.joinedWhere!}${q.heads !== null && !q.dense && q.restFts !== null ? sql` AND +o.rowid IN ${matchesOf(q.restFts)}` : sql``}`
         : sql`opportunities o WHERE ${q.where}`;
-  const pick = (extra: Sql | null, offset: number) => {
+  const pick = (extra: Sql | null, offset: number, limit = page.limit) => {
     const rows = sql`SELECT o.rowid FROM ${from}${extra ? sql` AND ${extra}` : sql``} ORDER BY ${fromEnd ? orderFromEnd(q.sort) : order}`;
-    if (!windowed) return sql`${rows} LIMIT ${page.limit}${offset ? sql` OFFSET ${offset}` : sql``}`;
+    if (!windowed) return sql`${rows} LIMIT ${limit}${offset ? sql` OFFSET ${offset}` : sql``}`;
     // Many matches: the next rows of the sort's index (the filter without the words), each tested against the
     // search by its rowid, until the page is full; never the set of every match.
     return sql`SELECT w.rowid FROM (${rows} LIMIT ${page.limit * WINDOW}) w WHERE ${rowMatches(q)} LIMIT ${page.limit}`;
@@ -188,11 +210,16 @@ export function listSql(db: ReadableDB, q: ListQuery, page: { limit: number; off
   if (!page.after) rowids = pick(null, page.offset);
   else {
     const k = keysetAfter(q.sort, page.after);
-    const arms = [k.rest, k.empties].filter((x): x is Sql => x !== null).map((c) => sql`SELECT rowid FROM (${pick(c, 0)})`);
+    // `skip`: the page starts that many rows after the row (a jump from a kept cursor, list-jump.ts).
+    const skip = page.skip ?? 0;
+    const arms = [k.rest, k.empties].filter((x): x is Sql => x !== null).map((c) => sql`SELECT rowid FROM (${pick(c, 0, page.limit + skip)})`);
+    const union = arms.length === 1 && !skip ? arms[0]! : sql`${sqlJoin(arms, sql` UNION ALL `)} LIMIT ${page.limit}${skip ? sql` OFFSET ${skip}` : sql``}`;
     // No arm: a row past the end (a cursor with no value on a sort that has none empty).
-    rowids = arms.length === 0 ? sql`SELECT NULL WHERE 0` : arms.length === 1 ? arms[0]! : sql`${sqlJoin(arms, sql` UNION ALL `)} LIMIT ${page.limit}`;
+    rowids = arms.length === 0 ? sql`SELECT NULL WHERE 0` : union;
   }
-  return sql`SELECT o.rowid AS _rowid, ${SORTS[q.sort].key} AS _sort, ${itemsOf(db.fields).columns}, ${rowFlags(sql`o.rowid`)}
+  // A jump's cursor (list-jump.ts): the sort value and rowid alone, from the sort's index.
+  if (page.cursorOnly) return sql`SELECT o.rowid AS _rowid, ${SORTS[q.sort].key} AS _sort FROM opportunities o WHERE o.rowid IN (${rowids})`;
+  return sql`SELECT o.rowid AS _rowid, ${SORTS[q.sort].key} AS _sort, ${itemsOf(db.fields).columns}, ${rowFlags(sql`o.rowid`, q.flags)}
     FROM ${q.from} WHERE o.rowid IN (${rowids}) ORDER BY ${order}`;
 }
 
@@ -211,12 +238,19 @@ const windowable = (q: ListQuery, offset: number): boolean => (q.dense || q.head
 export function listPage(db: ReadableDB, q: ListQuery, page: { limit?: number; offset?: number; after?: After; fromEnd?: boolean } = {}): ListPage {
   const limit = Math.max(1, Math.min(page.limit ?? 200, 5000));
   const offset = Math.max(0, page.offset ?? 0);
-  const map = itemsOf(db.fields).map;
+  const map = itemsOf(db.fields).mapAll;
   type Row = Record<string, unknown> & { _rowid: number; _sort: string | number | null };
   let rows: Row[] | null = null;
   // Many matches: the sort's next rows tested one by one fill most pages; a page they leave short (sparse
   // matches under this filter, or the list's end) is read again with the set of the matches.
   const fromEnd = page.fromEnd === true && !page.after;
+  // A jump without a search (the scroll bar): from the nearer end or a kept cursor, never every row before it.
+  if (!fromEnd && !page.after && offset > 0 && q.jumps)
+    rows = jumpRows<Row>(q.jumps, limit, offset, {
+      total: () => (q.counted === 'summary' ? listTotal(db, q) : null),
+      fromEnd: (n, skip) => db.all<Row>(listSql(db, q, { limit: n, offset: skip, fromEnd: true })),
+      rows: (after, skip, n, cursorOnly) => db.all<Row>(listSql(db, q, { limit: n, offset: skip, after: after ?? undefined, skip, cursorOnly })),
+    });
   if (!fromEnd && windowable(q, offset)) {
     rows = db.all<Row>(listSql(db, q, { limit, offset, after: page.after, windowed: true }));
     if (rows.length < limit) rows = null;
@@ -224,109 +258,7 @@ export function listPage(db: ReadableDB, q: ListQuery, page: { limit?: number; o
   rows ??= db.all<Row>(listSql(db, q, { limit, offset, after: page.after, fromEnd }));
   const last = rows[rows.length - 1];
   const more = fromEnd ? offset > 0 : rows.length === limit;
-  return { items: rows.map(map), next: more && last ? { value: last._sort, rowid: last._rowid } : null };
-}
-
-/** The full-text matches (`s`) joined to their facets (`o`): what a search's total and chip counts read. */
-const matchedFacets = (q: ListQuery): Sql =>
-  sql`opportunity_search s CROSS JOIN opportunity_facets o ON o.rowid = s.rowid WHERE s.opportunity_search MATCH ${q.probeFts ?? q.fts}`;
-
-export function countSql(q: ListQuery): Sql {
-  if (q.counted === 'summary') return sql`SELECT coalesce(sum(o.n), 0) AS n FROM opportunity_summary o WHERE ${q.where}`;
-  if (q.counted === 'facets') return sql`SELECT count(*) AS n FROM ${matchedFacets(q)} AND ${q.joinedWhere!}`;
-  return sql`SELECT count(*) AS n FROM opportunities o WHERE ${q.where}`;
-}
-
-/** How many the list holds (every match: no cap). */
-export function listTotal(db: ReadableDB, q: ListQuery): number {
-  return db.get<{ n: number }>(countSql(q))!.n;
-}
-
-/** A search's total is counted up to this while it is typed and scrolled; the exact one comes with the chip counts. */
-export const SEARCH_TOTAL_CAP = 1000;
-
-/**
- * The list's total as a page shows it: exact without a search; under a
- * search counted only up to `cap` (`capped`: the search matches more), so a
- * keystroke never counts every match of a two-letter prefix. The exact total
- * comes with the chip counts (chipCountsAndTotal), after the list.
- */
-export function shownTotal(db: ReadableDB, q: ListQuery, cap: number = SEARCH_TOTAL_CAP): { total: number; capped: boolean } {
-  if (q.fts === null) return { total: listTotal(db, q), capped: false };
-  const rows = q.counted === 'facets' ? sql`SELECT 1 FROM ${matchedFacets(q)} AND ${q.joinedWhere!}` : sql`SELECT 1 FROM opportunities o WHERE ${q.where}`;
-  const n = db.get<{ n: number }>(sql`SELECT count(*) AS n FROM (${rows} LIMIT ${cap + 1})`)!.n;
-  return n > cap ? { total: cap, capped: true } : { total: n, capped: false };
-}
-
-/**
- * The chip counts: from the summary (its groups added up), a search's
- * matches joined to their facets, or else grouped by the chip index's own
- * columns: one pass over it, no sort. Named, not left to the planner: every
- * sort's index also covers these columns, and one of them walked in its own
- * order would need a sort for the grouping.
- */
-export function countsSql(q: ListQuery): Sql {
-  const columns = sql`o.status, o.opportunity_type AS type, o.difficulty AS difficulty, o.stage`;
-  if (q.counted === 'summary') return sql`SELECT ${columns}, sum(o.n) AS n FROM opportunity_summary o WHERE ${q.chipWhere} GROUP BY 1, 2, 3, 4`;
-  if (q.counted === 'facets') return sql`SELECT ${columns}, count(*) AS n FROM ${matchedFacets(q)} AND ${q.joinedChipWhere!} GROUP BY 1, 2, 3, 4`;
-  return sql`SELECT ${columns}, count(*) AS n
-    FROM opportunities o INDEXED BY opportunities_by_chip WHERE ${q.chipWhere} GROUP BY 1, 2, 3, 4`;
-}
-
-/** The counts on the filter chips: each one how many the list would hold with it chosen, the other filters as they are. */
-export interface ChipCounts {
-  /** Trakkr's status. */
-  status: Record<string, number>;
-  type: Record<string, number>;
-  difficulty: Record<string, number>;
-  /** The user's stage. */
-  stage: Record<string, number>;
-  /** All of them: the list without a status, type or difficulty chosen. */
-  total: number;
-}
-
-/**
- * The chip counts and, from the same rows, the list's total: the rows are
- * grouped by the three columns the chips leave out of the filter, so
- * applying those three here gives the total without a second pass.
- */
-export function chipCountsAndTotal(db: ReadableDB, q: ListQuery): { counts: ChipCounts; total: number } {
-  const f = q.filter;
-  const rows = db.all<{ status: string | null; type: string | null; difficulty: string | null; stage: string | null; n: number }>(countsSql(q));
-  const counts: ChipCounts = {
-    status: Object.fromEntries(STATUSES.map((s) => [s, 0])),
-    type: {},
-    difficulty: {},
-    stage: Object.fromEntries(STAGES.map((s) => [s, 0])),
-    total: 0,
-  };
-  let total = 0;
-  for (const r of rows) {
-    counts.total += r.n;
-    const s = r.status ?? 'New';
-    counts.status[s] = (counts.status[s] ?? 0) + r.n;
-    if (r.type) counts.type[r.type] = (counts.type[r.type] ?? 0) + r.n;
-    if (r.difficulty) counts.difficulty[r.difficulty] = (counts.difficulty[r.difficulty] ?? 0) + r.n;
-    const stage = r.stage ?? 'New';
-    counts.stage[stage] = (counts.stage[stage] ?? 0) + r.n;
-    if (
-      (f.status === undefined || r.status === f.status) &&
-      (f.type === undefined || r.type === f.type) &&
-      (f.difficulty === undefined || r.difficulty === f.difficulty)
-    )
-      total += r.n;
-  }
-  return { counts, total };
-}
-
-/** How many of the filtered list each outlet (domain) has: the heads of the list grouped by publication. */
-export function outletCountsSql(q: ListQuery): Sql {
-  return sql`SELECT min(o.domain), count(*) FROM opportunities o WHERE ${q.where} GROUP BY o.domain COLLATE NOCASE`;
-}
-
-export function outletCounts(db: ReadableDB, q: ListQuery): Record<string, number> {
-  const rows = db.tuples<[string, number]>(outletCountsSql(q));
-  return Object.fromEntries(rows.map(([d, n]) => [d.toLowerCase(), n]));
+  return { items: map(rows), next: more && last ? { value: last._sort, rowid: last._rowid } : null };
 }
 
 /** Of these opportunities, the ones the list (as prepared) no longer holds: a key's answer says which rows leave it (a condition on an empty value counts as not held). */

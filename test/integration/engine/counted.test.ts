@@ -12,6 +12,7 @@ import { clearTriage } from '../../../electron/core/store/triage';
 import {
   chipCountsAndTotal,
   listPage,
+  listSql,
   listTotal,
   prepareList,
   SEARCH_TOTAL_CAP,
@@ -20,8 +21,8 @@ import {
   type ListQuery,
 } from '../../../electron/core/store/opportunity-list';
 import { list, view } from '../../../electron/core/app/opportunities';
-import type { ListFilter, ListSort } from '../../../shared/model';
-import { setTriage } from '../../support/store';
+import type { ListFilter, ListItem, ListSort } from '../../../shared/model';
+import { act, detail, setTriage } from '../../support/store';
 import { tempDir } from '../../support/tmp';
 import { backToVersion11 } from '../../support/version-11';
 import { LATEST_VERSION } from '../../../electron/core/store/migrations';
@@ -386,5 +387,88 @@ describe('jumps counted from the end of the list (End, the lower half of the scr
           else expect(ids(listPage(cache.readable, q, { limit: 3, after: page.next! })), what).toEqual(all.slice(n - offset, n - offset + 3));
         }
       }
+  });
+
+  it('a jump by offset (the scroll bar) gives the rows the list has there, from the nearer end or after a kept cursor, in every sort and filter; a write forgets the cursors', () => {
+    const ids = (p: { items: { id: string }[] }) => p.items.map((i) => i.id);
+    const jumpsAgree = (f: Omit<ListFilter, 'brandId'>, sort: ListSort) => {
+      const what = JSON.stringify({ sort, ...f });
+      const all = ids(listPage(cache.readable, prepareList(cache.writable, { brandId: B, sort, ...f }, cache.days()), { limit: 5000 }));
+      const n = all.length;
+      // Across the kept cursors' steps (every 200th row), forwards then back, past the end; each asked as the window asks (prepared anew).
+      for (const offset of [450, 1, 199, 200, 201, 399, 400, 601, 820, 3, n - 1, n, n + 5, 230])
+        for (const limit of [200, 37]) {
+          const page = listPage(cache.readable, prepareList(cache.writable, { brandId: B, sort, ...f }, cache.days()), { offset, limit });
+          const want = all.slice(offset, offset + limit);
+          expect(ids(page), `${what} ${offset}/${limit}`).toEqual(want);
+          // A full page says where the next starts (as the same page read by OFFSET did); the page after follows by keyset.
+          if (want.length < limit) expect(page.next, `${what} ${offset}/${limit}`).toBeNull();
+          else {
+            expect(page.next, `${what} ${offset}/${limit}`).not.toBeNull();
+            const after = listPage(cache.readable, prepareList(cache.writable, { brandId: B, sort, ...f }, cache.days()), { limit: 3, after: page.next! });
+            expect(ids(after), `${what} ${offset}/${limit} then`).toEqual(all.slice(offset + limit, offset + limit + 3));
+          }
+        }
+    };
+    const filters: Omit<ListFilter, 'brandId'>[] = [
+      {},
+      { starred: true },
+      // Not answered by the summary (its total costs a walk): every jump starts after a kept cursor.
+      { domain: 'site1' },
+      { alreadyPitched: false },
+      { includeArchived: true, type: 'publication-gap' },
+    ];
+    for (const sort of ['priority', 'fit', 'last_seen', 'title', 'domain', 'relevance'] as const) for (const f of filters) jumpsAgree(f, sort);
+    // A write moves rows out of the list and changes their order: the cursors kept before it are not used after it.
+    for (const i of [2, 5, 17, 33, 101, 250, 404]) setTriage(cache, B, `id${i}`, { stage: 'Not a fit' });
+    setTriage(cache, B, 'id600', { starred: true });
+    for (const sort of ['title', 'priority'] as const) for (const f of [{}, { domain: 'site1' }, { alreadyPitched: false }]) jumpsAgree(f, sort);
+  });
+});
+
+describe("a page's flags (pitched, do-not-contact)", () => {
+  it('are looked up per row only from a list that holds anything, and stay what each row says through a pitch, its undo, a do-not-contact entry and its removal', async () => {
+    const cache = await Cache.open(join(tmp.dir, 'flags.db'));
+    onTestFinished(() => cache.close());
+    cache.tx(() =>
+      cache.opportunities.upsertPage(
+        B,
+        Array.from({ length: 60 }, (_, i) => opp(i)),
+        1,
+        '2026-11-01T00:00:00Z',
+      ),
+    );
+    const flagsOf = (items: ListItem[]) => items.map((o) => [o.id, o.pitched_at, o.do_not_contact_count]);
+    /** Every row's flags on the list's pages (by keyset and by a jump) are the ones its own detail reads, with every lookup made. */
+    const agree = (want: { pitched: number; blocked: number }) => {
+      const q = prepareList(cache.writable, { brandId: B, sort: 'title', includeArchived: true }, cache.days());
+      const first = listPage(cache.readable, q, { limit: 25 });
+      const pages = [first, listPage(cache.readable, q, { limit: 25, after: first.next! }), listPage(cache.readable, q, { limit: 25, offset: 50 })];
+      const items = pages.flatMap((p) => p.items);
+      expect(items).toHaveLength(60);
+      expect(flagsOf(items)).toEqual(flagsOf(items.map((o) => detail(cache, B, o.id)!.item)));
+      expect(items.filter((o) => o.pitched_at !== null)).toHaveLength(want.pitched);
+      expect(items.filter((o) => o.do_not_contact_count > 0)).toHaveLength(want.blocked);
+      // The page's own query looks up only what can be there.
+      const text = listSql(cache.readable, q, { limit: 25, offset: 0 }).text;
+      expect(/temp\.pitched/.test(text), text).toBe(q.flags.pitched);
+      expect(/FROM do_not_contact\b/.test(text), text).toBe(q.flags.blocked);
+      return q.flags;
+    };
+    // Nothing pitched, nothing blocked: a page makes neither lookup.
+    expect(agree({ pitched: 0, blocked: 0 })).toEqual({ pitched: false, blocked: false });
+    // A pitch to a1@site.com (id1's only address): id1 shows its date; the undo takes it away again.
+    act(cache, B, ['id1'], { do: 'contacted', on: '2026-11-05' }, '2026-11-05');
+    expect(agree({ pitched: 1, blocked: 0 })).toEqual({ pitched: true, blocked: false });
+    undoAction(cache, { brandId: B });
+    expect(agree({ pitched: 0, blocked: 0 })).toEqual({ pitched: false, blocked: false });
+    // The do-not-contact list: an address (id5's), then a whole domain (every tips@siteN.com catch-all), then removed.
+    cache.doNotContact.add('a5@site.com');
+    expect(agree({ pitched: 0, blocked: 1 })).toEqual({ pitched: false, blocked: true });
+    cache.doNotContact.add('site2.com');
+    expect(agree({ pitched: 0, blocked: 2 })).toEqual({ pitched: false, blocked: true });
+    cache.doNotContact.remove('a5@site.com');
+    cache.doNotContact.remove('site2.com');
+    expect(agree({ pitched: 0, blocked: 0 })).toEqual({ pitched: false, blocked: false });
   });
 });

@@ -635,6 +635,32 @@ describe('opportunities', () => {
           what,
         ).toEqual(['USE TEMP B-TREE FOR ORDER BY']);
       }
+    // A jump from a kept cursor (list-jump.ts: the page `skip` rows after it), and each cursor it keeps (the sort value
+    // and rowid alone): the sort's index walked from the cursor, never the table; no sort but the one of the page's own rows.
+    for (const sort of ['priority', 'fit', 'last_seen', 'title', 'domain'] as const)
+      for (const f of [{}, { domain: 'site' }, { alreadyPitched: false }]) {
+        const q = prepared({ brandId: B, sort, ...f });
+        // (A cursor among the empty values only where the sort has them.)
+        for (const after of sort === 'title' || sort === 'domain'
+          ? [{ value: 'm', rowid: 10 }]
+          : [
+              { value: 5, rowid: 10 },
+              { value: null, rowid: 10 },
+            ])
+          for (const cursorOnly of [false, true]) {
+            const lines = planOf(sqlOf(listSql(cache.readable, q, { limit: cursorOnly ? 1 : 200, offset: 0, after, skip: 150, cursorOnly })));
+            const what = `${sort} ${JSON.stringify({ ...f, after, cursorOnly })}: ${lines.join(' | ')}`;
+            noFullScan(lines, what);
+            expect(lines.join(' | '), what).toMatch(
+              new RegExp(`SEARCH o USING COVERING INDEX opportunities_by_${sort} \\(brand_key=\\? AND removed_on_server=\\?`),
+            );
+            expect(
+              lines.filter((l) => /TEMP B-TREE/.test(l)),
+              what,
+            ).toEqual(cursorOnly ? [] : ['USE TEMP B-TREE FOR ORDER BY']);
+            if (cursorOnly) expect(lines.join(' | '), what).not.toMatch(/SEARCH (t|c|p) /);
+          }
+      }
     // So many matches that a page tests the sort's next rows one by one: the index walked (index entries only, at most four
     // pages of them), each row looked up in the full-text index by its rowid and the words (=M); the set of every match never read.
     const dense = { ...co, plan: 'probe' as const, dense: true, probeFts: '"co"* AND ("coffee")' };
@@ -690,6 +716,13 @@ describe('opportunities', () => {
     for (const f of [{ ids: ['id1'] }, { view: 'due' as const }]) {
       expect(planOf(pageSql({ brandId: B, ...f })).join(' | '), JSON.stringify(f)).toMatch(/USING COVERING INDEX opportunities_by_priority/);
     }
+    // The follow-ups due: their rowids worked out once per change of the cache (temp.due_rowids); a page tests that set
+    // as it walks the sort's index, and neither reads the triage nor each row's addresses again.
+    const due = planOf(pageSql({ brandId: B, view: 'due' })).join(' | ');
+    expect(due).toMatch(
+      /SEARCH o USING COVERING INDEX opportunities_by_priority \(brand_key=\? AND removed_on_server=\?\) \| USING ROWID SEARCH ON TABLE due_rowids/,
+    );
+    expect(due).not.toMatch(/SEARCH td /);
     if (otherScans.size > 0) console.warn(`query plans: full scans of contacts or triage (reported, not failed):\n  ${[...otherScans].join('\n  ')}`);
   });
 

@@ -10,7 +10,15 @@ import { readOpportunity } from '../../../../electron/core/store/opportunity-det
 import { listPage, prepareList } from '../../../../electron/core/store/opportunity-list';
 import { markExported } from '../../../../electron/core/store/triage';
 import type { ListFilter } from '../../../../shared/model';
-import { columnPlan, listColumns, listItemMapper, recordValues, searchValues, upsertSql } from '../../../../electron/core/store/opportunity-columns';
+import {
+  columnPlan,
+  listColumns,
+  listItemMapper,
+  listRowsMapper,
+  recordValues,
+  searchValues,
+  upsertSql,
+} from '../../../../electron/core/store/opportunity-columns';
 import { contactColumns, opportunityColumns, type OpportunityExportRow } from '../../../../electron/core/export/presets';
 import { apiFields, fieldNamed, OPPORTUNITY_FIELDS, type FieldTable, type OpportunityField } from '../../../../shared/opportunity-fields';
 
@@ -38,6 +46,19 @@ describe('a field added to the table', () => {
     expect(listColumns(OPPORTUNITY_FIELDS).text).not.toContain('outlet');
     const item = listItemMapper<Record<string, unknown>>(FIXTURE, ['starred'])({ _rowid: 1, id: 'a1', archived: 1, outlet: 'The Verge', starred: 0 });
     expect(item).toEqual({ id: 'a1', archived: true, outlet: 'The Verge', starred: false });
+    // A page's rows mapped at once: the same items, key for key and in the same order, as each row mapped alone.
+    const rows = [
+      { _rowid: 1, id: 'a1', archived: 1, outlet: 'The Verge', starred: 0, _sort: 'x' },
+      { _rowid: 2, id: 'a2', archived: 0, outlet: null, starred: 1, _sort: 'y' },
+    ];
+    const one = listItemMapper<Record<string, unknown>>(FIXTURE, ['starred', 'removed_on_server']);
+    const all = listRowsMapper<Record<string, unknown>>(FIXTURE, ['starred', 'removed_on_server'])(rows);
+    expect(JSON.stringify(all)).toBe(JSON.stringify(rows.map(one)));
+    expect(all).toEqual([
+      { id: 'a1', archived: true, outlet: 'The Verge', starred: false, removed_on_server: false },
+      { id: 'a2', archived: false, outlet: null, starred: true, removed_on_server: false },
+    ]);
+    expect(listRowsMapper(FIXTURE, [])([])).toEqual([]);
   });
 
   it('joins the opportunities export (every scalar field); the contacts preset keeps its chosen columns', () => {
