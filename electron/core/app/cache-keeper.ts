@@ -33,7 +33,8 @@ export const APP_LOCK_WAIT = { lockWaitMs: 30_000, blockingWaitMs: 5_000 } as co
 /**
  * The largest cache the app compacts as it closes (store/cache.ts compactIfLoose): its VACUUM (about
  * 1 to 1.5 s for 240 MB here) must end within the quit's time for the core (main's QUIT_SHUTDOWN_MS,
- * 3 s). A larger file is left as it is at quit; a `workbench` command that writes compacts it.
+ * 3 s), and only when the quit's stopping took no time (lifecycle.ts). A larger file is left as it is
+ * at quit; a `workbench` command that writes compacts it.
  */
 export const APP_COMPACT_MAX_BYTES = 256 * 1024 * 1024;
 
@@ -73,7 +74,8 @@ export class CacheKeeper {
 
   /** Open the cache at `path`; a damaged one (or, with `startOver`, any) is recovered instead. */
   async open(path: string, startOver = false): Promise<void> {
-    if (this.current?.db.open) this.current.close();
+    // Another cache (the demo's, or the user's again) is opened on a click: the one left is not compacted under it.
+    if (this.current?.db.open) this.current.close({ compact: false });
     this.recoveredAtOpen = false;
     try {
       if (startOver && existsSync(path)) await this.recover(path);

@@ -20,6 +20,12 @@ import type { SettingsFile } from './settings';
 import type { SyncJobs } from './sync-jobs';
 
 /** The cache file a service with these options opens. */
+/**
+ * The close at quit compacts the cache (store/cache.ts compactIfLoose) only when stopping what ran and the backup
+ * took less than this: the rest of main's time for the core (3 s) is left for a VACUUM of up to 256 MB.
+ */
+const COMPACT_IF_CLOSED_WITHIN_MS = 500;
+
 export function cachePath(opts: { userDataDir: string; demo?: boolean }): string {
   return join(opts.userDataDir, opts.demo ? 'demo.db' : 'workbench.db');
 }
@@ -124,7 +130,8 @@ export class AppLifecycle {
     if (!this.demo) throw new WorkbenchError('not-demo', 'Only the demo data can be reset from here.');
     await this.d.sync.stop();
     const path = this.d.keeper.cache.path;
-    this.d.keeper.cache.close();
+    // Not compacted: the file is deleted next.
+    this.d.keeper.cache.close({ compact: false });
     removeCacheFiles(path);
     await this.openCache(path, new DemoKeychain());
     seedDemoRecord(this.d.keeper.cache, this.demo);
@@ -138,6 +145,7 @@ export class AppLifecycle {
    * by `settleMs`, after which the cache closes anyway and the next launch resumes.
    */
   async close(opts: { settleMs?: number } = {}): Promise<void> {
+    const t0 = performance.now();
     const running = Promise.all([this.d.sync.stop(), this.d.exports.stop()]);
     if (opts.settleMs === undefined) await running;
     else {
@@ -149,7 +157,9 @@ export class AppLifecycle {
     this.noReplyTimer = null;
     this.d.keeper.dispose();
     await this.d.record.close().catch((e: unknown) => this.d.log?.('warn', `the backup at quit failed: ${e instanceof Error ? e.message : String(e)}`));
-    this.d.keeper.cache.close();
+    // The cache is compacted as it closes (when scattered writes call for it) only if stopping took no time: a quit
+    // that waited for a sync, an export or a slow backup has too little left of main's time for the core for a VACUUM.
+    this.d.keeper.cache.close({ compact: performance.now() - t0 < COMPACT_IF_CLOSED_WITHIN_MS });
     await this.demo?.close();
   }
 }

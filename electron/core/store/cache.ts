@@ -207,10 +207,15 @@ export class Cache {
     return given;
   }
 
-  /** True when this connection has written since it opened (SQLite's total_changes): a close after reads only measures nothing. */
+  /**
+   * True when this connection has written to the cache since it opened: SQLite's total_changes less the
+   * derived tables' own fills (a search, the pitched set, the follow-ups due: temporary tables, which
+   * total_changes counts too). A close after reads only measures nothing.
+   */
   private wroteThisSession(): boolean {
     try {
-      return (this.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n > 0;
+      const all = (this.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n;
+      return all - this.writable.derived.ownChanges() > 0;
     } catch {
       return false;
     }
@@ -283,8 +288,15 @@ export class Cache {
       if (bytes < (opts.minBytes ?? LOOSE_MIN_BYTES) || share < (opts.share ?? LOOSE_SHARE)) {
         return { compacted: false, loose, seconds: (performance.now() - t0) / 1000 };
       }
-      this.db.exec('VACUUM');
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
+      // Never waited for: another program reading or writing the file (the app, a terminal, a DB browser) leaves it as it is.
+      const wait = this.db.pragma('busy_timeout', { simple: true }) as number;
+      this.db.pragma('busy_timeout = 0');
+      try {
+        this.db.exec('VACUUM');
+        this.db.pragma('wal_checkpoint(TRUNCATE)');
+      } finally {
+        this.db.pragma(`busy_timeout = ${Math.trunc(Number(wait))}`);
+      }
       return { compacted: true, loose, seconds: (performance.now() - t0) / 1000 };
     } catch {
       return { compacted: false, loose, seconds: (performance.now() - t0) / 1000 };
@@ -299,10 +311,11 @@ export class Cache {
   /**
    * Close cleanly: the next open skips the integrity check (see the open marker
    * in db.ts). After writes in this session, the file is first compacted when
-   * they left enough space scattered (compactIfLoose); a damaged file is not touched.
+   * they left enough space scattered (compactIfLoose), unless `compact` is false
+   * (a file about to be replaced, or a quit with no time left for it); a damaged file is not touched.
    */
-  close(): void {
-    if (this.compactAtClose !== false && !this.damaged && this.path !== ':memory:' && this.db.open && this.wroteThisSession()) {
+  close(opts: { compact?: boolean } = {}): void {
+    if (opts.compact !== false && this.compactAtClose !== false && !this.damaged && this.path !== ':memory:' && this.db.open && this.wroteThisSession()) {
       this.compactIfLoose(this.compactAtClose);
     }
     closeDatabase(this.db, { keepMarker: this.damaged });

@@ -57,6 +57,11 @@ export class DerivedTables {
     return `${s.v}/${s.c - this.own}`;
   }
 
+  /** How many changes this connection made filling these tables (temporary: no change of the cache itself). */
+  ownChanges(): number {
+    return this.own;
+  }
+
   /** What the cache holds now (changes with any write but this object's own fills): what memory kept of it is keyed by. */
   version(): string {
     return this.generation();

@@ -170,7 +170,14 @@ export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = 
     joinedWhere: joined?.where ?? null,
     joinedChipWhere: joined?.chip ?? null,
     flags: flagSources(db),
-    jumps: q ? null : jumpCursors(db.derived, db.derived.version(), `${sort} ${w.where.text} ${JSON.stringify(w.where.params)}`),
+    // The list's key: its SQL and values, and for the follow-ups due (a set, not values) the day they are due by.
+    jumps: q
+      ? null
+      : jumpCursors(
+          db.derived,
+          db.derived.version(),
+          `${sort} ${w.where.text} ${JSON.stringify(w.where.params)} ${f.view === 'due' ? days.dueOnOrBefore : ''}`,
+        ),
   } as ListQuery;
 }
 

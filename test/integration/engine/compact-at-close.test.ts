@@ -3,6 +3,7 @@
 // what SQLite writes afresh, and the user's record and every opportunity read
 // back the same. A few clicks, or a session that only read, leave the file as it is.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn } from 'node:child_process';
 import { copyFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -12,7 +13,7 @@ import { Cache } from '../../../electron/core/store/cache';
 import { runSync } from '../../../electron/core/sync';
 import { FakeClock } from '../../support/fake-clock';
 import { tempDir } from '../../support/tmp';
-import { detail, setTriage, setTriageMany } from '../../support/store';
+import { detail, list, setTriage, setTriageMany } from '../../support/store';
 
 const tmp = tempDir();
 let sim: Simulator;
@@ -104,6 +105,8 @@ describe('the space a bulk triage leaves', () => {
   it('stays when there is little of it (a few clicks) or nothing was written (a session that only read)', async () => {
     const { cache, path } = await copyOfSynced();
     setTriage(cache, brand, ids[5]!, { starred: true });
+    // Something pitched (its follow-up due), so a reader's list fills the pitched set and the follow-ups due.
+    setTriage(cache, brand, ids[6]!, { stage: 'Contacted', contacted_at: '2026-11-01' });
     cache.db.pragma('wal_checkpoint(TRUNCATE)');
     const pages = cache.db.pragma('page_count', { simple: true }) as number;
     expect(cache.compactIfLoose(SMALL).compacted).toBe(false);
@@ -115,8 +118,44 @@ describe('the space a bulk triage leaves', () => {
     // A session that only read: close measures nothing and rewrites nothing, even with every threshold at zero.
     const reader = await Cache.open(path, { compactAtClose: { share: 0, minBytes: 0 } });
     expect(detail(reader, brand, ids[5]!)?.triage.starred).toBe(true);
+    // Its lists fill this connection's temporary tables (a search's matches, the pitched set, the follow-ups due),
+    // which SQLite counts as changes too: not a write to the cache.
+    const word = detail(reader, brand, ids[0]!)!
+      .item.title.split(/\W+/)
+      .find((w) => w.length >= 4)!;
+    expect(list(reader, { brandId: brand, search: word, sort: 'relevance' }).length).toBeGreaterThan(0);
+    expect(list(reader, { brandId: brand, alreadyPitched: false }).length).toBeGreaterThan(0);
+    expect(list(reader, { brandId: brand, view: 'due' }).map((o) => o.id)).toContain(ids[6]);
+    expect((reader.db.prepare('SELECT total_changes() AS n').get() as { n: number }).n).toBeGreaterThan(0);
     const mtime = statSync(path).mtimeMs;
     reader.close();
     expect(statSync(path).mtimeMs).toBe(mtime);
+  });
+
+  it('is not waited for while another program holds the file: the close leaves it as it is', async () => {
+    const { cache, path } = await copyOfSynced();
+    const half = ids.filter((_, i) => i % 2 === 0);
+    for (let i = 0; i < half.length; i += 100) setTriageMany(cache, brand, half.slice(i, i + 100), { stage: 'Won', starred: true });
+    cache.db.pragma('wal_checkpoint(TRUNCATE)');
+    // The app's own lock wait is long; another program (a terminal's sync) writes for three seconds: a VACUUM
+    // that waited for it would run once it let go, and hold up the quit.
+    cache.db.pragma('busy_timeout = 600000');
+    const other = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const db = new (require('better-sqlite3'))(process.argv[1]); db.exec('BEGIN IMMEDIATE'); console.log('locked'); setTimeout(() => { db.exec('ROLLBACK'); db.close(); }, 3000);`,
+        path,
+      ],
+      { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    await new Promise<void>((resolve) => other.stdout.once('data', () => resolve()));
+    const pages = cache.db.pragma('page_count', { simple: true }) as number;
+    expect(cache.compactIfLoose(SMALL).compacted).toBe(false);
+    expect(cache.db.pragma('busy_timeout', { simple: true })).toBe(600000);
+    await new Promise((resolve) => other.once('exit', resolve));
+    expect(cache.db.pragma('page_count', { simple: true })).toBe(pages);
+    cache.close({ compact: false });
+    expect(fileBytes(path)).toBeGreaterThan(0);
   });
 });

@@ -14,6 +14,7 @@ import {
   listPage,
   listSql,
   listTotal,
+  pipelineDays,
   prepareList,
   SEARCH_TOTAL_CAP,
   shownTotal,
@@ -23,6 +24,7 @@ import {
 import { list, view } from '../../../electron/core/app/opportunities';
 import type { ListFilter, ListItem, ListSort } from '../../../shared/model';
 import { act, detail, setTriage } from '../../support/store';
+import { addDays } from '../../../shared/calendar';
 import { tempDir } from '../../support/tmp';
 import { backToVersion11 } from '../../support/version-11';
 import { LATEST_VERSION } from '../../../electron/core/store/migrations';
@@ -423,6 +425,34 @@ describe('jumps counted from the end of the list (End, the lower half of the scr
     for (const i of [2, 5, 17, 33, 101, 250, 404]) setTriage(cache, B, `id${i}`, { stage: 'Not a fit' });
     setTriage(cache, B, 'id600', { starred: true });
     for (const sort of ['title', 'priority'] as const) for (const f of [{}, { domain: 'site1' }, { alreadyPitched: false }]) jumpsAgree(f, sort);
+  });
+
+  it("a jump in the follow-ups due after the follow-up days change gives the rows the list has then, not the old days' cursors", async () => {
+    const c = await Cache.open(join(tmp.dir, 'due-jumps.db'));
+    onTestFinished(() => c.close());
+    c.tx(() =>
+      c.opportunities.upsertPage(
+        B,
+        Array.from({ length: 900 }, (_, i) => opp(i)),
+        1,
+        '2026-11-01T00:00:00Z',
+      ),
+    );
+    const today = '2026-11-20';
+    // 800 contacted over the last 16 days: more of them due after 3 days than after 7.
+    for (let i = 0; i < 800; i++) setTriage(c, B, `id${i}`, { stage: 'Contacted', contacted_at: addDays(today, -(i % 16)) });
+    const ids = (p: { items: { id: string }[] }) => p.items.map((i) => i.id);
+    const read = (after: number, p: { limit: number; offset?: number }) =>
+      listPage(c.readable, prepareList(c.writable, { brandId: B, view: 'due', sort: 'title' }, pipelineDays(today, after)), p);
+    const sizes = new Map<number, number>();
+    for (const after of [3, 7, 3]) {
+      const all = ids(read(after, { limit: 5000 }));
+      sizes.set(after, all.length);
+      expect(all.length).toBeGreaterThan(250);
+      for (const offset of [449, 250, 30, 620])
+        expect(ids(read(after, { offset, limit: 50 })), `${after} days, ${offset}`).toEqual(all.slice(offset, offset + 50));
+    }
+    expect(sizes.get(3)).toBeGreaterThan(sizes.get(7)! + 100);
   });
 });
 
