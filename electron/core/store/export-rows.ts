@@ -206,6 +206,10 @@ export class ExportRowStore {
     for (let i = 0; i < order.length; i += SIZE) {
       const ids = order.slice(i, i + SIZE);
       const asJson = JSON.stringify(ids);
+      // Between two batches the export yields (its writer, its progress) and the core answers the window: a list of
+      // another brand refills this connection's pitched set for that brand. Prepared again for this one (a key
+      // compared when nothing changed), so "skip already pitched" keeps meaning this brand's pitches.
+      if (opts.skipContacted && i > 0) this.prepare(filter);
       const rows = new Map(batch(asJson).map((r) => [r[0], r]));
       const addresses = addressesOf(asJson);
       for (const id of ids) {
