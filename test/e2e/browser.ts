@@ -29,6 +29,12 @@ export async function context(browser: Browser, scheme: 'light' | 'dark' = 'ligh
 }
 
 /** Where every browser test keeps its screenshots. */
+/** A walk's teardown: the page's context, then each of the rest (host, simulator, browser) in order; what was never started is skipped. */
+export async function closeWalk(page: Page | undefined, ...rest: ({ close(): unknown } | undefined)[]): Promise<void> {
+  await page?.context().close();
+  for (const part of rest) await part?.close();
+}
+
 export const SCREENS = 'test-results/screens';
 mkdirSync(SCREENS, { recursive: true });
 

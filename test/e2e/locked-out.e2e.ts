@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
-import { accessibleAt, launch, listTotal, openPage, until } from './browser';
+import { accessibleAt, closeWalk, launch, listTotal, openPage, until } from './browser';
 
 let browser: Browser;
 let sim: Simulator;
@@ -31,12 +31,7 @@ beforeAll(async () => {
   page = await openPage(browser, host.url);
   await page.getByRole('navigation', { name: 'Views' }).waitFor();
 });
-afterAll(async () => {
-  await page?.context().close();
-  await host?.close();
-  await sim?.close();
-  await browser?.close();
-});
+afterAll(() => closeWalk(page, host, sim, browser));
 
 describe('never locked out', () => {
   it('offline: the cache opens as it is, and a sync says why it stopped', async () => {

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
-import { accessibleAt, launch, listTotal, openPage } from './browser';
+import { accessibleAt, closeWalk, launch, listTotal, openPage } from './browser';
 
 const PRESS = 'pressbox.example';
 const INK = 'inkwell.example';
@@ -127,12 +127,7 @@ beforeAll(async () => {
     throw e;
   });
 });
-afterAll(async () => {
-  await page?.context().close();
-  await host?.close();
-  await sim?.close();
-  await browser?.close();
-});
+afterAll(() => closeWalk(page, host, sim, browser));
 
 describe("the rest of a PR person's morning, keyboard only", () => {
   it('a sync whose size is known: "x of y rows" and the time left, the list readable while it runs', async () => {

@@ -16,7 +16,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
 import { STAGES } from '../../shared/pipeline';
-import { accessibleAt, launch, listTotal, openPage, shoot, SIZES } from './browser';
+import { accessibleAt, closeWalk, launch, listTotal, openPage, shoot, SIZES } from './browser';
 
 const OUTLET = 'morningbrew.example';
 const WORD = 'Zyxquorra';
@@ -110,12 +110,7 @@ beforeAll(async () => {
     throw e;
   });
 });
-afterAll(async () => {
-  await page?.context().close();
-  await host?.close();
-  await sim?.close();
-  await browser?.close();
-});
+afterAll(() => closeWalk(page, host, sim, browser));
 
 describe("a PR person's morning, keyboard only", () => {
   it('first run: the key typed and Enter; the list fills as the pages arrive, with pages, rows and rate shown', async () => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
-import { accessibleAt, launch, listTotal, openPage, shoot, until } from './browser';
+import { accessibleAt, closeWalk, launch, listTotal, openPage, shoot, until } from './browser';
 
 /** First and second outlets when grouped (the list sorts by outlet). */
 const PLAN = 'aaa-plan.example';
@@ -86,12 +86,7 @@ beforeAll(async () => {
   await page.keyboard.press('g');
   await page.locator('.outlet-head').first().waitFor();
 });
-afterAll(async () => {
-  await page?.context().close();
-  await host?.close();
-  await sim?.close();
-  await browser?.close();
-});
+afterAll(() => closeWalk(page, host, sim, browser));
 
 describe('outlet-level actions, keyboard only', () => {
   it('one pitch to an outlet for several of its opportunities: one draft listing each, its addresses said, all marked contacted as one action and undone', async () => {

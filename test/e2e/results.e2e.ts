@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
 import { weekOf } from '../../shared/results';
-import { launch, localToday, openPage, SCREENS, until } from './browser';
+import { closeWalk, launch, localToday, openPage, SCREENS, until } from './browser';
 
 const PY = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 const today = localToday();
@@ -100,12 +100,7 @@ beforeAll(async () => {
   await page.getByLabel('Brand').selectOption(brandId);
   await until(async () => (await rows(page).count()) > 5, 'the list to fill');
 });
-afterAll(async () => {
-  await page?.context().close();
-  await host?.close();
-  await sim?.close();
-  await browser?.close();
-});
+afterAll(() => closeWalk(page, host, sim, browser));
 
 describe('from pitch to citation', () => {
   it('pitched; a later sync brings a citation at that outlet; the Cited mark shows its evidence; w marks it Won and z undoes it', async () => {

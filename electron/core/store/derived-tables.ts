@@ -51,8 +51,11 @@ export class DerivedTables {
     this.ready = true;
   }
 
-  /** What the cache holds now, as a key: any write since the last look changes it. */
-  private generation(): string {
+  /**
+   * What the cache holds now, as a key: any write since the last look (by this connection or another program)
+   * changes it, this object's own fills do not. What memory keeps of the cache is keyed by it.
+   */
+  version(): string {
     const s = this.statements.get<{ v: number; c: number }>(sql`SELECT (SELECT data_version FROM pragma_data_version) AS v, total_changes() AS c`)!;
     return `${s.v}/${s.c - this.own}`;
   }
@@ -60,11 +63,6 @@ export class DerivedTables {
   /** How many changes this connection made filling these tables (temporary: no change of the cache itself). */
   ownChanges(): number {
     return this.own;
-  }
-
-  /** What the cache holds now (changes with any write but this object's own fills): what memory kept of it is keyed by. */
-  version(): string {
-    return this.generation();
   }
 
   /** Fill temporary tables; what they change is not a change of the cache. Only temp tables: no write lock on the cache. */
@@ -82,7 +80,7 @@ export class DerivedTables {
    */
   searchHits(q: string, ranked = false): { table: Sql; size: number } {
     this.setUp();
-    const key = `${this.generation()}/${q}`;
+    const key = `${this.version()}/${q}`;
     if (key !== this.searchKey) {
       const [, n] = this.fill([
         sql`DELETE FROM temp.search_hits`,
@@ -142,7 +140,7 @@ export class DerivedTables {
   /** Each word of `q` as the index's words (`fts`), and a one-letter word's alternatives (`heads`). */
   private groupsOf(q: string): { fts: string; heads: string[] | null }[] | null {
     this.setUp();
-    const gen = this.generation();
+    const gen = this.version();
     if (gen !== this.termsKey) {
       this.terms.clear();
       this.termsKey = gen;
@@ -250,7 +248,7 @@ export class DerivedTables {
    * let through: another process's write since a fill still makes it stale.
    */
   triageWrite<T>(write: () => T, opts: { pitched: boolean }): T {
-    const before = this.generation();
+    const before = this.version();
     const keep = (key: string | null) => (key !== null && key.startsWith(`${before}/`) ? key.slice(before.length + 1) : null);
     const search = keep(this.searchKey);
     const ranked = keep(this.rankedKey);
@@ -258,7 +256,7 @@ export class DerivedTables {
     const rowids = opts.pitched ? null : keep(this.pitchedRowidsKey);
     const terms = this.termsKey === before;
     const result = write();
-    const after = this.generation();
+    const after = this.version();
     if (terms) this.termsKey = after;
     if (search !== null) this.searchKey = `${after}/${search}`;
     if (ranked !== null) this.rankedKey = `${after}/${ranked}`;
@@ -275,7 +273,7 @@ export class DerivedTables {
    */
   pitched(brandId: string, bk: number): void {
     this.setUp();
-    const key = `${this.generation()}/${brandId}`;
+    const key = `${this.version()}/${brandId}`;
     if (key === this.pitchedKey) return;
     this.fill([
       sql`DELETE FROM temp.pitched`,
@@ -299,7 +297,7 @@ export class DerivedTables {
    */
   pitchedRowids(brandId: string, bk: number): void {
     this.pitched(brandId, bk);
-    const key = `${this.generation()}/${brandId}`;
+    const key = `${this.version()}/${brandId}`;
     if (key === this.pitchedRowidsKey) return;
     this.fill([
       sql`DELETE FROM temp.pitched_rowids`,
@@ -321,7 +319,7 @@ export class DerivedTables {
   dueRowids(brandId: string, bk: number, days: PipelineDays): void {
     this.setUp();
     this.db.exec('CREATE TEMP TABLE IF NOT EXISTS due_rowids (rowid INTEGER PRIMARY KEY)');
-    const key = `${this.generation()}/${brandId}/${days.dueOnOrBefore}`;
+    const key = `${this.version()}/${brandId}/${days.dueOnOrBefore}`;
     if (key === this.dueKey) return;
     this.fill([sql`DELETE FROM temp.due_rowids`, sql`INSERT INTO temp.due_rowids (rowid) ${dueRowids(brandId, bk, days)}`]);
     this.dueKey = key;

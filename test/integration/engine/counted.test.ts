@@ -66,6 +66,21 @@ function derivedAgree(cache: Cache): void {
   );
 }
 
+/** A cache of this test alone (closed when it finishes) holding `n` opportunities of B. */
+async function cacheOf(name: string, n: number): Promise<Cache> {
+  const c = await Cache.open(join(tmp.dir, name));
+  onTestFinished(() => c.close());
+  c.tx(() =>
+    c.opportunities.upsertPage(
+      B,
+      Array.from({ length: n }, (_, i) => opp(i)),
+      1,
+      '2026-11-01T00:00:00Z',
+    ),
+  );
+  return c;
+}
+
 /** A cache holding N opportunities of B (one triage written before its opportunity arrived) and 50 of OTHER. */
 async function filled(name: string): Promise<Cache> {
   const c = await Cache.open(join(tmp.dir, name));
@@ -428,16 +443,7 @@ describe('jumps counted from the end of the list (End, the lower half of the scr
   });
 
   it("a jump in the follow-ups due after the follow-up days change gives the rows the list has then, not the old days' cursors", async () => {
-    const c = await Cache.open(join(tmp.dir, 'due-jumps.db'));
-    onTestFinished(() => c.close());
-    c.tx(() =>
-      c.opportunities.upsertPage(
-        B,
-        Array.from({ length: 900 }, (_, i) => opp(i)),
-        1,
-        '2026-11-01T00:00:00Z',
-      ),
-    );
+    const c = await cacheOf('due-jumps.db', 900);
     const today = '2026-11-20';
     // 800 contacted over the last 16 days: more of them due after 3 days than after 7.
     for (let i = 0; i < 800; i++) setTriage(c, B, `id${i}`, { stage: 'Contacted', contacted_at: addDays(today, -(i % 16)) });
@@ -458,16 +464,7 @@ describe('jumps counted from the end of the list (End, the lower half of the scr
 
 describe("a page's flags (pitched, do-not-contact)", () => {
   it('are looked up per row only from a list that holds anything, and stay what each row says through a pitch, its undo, a do-not-contact entry and its removal', async () => {
-    const cache = await Cache.open(join(tmp.dir, 'flags.db'));
-    onTestFinished(() => cache.close());
-    cache.tx(() =>
-      cache.opportunities.upsertPage(
-        B,
-        Array.from({ length: 60 }, (_, i) => opp(i)),
-        1,
-        '2026-11-01T00:00:00Z',
-      ),
-    );
+    const cache = await cacheOf('flags.db', 60);
     const flagsOf = (items: ListItem[]) => items.map((o) => [o.id, o.pitched_at, o.do_not_contact_count]);
     /** Every row's flags on the list's pages (by keyset and by a jump) are the ones its own detail reads, with every lookup made. */
     const agree = (want: { pitched: number; blocked: number }) => {
