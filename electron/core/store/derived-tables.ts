@@ -36,6 +36,8 @@ export class DerivedTables {
   private terms = new Map<string, string[] | null>();
   private dueKey: string | null = null;
   private termsKey: string | null = null;
+  /** Each summary of a set's key (summarized). */
+  private summaries = new Map<string, string>();
 
   constructor(private readonly db: DB) {
     this.statements = new Statements(db);
@@ -237,6 +239,18 @@ export class DerivedTables {
     const words = found.length > 8 ? null : found;
     this.terms.set(prefix, words);
     return words;
+  }
+
+  /**
+   * A temporary summary (list-counts.ts: a set's rows grouped as the opportunity summary is) filled by `statements`
+   * once per change of the cache and `key`: never kept over a triage write, which changes the groups of the rows.
+   */
+  summarized(table: string, key: string, statements: () => Sql[]): void {
+    this.setUp();
+    const k = `${this.version()}/${key}`;
+    if (this.summaries.get(table) === k) return;
+    this.fill(statements());
+    this.summaries.set(table, k);
   }
 
   /**

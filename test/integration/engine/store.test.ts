@@ -568,6 +568,22 @@ describe('opportunities', () => {
           expect(text, `${what} ${JSON.stringify(f)}`).toMatch(/opportunity_facets o\b/);
           expect(text, `${what} ${JSON.stringify(f)}`).not.toMatch(/search_hits|\bopportunities o\b/);
         }
+      } else if (q.counted === 'due' || q.counted === 'pitched') {
+        // The follow-ups due or the pitched set (no search, outlet or selection): that set's own summary (worked out with
+        // the set, once per change of the cache), or the summary less it: the opportunities are not read at all.
+        for (const [plan, what] of [
+          [counts, 'counts'],
+          [total, 'total'],
+        ] as const) {
+          const text = texts.get(plan) ?? '';
+          expect(plan.join(' | '), `${what} ${JSON.stringify(f)}`).toMatch(new RegExp(`SCAN temp\\.${q.counted}_summary|SCAN o\\b`));
+          expect(text, `${what} ${JSON.stringify(f)}`).toMatch(new RegExp(`FROM temp\\.${q.counted}_summary`));
+          expect(text, `${what} ${JSON.stringify(f)}`).not.toMatch(/\bopportunities\b|_rowids/);
+          if (f.alreadyPitched === false)
+            expect(plan.join(' | '), `${what} ${JSON.stringify(f)}`).toMatch(
+              /SEARCH opportunity_summary USING (COVERING )?INDEX opportunity_summary_by_group \(brand_key=\?/,
+            );
+        }
       } else {
         noFullScan(counts, `counts ${JSON.stringify(f)}`);
         noFullScan(total, `total ${JSON.stringify(f)}`);
@@ -586,7 +602,7 @@ describe('opportunities', () => {
         expect(total.join(' | '), `total ${JSON.stringify(f)}`).toMatch(/USING COVERING INDEX opportunities_by_/);
       }
     }
-    // Which filters read what: the summary, the facets under a search (not with an outlet: the facets have none), the index.
+    // Which filters read what: the summary, a set's summary, the facets under a search (not with an outlet: the facets have none), the index.
     expect(
       (
         [
@@ -602,7 +618,7 @@ describe('opportunities', () => {
           { search: 'co', domain: 'site' },
         ] as Omit<ListFilter, 'brandId'>[]
       ).map((f) => prepared({ brandId: B, ...f }).counted),
-    ).toEqual(['summary', 'summary', 'summary', 'index', 'index', 'index', 'index', 'facets', 'facets', 'index']);
+    ).toEqual(['summary', 'summary', 'summary', 'index', 'due', 'pitched', 'index', 'facets', 'facets', 'index']);
     // A search's page reads the full-text index within its own query: nothing is copied first, in either plan (few
     // matches drive the page; many are tested as the sort's index is walked, so the page stops at its 200th row).
     const co = prepared({ brandId: B, search: 'co' });
