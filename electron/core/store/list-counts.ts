@@ -15,11 +15,13 @@ import { sql, type Sql } from './sql';
  * and only filters the summary's columns answer: a few hundred rows kept
  * counted by triggers, migration 11), `due` / `pitched` (no search, the
  * follow-ups due or "already pitched" besides such filters: the summary of
- * that set, or the summary less it), `facets` (a search: its full-text
+ * that set, or the summary less it), `outlets` (no search, an outlet besides
+ * such filters: the groups of the outlets whose name holds it, migration
+ * 14), `facets` (a search: its full-text
  * matches joined by rowid to the narrow facets; every filter but the domain),
  * or `index` (the opportunities' own covering index, for everything else).
  */
-export type CountedFrom = 'summary' | 'due' | 'pitched' | 'facets' | 'index';
+export type CountedFrom = 'summary' | 'due' | 'pitched' | 'outlets' | 'facets' | 'index';
 
 /** The summary's columns (migration 11), each a group's value: contacts and catch-alls as "has any". */
 const groupColumns = sql`brand_key, removed_on_server, archived, stage, snoozed_until, status, opportunity_type, difficulty, starred, contact_count, catch_all_count`;
@@ -48,8 +50,8 @@ export function prepareCounts(db: WritableDB, f: ListFilter, bk: number, days: P
   const domain = f.domain !== undefined && f.domain.trim() !== '';
   const due = f.view === 'due';
   const pitched = f.alreadyPitched !== undefined;
-  if (f.ids !== undefined || domain || (due && pitched)) return { counted: 'index', sets: null };
-  if (!due && !pitched) return { counted: 'summary', sets: null };
+  if (f.ids !== undefined || [domain, due, pitched].filter(Boolean).length > 1) return { counted: 'index', sets: null };
+  if (!due && !pitched) return { counted: domain ? 'outlets' : 'summary', sets: null };
   const set = due ? 'due' : 'pitched';
   const { rowids, table } = SETS[set];
   db.derived.summarized(set, due ? `${f.brandId}/${days.dueOnOrBefore}` : f.brandId, () => [
@@ -65,6 +67,19 @@ export function prepareCounts(db: WritableDB, f: ListFilter, bk: number, days: P
   return { counted: set, sets: { where: filterSql(without, bk, days).where, chipWhere: filterSql(chip, bk, days).where } };
 }
 
+/**
+ * The groups of the outlets whose name (lowercased) holds the one asked for
+ * (`o`, with `n`): the brand's outlets found one by one in the index (a seek
+ * past each), each one's groups then read from its own range.
+ */
+const outlets = (q: ListQuery, select: Sql, where: Sql): Sql => {
+  const bk = q.brand.bk;
+  const next = (after: Sql) => sql`(SELECT min(domain) FROM opportunity_outlets WHERE brand_key = ${bk}${after})`;
+  return sql`WITH RECURSIVE d(x) AS (SELECT ${next(sql``)} UNION ALL SELECT ${next(sql` AND domain > d.x`)} FROM d WHERE d.x IS NOT NULL)
+    SELECT ${select} FROM d CROSS JOIN opportunity_outlets o
+    WHERE instr(d.x, lower(${q.filter.domain!.trim()})) > 0 AND o.brand_key = ${bk} AND o.domain = d.x AND ${where}`;
+};
+
 /** The groups a set's summary counts (`pitched` "not already pitched": the summary less that set's), as `o` with `n`. */
 const summed = (q: ListQuery): Sql => {
   if (q.counted === 'due') return sql`temp.due_summary o`;
@@ -79,6 +94,7 @@ const matchedFacets = (q: ListQuery): Sql =>
 export function countSql(q: ListQuery): Sql {
   if (q.counted === 'summary') return sql`SELECT coalesce(sum(o.n), 0) AS n FROM opportunity_summary o WHERE ${q.where}`;
   if (q.counted === 'due' || q.counted === 'pitched') return sql`SELECT coalesce(sum(o.n), 0) AS n FROM ${summed(q)} WHERE ${q.sets!.where}`;
+  if (q.counted === 'outlets') return outlets(q, sql`coalesce(sum(o.n), 0) AS n`, q.where);
   if (q.counted === 'facets') return sql`SELECT count(*) AS n FROM ${matchedFacets(q)} AND ${q.joinedWhere!}`;
   return sql`SELECT count(*) AS n FROM opportunities o WHERE ${q.where}`;
 }
@@ -117,6 +133,7 @@ export function countsSql(q: ListQuery): Sql {
   // (A group the set holds whole adds up to none: left out, as a count of the rows would not have it.)
   if (q.counted === 'due' || q.counted === 'pitched')
     return sql`SELECT ${columns}, sum(o.n) AS n FROM ${summed(q)} WHERE ${q.sets!.chipWhere} GROUP BY 1, 2, 3, 4 HAVING sum(o.n) > 0`;
+  if (q.counted === 'outlets') return sql`${outlets(q, sql`${columns}, sum(o.n) AS n`, q.chipWhere)} GROUP BY 1, 2, 3, 4`;
   if (q.counted === 'facets') return sql`SELECT ${columns}, count(*) AS n FROM ${matchedFacets(q)} AND ${q.joinedChipWhere!} GROUP BY 1, 2, 3, 4`;
   return sql`SELECT ${columns}, count(*) AS n
     FROM opportunities o INDEXED BY opportunities_by_chip WHERE ${q.chipWhere} GROUP BY 1, 2, 3, 4`;

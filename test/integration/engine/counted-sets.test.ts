@@ -15,6 +15,8 @@ import type { ListFilter } from '../../../shared/model';
 import { addDays } from '../../../shared/calendar';
 import { act, setTriage, setTriageMany } from '../../support/store';
 import { tempDir } from '../../support/tmp';
+import { backToVersion13 } from '../../support/version-13';
+import { LATEST_VERSION } from '../../../electron/core/store/migrations';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -62,8 +64,22 @@ const FILTERS: Omit<ListFilter, 'brandId'>[] = [
   { domain: 'site', view: 'due' },
 ];
 
+const GROUPS =
+  'brand_key, domain, removed_on_server, archived, status, opportunity_type, difficulty, stage, snoozed_until, starred, contact_count, catch_all_count';
+/** The outlets' groups (version 14) as the triggers keep them, and as the opportunities themselves say they are. */
+function outletsAgree(cache: Cache, what: string): void {
+  const order = GROUPS.split(', ')
+    .map((_, i) => i + 1)
+    .join(', ');
+  const counted = GROUPS.replace('domain', 'lower(domain)').replace('contact_count', 'contact_count > 0').replace('catch_all_count', 'catch_all_count > 0');
+  expect(cache.db.prepare(`SELECT ${GROUPS}, n FROM opportunity_outlets ORDER BY ${order}`).raw(true).all(), what).toEqual(
+    cache.db.prepare(`SELECT ${counted}, count(*) FROM opportunities GROUP BY ${order} ORDER BY ${order}`).raw(true).all(),
+  );
+}
+
 /** Every filter's counts and total as read, and as a plain count(*) grouped over the chip index row by row, under these days. */
 function agree(cache: Cache, days: { today: string; after: number }, what: string): Map<string, number> {
+  outletsAgree(cache, what);
   const totals = new Map<string, number>();
   for (const f of FILTERS) {
     const q = prepareList(cache.writable, { brandId: B, ...f }, pipelineDays(days.today, days.after));
@@ -82,7 +98,7 @@ describe('chip counts of the due, pitched and outlet filters (without a search)'
     const cache = await Cache.open(join(tmp.dir, 'kinds.db'));
     cache.tx(() => cache.opportunities.upsertPage(B, [opp(1), opp(2)], 1, '2026-11-01T00:00:00Z'));
     const kind = (f: Omit<ListFilter, 'brandId'>) => prepareList(cache.writable, { brandId: B, ...f }, cache.days()).counted;
-    expect(FILTERS.map(kind)).toEqual([...Array(5).fill('due'), ...Array(8).fill('pitched'), ...Array(8).fill('index')]);
+    expect(FILTERS.map(kind)).toEqual([...Array(5).fill('due'), ...Array(8).fill('pitched'), ...Array(5).fill('outlets'), ...Array(3).fill('index')]);
     cache.close();
   });
 
@@ -144,6 +160,30 @@ describe('chip counts of the due, pitched and outlet filters (without a search)'
     const synced = agree(cache, days, 'synced');
     expect(synced.get('{"alreadyPitched":false,"onlyRemoved":true}')).toBeGreaterThan(0);
     expect(synced).not.toEqual(triaged);
+    // An opportunity deleted outright (no app path does it today; the triggers still follow).
+    cache.db.prepare('DELETE FROM opportunities WHERE id = ? AND brand_key = (SELECT key FROM brand_keys WHERE id = ?)').run('id14', B);
+    agree(cache, days, 'deleted');
     cache.close();
+  });
+
+  it('a version 13 file with opportunities and triage gets the outlets counted, filled from what it holds', async () => {
+    const path = join(tmp.dir, 'v13.db');
+    const v13 = await Cache.open(path);
+    v13.tx(() =>
+      v13.opportunities.upsertPage(
+        B,
+        Array.from({ length: 300 }, (_, i) => opp(i)),
+        1,
+        '2026-11-01T00:00:00Z',
+      ),
+    );
+    setTriageMany(v13, B, ['id1', 'id2', 'id13'], { stage: 'Won', starred: true });
+    backToVersion13(v13.db);
+    v13.close();
+    const v14 = await Cache.open(path);
+    expect(v14.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
+    expect(v14.db.prepare("SELECT sum(n) AS n FROM opportunity_outlets WHERE stage = 'Won' AND domain = 'news3.example.com'").get()).toEqual({ n: 1 });
+    agree(v14, { today: '2026-11-20', after: 7 }, 'upgraded');
+    v14.close();
   });
 });
