@@ -28,6 +28,26 @@ const groupColumns = sql`brand_key, removed_on_server, archived, stage, snoozed_
 /** The same values of the facets row `o` (which holds how many contacts and catch-alls). */
 const facetGroups = sql`o.brand_key, o.removed_on_server, o.archived, o.stage, o.snoozed_until, o.status, o.opportunity_type, o.difficulty, o.starred,
   o.contact_count > 0, o.catch_all_count > 0`;
+/** The summary's group of the facets row OLD / NEW (IS: a NULL stage, snooze or status is a value here). */
+const groupOfOld = sql`brand_key IS OLD.brand_key AND removed_on_server IS OLD.removed_on_server AND archived IS OLD.archived AND stage IS OLD.stage
+  AND snoozed_until IS OLD.snoozed_until AND status IS OLD.status AND opportunity_type IS OLD.opportunity_type AND difficulty IS OLD.difficulty
+  AND starred IS OLD.starred AND contact_count IS (OLD.contact_count > 0) AND catch_all_count IS (OLD.catch_all_count > 0)`;
+const groupOfNew = sql`brand_key IS NEW.brand_key AND removed_on_server IS NEW.removed_on_server AND archived IS NEW.archived AND stage IS NEW.stage
+  AND snoozed_until IS NEW.snoozed_until AND status IS NEW.status AND opportunity_type IS NEW.opportunity_type AND difficulty IS NEW.difficulty
+  AND starred IS NEW.starred AND contact_count IS (NEW.contact_count > 0) AND catch_all_count IS (NEW.catch_all_count > 0)`;
+/**
+ * The pitched set's summary follows this connection's triage writes (the mirror updates a pitched row's facets):
+ * a keystroke moves a row from one group to another, where filling it again would group the whole set.
+ */
+const followPitched = sql`CREATE TEMP TRIGGER IF NOT EXISTS pitched_summary_follows AFTER UPDATE ON main.opportunity_facets
+  WHEN OLD.rowid IN pitched_rowids BEGIN
+  UPDATE pitched_summary SET n = n - 1 WHERE ${groupOfOld};
+  INSERT INTO pitched_summary (${groupColumns}, n)
+    SELECT NEW.brand_key, NEW.removed_on_server, NEW.archived, NEW.stage, NEW.snoozed_until, NEW.status, NEW.opportunity_type, NEW.difficulty,
+      NEW.starred, NEW.contact_count > 0, NEW.catch_all_count > 0, 0
+    WHERE NOT EXISTS (SELECT 1 FROM pitched_summary WHERE ${groupOfNew});
+  UPDATE pitched_summary SET n = n + 1 WHERE ${groupOfNew};
+END`;
 const SETS = {
   due: { rowids: sql`temp.due_rowids`, table: sql`temp.due_summary` },
   pitched: { rowids: sql`temp.pitched_rowids`, table: sql`temp.pitched_summary` },
@@ -44,7 +64,8 @@ export interface SetCounts {
  * the follow-ups due or "already pitched" (their set prepared first: the
  * derived tables' due or pitched rowids) that set's summary: its rows
  * grouped as the summary's are, in `temp.due_summary` / `temp.pitched_summary`,
- * once per change of the cache (a cost of the set's size, never the cache's).
+ * once per change of the cache (a cost of the set's size, never the cache's;
+ * the pitched set's, the largest, is kept through a triage write by a trigger).
  */
 export function prepareCounts(db: WritableDB, f: ListFilter, bk: number, days: PipelineDays): { counted: CountedFrom; sets: SetCounts | null } {
   const domain = f.domain !== undefined && f.domain.trim() !== '';
@@ -54,13 +75,19 @@ export function prepareCounts(db: WritableDB, f: ListFilter, bk: number, days: P
   if (!due && !pitched) return { counted: domain ? 'outlets' : 'summary', sets: null };
   const set = due ? 'due' : 'pitched';
   const { rowids, table } = SETS[set];
-  db.derived.summarized(set, due ? `${f.brandId}/${days.dueOnOrBefore}` : f.brandId, () => [
-    sql`CREATE TEMP TABLE IF NOT EXISTS ${table} AS SELECT ${groupColumns}, n FROM opportunity_summary WHERE 0`,
-    sql`DELETE FROM ${table}`,
-    // CROSS JOIN keeps this order: from the set's rows out to their facets, whatever the statistics say.
-    sql`INSERT INTO ${table} (${groupColumns}, n)
-      SELECT ${facetGroups}, count(*) FROM ${rowids} r CROSS JOIN opportunity_facets o ON o.rowid = r.rowid GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11`,
-  ]);
+  db.derived.summarized(
+    set,
+    due ? `${f.brandId}/${days.dueOnOrBefore}` : f.brandId,
+    () => [
+      sql`CREATE TEMP TABLE IF NOT EXISTS ${table} AS SELECT ${groupColumns}, n FROM opportunity_summary WHERE 0`,
+      ...(pitched ? [followPitched] : []),
+      sql`DELETE FROM ${table}`,
+      // CROSS JOIN keeps this order: from the set's rows out to their facets, whatever the statistics say.
+      sql`INSERT INTO ${table} (${groupColumns}, n)
+        SELECT ${facetGroups}, count(*) FROM ${rowids} r CROSS JOIN opportunity_facets o ON o.rowid = r.rowid GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11`,
+    ],
+    pitched,
+  );
   // The filter without the set (the due set's rows are all Contacted, and not snoozed as no view asks).
   const without = { ...f, view: due ? undefined : f.view, alreadyPitched: undefined };
   const chip = { ...without, status: undefined, type: undefined, difficulty: undefined };

@@ -135,6 +135,17 @@ describe('chip counts of the due, pitched and outlet filters (without a search)'
     const triaged = agree(cache, days, 'triaged');
     for (const f of [{ view: 'due' }, { alreadyPitched: true }, { alreadyPitched: false }, { domain: 'site1' }, { domain: ' news ', includeArchived: true }])
       expect(triaged.get(JSON.stringify(f)), JSON.stringify(f)).toBeGreaterThan(10);
+    // Keystrokes through the app (a star, a stage, a snooze, not a fit; no contact date): the pitched set's summary follows
+    // them by its own trigger, not grouped again (a group left empty stays, at 0, where grouping again would drop it).
+    act(cache, B, ['id1', 'id33'], { do: 'stage', stage: 'Replied' }, today);
+    act(cache, B, ['id3', 'id39'], { do: 'star', on: true }, today);
+    act(cache, B, ['id42'], { do: 'snooze', until: '2026-12-01' }, today);
+    act(cache, B, ['id45'], { do: 'not-a-fit', reason: 'off topic' }, today);
+    const keyed = agree(cache, days, 'keystrokes');
+    expect(cache.db.prepare('SELECT count(*) AS n FROM temp.pitched_summary WHERE n = 0').get(), 'the summary was followed').toEqual({ n: 1 });
+    expect(keyed).not.toEqual(triaged);
+    for (let i = 0; i < 4; i++) undoAction(cache, { brandId: B });
+    expect(agree(cache, days, 'keystrokes undone')).toEqual(triaged);
     // A pitch to an opportunity whose generic address others share: they are all pitched now; the undo takes it back.
     act(cache, B, ['id951'], { do: 'contacted', on: today }, today);
     const pitched = agree(cache, days, 'pitched');
