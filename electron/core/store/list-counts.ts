@@ -1,7 +1,8 @@
 // The list's counts, read from a prepared filter (opportunity-list.ts's
 // prepareList): its total (exact, or capped while a search is typed), the chip
-// counts with the total from the same rows, and the counts per outlet. From the
-// summary without a search, from the matches joined to their facets with one.
+// counts with the total from the same rows, and the counts per outlet. Without
+// a search from groups kept counted (the summary, the outlets') or worked out
+// with the due or pitched set; with one, from the matches joined to their facets.
 import { STATUSES } from '../../../shared/domain';
 import type { ListFilter } from '../../../shared/model';
 import { STAGES } from '../../../shared/pipeline';
@@ -16,10 +17,10 @@ import { sql, type Sql } from './sql';
  * counted by triggers, migration 11), `due` / `pitched` (no search, the
  * follow-ups due or "already pitched" besides such filters: the summary of
  * that set, or the summary less it), `outlets` (no search, an outlet besides
- * such filters: the groups of the outlets whose name holds it, migration
- * 14), `facets` (a search: its full-text
- * matches joined by rowid to the narrow facets; every filter but the domain),
- * or `index` (the opportunities' own covering index, for everything else).
+ * such filters: the groups of the outlets whose name holds it, migration 14),
+ * `facets` (a search: its full-text matches joined by rowid to the narrow
+ * facets; every filter but the domain), or `index` (the opportunities' own
+ * covering index: a selection, or two of an outlet, the due and the pitched).
  */
 export type CountedFrom = 'summary' | 'due' | 'pitched' | 'outlets' | 'facets' | 'index';
 
