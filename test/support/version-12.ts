@@ -7,6 +7,7 @@ import type Database from 'better-sqlite3';
 import * as m001 from '../../electron/core/store/migrations/001-initial';
 import * as m003 from '../../electron/core/store/migrations/003-user-record';
 import * as m006 from '../../electron/core/store/migrations/006-pitched-covering';
+import { backToVersion13 } from './version-13';
 
 /** One statement of a migration's SQL, found by its start. */
 const statement = (sql: string, start: string): string => {
@@ -16,6 +17,8 @@ const statement = (sql: string, start: string): string => {
 };
 
 export function backToVersion12(db: Database.Database): void {
+  // Version 14's table gone first.
+  if ((db.pragma('user_version', { simple: true }) as number) >= 14) backToVersion13(db);
   db.transaction(() => {
     db.exec(`CREATE TEMP TABLE history_v13 AS SELECT * FROM history;
       CREATE TEMP TABLE contacts_v13 AS SELECT * FROM contacts;

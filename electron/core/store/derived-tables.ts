@@ -36,6 +36,9 @@ export class DerivedTables {
   private terms = new Map<string, string[] | null>();
   private dueKey: string | null = null;
   private termsKey: string | null = null;
+  /** Each summary of a set's key (summarized), and those a trigger of their own keeps through a triage write. */
+  private summaries = new Map<string, string>();
+  private followed = new Set<string>();
 
   constructor(private readonly db: DB) {
     this.statements = new Statements(db);
@@ -240,6 +243,20 @@ export class DerivedTables {
   }
 
   /**
+   * A temporary summary (list-counts.ts: a set's rows grouped as the opportunity summary is) filled by `statements`
+   * once per change of the cache and `key`. `followed`: its own temporary trigger keeps it through a triage write
+   * that leaves the pitched set as it is (triageWrite), else it is filled again after any write.
+   */
+  summarized(table: string, key: string, statements: () => Sql[], followed = false): void {
+    this.setUp();
+    const k = `${this.version()}/${key}`;
+    if (this.summaries.get(table) === k) return;
+    this.fill(statements());
+    this.summaries.set(table, k);
+    if (followed) this.followed.add(table);
+  }
+
+  /**
    * Run `write`, a change of the user's triage alone (never the opportunities,
    * their contacts or the search index): a search's matches, if current
    * before it, stay current after it; so do the pitched sets, unless the
@@ -255,6 +272,7 @@ export class DerivedTables {
     const pitched = opts.pitched ? null : keep(this.pitchedKey);
     const rowids = opts.pitched ? null : keep(this.pitchedRowidsKey);
     const terms = this.termsKey === before;
+    const summaries = opts.pitched ? [] : [...this.followed].map((t) => [t, keep(this.summaries.get(t) ?? null)] as const);
     const result = write();
     const after = this.version();
     if (terms) this.termsKey = after;
@@ -262,6 +280,7 @@ export class DerivedTables {
     if (ranked !== null) this.rankedKey = `${after}/${ranked}`;
     if (pitched !== null) this.pitchedKey = `${after}/${pitched}`;
     if (rowids !== null) this.pitchedRowidsKey = `${after}/${rowids}`;
+    for (const [t, k] of summaries) if (k !== null) this.summaries.set(t, `${after}/${k}`);
     return result;
   }
 

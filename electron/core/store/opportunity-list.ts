@@ -10,7 +10,7 @@ import type { ReadableDB, WritableDB } from './database';
 import { flagSources, itemsOf, prepareBrand, rowFlags, type BrandReady, type FlagSources } from './list-items';
 import { filterSql, ftsQuery, keysetAfter, orderBy, orderFromEnd, SORTS, type After, type PipelineDays } from './opportunity-filter';
 import { ftsTerms } from './search-rank';
-import { listTotal } from './list-counts';
+import { listTotal, prepareCounts, type CountedFrom, type SetCounts } from './list-counts';
 import { jumpCursors, jumpRows } from './list-jump';
 import { densityOf, matchesOf, rowMatches } from './search-walk';
 import { sql, sqlJoin, type Sql } from './sql';
@@ -25,6 +25,7 @@ export {
   SEARCH_TOTAL_CAP,
   shownTotal,
   type ChipCounts,
+  type CountedFrom,
 } from './list-counts';
 
 export type { After, PipelineDays } from './opportunity-filter';
@@ -33,15 +34,6 @@ export type { After, PipelineDays } from './opportunity-filter';
 const FEW_MATCHES = 2000;
 /** A search matching this share of the cache or more finds a page by testing the sort's next rows one by one. */
 const DENSE = 0.3;
-
-/**
- * Where a list's total and chip counts are read from: `summary` (no search,
- * and only filters the summary's columns answer: a few hundred rows kept
- * counted by triggers, migration 11), `facets` (a search: its full-text
- * matches joined by rowid to the narrow facets; every filter but the domain),
- * or `index` (the opportunities' own covering index, for everything else).
- */
-export type CountedFrom = 'summary' | 'facets' | 'index';
 
 /** Today on this computer's calendar, YYYY-MM-DD. */
 export const localToday = (now = new Date()): string => localDay(now);
@@ -67,6 +59,8 @@ export interface ListQuery {
   readonly chipWhere: Sql;
   /** Where the total and chip counts are read from. */
   readonly counted: CountedFrom;
+  /** Counted from a set's summary (`due`, `pitched`): the filter without the set, for that summary's groups. */
+  readonly sets: SetCounts | null;
   /** The full-text query of a search (null without one). */
   readonly fts: string | null;
   /** How a search's page meets its matches: `drive` (few: the page starts from them), `probe` (many: walk the sort's index), null without one. */
@@ -90,10 +84,6 @@ export interface ListQuery {
   readonly flags: FlagSources;
 }
 
-/** The filters the summary's columns answer (no search, no outlet, no follow-ups due, no pitched set, no selection). */
-const summaryAnswers = (f: ListFilter, q: string | null): boolean =>
-  q === null && (f.domain === undefined || f.domain.trim() === '') && f.view !== 'due' && f.alreadyPitched === undefined && f.ids === undefined;
-
 /**
  * The explicit step before reading a list: the brand's pitched addresses,
  * the "already pitched" set when the filter asks for it, and for Best match
@@ -114,7 +104,9 @@ export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = 
   const chipFilter = { ...f, status: undefined, type: undefined, difficulty: undefined };
   let w = filterSql(f, brand.bk, days, 'probe', null, due);
   let chip = filterSql(chipFilter, brand.bk, days, 'probe', null, due);
-  let counted: CountedFrom = summaryAnswers(f, q) ? 'summary' : 'index';
+  // Without a search: from the summary, a set's summary, or the index (list-counts.ts).
+  const counts = q ? { counted: 'index' as CountedFrom, sets: null } : prepareCounts(db, f, brand.bk, days);
+  let counted = counts.counted;
   let joined: { where: Sql; chip: Sql } | null = null;
   let plan: 'drive' | 'probe' | null = null;
   let probeFts: string | null = null;
@@ -161,6 +153,7 @@ export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = 
     where: w.where,
     chipWhere: chip.where,
     counted,
+    sets: counts.sets,
     fts: q,
     plan,
     probeFts,

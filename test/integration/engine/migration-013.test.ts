@@ -19,6 +19,7 @@ import { FakeClock } from '../../support/fake-clock';
 import { tempDir } from '../../support/tmp';
 import { backToVersion12 } from '../../support/version-12';
 import { detail, setTriage, setTriageMany } from '../../support/store';
+import { LATEST_VERSION } from '../../../electron/core/store/migrations';
 
 const tmp = tempDir();
 let sim: Simulator;
@@ -102,7 +103,7 @@ describe('version 13', () => {
 
     const cache = await Cache.open(path(), { compactAtClose: false });
     try {
-      expect(cache.db.pragma('user_version', { simple: true })).toBe(13);
+      expect(cache.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
       expect(everything(cache)).toEqual(before);
       // Stored once: the address given as it is has no raw of its own.
       const { nulls, total } = cache.db.prepare('SELECT sum(raw IS NULL) AS nulls, count(*) AS total FROM contacts').get() as { nulls: number; total: number };

@@ -67,6 +67,7 @@ describe('migrations', () => {
       const fresh = new Database(path);
       for (const m of MIGRATIONS.filter((m) => m.version <= from)) {
         fresh.exec(m.sql);
+        m.up?.(fresh);
         fresh.pragma(`user_version = ${m.version}`);
       }
       if (from < 8)
@@ -82,9 +83,10 @@ describe('migrations', () => {
             "INSERT INTO triage (brand_id, opportunity_id, stage, note, starred, contacted_at, updated_at) VALUES (?, 'x', 'Won', 'my note', 1, '2026-11-02', 'now')",
           )
           .run(B);
+        // (From version 13 on, each event is numbered when added.)
         fresh
           .prepare(
-            "INSERT INTO history (brand_id, opportunity_id, at, kind, detail) VALUES (?, 'x', 'now', 'stage', 'Won (your earlier status Done, carried over)')",
+            `INSERT INTO history (brand_id, opportunity_id, at, kind, detail${from >= 13 ? ', id' : ''}) VALUES (?, 'x', 'now', 'stage', 'Won (your earlier status Done, carried over)'${from >= 13 ? ', 1' : ''})`,
           )
           .run(B);
       }
@@ -95,6 +97,8 @@ describe('migrations', () => {
       expect(db.prepare('SELECT note, starred FROM triage').get()).toEqual({ note: 'my note', starred: 1 });
       // Version 9: what the syncs see of each cited page, kept between syncs (none yet).
       expect(db.prepare('SELECT count(*) AS n FROM citation_facts').get()).toEqual({ n: 0 });
+      // Version 14: the outlets counted (none yet).
+      expect(db.prepare('SELECT count(*) AS n FROM opportunity_outlets').get()).toEqual({ n: 0 });
       // Version 5: an opportunity marked contacted before it is at that stage (from 5 on, the stage is the user's).
       // Version 8: the status Done is carried onto the stage Won where it was the later word: before version 3
       // both were dated at the row's last write (a tie: the stage stays); in versions 3 and 4 the stage
@@ -568,6 +572,35 @@ describe('opportunities', () => {
           expect(text, `${what} ${JSON.stringify(f)}`).toMatch(/opportunity_facets o\b/);
           expect(text, `${what} ${JSON.stringify(f)}`).not.toMatch(/search_hits|\bopportunities o\b/);
         }
+      } else if (q.counted === 'due' || q.counted === 'pitched') {
+        // The follow-ups due or the pitched set (no search, outlet or selection): that set's own summary (worked out with
+        // the set, once per change of the cache), or the summary less it: the opportunities are not read at all.
+        for (const [plan, what] of [
+          [counts, 'counts'],
+          [total, 'total'],
+        ] as const) {
+          const text = texts.get(plan) ?? '';
+          expect(plan.join(' | '), `${what} ${JSON.stringify(f)}`).toMatch(new RegExp(`SCAN temp\\.${q.counted}_summary|SCAN o\\b`));
+          expect(text, `${what} ${JSON.stringify(f)}`).toMatch(new RegExp(`FROM temp\\.${q.counted}_summary`));
+          expect(text, `${what} ${JSON.stringify(f)}`).not.toMatch(/\bopportunities\b|_rowids/);
+          if (f.alreadyPitched === false)
+            expect(plan.join(' | '), `${what} ${JSON.stringify(f)}`).toMatch(
+              /SEARCH opportunity_summary USING (COVERING )?INDEX opportunity_summary_by_group \(brand_key=\?/,
+            );
+        }
+      } else if (q.counted === 'outlets') {
+        // Version 14: within an outlet (no search, set or selection), the groups of the outlets whose name holds it,
+        // each outlet found by a seek past the one before and its groups read from its own range: no opportunity read.
+        for (const [plan, what] of [
+          [counts, 'counts'],
+          [total, 'total'],
+        ] as const) {
+          expect(plan.join(' | '), `${what} ${JSON.stringify(f)}`).toMatch(
+            /SEARCH o USING COVERING INDEX opportunity_outlets_by_group \(brand_key=\? AND domain=\?/,
+          );
+          expect(plan.join(' | '), `${what} ${JSON.stringify(f)}`).not.toMatch(/SCAN opportunity_outlets|SCAN o\b/);
+          expect(texts.get(plan), `${what} ${JSON.stringify(f)}`).not.toMatch(/\bopportunities\b/);
+        }
       } else {
         noFullScan(counts, `counts ${JSON.stringify(f)}`);
         noFullScan(total, `total ${JSON.stringify(f)}`);
@@ -586,7 +619,7 @@ describe('opportunities', () => {
         expect(total.join(' | '), `total ${JSON.stringify(f)}`).toMatch(/USING COVERING INDEX opportunities_by_/);
       }
     }
-    // Which filters read what: the summary, the facets under a search (not with an outlet: the facets have none), the index.
+    // Which filters read what: the summary, the outlets', a set's summary, the facets under a search (not with an outlet: the facets have none), the index.
     expect(
       (
         [
@@ -602,7 +635,7 @@ describe('opportunities', () => {
           { search: 'co', domain: 'site' },
         ] as Omit<ListFilter, 'brandId'>[]
       ).map((f) => prepared({ brandId: B, ...f }).counted),
-    ).toEqual(['summary', 'summary', 'summary', 'index', 'index', 'index', 'index', 'facets', 'facets', 'index']);
+    ).toEqual(['summary', 'summary', 'summary', 'outlets', 'due', 'pitched', 'index', 'facets', 'facets', 'index']);
     // A search's page reads the full-text index within its own query: nothing is copied first, in either plan (few
     // matches drive the page; many are tested as the sort's index is walked, so the page stops at its 200th row).
     const co = prepared({ brandId: B, search: 'co' });

@@ -26,6 +26,7 @@ import { migrate } from '../../../electron/core/store/db';
 import { LATEST_VERSION } from '../../../electron/core/store/migrations';
 import { backToVersion11 } from '../../support/version-11';
 import { backToVersion12 } from '../../support/version-12';
+import { backToVersion13 } from '../../support/version-13';
 import { BlockReader } from '../../../electron/core/store/opportunity-blocks';
 import { startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { Cache } from '../../../electron/core/store/cache';
@@ -386,6 +387,50 @@ describe('kill -9 while version 12 puts the records in blocks', () => {
       expect(c.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
       const reader = new BlockReader(c.readable);
       for (const [rowid, json] of records) expect(reader.json(rowid), `record ${rowid}`).toBe(json);
+    } finally {
+      c.close();
+    }
+    expect(inspect(db).integrity).toBe('ok');
+    noteSets(notesA)(inspect(db).notes);
+  }, 120_000);
+});
+
+describe('kill -9 while version 14 counts the outlets', () => {
+  it('leaves version 13 as it was (every note, no outlets table); the next start counts them, as the opportunities say', async () => {
+    const v13 = join(tmp.dir, 'v13-pristine');
+    cpSync(pristine, v13, { recursive: true });
+    const old = new Database(join(v13, 'workbench.db'));
+    backToVersion13(old);
+    old.close();
+    // Killed at the write that fills the new table, not before or after it.
+    const { dir, where, args } = await killInConversion(v13, /INSERT INTO opportunity_outlets/, 14);
+    const db = join(dir, 'workbench.db');
+    const after = withHealth(db, (h) => ({
+      integrity: h.integrity,
+      notes: h.notes,
+      version: h.row<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v,
+      outlets: h.row<{ n: number }>("SELECT count(*) AS n FROM sqlite_schema WHERE name LIKE 'opportunit%outlet%'")!.n,
+    }));
+    expect(after, where).toMatchObject({ integrity: 'ok', version: 13, outlets: 0 });
+    noteSets(notesA)(after.notes);
+    // The next start upgrades it: every outlet's groups as the opportunities say them, the notes kept.
+    const again = await runCli(args, { url: sim.url, db });
+    expect(again.code, `${where}: run again: ${again.err}`).toBe(0);
+    const c = await Cache.open(db);
+    try {
+      expect(c.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
+      const GROUPS =
+        'brand_key, domain, removed_on_server, archived, status, opportunity_type, difficulty, stage, snoozed_until, starred, contact_count, catch_all_count';
+      const ORDER = 'ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12';
+      const counted = GROUPS.replace('domain', 'lower(domain)').replace('contact_count', 'contact_count > 0').replace('catch_all_count', 'catch_all_count > 0');
+      const outlets = c.db.prepare(`SELECT ${GROUPS}, n FROM opportunity_outlets ${ORDER}`).raw(true).all();
+      expect(outlets.length).toBeGreaterThan(10);
+      expect(outlets).toEqual(
+        c.db
+          .prepare(`SELECT ${counted}, count(*) FROM opportunities GROUP BY ${ORDER.slice(9)} ${ORDER}`)
+          .raw(true)
+          .all(),
+      );
     } finally {
       c.close();
     }
