@@ -37,9 +37,10 @@ const LOOSE_MIN_BYTES = 4 * 1024 * 1024;
 
 /**
  * When close() compacts: `false` never (a read-only use), else the thresholds (tests lower them)
- * and `maxFileBytes`, the largest file whose VACUUM fits the time the closer allows (the app's quit: see cache-keeper.ts).
+ * and `maxFileBytes`, the largest file whose VACUUM fits the time the closer allows (the app's quit: see cache-keeper.ts);
+ * `onCompact` is called just before a VACUUM runs (the CLI says so: it holds the command's end for seconds at 100,000).
  */
-export type CompactAtClose = false | { share?: number; minBytes?: number; maxFileBytes?: number };
+export type CompactAtClose = false | { share?: number; minBytes?: number; maxFileBytes?: number; onCompact?: () => void };
 
 /** The space a compaction would give back, as close() measures it (bytes). */
 export interface LooseSpace {
@@ -292,6 +293,7 @@ export class Cache {
       const wait = this.db.pragma('busy_timeout', { simple: true }) as number;
       this.db.pragma('busy_timeout = 0');
       try {
+        opts.onCompact?.();
         this.db.exec('VACUUM');
         this.db.pragma('wal_checkpoint(TRUNCATE)');
       } finally {
