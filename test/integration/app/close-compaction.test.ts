@@ -19,18 +19,27 @@ beforeAll(async () => {
 afterAll(() => sim.close());
 afterEach(() => vi.useRealTimers());
 
-/** A user's service whose cache a sync has just written. */
-async function synced() {
+/** A service in a folder of its own: the user's (a keychain), or the demo's (`demo: true`). */
+async function service(demo: boolean) {
   const tmp = tempDir();
   const platform = new FakePlatform();
+  const keychain = new FakeKeychain(demo ? 'unavailable' : 'available');
   const s = await AppService.create({
     userDataDir: tmp.dir,
     platform,
-    keychain: new FakeKeychain(),
-    appName: 'Outreach Workbench',
-    appVersion: '0.1.0',
+    keychain,
+    appName: 'Workbench',
+    appVersion: '0',
     platformName: 'linux',
+    demo,
+    demoOpportunities: 80,
   });
+  return { s, platform, tmp };
+}
+
+/** A user's service whose cache a sync has just written. */
+async function synced() {
+  const { s, platform, tmp } = await service(false);
   s.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000 });
   await s.parts.connection.setKey(DEMO_KEY);
   s.parts.sync.start({});
@@ -78,18 +87,7 @@ describe('a cache the app lets go of for another one is not compacted', () => {
   });
 
   it("the demo's cache, about to be deleted by its reset", async () => {
-    const tmp = tempDir();
-    const platform = new FakePlatform();
-    const s = await AppService.create({
-      userDataDir: tmp.dir,
-      platform,
-      keychain: new FakeKeychain('unavailable'),
-      appName: 'Outreach Workbench',
-      appVersion: '0.1.0',
-      platformName: 'linux',
-      demo: true,
-      demoOpportunities: 80,
-    });
+    const { s, platform, tmp } = await service(true);
     await s.launch();
     expect((await platform.waitFor('sync:done')).summary.error).toBeNull();
     const demo = s.cache;
