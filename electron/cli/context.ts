@@ -131,7 +131,13 @@ export const writeSections = { open: 0 };
  * follows when one is due (at most one an hour), as the app does.
  */
 export async function withCache<T>(ctx: Ctx, fn: (c: Cache) => Promise<T> | T, opts: { changesRecord?: boolean; writes?: boolean } = {}): Promise<T> {
-  const cache = await Cache.open(ctx.dbPath, { lockWaitMs: ctx.lockWaitMs, onLockWait: (m) => ctx.io.err(m + '\n'), signal: ctx.signal });
+  const cache = await Cache.open(ctx.dbPath, {
+    lockWaitMs: ctx.lockWaitMs,
+    onLockWait: (m) => ctx.io.err(m + '\n'),
+    signal: ctx.signal,
+    // The close after writes may compact the file (store/cache.ts compactIfLoose): seconds at 100,000, said when it runs.
+    compactAtClose: { onCompact: () => ctx.io.err('Compacting the cache…\n') },
+  });
   // Once the file is known to be this app's cache: what killed commands left beside it and in the backups folder goes
   // (this app's files only, by name and age; a backup's record without its description gets it back when it reads whole).
   removeStalePartials(dirname(ctx.dbPath));

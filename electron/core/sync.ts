@@ -20,7 +20,7 @@ import { fileErrorKind } from './files/file-error';
 import type { TrakkrClient } from './api/client';
 import type { Cache } from './store/cache';
 import { observeCitations } from './store/citation-facts';
-import { mergeSearchIndex, optimizeSearchIndex } from './store/search-index';
+import { mergeSearchIndex } from './store/search-index';
 import type { RunKind } from './store/sync-runs';
 import { holdBrandLock, type LockOptions } from './sync-lock-wait';
 import type { SyncPhase, SyncEvent, BrandSummary, SyncSummary } from '../../shared/model';
@@ -51,7 +51,7 @@ export async function runSync(cache: Cache, client: TrakkrClient, opts: SyncOpti
   const signal = opts.signal;
   const summary: SyncSummary = { brands: [], durationMs: 0, cancelled: false, error: null };
   let current: string | null = null;
-  // The first sync into an empty cache is compacted at its end (store/cache.ts compactAfterFirstSync).
+  // The first sync into an empty cache is tidied at its end (store/cache.ts tidyAfterFirstSync).
   const first = cache.isEmpty();
   const previousWait = client.onWait;
   client.onWait = (w) => {
@@ -79,10 +79,9 @@ export async function runSync(cache: Cache, client: TrakkrClient, opts: SyncOpti
     client.onWait = previousWait;
     summary.durationMs = Date.now() - started;
   }
-  // The full-text index in one segment (a search's test of a row seeks each segment: store/search-index.ts), then compacted.
+  // The full-text index in one segment and the file compacted, each when it pays (store/cache.ts tidyAfterFirstSync).
   if (first && !summary.cancelled && !summary.error && summary.brands.some((b) => b.added > 0)) {
-    optimizeSearchIndex(cache.db);
-    cache.compactAfterFirstSync();
+    cache.tidyAfterFirstSync();
   } else {
     // The segments later syncs added, merged in short steps once they add up (never rejects).
     await mergeSearchIndex(cache.db);

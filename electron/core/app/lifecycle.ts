@@ -24,7 +24,7 @@ import type { SyncJobs } from './sync-jobs';
  * The close at quit compacts the cache (store/cache.ts compactIfLoose) only when stopping what ran and the backup
  * took less than this: the rest of main's time for the core (3 s) is left for a VACUUM of up to 256 MB.
  */
-const COMPACT_IF_CLOSED_WITHIN_MS = 500;
+export const COMPACT_IF_CLOSED_WITHIN_MS = 500;
 
 export function cachePath(opts: { userDataDir: string; demo?: boolean }): string {
   return join(opts.userDataDir, opts.demo ? 'demo.db' : 'workbench.db');

@@ -18,37 +18,15 @@ import { OpportunityWriter } from './opportunities-write';
 import { pipelineDays, prepareList, type PipelineDays } from './opportunity-list';
 import { ScoreStore } from './scores';
 import { SyncRunStore } from './sync-runs';
+import { optimizeSearchIndex } from './search-index';
+import { looseSpace, loosePays, smallPageCache, vacuumNow, type CompactAtClose, type LooseSpace } from './compaction';
 import { markExported } from './triage';
 
 /** Pages given back per step of reclaimSpace (8 KB pages: 2 MB, a few milliseconds of writing). */
 const RECLAIM_STEP_PAGES = 256;
 /** The pause between two steps, in which another process's write takes its turn. */
 const RECLAIM_PAUSE_MS = 15;
-/**
- * When a close compacts the file (compactIfLoose): the empty space inside the
- * opportunities' indexes (the sort and chip indexes, which every triage change
- * rewrites: a star or a stage moves the row's entry in each) plus the free
- * pages, past both this share of those indexes and this many bytes. A bulk
- * triage of 20,000 opportunities at 100,000 leaves about 14%, 8 MB; a sync's
- * changes or a day's clicks a few hundred KB.
- */
-const LOOSE_SHARE = 0.08;
-const LOOSE_MIN_BYTES = 4 * 1024 * 1024;
-
-/**
- * When close() compacts: `false` never (a read-only use), else the thresholds (tests lower them)
- * and `maxFileBytes`, the largest file whose VACUUM fits the time the closer allows (the app's quit: see cache-keeper.ts).
- */
-export type CompactAtClose = false | { share?: number; minBytes?: number; maxFileBytes?: number };
-
-/** The space a compaction would give back, as close() measures it (bytes). */
-export interface LooseSpace {
-  /** Empty bytes inside the opportunities' index pages, and those pages' size. */
-  indexUnused: number;
-  indexBytes: number;
-  /** Pages on the free list. */
-  freeBytes: number;
-}
+export type { CompactAtClose, LooseSpace } from './compaction';
 
 export class Cache {
   /** Reads only: every statement run through it is checked not to write. */
@@ -146,16 +124,11 @@ export class Cache {
    * grows the process. The list's pages come back into the cache as it is used.
    */
   async readingOnce<T>(fn: () => Promise<T>): Promise<T> {
-    const size = this.db.pragma('cache_size', { simple: true }) as number;
-    this.db.pragma('cache_size = -8192');
-    this.db.pragma('shrink_memory');
+    const restore = smallPageCache(this.db);
     try {
       return await fn();
     } finally {
-      if (this.db.open) {
-        this.db.pragma(`cache_size = ${Math.trunc(Number(size))}`);
-        this.db.pragma('shrink_memory');
-      }
+      restore();
     }
   }
 
@@ -227,48 +200,44 @@ export class Cache {
   }
 
   /**
-   * Rewrite the file compactly (VACUUM), after the first sync filled an empty
-   * cache: its indexes and the full-text index grew page by page as the rows
-   * arrived, and leave about a tenth of each page empty (13 MB at 100,000
-   * opportunities), which giving back free pages does not reach. Once, not
-   * after every sync: the next syncs rewrite a few rows. It holds the file for
-   * the time of a copy (about 2 s at 100,000 on a quiet machine), as the last
-   * step of the first sync. Never rejects: a busy file is left as it is.
+   * The first sync's tidy-up. The full-text index merged into one segment
+   * (store/search-index.ts: a search's test of a row seeks each segment; at
+   * 10,000 opportunities its 7 segments made a search 1.5x as slow). Then the
+   * file rewritten compactly (VACUUM) when enough is loose in it: the
+   * indexes grew page by page as the rows arrived and leave part of each page
+   * empty (12% of the opportunities' indexes, 7 MB at 100,000 opportunities),
+   * which giving back free pages does not reach; measured as close() measures
+   * it, with this cache's own thresholds (compactIfLoose, any file size), so a
+   * small first sync (0.6 MB loose at 10,000) is not rewritten: the pages the
+   * merge freed are given back, no more. Once, not after every sync: the next syncs rewrite a few rows. It holds the file for the
+   * time of a copy (about 2 s at 100,000 on a quiet machine). Never throws: a
+   * busy file is left as it is.
    */
-  compactAfterFirstSync(): boolean {
+  tidyAfterFirstSync(): { merged: boolean; compacted: boolean } {
+    const restore = smallPageCache(this.db);
+    let merged = false;
     try {
-      this.db.exec('VACUUM');
-      // The copy went through the write-ahead log: back into the file, and the log emptied (else it stays as large on disk).
-      this.db.pragma('wal_checkpoint(TRUNCATE)');
-      return true;
+      // Measured before the merge: the pages it frees go back at once without a rewrite (incremental_vacuum, milliseconds).
+      const pays = loosePays(looseSpace(this.db), this.compactAtClose || {});
+      merged = optimizeSearchIndex(this.db);
+      if (pays) vacuumNow(this.db);
+      else this.db.pragma('incremental_vacuum');
+      return { merged, compacted: pays };
     } catch {
-      return false;
+      return { merged, compacted: false };
+    } finally {
+      restore();
     }
   }
 
-  /**
-   * The space a VACUUM would give back from what triage and sync scatter: the
-   * empty bytes inside the opportunities' index pages (dbstat, those b-trees
-   * only: about 30 ms at 100,000) and the free pages.
-   */
+  /** The space a VACUUM would give back (compaction.ts). */
   looseSpace(): LooseSpace {
-    const pageSize = this.db.pragma('page_size', { simple: true }) as number;
-    const free = this.db.pragma('freelist_count', { simple: true }) as number;
-    const names = (this.db.prepare("SELECT name FROM pragma_index_list('opportunities')").all() as { name: string }[]).map((r) => r.name);
-    const stat = this.db.prepare("SELECT COALESCE(sum(pgsize), 0) AS bytes, COALESCE(sum(unused), 0) AS unused FROM dbstat('main', 1) WHERE name = ?");
-    let indexUnused = 0;
-    let indexBytes = 0;
-    for (const name of names) {
-      const r = stat.get(name) as { bytes: number; unused: number };
-      indexUnused += r.unused;
-      indexBytes += r.bytes;
-    }
-    return { indexUnused, indexBytes, freeBytes: free * pageSize };
+    return looseSpace(this.db);
   }
 
   /**
    * Give back the space scattered writes left inside the file, when it passes
-   * the thresholds (LOOSE_SHARE and LOOSE_MIN_BYTES, or `opts`): one VACUUM,
+   * the thresholds (compaction.ts, or `opts`): one VACUUM,
    * which rewrites every table and index packed (about 1 s at 100,000
    * opportunities), then the write-ahead log emptied. Freed pages alone go back
    * after a sync (reclaimSpace); half-empty index pages only a rewrite packs.
@@ -282,21 +251,9 @@ export class Cache {
     let loose: LooseSpace | null = null;
     if (opts.maxFileBytes !== undefined && this.sizeOnDisk() > opts.maxFileBytes) return { compacted: false, loose, seconds: 0 };
     try {
-      loose = this.looseSpace();
-      const bytes = loose.indexUnused + loose.freeBytes;
-      const share = loose.indexBytes > 0 ? bytes / loose.indexBytes : 0;
-      if (bytes < (opts.minBytes ?? LOOSE_MIN_BYTES) || share < (opts.share ?? LOOSE_SHARE)) {
-        return { compacted: false, loose, seconds: (performance.now() - t0) / 1000 };
-      }
-      // Never waited for: another program reading or writing the file (the app, a terminal, a DB browser) leaves it as it is.
-      const wait = this.db.pragma('busy_timeout', { simple: true }) as number;
-      this.db.pragma('busy_timeout = 0');
-      try {
-        this.db.exec('VACUUM');
-        this.db.pragma('wal_checkpoint(TRUNCATE)');
-      } finally {
-        this.db.pragma(`busy_timeout = ${Math.trunc(Number(wait))}`);
-      }
+      loose = looseSpace(this.db);
+      if (!loosePays(loose, opts)) return { compacted: false, loose, seconds: (performance.now() - t0) / 1000 };
+      vacuumNow(this.db, opts.onCompact);
       return { compacted: true, loose, seconds: (performance.now() - t0) / 1000 };
     } catch {
       return { compacted: false, loose, seconds: (performance.now() - t0) / 1000 };

@@ -1,7 +1,7 @@
 // Sync's writes to the opportunities (server data only, never the user's triage):
 // pages of records upserted with contacts and search document; unseen ones marked removed.
 import type { Statement } from 'better-sqlite3';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Opportunity } from '../../../shared/api/schemas';
 import { parseContacts } from '../../../shared/contacts';
 import { fieldValue, type FieldTable, type OpportunityField } from '../../../shared/opportunity-fields';
@@ -91,7 +91,8 @@ export class OpportunityWriter {
         continue;
       }
       const raw = JSON.stringify(r);
-      const rawHash = createHash('sha1').update(raw).digest('base64');
+      // One call (no Hash object per record): the same digest, in about half the time.
+      const rawHash = hash('sha1', raw, 'base64');
       const existing = this.find.get(bk, id) as { rowid: number; raw_hash: string; removed_on_server: number } | undefined;
       if (existing && existing.raw_hash === rawHash && existing.removed_on_server === 0) {
         this.touch.run(runId, existing.rowid);

@@ -18,7 +18,7 @@ import { searchSegments } from '../../../electron/core/store/search-index';
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 let n = 0;
-const freshCache = () => Cache.open(join(tmp.dir, `sync-${++n}.db`));
+const freshCache = (opts: Parameters<typeof Cache.open>[1] = {}) => Cache.open(join(tmp.dir, `sync-${++n}.db`), opts);
 const clientFor = (sim: Simulator, clock = new FakeClock()) =>
   new TrakkrClient({ baseUrl: sim.url, apiKey: DEMO_KEY, requestsPerMinute: 0, clock, random: () => 0.5 });
 
@@ -108,7 +108,8 @@ describe('a full sync', () => {
   });
 
   it('every record reads back as the service sent it, after a first sync (its pages end inside blocks of records) and after changes; the first sync leaves the file compact', async () => {
-    const cache = await freshCache();
+    // Thresholds scaled to 2,300 opportunities (the defaults are for the app's sizes: a small first sync is not rewritten, below).
+    const cache = await freshCache({ compactAtClose: { share: 0.01, minBytes: 64 * 1024 } });
     const brand = sim.brands[0]!.id;
     /** Every record the service holds for the brand, by id, as it sends them. */
     const served = async () => {
@@ -142,6 +143,29 @@ describe('a full sync', () => {
     const now = await served();
     for (const id of [...m.changed, ...m.added]) expect(detail(cache, brand, id)!.raw, id).toEqual(now.get(id));
     for (const [id, record] of now) expect(detail(cache, brand, id)!.raw, id).toEqual(record);
+    cache.close();
+  });
+
+  it('a first sync too small for a rewrite to pay is not rewritten: its index merged whole, the pages that freed given back, nothing lost', async () => {
+    // The app's thresholds (4 MB loose): 2,300 opportunities leave a few hundred KB inside their indexes.
+    const cache = await freshCache();
+    const brand = sim.brands[0]!.id;
+    await runSync(cache, clientFor(sim), { brandIds: [brand], scores: false, citations: false, pageSize: 300 });
+    cache.db.pragma('wal_checkpoint(TRUNCATE)');
+    const copy = join(tmp.dir, `sync-${n}-copy.db`);
+    cache.db.exec(`VACUUM INTO '${copy}'`);
+    // Not rewritten: larger than a copy written afresh, by what its indexes hold empty (well under the 4 MB a rewrite waits for).
+    const loose = cache.looseSpace();
+    expect(statSync(cache.path).size).toBeGreaterThan(statSync(copy).size);
+    expect(loose.indexUnused).toBeGreaterThan(0);
+    expect(loose.indexUnused).toBeLessThan(1024 * 1024);
+    // The full-text index in one segment, the pages its old segments held given back: none left free in the file.
+    expect(searchSegments(cache.db)).toBe(1);
+    expect(cache.db.pragma('freelist_count', { simple: true })).toBe(0);
+    // The tidy-up ran with a small page cache (store/compaction.ts): the app's own is back for the reads that follow.
+    expect(cache.db.pragma('cache_size', { simple: true })).toBe(-65536);
+    expect(cache.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    expect(count(cache, { brandId: brand, includeArchived: true })).toBe(2300);
     cache.close();
   });
 
