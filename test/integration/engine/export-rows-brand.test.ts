@@ -25,26 +25,23 @@ const opp = (i: number, prefix: string) => ({
   contact_emails: [`p${i}@site${i}.com`],
 });
 
+/** `n` opportunities of a brand, ids `${prefix}0`, …, synced in one page. */
+const put = (cache: Cache, brand: string, n: number, prefix: string) =>
+  cache.tx(() =>
+    cache.opportunities.upsertPage(
+      brand,
+      Array.from({ length: n }, (_, i) => opp(i, prefix)),
+      1,
+      '2026-11-01T00:00:00Z',
+    ),
+  );
+
 describe("an export's batches", () => {
   it("skip the exported brand's pitched addresses in every batch, even when the window lists another brand between two", async () => {
     const cache = await Cache.open(join(tmp.dir, 'two-brands.db'));
     try {
-      cache.tx(() =>
-        cache.opportunities.upsertPage(
-          A,
-          Array.from({ length: 250 }, (_, i) => opp(i, 'a')),
-          1,
-          '2026-11-01T00:00:00Z',
-        ),
-      );
-      cache.tx(() =>
-        cache.opportunities.upsertPage(
-          OTHER,
-          Array.from({ length: 5 }, (_, i) => opp(i, 'b')),
-          1,
-          '2026-11-01T00:00:00Z',
-        ),
-      );
+      put(cache, A, 250, 'a');
+      put(cache, OTHER, 5, 'b');
       // The exported brand's pitches, in every batch of 100; nothing of the other brand is pitched.
       const pitched = [5, 60, 130, 170, 210, 240];
       for (const i of pitched) setTriage(cache, A, `a${i}`, { stage: 'Contacted', contacted_at: '2026-11-05' });
@@ -70,23 +67,9 @@ describe("an export's batches", () => {
   it("carry each opportunity's own drafts (this brand's, pitch and follow-up) and read drafts and the do-not-contact list at each batch", async () => {
     const cache = await Cache.open(join(tmp.dir, 'drafts.db'));
     try {
-      cache.tx(() =>
-        cache.opportunities.upsertPage(
-          A,
-          Array.from({ length: 250 }, (_, i) => opp(i, 'a')),
-          1,
-          '2026-11-01T00:00:00Z',
-        ),
-      );
+      put(cache, A, 250, 'a');
       // The other brand has drafts on the same opportunity ids: they are never this brand's.
-      cache.tx(() =>
-        cache.opportunities.upsertPage(
-          OTHER,
-          Array.from({ length: 250 }, (_, i) => opp(i, 'a')),
-          1,
-          '2026-11-01T00:00:00Z',
-        ),
-      );
+      put(cache, OTHER, 250, 'a');
       const save = (brand: string, id: string, kind: 'pitch' | 'followup', subject: string, body: string) =>
         cache.writable.transaction(() => saveDraft(cache.writable, brand, id, kind, { subject, body }, null));
       const read = (between: () => void) => {
