@@ -27,6 +27,7 @@ import { CsvWriter } from './csv-writer';
 import { guarded } from './guard';
 import { presetHeaders, type Column } from './presets';
 import { choiceNeeded, chosenColumns, readyRows, taken, type ExportChoiceNeeded, type RowChoices } from './rows';
+import { RowidSet } from './rowid-set';
 import { XlsxWriter, type CellKind } from './xlsx-writer';
 export type { ExportCheck, ExportResult } from '../../../shared/model';
 export { CONTACT_COLUMNS, EXPORT_PRESETS, FOLLOW_UP_COLUMNS, OPPORTUNITY_COLUMNS, presetHeaders, splitName, type ExportPreset } from './presets';
@@ -176,7 +177,7 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
   const check = newCheck(o.preset, format, presetHeaders(o.preset), header);
   const written: string[] = [];
   const temps: string[] = [];
-  const exported = new Set<number>();
+  const exported = new RowidSet();
   const carried = new Map<string, string[]>();
   let truncated = false;
   let bytes = 0;

@@ -74,6 +74,16 @@ const [titleOf, urlOf, domainOf, authorInRecord] = ['title', 'url', 'domain', 'a
   FieldReader,
 ];
 
+/**
+ * Could the text hold a merge token? Every token starts with `{` or `[` (shared/merge-fields.ts TOKEN): a text with
+ * neither goes out as written, with nothing left unfilled, and its fields' values need not be worked out.
+ */
+export const mayHoldTokens = (text: Pitch): boolean =>
+  text.subject.includes('{') || text.subject.includes('[') || text.body.includes('{') || text.body.includes('[');
+
+/** A text with no merge token, as it goes out. */
+const asWritten = (text: Pitch): Outgoing => ({ subject: text.subject, body: text.body, tokens: [], unfilled: '' });
+
 /** Fill a text for an address (the merge fields of shared/merge-fields.ts); the tokens left, distinct, in one cell. */
 function outgoingOf(text: Pitch, values: Record<MergeField, string | null>, defaults?: MergeDefaults): Outgoing {
   const f = fillDraftWith(text.subject, text.body, withDefaults(values, defaults));
@@ -139,11 +149,11 @@ function open(opportunity: OpportunityRow, brand: string, json: string, senderNa
 export function opportunityExportRow(opportunity: OpportunityRow, brand: string, json = opportunity.json, fill: FillOptions = {}): OpportunityExportRow {
   const { record, emails, catchAlls, ctx } = open(opportunity, brand, json, fill.senderName);
   const first = emails[0] ?? catchAlls[0] ?? null;
-  const outgoing = outgoingOf(
-    opportunity.pipeline.pitch_draft ?? pitchOf(record),
-    fieldValues({ ...ctx, contact: first ? { email: first, catchAll: !emails.includes(first) } : null }),
-    fill.defaults,
-  );
+  const text = opportunity.pipeline.pitch_draft ?? pitchOf(record);
+  // The fields' values only for a text with tokens (about a third of the service's pitches): the rest go out as written.
+  const outgoing = mayHoldTokens(text)
+    ? outgoingOf(text, fieldValues({ ...ctx, contact: first ? { email: first, catchAll: !emails.includes(first) } : null }), fill.defaults)
+    : asWritten(text);
   return { opportunity, record, brand, emails, catchAlls, outgoing };
 }
 

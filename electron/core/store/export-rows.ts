@@ -53,23 +53,23 @@ export interface PipelineFields {
   followup_draft: { subject: string; body: string } | null;
 }
 
-/** The pipeline columns of a query over `o`, its triage `t`, and its drafts `dp` (pitch) and `df` (follow-up). */
-const PIPELINE_COLUMNS = sql`o.stage, t.stage_reason, o.snoozed_until, t.followed_up_at, t.contacted_addresses, t.contacted_subject,
-  dp.subject AS dp_subject, dp.body AS dp_body, df.subject AS df_subject, df.body AS df_body`;
-const draftsOf = (brandId: string | Sql): Sql =>
+/** The pipeline columns of a query over `o` and its triage `t` (the drafts are read apart: draftsJoin, or a batch's own query). */
+const TRIAGE_COLUMNS = sql`o.stage, t.stage_reason, o.snoozed_until, t.followed_up_at, t.contacted_addresses, t.contacted_subject`;
+/** The same with the drafts `dp` (pitch) and `df` (follow-up) of draftsJoin. */
+const PIPELINE_COLUMNS = sql`${TRIAGE_COLUMNS}, dp.subject AS dp_subject, dp.body AS dp_body, df.subject AS df_subject, df.body AS df_body`;
+const draftsJoin = (brandId: string | Sql): Sql =>
   sql`LEFT JOIN drafts dp ON dp.brand_id = ${brandId} AND dp.opportunity_id = o.id AND dp.kind = 'pitch'
     LEFT JOIN drafts df ON df.brand_id = ${brandId} AND df.opportunity_id = o.id AND df.kind = 'followup'`;
-/** How many values PIPELINE_COLUMNS gives, in its order. */
+/** How many values TRIAGE_COLUMNS and PIPELINE_COLUMNS give, in their order. */
+const TRIAGE_WIDTH = 6;
 const PIPELINE_WIDTH = 10;
 type Text = string | null;
-/** A batch row of opportunityRows: the rowid, status, note, contacted_at, exported_at, then PIPELINE_COLUMNS in their order. */
+type Draft = { subject: string; body: string };
+/** A batch row of opportunityRows: the rowid, status, note, contacted_at, exported_at, then TRIAGE_COLUMNS in their order. */
 type BatchRow = [number, Text, string, Text, Text, ...Text[]];
-/** The pipeline's fields from a row's values, PIPELINE_COLUMNS starting at `at` (no object per row from SQLite). */
-function pipelineAt(row: readonly unknown[], at: number): PipelineFields {
-  const [stage, stageReason, snoozedUntil, followedUpAt, contactedAddresses, contactedSubject, dpSubject, dpBody, dfSubject, dfBody] = row.slice(
-    at,
-    at + PIPELINE_WIDTH,
-  ) as Text[];
+/** The pipeline's fields from a row's values, TRIAGE_COLUMNS starting at `at` (no object per row from SQLite), with its drafts. */
+function pipelineWith(row: readonly unknown[], at: number, pitch: Draft | null, followup: Draft | null): PipelineFields {
+  const [stage, stageReason, snoozedUntil, followedUpAt, contactedAddresses, contactedSubject] = row.slice(at, at + TRIAGE_WIDTH) as Text[];
   return {
     stage: stage ?? null,
     stage_reason: stageReason ?? null,
@@ -77,9 +77,16 @@ function pipelineAt(row: readonly unknown[], at: number): PipelineFields {
     followed_up_at: followedUpAt ?? null,
     contacted_addresses: contactedAddresses ?? null,
     contacted_subject: contactedSubject ?? null,
-    pitch_draft: dpSubject === null || dpSubject === undefined ? null : { subject: dpSubject, body: dpBody ?? '' },
-    followup_draft: dfSubject === null || dfSubject === undefined ? null : { subject: dfSubject, body: dfBody ?? '' },
+    pitch_draft: pitch,
+    followup_draft: followup,
   };
+}
+const draftOf = (subject: unknown, body: unknown): Draft | null =>
+  subject === null || subject === undefined ? null : { subject: subject as string, body: (body as Text) ?? '' };
+/** The pipeline's fields from a row's values, PIPELINE_COLUMNS starting at `at`. */
+function pipelineAt(row: readonly unknown[], at: number): PipelineFields {
+  const d = at + TRIAGE_WIDTH;
+  return pipelineWith(row, at, draftOf(row[d], row[d + 1]), draftOf(row[d + 2], row[d + 3]));
 }
 
 export interface OpportunityRow {
@@ -95,8 +102,9 @@ export interface OpportunityRow {
   pipeline: PipelineFields;
 }
 
-function contactConditions(o: ContactRowOptions): Sql {
-  const parts = [sql`c.valid = 1`, sql`NOT ${contactBlocked}`];
+/** `blocked`: false when the do-not-contact list is empty (nothing to look up for each address). */
+function contactConditions(o: ContactRowOptions, blocked = true): Sql {
+  const parts = [sql`c.valid = 1`, ...(blocked ? [sql`NOT ${contactBlocked}`] : [])];
   if (o.excludeCatchAll) parts.push(sql`c.catch_all = 0`);
   if (o.onlyCatchAll) parts.push(sql`c.catch_all = 1`);
   if (o.skipContacted) parts.push(sql`NOT ${contactPitched}`);
@@ -137,7 +145,7 @@ export class ExportRowStore {
       .prepareOnce(
         sql`SELECT c.email, c.catch_all, c.identity, o.rowid, o.id, o.status, ${PIPELINE_COLUMNS}${fields.length > 0 ? sql`, ${some.select}` : sql``}
           FROM contacts c JOIN opportunities o ON o.rowid = c.opportunity_rowid
-          ${triageOf(slot)} ${draftsOf(slot)} WHERE c.opportunity_rowid = ${slot} AND c.position = ${slot}`,
+          ${triageOf(slot)} ${draftsJoin(slot)} WHERE c.opportunity_rowid = ${slot} AND c.position = ${slot}`,
       )
       .raw(true);
     for (const [rowid, position] of keys) {
@@ -180,19 +188,36 @@ export class ExportRowStore {
     for (const r of this.read.iterate<{ rowid: number }>(sql`SELECT o.rowid FROM opportunities o WHERE ${w.where} ORDER BY o.priority_score DESC, o.rowid`))
       order.push(r.rowid);
     // The same texts for every batch (only the rowids differ): prepared once, by the statement cache.
-    // As arrays of values (no object per row from SQLite): [rowid, status, note, contacted_at, exported_at, ...PIPELINE_COLUMNS].
+    // As arrays of values (no object per row from SQLite): [rowid, status, note, contacted_at, exported_at, ...TRIAGE_COLUMNS].
     const batch = (ids: string) =>
       this.read.tuples<BatchRow>(
-        sql`SELECT o.rowid, o.status, COALESCE(t.note, ''), t.contacted_at, t.exported_at, ${PIPELINE_COLUMNS}
-        FROM ${w.from} ${draftsOf(filter.brandId)}
-        WHERE o.rowid IN (SELECT value FROM json_each(${ids}))`,
+        sql`SELECT o.rowid, o.status, COALESCE(t.note, ''), t.contacted_at, t.exported_at, ${TRIAGE_COLUMNS}
+        FROM ${w.from} WHERE o.rowid IN (SELECT value FROM json_each(${ids}))`,
       );
+    // Is anything there to look up? A question of one step each batch, where a lookup for each row of an empty
+    // drafts table or do-not-contact list cost a tenth of the export (checked each batch: either may change between two).
+    const any = (q: Sql) => this.read.tuples<[number]>(sql`SELECT EXISTS (${q})`)[0]![0] === 1;
+    // The batch's drafts, [pitch, follow-up] by rowid: one lookup for each row (both kinds), none when the brand has none.
+    const draftsOf = (ids: string) => {
+      const out = new Map<number, [Draft | null, Draft | null]>();
+      if (!any(sql`SELECT 1 FROM drafts WHERE brand_id = ${filter.brandId}`)) return out;
+      for (const [rowid, kind, subject, body] of this.read.tuples<[number, string, string, Text]>(
+        sql`SELECT o.rowid, d.kind, d.subject, d.body FROM opportunities o JOIN drafts d ON d.brand_id = ${filter.brandId} AND d.opportunity_id = o.id
+          WHERE o.rowid IN (SELECT value FROM json_each(${ids}))`,
+      )) {
+        const both = out.get(rowid) ?? [null, null];
+        both[kind === 'pitch' ? 0 : 1] = draftOf(subject, body);
+        out.set(rowid, both);
+      }
+      return out;
+    };
     // The batch's addresses that may be exported, each opportunity's in their order.
     const addressesOf = (ids: string) => {
       const out = new Map<number, [string, number][]>();
+      const blocked = any(sql`SELECT 1 FROM do_not_contact`);
       for (const [rowid, email, catchAll] of this.read.tuples<[number, string, number]>(
         sql`SELECT c.opportunity_rowid, c.email, c.catch_all FROM contacts c
-          WHERE c.opportunity_rowid IN (SELECT value FROM json_each(${ids})) AND ${contactConditions(opts)} ORDER BY c.opportunity_rowid, c.position`,
+          WHERE c.opportunity_rowid IN (SELECT value FROM json_each(${ids})) AND ${contactConditions(opts, blocked)} ORDER BY c.opportunity_rowid, c.position`,
       )) {
         const list = out.get(rowid);
         if (list) list.push([email, catchAll]);
@@ -212,6 +237,7 @@ export class ExportRowStore {
       if (opts.skipContacted && i > 0) this.prepare(filter);
       const rows = new Map(batch(asJson).map((r) => [r[0], r]));
       const addresses = addressesOf(asJson);
+      const drafts = draftsOf(asJson);
       for (const id of ids) {
         const r = rows.get(id);
         if (!r) continue;
@@ -225,7 +251,7 @@ export class ExportRowStore {
           contacted_at: contactedAt,
           exported_at: exportedAt,
           addresses: addresses.get(id) ?? [],
-          pipeline: pipelineAt(r, 5),
+          pipeline: pipelineWith(r, 5, drafts.get(id)?.[0] ?? null, drafts.get(id)?.[1] ?? null),
         };
       }
     }
