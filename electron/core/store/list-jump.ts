@@ -83,8 +83,8 @@ export interface JumpReader<R> {
 /**
  * The rows of a jump to `offset`, the same as `LIMIT … OFFSET` from the
  * list's start, read from where fewer rows lie before them: the list's end
- * (when its total is known: counted by the summary, or a read reached it) or
- * the nearest kept cursor, the cursors missing up to the offset first
+ * (when its total is known: counted by the summary, or a read reached it;
+ * and it is less than half as far) or the nearest kept cursor, the cursors missing up to the offset first
  * gathered in one walk from the last one kept.
  */
 export function jumpRows<R extends Row>(j: Jumps, limit: number, offset: number, read: JumpReader<R>): R[] {
@@ -93,7 +93,9 @@ export function jumpRows<R extends Row>(j: Jumps, limit: number, offset: number,
   if (total !== null) {
     const n = Math.min(limit, total - offset);
     if (n <= 0) return [];
-    if (total - offset - n < offset - Math.min(wanted, j.cursors.length) * STEP) return read.fromEnd(n, total - offset - n);
+    // Walked forwards, the rows before the offset give cursors every later jump there starts from; read from the
+    // end, they give none (so the end is taken when it is much nearer).
+    if (2 * (total - offset - n) < offset - Math.min(wanted, j.cursors.length) * STEP) return read.fromEnd(n, total - offset - n);
   }
   if (j.cursors.length < wanted) {
     const from = j.cursors.length * STEP;

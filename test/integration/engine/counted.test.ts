@@ -448,9 +448,9 @@ describe('jumps counted from the end of the list (End, the lower half of the scr
     const read = (f: Omit<ListFilter, 'brandId'>, sort: ListSort, p: { limit: number; offset?: number; after?: After }) =>
       listPage(cache.readable, prepareList(cache.writable, { brandId: B, sort, ...f }, cache.days()), p);
     let note = 0;
+    // Pages of the window's size, and of sizes that do not fall on the kept steps; through most of the list, or to its end
+    // (the short last page tells its length: a jump then reads from the end where that is nearer).
     for (const sort of ['priority', 'fit', 'last_seen', 'title', 'domain'] as const)
-      // Pages of the window's size, and of sizes that do not fall on the kept steps; through most of the list, or to its end
-      // (the short last page tells its length: a jump then reads from the end where that is nearer).
       for (const f of [{}, { domain: 'site1' }, { alreadyPitched: false }] as Omit<ListFilter, 'brandId'>[])
         for (const [size, whole] of [
           [200, false],
