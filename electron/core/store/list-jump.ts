@@ -42,7 +42,8 @@ export function jumpCursors(owner: object, version: string, key: string): Jumps 
   return list;
 }
 
-type Row = { _rowid: number; _sort: string | number | null };
+/** A row as read: its rowid and sort value first (then, on a page, the rest of its columns). */
+type Row = readonly [number, string | number | null, ...unknown[]];
 
 /**
  * Keeps what the rows `rows` tell, read in the list's order from the
@@ -51,7 +52,7 @@ type Row = { _rowid: number; _sort: string | number | null };
  * list's start), and the list's length when fewer came than were asked.
  */
 function keep(j: Jumps, at: number, rows: readonly Row[], asked: number): void {
-  for (let i = (j.cursors.length + 1) * STEP - 1 - at; i >= 0 && i < rows.length; i += STEP) j.cursors.push({ value: rows[i]!._sort, rowid: rows[i]!._rowid });
+  for (let i = (j.cursors.length + 1) * STEP - 1 - at; i >= 0 && i < rows.length; i += STEP) j.cursors.push({ value: rows[i]![1], rowid: rows[i]![0] });
   if (rows.length < asked) j.total = at + rows.length;
 }
 

@@ -248,8 +248,14 @@ const windowable = (q: ListQuery, offset: number): boolean => (q.dense || q.head
 export function listPage(db: ReadableDB, q: ListQuery, page: { limit?: number; offset?: number; after?: After; fromEnd?: boolean } = {}): ListPage {
   const limit = Math.max(1, Math.min(page.limit ?? 200, 5000));
   const offset = Math.max(0, page.offset ?? 0);
-  const map = itemsOf(db.fields).mapAll;
-  type Row = Record<string, unknown> & { _rowid: number; _sort: string | number | null };
+  // Rows read as arrays (rowid and sort value first), mapped with the page's columns (the same in every read of it).
+  type Row = [number, string | number | null, ...unknown[]];
+  let columns: string[] = [];
+  const read = (ask: PageAsk): Row[] => {
+    const t = db.table<Row>(listSql(db, q, ask));
+    columns = t.columns;
+    return t.rows;
+  };
   let rows: Row[] | null = null;
   // Many matches: the sort's next rows tested one by one fill most pages; a page they leave short (sparse
   // matches under this filter, or the list's end) is read again with the set of the matches.
@@ -258,22 +264,22 @@ export function listPage(db: ReadableDB, q: ListQuery, page: { limit?: number; o
   if (!fromEnd && !page.after && offset > 0 && q.jumps)
     rows = jumpRows<Row>(q.jumps, limit, offset, {
       total: () => (q.counted === 'summary' ? listTotal(db, q) : null),
-      fromEnd: (n, skip) => db.all<Row>(listSql(db, q, { limit: n, offset: skip, fromEnd: true })),
-      rows: (after, skip, n) => db.all<Row>(listSql(db, q, { limit: n, offset: skip, after: after ?? undefined, skip })),
-      walk: (after, n) => db.all<Row>(listSql(db, q, { limit: n, offset: 0, after: after ?? undefined, walk: true })),
+      fromEnd: (n, skip) => read({ limit: n, offset: skip, fromEnd: true }),
+      rows: (after, skip, n) => read({ limit: n, offset: skip, after: after ?? undefined, skip }),
+      walk: (after, n) => db.tuples<Row>(listSql(db, q, { limit: n, offset: 0, after: after ?? undefined, walk: true })),
     });
   if (!fromEnd && windowable(q, offset)) {
-    rows = db.all<Row>(listSql(db, q, { limit, offset, after: page.after, windowed: true }));
+    rows = read({ limit, offset, after: page.after, windowed: true });
     if (rows.length < limit) rows = null;
   }
   if (!rows) {
-    rows = db.all<Row>(listSql(db, q, { limit, offset, after: page.after, fromEnd }));
+    rows = read({ limit, offset, after: page.after, fromEnd });
     // Scrolling from the list's start: the cursors of the rows it passes are kept for a jump.
     if (q.jumps && !fromEnd && (page.after || offset === 0)) keepPage(q.jumps, page.after ?? null, rows, limit);
   }
   const last = rows[rows.length - 1];
   const more = fromEnd ? offset > 0 : rows.length === limit;
-  return { items: map(rows), next: more && last ? { value: last._sort, rowid: last._rowid } : null };
+  return { items: itemsOf(db.fields).mapAll(columns, rows), next: more && last ? { value: last[1], rowid: last[0] } : null };
 }
 
 /** Of these opportunities, the ones the list (as prepared) no longer holds: a key's answer says which rows leave it (a condition on an empty value counts as not held). */
