@@ -20,6 +20,8 @@ export interface ReadableDB {
   get<T>(q: Sql): T | undefined;
   /** Rows as arrays of values, in column order (narrow rows, many of them). */
   tuples<T extends unknown[]>(q: Sql): T[];
+  /** Rows as arrays, with the names of their columns (a page of wide rows). */
+  table<T extends unknown[]>(q: Sql): { columns: string[]; rows: T[] };
   iterate<T>(q: Sql): IterableIterator<T>;
   /** Several reads that see one state of the file (a read transaction). */
   snapshot<T>(fn: () => T): T;
@@ -59,6 +61,9 @@ class CacheConnection implements WritableDB {
   tuples<T extends unknown[]>(q: Sql): T[] {
     return this.statements.tuples<T>(q);
   }
+  table<T extends unknown[]>(q: Sql): { columns: string[]; rows: T[] } {
+    return this.statements.table<T>(q);
+  }
   iterate<T>(q: Sql): IterableIterator<T> {
     return this.statements.iterate<T>(q);
   }
@@ -97,6 +102,9 @@ class ReadOnly implements ReadableDB {
   }
   tuples<T extends unknown[]>(q: Sql): T[] {
     return this.c.tuples<T>(this.check(q));
+  }
+  table<T extends unknown[]>(q: Sql): { columns: string[]; rows: T[] } {
+    return this.c.table<T>(this.check(q));
   }
   iterate<T>(q: Sql): IterableIterator<T> {
     return this.c.iterate<T>(this.check(q));

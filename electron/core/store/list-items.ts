@@ -29,8 +29,8 @@ const FLAGS = ['removed_on_server', ...LISTED.filter((f) => f.kind === 'flag').m
 interface Items {
   columns: Sql;
   map: (row: Record<string, unknown>) => ListItem;
-  /** `map` for every row of one query (a page). */
-  mapAll: (rows: readonly Record<string, unknown>[]) => ListItem[];
+  /** `map` for every row of one query (a page), read as arrays with their `columns` (`_sort` among them). */
+  mapAll: (columns: readonly string[], rows: readonly (readonly unknown[])[]) => ListItem[];
 }
 const built = new WeakMap<FieldTable, Items>();
 
@@ -47,9 +47,10 @@ export function itemsOf(fields: FieldTable): Items {
         item.sort_value = (row._sort as ListItem['sort_value'] | undefined) ?? null;
         return item;
       },
-      mapAll: (rows) => {
-        const items = toItems(rows);
-        for (let i = 0; i < items.length; i++) items[i]!.sort_value = (rows[i]!._sort as ListItem['sort_value'] | undefined) ?? null;
+      mapAll: (columns, rows) => {
+        const items = toItems(columns, rows);
+        const sort = columns.indexOf('_sort');
+        for (let i = 0; i < items.length; i++) items[i]!.sort_value = sort < 0 ? null : ((rows[i]![sort] as ListItem['sort_value'] | undefined) ?? null);
         return items;
       },
     };

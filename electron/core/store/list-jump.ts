@@ -1,10 +1,13 @@
 // Jumps to a point of a list (the scroll bar dragged, a page asked by its
 // offset) without walking every row before that point each time: the
 // cursor (sort value, rowid) of every STEP-th row of a list, kept per list
-// (its filter and sort) while the cache is unchanged, gathered as far as a
-// jump asks and reused by every later jump into that stretch. A jump then
-// starts after the nearest kept cursor and skips fewer than STEP rows. The
-// cursors are memory of this connection only: a read never writes.
+// (its filter and sort) while the cache is unchanged, and reused by every
+// later jump into that stretch. A jump then starts after the nearest kept
+// cursor and skips fewer than STEP rows. The cursors are noted from the pages
+// read in a row from the list's start (scrolling walks the list anyway), and
+// the rest, as far as a jump asks, gathered by one walk of the sort's index
+// (sort value and rowid alone). They are memory of this connection only: a
+// read never writes.
 import type { After } from './opportunity-filter';
 
 /** A cursor is kept for every STEP-th row of a list. */
@@ -12,14 +15,20 @@ export const STEP = 200;
 /** How many lists keep their cursors (the ones jumped in last). */
 const KEPT = 128;
 
-const kept = new WeakMap<object, { version: string; lists: Map<string, After[]> }>();
-
 /**
- * The kept cursors of the list `key` on the connection `owner` with the cache
- * at `version` (any change of the cache forgets every list's): `list[k]` is
- * the cursor of the list's row at position (k + 1) * STEP - 1.
+ * What is kept of one list: `cursors[k]` is the cursor of its row at
+ * position (k + 1) * STEP - 1 (a run from the list's start), and `total`
+ * its length once a read reached its end (null: not yet).
  */
-export function jumpCursors(owner: object, version: string, key: string): After[] {
+export interface Jumps {
+  cursors: After[];
+  total: number | null;
+}
+
+const kept = new WeakMap<object, { version: string; lists: Map<string, Jumps> }>();
+
+/** What is kept of the list `key` on the connection `owner` with the cache at `version` (any change of the cache forgets every list's). */
+export function jumpCursors(owner: object, version: string, key: string): Jumps {
   let c = kept.get(owner);
   if (!c || c.version !== version) {
     c = { version, lists: new Map() };
@@ -27,59 +36,75 @@ export function jumpCursors(owner: object, version: string, key: string): After[
   }
   let list = c.lists.get(key);
   if (list) c.lists.delete(key);
-  else list = [];
+  else list = { cursors: [], total: null };
   c.lists.set(key, list);
   if (c.lists.size > KEPT) c.lists.delete(c.lists.keys().next().value!);
   return list;
 }
 
+/** A row as read: its rowid and sort value first (then, on a page, the rest of its columns). */
+type Row = readonly [number, string | number | null, ...unknown[]];
+
 /**
- * Where a jump to `offset` starts: after the cursor of a row before it (null:
- * the list's start), skipping `skip` rows. The kept cursors are first
- * gathered up to the offset, each `cursorAt` the row `skip` rows after the
- * one before (null: the list ends first), so the rows before the offset are
- * walked once per list, not once per jump.
+ * Keeps what the rows `rows` tell, read in the list's order from the
+ * position `at` (the list's start: 0), `asked` of them: the cursors of those
+ * on a step that follow the ones kept (so the kept ones stay a run from the
+ * list's start), and the list's length when fewer came than were asked.
  */
-function jumpStart(cursors: After[], offset: number, cursorAt: (from: After | null, skip: number) => After | null): { after: After | null; skip: number } {
-  const wanted = Math.floor(offset / STEP);
-  while (cursors.length < wanted) {
-    const next = cursorAt(cursors[cursors.length - 1] ?? null, STEP - 1);
-    if (!next) break;
-    cursors.push(next);
-  }
-  const k = Math.min(wanted, cursors.length);
-  return k === 0 ? { after: null, skip: offset } : { after: cursors[k - 1]!, skip: offset - k * STEP };
+function keep(j: Jumps, at: number, rows: readonly Row[], asked: number): void {
+  for (let i = (j.cursors.length + 1) * STEP - 1 - at; i >= 0 && i < rows.length; i += STEP) j.cursors.push({ value: rows[i]![1], rowid: rows[i]![0] });
+  if (rows.length < asked) j.total = at + rows.length;
 }
 
-/** How a jump reads its list (opportunity-list.ts): rows are `{ _rowid, _sort }` and more. */
+/**
+ * A page of `asked` rows read in the list's order after the row `after`
+ * (null: from the list's start): when that row is a kept cursor, what the
+ * page's rows tell is kept too, so scrolling down a list gathers the cursors
+ * as it goes (and its length, at its end).
+ */
+export function keepPage(j: Jumps, after: After | null, rows: readonly Row[], asked: number): void {
+  if (after === null) return keep(j, 0, rows, asked);
+  // Most often the last kept one (the page after the last one read).
+  for (let k = j.cursors.length - 1; k >= 0; k--)
+    if (j.cursors[k]!.rowid === after.rowid && j.cursors[k]!.value === after.value) return keep(j, (k + 1) * STEP, rows, asked);
+}
+
+/** How a jump reads its list (opportunity-list.ts). */
 export interface JumpReader<R> {
   /** The list's total when it costs next to nothing (null: counting it would walk the list). */
   total(): number | null;
   /** `limit` rows before the last `skip` ones (the sort's index walked backwards). */
   fromEnd(limit: number, skip: number): R[];
-  /** `limit` rows from `skip` rows after the cursor `after` (null: the list's start); `cursorOnly`: each row's cursor alone. */
-  rows(after: After | null, skip: number, limit: number, cursorOnly?: boolean): R[];
+  /** `limit` rows from `skip` rows after the cursor `after` (null: the list's start). */
+  rows(after: After | null, skip: number, limit: number): R[];
+  /** The cursors (sort value and rowid alone) of the `limit` rows after `after` (null: from the list's start), in order. */
+  walk(after: After | null, limit: number): Row[];
 }
 
 /**
  * The rows of a jump to `offset`, the same as `LIMIT … OFFSET` from the
- * list's start: when the total costs nothing and the offset is in the list's
- * second half, read from the end; else after the nearest kept cursor.
+ * list's start, read from where fewer rows lie before them: the list's end
+ * (when its total is known: counted by the summary, or a read reached it;
+ * and it is less than half as far) or the nearest kept cursor, the cursors missing up to the offset first
+ * gathered in one walk from the last one kept.
  */
-export function jumpRows<R extends { _rowid: number; _sort: string | number | null }>(
-  cursors: After[],
-  limit: number,
-  offset: number,
-  read: JumpReader<R>,
-): R[] {
-  const total = read.total();
-  if (total !== null && offset * 2 > total) {
+export function jumpRows<R extends Row>(j: Jumps, limit: number, offset: number, read: JumpReader<R>): R[] {
+  const total = j.total ?? read.total();
+  const wanted = Math.floor(offset / STEP);
+  if (total !== null) {
     const n = Math.min(limit, total - offset);
-    return n <= 0 ? [] : read.fromEnd(n, total - offset - n);
+    if (n <= 0) return [];
+    // Walked forwards, the rows before the offset give cursors every later jump there starts from; read from the
+    // end, they give none (so the end is taken when it is much nearer).
+    if (2 * (total - offset - n) < offset - Math.min(wanted, j.cursors.length) * STEP) return read.fromEnd(n, total - offset - n);
   }
-  const start = jumpStart(cursors, offset, (from, skip) => {
-    const r = read.rows(from, skip, 1, true)[0];
-    return r ? { value: r._sort, rowid: r._rowid } : null;
-  });
-  return read.rows(start.after, start.skip, limit);
+  if (j.cursors.length < wanted) {
+    const from = j.cursors.length * STEP;
+    keep(j, from, read.walk(j.cursors[j.cursors.length - 1] ?? null, offset - from), offset - from);
+  }
+  const k = Math.min(wanted, j.cursors.length);
+  const rows = j.total !== null && offset >= j.total ? [] : read.rows(k === 0 ? null : j.cursors[k - 1]!, offset - k * STEP, limit);
+  // (No row: the list may end before the offset, its length is not told.)
+  if (rows.length > 0) keep(j, offset, rows, limit);
+  return rows;
 }

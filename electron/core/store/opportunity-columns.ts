@@ -123,20 +123,26 @@ export function listColumns(table: FieldTable): Sql {
 }
 
 /**
- * listItemMapper for every row of one query at once (they all have the same
- * columns): the columns kept and which are flags worked out from the first
- * row, not per row and column, so a page of 200 is mapped in a fraction of the time.
+ * listItemMapper for every row of one query at once, read as arrays (they all
+ * have the same `columns`; better-sqlite3 makes an array of a row at about
+ * half the cost of an object): the columns kept and which are flags worked
+ * out once per query, not per row and column, so a page of 200 is mapped in
+ * a fraction of the time.
  */
-export function listRowsMapper<T>(table: FieldTable, extraFlags: readonly string[]): (rows: readonly Record<string, unknown>[]) => T[] {
+export function listRowsMapper<T>(
+  table: FieldTable,
+  extraFlags: readonly string[],
+): (columns: readonly string[], rows: readonly (readonly unknown[])[]) => T[] {
   const flags = new Set([...listed(table).flatMap((x) => (x.flag ? [x.key] : [])), ...extraFlags]);
-  return (rows) => {
+  return (columns, rows) => {
     if (rows.length === 0) return [];
-    const keys = Object.keys(rows[0]!).filter((k) => !k.startsWith('_'));
+    const at = columns.flatMap((k, i) => (k.startsWith('_') ? [] : [i]));
+    const keys = at.map((i) => columns[i]!);
     const isFlag = keys.map((k) => flags.has(k));
     const absent = [...flags].filter((k) => !keys.includes(k));
     return rows.map((row) => {
       const item: Record<string, unknown> = {};
-      for (let i = 0; i < keys.length; i++) item[keys[i]!] = isFlag[i] ? row[keys[i]!] === 1 : row[keys[i]!];
+      for (let i = 0; i < keys.length; i++) item[keys[i]!] = isFlag[i] ? row[at[i]!] === 1 : row[at[i]!];
       for (const k of absent) item[k] = false;
       return item as T;
     });

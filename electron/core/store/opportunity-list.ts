@@ -11,7 +11,7 @@ import { flagSources, itemsOf, prepareBrand, rowFlags, type BrandReady, type Fla
 import { filterSql, ftsQuery, keysetAfter, orderBy, orderFromEnd, SORTS, type After, type PipelineDays } from './opportunity-filter';
 import { ftsTerms } from './search-rank';
 import { listTotal, prepareCounts, type CountedFrom, type SetCounts } from './list-counts';
-import { jumpCursors, jumpRows } from './list-jump';
+import { jumpCursors, jumpRows, keepPage, type Jumps } from './list-jump';
 import { densityOf, matchesOf, rowMatches } from './search-walk';
 import { sql, sqlJoin, type Sql } from './sql';
 
@@ -80,7 +80,7 @@ export interface ListQuery {
   readonly joinedWhere: Sql | null;
   readonly joinedChipWhere: Sql | null;
   /** Without a search, the list's kept jump cursors (list-jump.ts); and which flags a page looks up (none from a list empty now). */
-  readonly jumps: After[] | null;
+  readonly jumps: Jumps | null;
   readonly flags: FlagSources;
 }
 
@@ -186,7 +186,7 @@ export interface ListPage {
  * offset (a jump). Only the page's rows are then read whole, with the triage
  * and the flags that need their own lookups.
  */
-type PageAsk = { limit: number; offset: number; after?: After; skip?: number; windowed?: boolean; fromEnd?: boolean; cursorOnly?: boolean };
+type PageAsk = { limit: number; offset: number; after?: After; skip?: number; windowed?: boolean; fromEnd?: boolean; walk?: boolean };
 export function listSql(db: ReadableDB, q: ListQuery, page: PageAsk): Sql {
   const order = orderBy(q.sort);
   // Counted from the end (End, the scroll bar's lower half): the index walked backwards, the page's rows then put in order.
@@ -199,8 +199,10 @@ export function listSql(db: ReadableDB, q: ListQuery, page: PageAsk): Sql {
       : windowed
         ? sql`opportunities o WHERE ${q.joinedWhere!}${q.heads !== null && !q.dense && q.restFts !== null ? sql` AND +o.rowid IN ${matchesOf(q.restFts)}` : sql``}`
         : sql`opportunities o WHERE ${q.where}`;
+  // A walk (list-jump.ts): each row's cursor alone, the sort value and rowid, from the sort's index, in the list's order.
+  const picked = page.walk ? sql`o.rowid AS _rowid, ${SORTS[q.sort].key} AS _sort` : sql`o.rowid`;
   const pick = (extra: Sql | null, offset: number, limit = page.limit) => {
-    const rows = sql`SELECT o.rowid FROM ${from}${extra ? sql` AND ${extra}` : sql``} ORDER BY ${fromEnd ? orderFromEnd(q.sort) : order}`;
+    const rows = sql`SELECT ${picked} FROM ${from}${extra ? sql` AND ${extra}` : sql``} ORDER BY ${fromEnd ? orderFromEnd(q.sort) : order}`;
     if (!windowed) return sql`${rows} LIMIT ${limit}${offset ? sql` OFFSET ${offset}` : sql``}`;
     // Many matches: the next rows of the sort's index (the filter without the words), each tested against the
     // search by its rowid, until the page is full; never the set of every match.
@@ -212,13 +214,14 @@ export function listSql(db: ReadableDB, q: ListQuery, page: PageAsk): Sql {
     const k = keysetAfter(q.sort, page.after);
     // `skip`: the page starts that many rows after the row (a jump from a kept cursor, list-jump.ts).
     const skip = page.skip ?? 0;
-    const arms = [k.rest, k.empties].filter((x): x is Sql => x !== null).map((c) => sql`SELECT rowid FROM (${pick(c, 0, page.limit + skip)})`);
+    const arms = [k.rest, k.empties]
+      .filter((x): x is Sql => x !== null)
+      .map((c) => sql`SELECT ${page.walk ? sql`_rowid, _sort` : sql`rowid`} FROM (${pick(c, 0, page.limit + skip)})`);
     const union = arms.length === 1 && !skip ? arms[0]! : sql`${sqlJoin(arms, sql` UNION ALL `)} LIMIT ${page.limit}${skip ? sql` OFFSET ${skip}` : sql``}`;
     // No arm: a row past the end (a cursor with no value on a sort that has none empty).
-    rowids = arms.length === 0 ? sql`SELECT NULL WHERE 0` : union;
+    rowids = arms.length === 0 ? sql`SELECT NULL${page.walk ? sql`, NULL` : sql``} WHERE 0` : union;
   }
-  // A jump's cursor (list-jump.ts): the sort value and rowid alone, from the sort's index.
-  if (page.cursorOnly) return sql`SELECT o.rowid AS _rowid, ${SORTS[q.sort].key} AS _sort FROM opportunities o WHERE o.rowid IN (${rowids})`;
+  if (page.walk) return rowids;
   return sql`SELECT o.rowid AS _rowid, ${SORTS[q.sort].key} AS _sort, ${itemsOf(db.fields).columns}, ${rowFlags(sql`o.rowid`, q.flags)}
     FROM ${q.from} WHERE o.rowid IN (${rowids}) ORDER BY ${order}`;
 }
@@ -238,8 +241,14 @@ const windowable = (q: ListQuery, offset: number): boolean => (q.dense || q.head
 export function listPage(db: ReadableDB, q: ListQuery, page: { limit?: number; offset?: number; after?: After; fromEnd?: boolean } = {}): ListPage {
   const limit = Math.max(1, Math.min(page.limit ?? 200, 5000));
   const offset = Math.max(0, page.offset ?? 0);
-  const map = itemsOf(db.fields).mapAll;
-  type Row = Record<string, unknown> & { _rowid: number; _sort: string | number | null };
+  // Rows read as arrays (rowid and sort value first), mapped with the page's columns (the same in every read of it).
+  type Row = [number, string | number | null, ...unknown[]];
+  let columns: string[] = [];
+  const read = (ask: PageAsk): Row[] => {
+    const t = db.table<Row>(listSql(db, q, ask));
+    columns = t.columns;
+    return t.rows;
+  };
   let rows: Row[] | null = null;
   // Many matches: the sort's next rows tested one by one fill most pages; a page they leave short (sparse
   // matches under this filter, or the list's end) is read again with the set of the matches.
@@ -247,18 +256,24 @@ export function listPage(db: ReadableDB, q: ListQuery, page: { limit?: number; o
   // A jump without a search (the scroll bar): from the nearer end or a kept cursor, never every row before it.
   if (!fromEnd && !page.after && offset > 0 && q.jumps)
     rows = jumpRows<Row>(q.jumps, limit, offset, {
-      total: () => (q.counted === 'summary' ? listTotal(db, q) : null),
-      fromEnd: (n, skip) => db.all<Row>(listSql(db, q, { limit: n, offset: skip, fromEnd: true })),
-      rows: (after, skip, n, cursorOnly) => db.all<Row>(listSql(db, q, { limit: n, offset: skip, after: after ?? undefined, skip, cursorOnly })),
+      // Known cheaply wherever the counts come from a summary (not by walking the index or the matches).
+      total: () => (q.counted === 'index' || q.counted === 'facets' ? null : listTotal(db, q)),
+      fromEnd: (n, skip) => read({ limit: n, offset: skip, fromEnd: true }),
+      rows: (after, skip, n) => read({ limit: n, offset: skip, after: after ?? undefined, skip }),
+      walk: (after, n) => db.tuples<Row>(listSql(db, q, { limit: n, offset: 0, after: after ?? undefined, walk: true })),
     });
   if (!fromEnd && windowable(q, offset)) {
-    rows = db.all<Row>(listSql(db, q, { limit, offset, after: page.after, windowed: true }));
+    rows = read({ limit, offset, after: page.after, windowed: true });
     if (rows.length < limit) rows = null;
   }
-  rows ??= db.all<Row>(listSql(db, q, { limit, offset, after: page.after, fromEnd }));
+  if (!rows) {
+    rows = read({ limit, offset, after: page.after, fromEnd });
+    // Scrolling from the list's start: the cursors of the rows it passes are kept for a jump.
+    if (q.jumps && !fromEnd && (page.after || offset === 0)) keepPage(q.jumps, page.after ?? null, rows, limit);
+  }
   const last = rows[rows.length - 1];
   const more = fromEnd ? offset > 0 : rows.length === limit;
-  return { items: map(rows), next: more && last ? { value: last._sort, rowid: last._rowid } : null };
+  return { items: itemsOf(db.fields).mapAll(columns, rows), next: more && last ? { value: last[1], rowid: last[0] } : null };
 }
 
 /** Of these opportunities, the ones the list (as prepared) no longer holds: a key's answer says which rows leave it (a condition on an empty value counts as not held). */

@@ -55,6 +55,12 @@ export class Statements {
       .all(...q.params) as T[];
   }
 
+  /** Rows as arrays of values, and the names of their columns in that order (wide rows: an array costs less to make than an object). */
+  table<T extends unknown[]>(q: Sql): { columns: string[]; rows: T[] } {
+    const stmt = this.prepare(q.text).raw(true);
+    return { rows: stmt.all(...q.params) as T[], columns: stmt.columns().map((c) => c.name) };
+  }
+
   get<T>(q: Sql): T | undefined {
     return this.prepare(q.text)
       .raw(false)

@@ -410,7 +410,8 @@ describe('jumps counted from the end of the list (End, the lower half of the scr
     const ids = (p: { items: { id: string }[] }) => p.items.map((i) => i.id);
     const jumpsAgree = (f: Omit<ListFilter, 'brandId'>, sort: ListSort) => {
       const what = JSON.stringify({ sort, ...f });
-      const all = ids(listPage(cache.readable, prepareList(cache.writable, { brandId: B, sort, ...f }, cache.days()), { limit: 5000 }));
+      // (Read whole without keeping its cursors, so the jumps below gather them by their own walks.)
+      const all = ids(listPage(cache.readable, { ...prepareList(cache.writable, { brandId: B, sort, ...f }, cache.days()), jumps: null }, { limit: 5000 }));
       const n = all.length;
       // Across the kept cursors' steps (every 200th row), forwards then back, past the end; each asked as the window asks (prepared anew).
       for (const offset of [450, 1, 199, 200, 201, 399, 400, 601, 820, 3, n - 1, n, n + 5, 230])
@@ -430,9 +431,11 @@ describe('jumps counted from the end of the list (End, the lower half of the scr
     const filters: Omit<ListFilter, 'brandId'>[] = [
       {},
       { starred: true },
-      // Not answered by the summary (its total costs a walk): every jump starts after a kept cursor.
+      // Counted from the outlets' and the sets' summaries (list-counts.ts): their totals are known cheaply, so a jump
+      // in a list's lower half may read from its end.
       { domain: 'site1' },
       { alreadyPitched: false },
+      { view: 'due' },
       { includeArchived: true, type: 'publication-gap' },
     ];
     for (const sort of ['priority', 'fit', 'last_seen', 'title', 'domain', 'relevance'] as const) for (const f of filters) jumpsAgree(f, sort);
@@ -440,6 +443,42 @@ describe('jumps counted from the end of the list (End, the lower half of the scr
     for (const i of [2, 5, 17, 33, 101, 250, 404]) setTriage(cache, B, `id${i}`, { stage: 'Not a fit' });
     setTriage(cache, B, 'id600', { starred: true });
     for (const sort of ['title', 'priority'] as const) for (const f of [{}, { domain: 'site1' }, { alreadyPitched: false }]) jumpsAgree(f, sort);
+  });
+
+  it("a jump after scrolling from the list's start (the cursors kept from the pages read) gives the rows the list has there, in every sort and filter, also after a write", () => {
+    const ids = (p: { items: { id: string }[] }) => p.items.map((i) => i.id);
+    const read = (f: Omit<ListFilter, 'brandId'>, sort: ListSort, p: { limit: number; offset?: number; after?: After }) =>
+      listPage(cache.readable, prepareList(cache.writable, { brandId: B, sort, ...f }, cache.days()), p);
+    let note = 0;
+    // Pages of the window's size, and of sizes that do not fall on the kept steps; through most of the list, or to its end
+    // (the short last page tells its length: a jump then reads from the end where that is nearer).
+    for (const sort of ['priority', 'fit', 'last_seen', 'title', 'domain'] as const)
+      for (const f of [{}, { domain: 'site1' }, { alreadyPitched: false }] as Omit<ListFilter, 'brandId'>[])
+        for (const [size, whole] of [
+          [200, false],
+          [37, false],
+          [450, false],
+          [200, true],
+          [37, true],
+        ] as const) {
+          const what = `${sort} ${JSON.stringify(f)} by ${size}${whole ? ' to the end' : ''}`;
+          // A write first: the cursors kept so far are forgotten, the ones below come from the scrolling alone.
+          setTriage(cache, B, 'id7', { note: `n${note++}` });
+          const all = ids(listPage(cache.readable, { ...prepareList(cache.writable, { brandId: B, sort, ...f }, cache.days()), jumps: null }, { limit: 5000 }));
+          // Scrolled by keyset through most of the list, a page at a time.
+          let after: After | undefined;
+          const seen: string[] = [];
+          while (whole || seen.length < all.length - 150) {
+            const page = read(f, sort, { limit: size, after });
+            seen.push(...ids(page));
+            if (!page.next) break;
+            after = page.next;
+          }
+          expect(seen, what).toEqual(all.slice(0, seen.length));
+          expect(seen.length, what).toBe(whole ? all.length : seen.length);
+          for (const offset of [650, 199, 200, 401, 3, all.length - 1, all.length - 200, all.length - 201, all.length, all.length + 2].filter((o) => o >= 0))
+            expect(ids(read(f, sort, { offset, limit: 200 })), `${what} ${offset}`).toEqual(all.slice(offset, offset + 200));
+        }
   });
 
   it("a jump in the follow-ups due after the follow-up days change gives the rows the list has then, not the old days' cursors", async () => {

@@ -668,8 +668,8 @@ describe('opportunities', () => {
           what,
         ).toEqual(['USE TEMP B-TREE FOR ORDER BY']);
       }
-    // A jump from a kept cursor (list-jump.ts: the page `skip` rows after it), and each cursor it keeps (the sort value
-    // and rowid alone): the sort's index walked from the cursor, never the table; no sort but the one of the page's own rows.
+    // A jump from a kept cursor (list-jump.ts: the page `skip` rows after it), and the walk that gathers the cursors (the sort
+    // value and rowid alone): the sort's index walked from the cursor, never the table; no sort but the one of the page's own rows.
     for (const sort of ['priority', 'fit', 'last_seen', 'title', 'domain'] as const)
       for (const f of [{}, { domain: 'site' }, { alreadyPitched: false }]) {
         const q = prepared({ brandId: B, sort, ...f });
@@ -680,9 +680,11 @@ describe('opportunities', () => {
               { value: 5, rowid: 10 },
               { value: null, rowid: 10 },
             ])
-          for (const cursorOnly of [false, true]) {
-            const lines = planOf(sqlOf(listSql(cache.readable, q, { limit: cursorOnly ? 1 : 200, offset: 0, after, skip: 150, cursorOnly })));
-            const what = `${sort} ${JSON.stringify({ ...f, after, cursorOnly })}: ${lines.join(' | ')}`;
+          for (const walk of [false, true]) {
+            const lines = planOf(
+              sqlOf(listSql(cache.readable, q, walk ? { limit: 3800, offset: 0, after, walk } : { limit: 200, offset: 0, after, skip: 150 })),
+            );
+            const what = `${sort} ${JSON.stringify({ ...f, after, walk })}: ${lines.join(' | ')}`;
             noFullScan(lines, what);
             expect(lines.join(' | '), what).toMatch(
               new RegExp(`SEARCH o USING COVERING INDEX opportunities_by_${sort} \\(brand_key=\\? AND removed_on_server=\\?`),
@@ -690,8 +692,8 @@ describe('opportunities', () => {
             expect(
               lines.filter((l) => /TEMP B-TREE/.test(l)),
               what,
-            ).toEqual(cursorOnly ? [] : ['USE TEMP B-TREE FOR ORDER BY']);
-            if (cursorOnly) expect(lines.join(' | '), what).not.toMatch(/SEARCH (t|c|p) /);
+            ).toEqual(walk ? [] : ['USE TEMP B-TREE FOR ORDER BY']);
+            if (walk) expect(lines.join(' | '), what).not.toMatch(/SEARCH (t|c|p) |USING INTEGER PRIMARY KEY/);
           }
       }
     // So many matches that a page tests the sort's next rows one by one: the index walked (index entries only, at most four

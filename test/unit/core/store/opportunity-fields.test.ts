@@ -52,13 +52,18 @@ describe('a field added to the table', () => {
       { _rowid: 2, id: 'a2', archived: 0, outlet: null, starred: 1, _sort: 'y' },
     ];
     const one = listItemMapper<Record<string, unknown>>(FIXTURE, ['starred', 'removed_on_server']);
-    const all = listRowsMapper<Record<string, unknown>>(FIXTURE, ['starred', 'removed_on_server'])(rows);
+    // (Read as arrays, in the columns' order.)
+    const columns = ['_rowid', 'id', 'archived', 'outlet', 'starred', '_sort'];
+    const all = listRowsMapper<Record<string, unknown>>(FIXTURE, ['starred', 'removed_on_server'])(
+      columns,
+      rows.map((r) => columns.map((c) => r[c as keyof typeof r])),
+    );
     expect(JSON.stringify(all)).toBe(JSON.stringify(rows.map(one)));
     expect(all).toEqual([
       { id: 'a1', archived: true, outlet: 'The Verge', starred: false, removed_on_server: false },
       { id: 'a2', archived: false, outlet: null, starred: true, removed_on_server: false },
     ]);
-    expect(listRowsMapper(FIXTURE, [])([])).toEqual([]);
+    expect(listRowsMapper(FIXTURE, [])(columns, [])).toEqual([]);
   });
 
   it('joins the opportunities export (every scalar field); the contacts preset keeps its chosen columns', () => {
