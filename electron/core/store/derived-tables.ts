@@ -1,13 +1,11 @@
 // Sets the list's queries read many times while nothing changes, worked out
-// once into temporary tables of this connection:
-// - for Best match order, a text search's matches (rowids) and their rank:
-//   typing a word asks for a page, its total and its chip counts, and
-//   scrolling asks for more pages (any other order reads the full-text index
-//   within each query, never copying the matches: opportunity-list.ts);
-// - "already pitched": every address of the brand that was written to (an
-//   address among those a contact recorded; an export counts once the user
-//   confirms it was sent), with the latest date, and the opportunities that
-//   have one of them (every page shows the date; the filter needs the set).
+// once into temporary tables of this connection: a text search's matches and
+// their rank for Best match (any other order reads the full-text index within
+// each query: opportunity-list.ts); the brand's pitched addresses with their
+// latest date (every page shows it) and, for the "already pitched" filter,
+// the opportunities that have one; the follow-ups due; and those sets' rows
+// grouped as the summary's (list-counts.ts), the pitched one followed through
+// a triage write by a temporary trigger over the pitched set's rows.
 // Each is kept until its key changes or anything in the cache does (a write
 // by this connection or, by SQLite's data_version, by another process); the
 // filling itself is not counted as a change. Filling them is the explicit
@@ -275,6 +273,8 @@ export class DerivedTables {
     const summaries = opts.pitched ? [] : [...this.followed].map((t) => [t, keep(this.summaries.get(t) ?? null)] as const);
     const result = write();
     const after = this.version();
+    // Another program committed while this write waited for its lock: what it changed was never followed.
+    if (after.split('/')[0] !== before.split('/')[0]) return result;
     if (terms) this.termsKey = after;
     if (search !== null) this.searchKey = `${after}/${search}`;
     if (ranked !== null) this.rankedKey = `${after}/${ranked}`;
@@ -326,6 +326,8 @@ export class DerivedTables {
         WHERE c3.brand_key = ${bk} AND c3.identity = p3.identity AND c3.valid = 1`,
     ]);
     this.pitchedRowidsKey = key;
+    // A summary followed by its trigger follows the rows of this set: another brand's set (or a new one) leaves it behind.
+    for (const t of this.followed) this.summaries.delete(t);
   }
 
   /**

@@ -8,6 +8,7 @@
 // and its removal, other follow-up days, a new day, a sync.
 import { afterAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { undoAction } from '../../../electron/core/app/triage';
 import { Cache } from '../../../electron/core/store/cache';
 import { chipCountsAndTotal, listTotal, pipelineDays, prepareList, type ListQuery } from '../../../electron/core/store/opportunity-list';
@@ -78,11 +79,11 @@ function outletsAgree(cache: Cache, what: string): void {
 }
 
 /** Every filter's counts and total as read, and as a plain count(*) grouped over the chip index row by row, under these days. */
-function agree(cache: Cache, days: { today: string; after: number }, what: string): Map<string, number> {
+function agree(cache: Cache, days: { today: string; after: number }, what: string, brandId = B): Map<string, number> {
   outletsAgree(cache, what);
   const totals = new Map<string, number>();
   for (const f of FILTERS) {
-    const q = prepareList(cache.writable, { brandId: B, ...f }, pipelineDays(days.today, days.after));
+    const q = prepareList(cache.writable, { brandId, ...f }, pipelineDays(days.today, days.after));
     const label = `${what} ${JSON.stringify(f)}`;
     const byRow: ListQuery = { ...q, counted: 'index' };
     const want = chipCountsAndTotal(cache.readable, byRow);
@@ -174,6 +175,50 @@ describe('chip counts of the due, pitched and outlet filters (without a search)'
     // An opportunity deleted outright (no app path does it today; the triggers still follow).
     cache.db.prepare('DELETE FROM opportunities WHERE id = ? AND brand_key = (SELECT key FROM brand_keys WHERE id = ?)').run('id14', B);
     agree(cache, days, 'deleted');
+    cache.close();
+  });
+
+  it("stay right for a brand after another brand's pitched list, and after another program's write during a keystroke", async () => {
+    const path = join(tmp.dir, 'brands.db');
+    const cache = await Cache.open(path);
+    cache.tx(() => {
+      for (const brand of [B, OTHER])
+        cache.opportunities.upsertPage(
+          brand,
+          Array.from({ length: 400 }, (_, i) => opp(i)),
+          1,
+          '2026-11-01T00:00:00Z',
+        );
+    });
+    const today = '2026-11-20';
+    const days = { today, after: 7 };
+    for (let i = 0; i < 100; i++) {
+      setTriage(cache, B, `id${i * 3}`, { stage: 'Contacted', contacted_at: addDays(today, -(i % 16)) });
+      setTriage(cache, OTHER, `id${i * 2}`, { stage: 'Contacted', contacted_at: addDays(today, -(i % 16)) });
+    }
+    const before = agree(cache, days, 'both brands pitched');
+    // The other brand's "already pitched" list under a search and within an outlet: its pitched rows are now the set
+    // this connection's trigger follows, while the first brand's summary is still there.
+    prepareList(cache.writable, { brandId: OTHER, alreadyPitched: true, search: 'story' }, cache.days());
+    prepareList(cache.writable, { brandId: OTHER, alreadyPitched: true, domain: 'site1' }, cache.days());
+    act(cache, B, ['id3', 'id6', 'id9', 'id12'], { do: 'star', on: true }, today);
+    act(cache, B, ['id15', 'id27'], { do: 'stage', stage: 'Replied' }, today);
+    const starred = agree(cache, days, 'keystrokes after the other brand');
+    expect(starred).not.toEqual(before);
+    agree(cache, days, 'the other brand', OTHER);
+    // Another program moves a pitched one on while this connection's keystroke waits for the lock (its commit lands
+    // between the keystroke's look at the cache and its write): its change was never followed, so nothing is kept.
+    agree(cache, days, 'before the other program');
+    const other = new Database(path);
+    cache.writable.derived.triageWrite(
+      () => {
+        other.prepare("UPDATE triage SET stage = 'Replied' WHERE brand_id = ? AND opportunity_id = ?").run(B, 'id18');
+        return act(cache, B, ['id21'], { do: 'star', on: true }, today);
+      },
+      { pitched: false },
+    );
+    other.close();
+    agree(cache, days, 'another program and a keystroke');
     cache.close();
   });
 
