@@ -136,7 +136,11 @@ export async function withCache<T>(ctx: Ctx, fn: (c: Cache) => Promise<T> | T, o
     onLockWait: (m) => ctx.io.err(m + '\n'),
     signal: ctx.signal,
     // The close after writes may compact the file (store/cache.ts compactIfLoose): seconds at 100,000, said when it runs.
-    compactAtClose: { onCompact: () => ctx.io.err('Compacting the cache…\n') },
+    // (The first sync's tidy-up says it the same way; a file another program holds is left alone, and nothing said.)
+    compactAtClose: {
+      onCompact: () => ctx.io.err('Compacting the cache…\n'),
+      onSkipped: () => ctx.io.err('Compacting skipped: the cache is in use by another program.\n'),
+    },
   });
   // Once the file is known to be this app's cache: what killed commands left beside it and in the backups folder goes
   // (this app's files only, by name and age; a backup's record without its description gets it back when it reads whole).

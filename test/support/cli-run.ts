@@ -11,11 +11,22 @@ export interface CliRun {
   err: string;
 }
 
-export async function runCli(args: string[], where: { url: string; db: string }): Promise<CliRun> {
+/** `onOut`: told each piece the command prints on stdout, as it prints it (a test acts at that moment: before the close). */
+export async function runCli(args: string[], where: { url: string; db: string; onOut?: (s: string) => void }): Promise<CliRun> {
   let out = '';
   let err = '';
   const env: NodeJS.ProcessEnv = { TRAKKR_BASE_URL: where.url, WORKBENCH_DB: where.db, WORKBENCH_RATE: '0', TRAKKR_API_KEY: DEMO_KEY };
-  const io: Io = { out: (s) => (out += s), err: (s) => (err += s), isTTY: false, readStdin: async () => '', env, secrets: new MemorySecretStore() };
+  const io: Io = {
+    out: (s) => {
+      out += s;
+      where.onOut?.(s);
+    },
+    err: (s) => (err += s),
+    isTTY: false,
+    readStdin: async () => '',
+    env,
+    secrets: new MemorySecretStore(),
+  };
   const code = await run(args, io);
   return { code, out, err };
 }

@@ -2,7 +2,10 @@
 // the export date marked on each): one bit per rowid, not a Set, whose entries
 // were about 10 MB of the process at 300,000 rows, held for the whole export.
 // Rowids are dense (the sync numbers them from 1); one far beyond them is kept
-// apart, so a stray large rowid never makes the bits large.
+// apart, so a stray large rowid never makes the bits large. So is any number
+// that is not a rowid the sync gives (a negative or a fraction: SQLite allows
+// a negative rowid written by hand): kept once, as a Set keeps it, never lost
+// or taken for another.
 
 /** Rowids up to this are bits (8 MB at most); any beyond, in a Set. */
 const BITS_MAX = 1 << 26;

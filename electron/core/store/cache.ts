@@ -209,24 +209,34 @@ export class Cache {
    * which giving back free pages does not reach; measured as close() measures
    * it, with this cache's own thresholds (compactIfLoose, any file size), so a
    * small first sync (0.6 MB loose at 10,000) is not rewritten: the pages the
-   * merge freed are given back, no more. Once, not after every sync: the next syncs rewrite a few rows. It holds the file for the
+   * merge freed are given back (and the log the merge grew emptied), no more. Once, not after every sync: the next syncs rewrite a few rows. It holds the file for the
    * time of a copy (about 2 s at 100,000 on a quiet machine). Never throws: a
    * busy file is left as it is.
    */
   tidyAfterFirstSync(): { merged: boolean; compacted: boolean } {
-    const restore = smallPageCache(this.db);
+    let restore: (() => void) | null = null;
     let merged = false;
     try {
+      restore = smallPageCache(this.db);
       // Measured before the merge: the pages it frees go back at once without a rewrite (incremental_vacuum, milliseconds).
       const pays = loosePays(looseSpace(this.db), this.compactAtClose || {});
       merged = optimizeSearchIndex(this.db);
-      if (pays) vacuumNow(this.db);
-      else this.db.pragma('incremental_vacuum');
+      // Said as the close's compaction is (the CLI's "Compacting the cache…"): seconds at 100,000.
+      if (pays) vacuumNow(this.db, this.compactAtClose || {});
+      else {
+        this.db.pragma('incremental_vacuum');
+        // The merge wrote the whole full-text index in one transaction: its log emptied, not kept that large until the close.
+        this.db.pragma('wal_checkpoint(TRUNCATE)');
+      }
       return { merged, compacted: pays };
     } catch {
       return { merged, compacted: false };
     } finally {
-      restore();
+      try {
+        restore?.();
+      } catch {
+        // The connection closed meanwhile: nothing to put back.
+      }
     }
   }
 
@@ -253,7 +263,7 @@ export class Cache {
     try {
       loose = looseSpace(this.db);
       if (!loosePays(loose, opts)) return { compacted: false, loose, seconds: (performance.now() - t0) / 1000 };
-      vacuumNow(this.db, opts.onCompact);
+      vacuumNow(this.db, opts);
       return { compacted: true, loose, seconds: (performance.now() - t0) / 1000 };
     } catch {
       return { compacted: false, loose, seconds: (performance.now() - t0) / 1000 };

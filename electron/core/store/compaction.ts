@@ -18,9 +18,11 @@ const LOOSE_MIN_BYTES = 4 * 1024 * 1024;
 /**
  * When close() compacts: `false` never (a read-only use), else the thresholds (tests lower them)
  * and `maxFileBytes`, the largest file whose VACUUM fits the time the closer allows (the app's quit: see cache-keeper.ts);
- * `onCompact` is called just before a VACUUM runs (the CLI says so: it holds the command's end for seconds at 100,000).
+ * `onCompact` is called just before a VACUUM runs (the CLI says so: it holds the command's end for seconds at 100,000;
+ * the first sync's tidy-up says it too), never when another program's write lock keeps it from starting; `onSkipped`
+ * when a VACUUM announced could not run after all (another program took the file in between).
  */
-export type CompactAtClose = false | { share?: number; minBytes?: number; maxFileBytes?: number; onCompact?: () => void };
+export type CompactAtClose = false | { share?: number; minBytes?: number; maxFileBytes?: number; onCompact?: () => void; onSkipped?: () => void };
 
 /** The space a compaction would give back, as close() measures it (bytes). */
 export interface LooseSpace {
@@ -79,20 +81,31 @@ export function smallPageCache(db: DB): () => void {
 
 /**
  * One VACUUM, which rewrites every table and index packed, then the
- * write-ahead log emptied; `onCompact` is told just before. Never waited for:
- * another program reading or writing the file (the app, a terminal, a DB
- * browser) makes it throw at once, leaving the file as it is.
+ * write-ahead log emptied. Never waited for: another program writing the file
+ * (the app, a terminal, a DB browser) makes it throw at once, leaving the file
+ * as it is. `said.onCompact` is told just before, once the write lock was
+ * seen free (so a file in use is never announced as compacting);
+ * `said.onSkipped` if the VACUUM still failed after that.
  */
-export function vacuumNow(db: DB, onCompact?: () => void): void {
+export function vacuumNow(db: DB, said: { onCompact?: () => void; onSkipped?: () => void } = {}): void {
   const wait = db.pragma('busy_timeout', { simple: true }) as number;
   db.pragma('busy_timeout = 0');
-  const restore = smallPageCache(db);
+  let restore: (() => void) | null = null;
   try {
-    onCompact?.();
-    db.exec('VACUUM');
+    // Another program's write lock: SQLITE_BUSY here, at once, before a word is said.
+    db.exec('BEGIN IMMEDIATE');
+    db.exec('ROLLBACK');
+    restore = smallPageCache(db);
+    said.onCompact?.();
+    try {
+      db.exec('VACUUM');
+    } catch (e) {
+      said.onSkipped?.();
+      throw e;
+    }
     db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
-    restore();
+    restore?.();
     db.pragma(`busy_timeout = ${Math.trunc(Number(wait))}`);
   }
 }

@@ -9,7 +9,7 @@ import { STAGES } from '../../../shared/pipeline';
 import type { ReadableDB, WritableDB } from './database';
 import { filterSql, type PipelineDays } from './opportunity-filter';
 import type { ListQuery } from './opportunity-list';
-import { sql, type Sql } from './sql';
+import { identifier, sql, type Sql } from './sql';
 
 /**
  * Where a list's total and chip counts are read from: `summary` (no search,
@@ -24,30 +24,33 @@ import { sql, type Sql } from './sql';
  */
 export type CountedFrom = 'summary' | 'due' | 'pitched' | 'outlets' | 'facets' | 'index';
 
-/** The summary's columns (migration 11), each a group's value: contacts and catch-alls as "has any". */
+/**
+ * The summary's columns (migration 11), each a group's value: contacts and catch-alls as "has any". Written out here
+ * again, not taken from migration 011's COLUMNS: a migration is frozen as it shipped, these follow the code.
+ */
 const groupColumns = sql`brand_key, removed_on_server, archived, stage, snoozed_until, status, opportunity_type, difficulty, starred, contact_count, catch_all_count`;
 /** The same values of the facets row `o` (which holds how many contacts and catch-alls). */
 const facetGroups = sql`o.brand_key, o.removed_on_server, o.archived, o.stage, o.snoozed_until, o.status, o.opportunity_type, o.difficulty, o.starred,
   o.contact_count > 0, o.catch_all_count > 0`;
-/** The summary's group of the facets row OLD / NEW (IS: a NULL stage, snooze or status is a value here). */
-const groupOfOld = sql`brand_key IS OLD.brand_key AND removed_on_server IS OLD.removed_on_server AND archived IS OLD.archived AND stage IS OLD.stage
-  AND snoozed_until IS OLD.snoozed_until AND status IS OLD.status AND opportunity_type IS OLD.opportunity_type AND difficulty IS OLD.difficulty
-  AND starred IS OLD.starred AND contact_count IS (OLD.contact_count > 0) AND catch_all_count IS (OLD.catch_all_count > 0)`;
-const groupOfNew = sql`brand_key IS NEW.brand_key AND removed_on_server IS NEW.removed_on_server AND archived IS NEW.archived AND stage IS NEW.stage
-  AND snoozed_until IS NEW.snoozed_until AND status IS NEW.status AND opportunity_type IS NEW.opportunity_type AND difficulty IS NEW.difficulty
-  AND starred IS NEW.starred AND contact_count IS (NEW.contact_count > 0) AND catch_all_count IS (NEW.catch_all_count > 0)`;
+/** The summary's group of the trigger's facets row OLD or NEW (IS: a NULL stage, snooze or status is a value here). */
+const groupOf = (row: 'OLD' | 'NEW'): Sql => {
+  const r = identifier(row, ['OLD', 'NEW']);
+  return sql`brand_key IS ${r}.brand_key AND removed_on_server IS ${r}.removed_on_server AND archived IS ${r}.archived AND stage IS ${r}.stage
+  AND snoozed_until IS ${r}.snoozed_until AND status IS ${r}.status AND opportunity_type IS ${r}.opportunity_type AND difficulty IS ${r}.difficulty
+  AND starred IS ${r}.starred AND contact_count IS (${r}.contact_count > 0) AND catch_all_count IS (${r}.catch_all_count > 0)`;
+};
 /**
  * The pitched set's summary follows this connection's triage writes (the mirror updates a pitched row's facets):
  * a keystroke moves a row from one group to another, where filling it again would group the whole set.
  */
 const followPitched = sql`CREATE TEMP TRIGGER IF NOT EXISTS pitched_summary_follows AFTER UPDATE ON main.opportunity_facets
   WHEN OLD.rowid IN pitched_rowids BEGIN
-  UPDATE pitched_summary SET n = n - 1 WHERE ${groupOfOld};
+  UPDATE pitched_summary SET n = n - 1 WHERE ${groupOf('OLD')};
   INSERT INTO pitched_summary (${groupColumns}, n)
     SELECT NEW.brand_key, NEW.removed_on_server, NEW.archived, NEW.stage, NEW.snoozed_until, NEW.status, NEW.opportunity_type, NEW.difficulty,
       NEW.starred, NEW.contact_count > 0, NEW.catch_all_count > 0, 0
-    WHERE NOT EXISTS (SELECT 1 FROM pitched_summary WHERE ${groupOfNew});
-  UPDATE pitched_summary SET n = n + 1 WHERE ${groupOfNew};
+    WHERE NOT EXISTS (SELECT 1 FROM pitched_summary WHERE ${groupOf('NEW')});
+  UPDATE pitched_summary SET n = n + 1 WHERE ${groupOf('NEW')};
 END`;
 const SETS = {
   due: { rowids: sql`temp.due_rowids`, table: sql`temp.due_summary` },
@@ -149,8 +152,10 @@ export function shownTotal(db: ReadableDB, q: ListQuery, cap: number = SEARCH_TO
 }
 
 /**
- * The chip counts: from the summary (its groups added up), a search's
- * matches joined to their facets, or else grouped by the chip index's own
+ * The chip counts, from where the list is counted (CountedFrom): the summary's
+ * groups added up; the due or pitched set's summary (or the summary less it);
+ * the groups of the outlets whose name holds the one asked; a search's
+ * matches joined to their facets; or else grouped by the chip index's own
  * columns: one pass over it, no sort. Named, not left to the planner: every
  * sort's index also covers these columns, and one of them walked in its own
  * order would need a sort for the grouping.

@@ -69,6 +69,19 @@ export function keepPage(j: Jumps, after: After | null, rows: readonly Row[], as
     if (j.cursors[k]!.rowid === after.rowid && j.cursors[k]!.value === after.value) return keep(j, (k + 1) * STEP, rows, asked);
 }
 
+/** A row a walk gives: its rowid, sort value and place among the rows walked (the first is 1). */
+export type Walked = readonly [number, string | number | null, number];
+
+/**
+ * Keeps what a walk from the position `at` (a kept cursor's place plus one: a multiple of STEP), asked for `asked`
+ * rows, tells: the cursor of every STEP-th row, and the list's length when the last row came before the asked ones.
+ */
+function keepWalked(j: Jumps, at: number, walked: readonly Walked[], asked: number): void {
+  for (const [rowid, value, k] of walked) if (k % STEP === 0 && at + k === (j.cursors.length + 1) * STEP) j.cursors.push({ value, rowid });
+  const last = walked[walked.length - 1];
+  if ((last?.[2] ?? 0) < asked) j.total = at + (last?.[2] ?? 0);
+}
+
 /** How a jump reads its list (opportunity-list.ts). */
 export interface JumpReader<R> {
   /** The list's total when it costs next to nothing (null: counting it would walk the list). */
@@ -77,16 +90,22 @@ export interface JumpReader<R> {
   fromEnd(limit: number, skip: number): R[];
   /** `limit` rows from `skip` rows after the cursor `after` (null: the list's start). */
   rows(after: After | null, skip: number, limit: number): R[];
-  /** The cursors (sort value and rowid alone) of the `limit` rows after `after` (null: from the list's start), in order. */
-  walk(after: After | null, limit: number): Row[];
+  /**
+   * Of the `limit` rows after `after` (null: from the list's start), in order, only every STEP-th one and the last:
+   * each as its rowid, sort value and place among them (from 1). Never every row: at 300,000 a jump near the end would
+   * hold them all in memory to keep one in STEP.
+   */
+  walk(after: After | null, limit: number): Walked[];
 }
 
 /**
  * The rows of a jump to `offset`, the same as `LIMIT … OFFSET` from the
- * list's start, read from where fewer rows lie before them: the list's end
- * (when its total is known: counted by the summary, or a read reached it;
- * and it is less than half as far) or the nearest kept cursor, the cursors missing up to the offset first
- * gathered in one walk from the last one kept.
+ * list's start, read from where fewer rows lie before them: the list's end,
+ * when its total is known (from any summary the list is counted from, the
+ * opportunities', the outlets', the due or pitched set's, or a length kept
+ * once a read reached it) and the end is less than half as far as the
+ * nearest kept cursor; else that cursor, the cursors missing up to the offset
+ * first gathered in one walk from the last one kept (its every STEP-th row only).
  */
 export function jumpRows<R extends Row>(j: Jumps, limit: number, offset: number, read: JumpReader<R>): R[] {
   const total = j.total ?? read.total();
@@ -100,7 +119,7 @@ export function jumpRows<R extends Row>(j: Jumps, limit: number, offset: number,
   }
   if (j.cursors.length < wanted) {
     const from = j.cursors.length * STEP;
-    keep(j, from, read.walk(j.cursors[j.cursors.length - 1] ?? null, offset - from), offset - from);
+    keepWalked(j, from, read.walk(j.cursors[j.cursors.length - 1] ?? null, offset - from), offset - from);
   }
   const k = Math.min(wanted, j.cursors.length);
   const rows = j.total !== null && offset >= j.total ? [] : read.rows(k === 0 ? null : j.cursors[k - 1]!, offset - k * STEP, limit);

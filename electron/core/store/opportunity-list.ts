@@ -11,7 +11,7 @@ import { flagSources, itemsOf, prepareBrand, rowFlags, type BrandReady, type Fla
 import { filterSql, ftsQuery, keysetAfter, orderBy, orderFromEnd, SORTS, type After, type PipelineDays } from './opportunity-filter';
 import { ftsTerms } from './search-rank';
 import { listTotal, prepareCounts, type CountedFrom, type SetCounts } from './list-counts';
-import { jumpCursors, jumpRows, keepPage, type Jumps } from './list-jump';
+import { jumpCursors, jumpRows, keepPage, STEP, type Jumps } from './list-jump';
 import { densityOf, matchesOf, rowMatches } from './search-walk';
 import { sql, sqlJoin, type Sql } from './sql';
 
@@ -219,7 +219,7 @@ export function listSql(db: ReadableDB, q: ListQuery, page: PageAsk): Sql {
       .map((c) => sql`SELECT ${page.walk ? sql`_rowid, _sort` : sql`rowid`} FROM (${pick(c, 0, page.limit + skip)})`);
     const union = arms.length === 1 && !skip ? arms[0]! : sql`${sqlJoin(arms, sql` UNION ALL `)} LIMIT ${page.limit}${skip ? sql` OFFSET ${skip}` : sql``}`;
     // No arm: a row past the end (a cursor with no value on a sort that has none empty).
-    rowids = arms.length === 0 ? sql`SELECT NULL${page.walk ? sql`, NULL` : sql``} WHERE 0` : union;
+    rowids = arms.length === 0 ? sql`SELECT NULL${page.walk ? sql` AS _rowid, NULL AS _sort` : sql``} WHERE 0` : union;
   }
   if (page.walk) return rowids;
   return sql`SELECT o.rowid AS _rowid, ${SORTS[q.sort].key} AS _sort, ${itemsOf(db.fields).columns}, ${rowFlags(sql`o.rowid`, q.flags)}
@@ -260,7 +260,12 @@ export function listPage(db: ReadableDB, q: ListQuery, page: { limit?: number; o
       total: () => (q.counted === 'index' || q.counted === 'facets' ? null : listTotal(db, q)),
       fromEnd: (n, skip) => read({ limit: n, offset: skip, fromEnd: true }),
       rows: (after, skip, n) => read({ limit: n, offset: skip, after: after ?? undefined, skip }),
-      walk: (after, n) => db.tuples<Row>(listSql(db, q, { limit: n, offset: 0, after: after ?? undefined, walk: true })),
+      // Every STEP-th row and the last one only, numbered as the walk gives them (in the sort's order): never every row in one array.
+      walk: (after, n) =>
+        db.tuples<[number, string | number | null, number]>(
+          sql`SELECT _rowid, _sort, k FROM (SELECT _rowid, _sort, row_number() OVER () AS k, lead(1) OVER () IS NULL AS _last
+            FROM (${listSql(db, q, { limit: n, offset: 0, after: after ?? undefined, walk: true })})) WHERE k % ${STEP} = 0 OR _last`,
+        ),
     });
   if (!fromEnd && windowable(q, offset)) {
     rows = read({ limit, offset, after: page.after, windowed: true });

@@ -29,6 +29,7 @@ import { tempDir } from '../../support/tmp';
 import { backToVersion11 } from '../../support/version-11';
 import { LATEST_VERSION } from '../../../electron/core/store/migrations';
 import { filterSql } from '../../../electron/core/store/opportunity-filter';
+import { STEP } from '../../../electron/core/store/list-jump';
 
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
@@ -443,6 +444,39 @@ describe('jumps counted from the end of the list (End, the lower half of the scr
     for (const i of [2, 5, 17, 33, 101, 250, 404]) setTriage(cache, B, `id${i}`, { stage: 'Not a fit' });
     setTriage(cache, B, 'id600', { starred: true });
     for (const sort of ['title', 'priority'] as const) for (const f of [{}, { domain: 'site1' }, { alreadyPitched: false }]) jumpsAgree(f, sort);
+  });
+
+  it("a jump's walk to the offset hands back only the cursors it keeps (every STEP-th row and the last), never every row before it", () => {
+    const ids = (p: { items: { id: string }[] }) => p.items.map((i) => i.id);
+    // The reads' results as the store gets them: a walk is the one read of bare [rowid, sort value, place] rows.
+    const walked: number[] = [];
+    const db = cache.readable;
+    const counting = new Proxy(db, {
+      get(target, name) {
+        if (name === 'tuples')
+          return (q: Parameters<typeof db.tuples>[0]) => {
+            const rows = target.tuples(q);
+            walked.push(rows.length);
+            return rows;
+          };
+        const v = Reflect.get(target, name, target) as unknown;
+        return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    for (const sort of ['priority', 'title'] as const)
+      for (const f of [{}, { alreadyPitched: false }, { domain: 'site', alreadyPitched: false }] as Omit<ListFilter, 'brandId'>[]) {
+        const what = JSON.stringify({ sort, ...f });
+        // A write first: no cursor kept, so the jump walks from the list's start.
+        setTriage(cache, B, 'id7', { note: `walk ${what}` });
+        const all = ids(listPage(db, { ...prepareList(cache.writable, { brandId: B, sort, ...f }, cache.days()), jumps: null }, { limit: 5000 }));
+        const offset = Math.floor(all.length / 2) - 37;
+        expect(offset, what).toBeGreaterThan(STEP);
+        walked.length = 0;
+        const page = listPage(counting, prepareList(cache.writable, { brandId: B, sort, ...f }, cache.days()), { offset, limit: 50 });
+        expect(ids(page), what).toEqual(all.slice(offset, offset + 50));
+        // (The row at the offset's step, and the last one walked when it is not on a step.)
+        expect(walked, what).toEqual([Math.floor(offset / STEP) + (offset % STEP === 0 ? 0 : 1)]);
+      }
   });
 
   it("a jump after scrolling from the list's start (the cursors kept from the pages read) gives the rows the list has there, in every sort and filter, also after a write", () => {

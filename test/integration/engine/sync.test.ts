@@ -1,8 +1,8 @@
 // Sync against the simulator on a real SQLite file: through faults, across
 // data changes with the user's triage intact, and after a SIGKILL.
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { spawn } from 'node:child_process';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
@@ -18,6 +18,9 @@ import { searchSegments } from '../../../electron/core/store/search-index';
 const tmp = tempDir();
 afterAll(() => tmp.cleanup());
 let n = 0;
+/** The size of a cache's write-ahead log (none: 0). */
+const walBytes = (path: string) => (existsSync(`${path}-wal`) ? statSync(`${path}-wal`).size : 0);
+afterEach(() => vi.restoreAllMocks());
 const freshCache = (opts: Parameters<typeof Cache.open>[1] = {}) => Cache.open(join(tmp.dir, `sync-${++n}.db`), opts);
 const clientFor = (sim: Simulator, clock = new FakeClock()) =>
   new TrakkrClient({ baseUrl: sim.url, apiKey: DEMO_KEY, requestsPerMinute: 0, clock, random: () => 0.5 });
@@ -150,7 +153,10 @@ describe('a full sync', () => {
     // The app's thresholds (4 MB loose): 2,300 opportunities leave a few hundred KB inside their indexes.
     const cache = await freshCache();
     const brand = sim.brands[0]!.id;
+    const cacheSize = cache.db.pragma('cache_size', { simple: true });
     await runSync(cache, clientFor(sim), { brandIds: [brand], scores: false, citations: false, pageSize: 300 });
+    // The log the merge and the sync grew is emptied by the tidy-up, not kept that large until the close.
+    expect(walBytes(cache.path)).toBeLessThan(256 * 1024);
     cache.db.pragma('wal_checkpoint(TRUNCATE)');
     const copy = join(tmp.dir, `sync-${n}-copy.db`);
     cache.db.exec(`VACUUM INTO '${copy}'`);
@@ -163,10 +169,58 @@ describe('a full sync', () => {
     expect(searchSegments(cache.db)).toBe(1);
     expect(cache.db.pragma('freelist_count', { simple: true })).toBe(0);
     // The tidy-up ran with a small page cache (store/compaction.ts): the app's own is back for the reads that follow.
-    expect(cache.db.pragma('cache_size', { simple: true })).toBe(-65536);
+    expect(cache.db.pragma('cache_size', { simple: true })).toBe(cacheSize);
     expect(cache.db.pragma('integrity_check', { simple: true })).toBe('ok');
     expect(count(cache, { brandId: brand, includeArchived: true })).toBe(2300);
     cache.close();
+  });
+
+  it("a first sync's rewrite is said as the close's compaction is (the CLI's \"Compacting the cache…\"), once, before it runs", async () => {
+    const said: string[] = [];
+    const cache = await freshCache({ compactAtClose: { share: 0.01, minBytes: 64 * 1024, onCompact: () => said.push('compacting') } });
+    const tidy = cache.tidyAfterFirstSync.bind(cache);
+    vi.spyOn(cache, 'tidyAfterFirstSync').mockImplementation(() => {
+      const done = tidy();
+      said.push(`tidied ${JSON.stringify(done)}`);
+      return done;
+    });
+    const brand = sim.brands[0]!.id;
+    expect((await runSync(cache, clientFor(sim), { brandIds: [brand], scores: false, citations: false, pageSize: 300 })).error).toBeNull();
+    expect(said).toEqual(['compacting', 'tidied {"merged":true,"compacted":true}']);
+    expect(walBytes(cache.path)).toBe(0);
+    cache.close();
+  });
+
+  it("a first sync's tidy-up with another program holding the write lock: nothing said or rewritten, the sync done, the connection's settings as they were", async () => {
+    const said: string[] = [];
+    const cache = await freshCache({
+      blockingWaitMs: 50,
+      compactAtClose: { share: 0.01, minBytes: 64 * 1024, onCompact: () => said.push('compacting'), onSkipped: () => said.push('skipped') },
+    });
+    const cacheSize = cache.db.pragma('cache_size', { simple: true });
+    const busyTimeout = cache.db.pragma('busy_timeout', { simple: true });
+    const other = new Database(cache.path);
+    try {
+      const tidy = cache.tidyAfterFirstSync.bind(cache);
+      // The other program takes the lock once the sync's writes are done, as its tidy-up starts.
+      vi.spyOn(cache, 'tidyAfterFirstSync').mockImplementation(() => {
+        other.exec('BEGIN IMMEDIATE');
+        const done = tidy();
+        said.push(`tidied ${JSON.stringify(done)}`);
+        return done;
+      });
+      const brand = sim.brands[0]!.id;
+      expect((await runSync(cache, clientFor(sim), { brandIds: [brand], scores: false, citations: false, pageSize: 300 })).error).toBeNull();
+      expect(said).toEqual(['tidied {"merged":false,"compacted":false}']);
+      other.exec('ROLLBACK');
+      expect(cache.db.pragma('cache_size', { simple: true })).toBe(cacheSize);
+      expect(cache.db.pragma('busy_timeout', { simple: true })).toBe(busyTimeout);
+      expect(count(cache, { brandId: brand, includeArchived: true })).toBe(2300);
+      expect(cache.db.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      other.close();
+      cache.close();
+    }
   });
 
   it('a repeating cursor fails that brand in plain words and leaves a cache the next sync completes', async () => {

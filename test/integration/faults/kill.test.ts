@@ -27,6 +27,7 @@ import { LATEST_VERSION } from '../../../electron/core/store/migrations';
 import { backToVersion11 } from '../../support/version-11';
 import { backToVersion12 } from '../../support/version-12';
 import { backToVersion13 } from '../../support/version-13';
+import { outletsAsCounted, outletsAsKept } from '../../support/outlet-groups';
 import { BlockReader } from '../../../electron/core/store/opportunity-blocks';
 import { startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { Cache } from '../../../electron/core/store/cache';
@@ -419,18 +420,9 @@ describe('kill -9 while version 14 counts the outlets', () => {
     const c = await Cache.open(db);
     try {
       expect(c.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
-      const GROUPS =
-        'brand_key, domain, removed_on_server, archived, status, opportunity_type, difficulty, stage, snoozed_until, starred, contact_count, catch_all_count';
-      const ORDER = 'ORDER BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12';
-      const counted = GROUPS.replace('domain', 'lower(domain)').replace('contact_count', 'contact_count > 0').replace('catch_all_count', 'catch_all_count > 0');
-      const outlets = c.db.prepare(`SELECT ${GROUPS}, n FROM opportunity_outlets ${ORDER}`).raw(true).all();
+      const outlets = outletsAsKept(c.db);
       expect(outlets.length).toBeGreaterThan(10);
-      expect(outlets).toEqual(
-        c.db
-          .prepare(`SELECT ${counted}, count(*) FROM opportunities GROUP BY ${ORDER.slice(9)} ${ORDER}`)
-          .raw(true)
-          .all(),
-      );
+      expect(outlets).toEqual(outletsAsCounted(c.db));
     } finally {
       c.close();
     }

@@ -25,4 +25,19 @@ describe('the rowids an export wrote', () => {
     expect(set.size).toBe(4);
     expect([...set]).toEqual([5, 7, 2 ** 40, 2 ** 26]);
   });
+
+  it('keeps the last rowid the bits hold (the largest growth) and the first beyond them, each once, in order', () => {
+    const last = 2 ** 26 - 1;
+    const set = new RowidSet();
+    for (const r of [last, 3, last - 1, 2 ** 26, last, 2 ** 26, 3]) set.add(r);
+    expect(set.size).toBe(4);
+    expect([...set]).toEqual([3, last - 1, last, 2 ** 26]);
+  });
+
+  it('keeps a negative or fractional number (not a rowid the sync gives) once, apart, as a Set does', () => {
+    const set = new RowidSet();
+    for (const r of [-1, 4, -1, 1.5, -(2 ** 31), 1.5, 4, -0.5]) set.add(r);
+    expect(set.size).toBe(5);
+    expect([...set]).toEqual([4, -1, 1.5, -(2 ** 31), -0.5]);
+  });
 });
