@@ -331,6 +331,25 @@ describe('kill -9 during the backup taken before an upgrade of the cache', () =>
 });
 
 /**
+ * The next start after a kill in an upgrade: the same command runs to its end,
+ * the cache is at the latest version and `check` reads it; the file is whole
+ * and every note is where it was.
+ */
+async function startsAgain(args: string[], db: string, where: string, check: (c: Cache) => void): Promise<void> {
+  const again = await runCli(args, { url: sim.url, db });
+  expect(again.code, `${where}: run again: ${again.err}`).toBe(0);
+  const c = await Cache.open(db);
+  try {
+    expect(c.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
+    check(c);
+  } finally {
+    c.close();
+  }
+  expect(inspect(db).integrity).toBe('ok');
+  noteSets(notesA)(inspect(db).notes);
+}
+
+/**
  * `list` on a copy of the cache in `from` (an older version), killed at a write
  * drawn from the seed until one lands on a statement `conversion` matches (in
  * the upgrade, not before or after it). Returns the killed copy's folder and
@@ -381,18 +400,10 @@ describe('kill -9 while version 12 puts the records in blocks', () => {
     expect(after, where).toMatchObject({ integrity: 'ok', version: 11, records: OPPORTUNITIES, blocks: 0 });
     noteSets(notesA)(after.notes);
     // The next start converts it: every record read back as it was stored, the notes kept.
-    const again = await runCli(args, { url: sim.url, db });
-    expect(again.code, `${where}: run again: ${again.err}`).toBe(0);
-    const c = await Cache.open(db);
-    try {
-      expect(c.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
+    await startsAgain(args, db, where, (c) => {
       const reader = new BlockReader(c.readable);
       for (const [rowid, json] of records) expect(reader.json(rowid), `record ${rowid}`).toBe(json);
-    } finally {
-      c.close();
-    }
-    expect(inspect(db).integrity).toBe('ok');
-    noteSets(notesA)(inspect(db).notes);
+    });
   }, 120_000);
 });
 
@@ -415,19 +426,11 @@ describe('kill -9 while version 14 counts the outlets', () => {
     expect(after, where).toMatchObject({ integrity: 'ok', version: 13, outlets: 0 });
     noteSets(notesA)(after.notes);
     // The next start upgrades it: every outlet's groups as the opportunities say them, the notes kept.
-    const again = await runCli(args, { url: sim.url, db });
-    expect(again.code, `${where}: run again: ${again.err}`).toBe(0);
-    const c = await Cache.open(db);
-    try {
-      expect(c.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
+    await startsAgain(args, db, where, (c) => {
       const outlets = outletsAsKept(c.db);
       expect(outlets.length).toBeGreaterThan(10);
       expect(outlets).toEqual(outletsAsCounted(c.db));
-    } finally {
-      c.close();
-    }
-    expect(inspect(db).integrity).toBe('ok');
-    noteSets(notesA)(inspect(db).notes);
+    });
   }, 120_000);
 });
 
@@ -462,18 +465,10 @@ describe('kill -9 while version 13 moves the history and the contacts', () => {
     expect(killed.prepare(CONTACTS).all(), where).toEqual(contacts);
     killed.close();
     // The next start converts it: every history row (its number too) and contact read back as they were, the notes kept.
-    const again = await runCli(args, { url: sim.url, db });
-    expect(again.code, `${where}: run again: ${again.err}`).toBe(0);
-    const c = await Cache.open(db);
-    try {
-      expect(c.db.pragma('user_version', { simple: true })).toBe(LATEST_VERSION);
+    await startsAgain(args, db, where, (c) => {
       expect(c.db.prepare(HISTORY).all()).toEqual(history);
       expect(c.db.prepare(CONTACTS).all()).toEqual(contacts);
-    } finally {
-      c.close();
-    }
-    expect(inspect(db).integrity).toBe('ok');
-    noteSets(notesA)(inspect(db).notes);
+    });
   }, 120_000);
 });
 
