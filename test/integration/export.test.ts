@@ -233,7 +233,9 @@ describe('opportunities preset', () => {
         why_relevant: ['x', 'y'],
       };
       delete (record as Record<string, unknown>).language;
-      own.tx(() => own.opportunities.upsertPage(B, [record], 1, '2026-11-01T00:00:00Z'));
+      // The wrong types on purpose (an object and a list where the spec says text), as a server may send them.
+      const page = [record] as unknown as Parameters<typeof own.opportunities.upsertPage>[1];
+      own.tx(() => own.opportunities.upsertPage(B, page, 1, '2026-11-01T00:00:00Z'));
       const out = join(tmp.dir, 'values.csv');
       await writeExportFile(own, { brandId: B, preset: 'opportunities', out, filter: { includeArchived: true } });
       const [row] = readCsv(out);
