@@ -218,6 +218,43 @@ describe('opportunities preset', () => {
     expect(rows[3]).toMatchObject({ emails: '', title: 'Blocked domain' });
     setTriage(cache, B, 'o3', { stage: null, contacted_at: null, note: '' });
   });
+
+  it('a value missing or null is an empty cell; numbers and booleans as written; a list or an object where text was expected as its JSON', async () => {
+    const own = await Cache.open(join(tmp.dir, 'values.db'));
+    try {
+      own.brands.replaceAll([{ id: B, name: 'Northwind Coffee' }], '2026-11-01T00:00:00Z');
+      const record = {
+        ...records[0]!,
+        _id: 'v1',
+        author_name: null,
+        fit_score: 7.5,
+        archived: true,
+        gap_analysis: { why: 'a "gap"' },
+        why_relevant: ['x', 'y'],
+      };
+      delete (record as Record<string, unknown>).language;
+      // The wrong types on purpose (an object and a list where the spec says text), as a server may send them.
+      const page = [record] as unknown as Parameters<typeof own.opportunities.upsertPage>[1];
+      own.tx(() => own.opportunities.upsertPage(B, page, 1, '2026-11-01T00:00:00Z'));
+      const out = join(tmp.dir, 'values.csv');
+      await writeExportFile(own, { brandId: B, preset: 'opportunities', out, filter: { includeArchived: true } });
+      const [row] = readCsv(out);
+      expect(row).toMatchObject({
+        _id: 'v1',
+        author_name: '',
+        language: '',
+        contacted_at: '',
+        stage_reason: '',
+        fit_score: '7.5',
+        priority_score: '90',
+        archived: 'true',
+        gap_analysis: '{"why":"a \\"gap\\""}',
+        why_relevant: '["x","y"]',
+      });
+    } finally {
+      own.close();
+    }
+  });
 });
 
 describe('never pitching the same person twice', () => {

@@ -219,11 +219,12 @@ export function* readyRows(
         continue;
       }
     }
-    const cells = c.values.map(text);
+    // The candidate's own array of values becomes the row's cells, each turned to text in place (no second array a row).
+    const cells = c.values as string[];
     const row = fileRow();
     let leaveOut = false;
     for (let i = 0; i < cells.length; i++) {
-      let v = cells[i]!;
+      let v = text(cells[i]);
       if (flatten) v = v.replace(/\s*(\r\n|\r|\n)+\s*/g, ' ').trim();
       if (limited[i]) {
         const cut = cutToBytes(v, maxBytes);

@@ -235,7 +235,8 @@ export class ExportRowStore {
       // another brand refills this connection's pitched set for that brand. Prepared again for this one (a key
       // compared when nothing changed), so "skip already pitched" keeps meaning this brand's pitches.
       if (opts.skipContacted && i > 0) this.prepare(filter);
-      const rows = new Map(batch(asJson).map((r) => [r[0], r]));
+      const rows = new Map<number, BatchRow>();
+      for (const r of batch(asJson)) rows.set(r[0], r);
       const addresses = addressesOf(asJson);
       const drafts = draftsOf(asJson);
       for (const id of ids) {
@@ -243,6 +244,7 @@ export class ExportRowStore {
         if (!r) continue;
         // Read in the export's order: records near each other in it share blocks (store/opportunity-blocks.ts).
         const [, status, note, contactedAt, exportedAt] = r;
+        const both = drafts.get(id);
         yield {
           opportunity_rowid: id,
           json: records.json(id) ?? '{}',
@@ -251,7 +253,7 @@ export class ExportRowStore {
           contacted_at: contactedAt,
           exported_at: exportedAt,
           addresses: addresses.get(id) ?? [],
-          pipeline: pipelineWith(r, 5, drafts.get(id)?.[0] ?? null, drafts.get(id)?.[1] ?? null),
+          pipeline: pipelineWith(r, 5, both?.[0] ?? null, both?.[1] ?? null),
         };
       }
     }
