@@ -12,7 +12,7 @@ import type { After } from './opportunity-filter';
 
 /** A cursor is kept for every STEP-th row of a list. */
 export const STEP = 200;
-/** A list's row read from its partial index and sorted costs about this many index entries walked (measured at 100,000 and 300,000). */
+/** A list's row read from its partial index and sorted costs about this many index entries walked (300,000: 6,000 starred rows read and sorted in 3-7 ms, 100,000 entries of the sort's index walked in 15-25 ms). */
 const SORTED = 4;
 /** How many lists keep their cursors (the ones jumped in last). */
 const KEPT = 128;
