@@ -3,8 +3,10 @@
 // triggers that keep it). For the tests of older versions' upgrades and of a
 // conversion killed part-way.
 import type Database from 'better-sqlite3';
+import { backToVersion14 } from './version-14';
 
 export function backToVersion13(db: Database.Database): void {
+  if ((db.pragma('user_version', { simple: true }) as number) >= 15) backToVersion14(db);
   db.transaction(() => {
     db.exec(`DROP TRIGGER opportunities_outlet_counted;
       DROP TRIGGER opportunities_outlet_uncounted;

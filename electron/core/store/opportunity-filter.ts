@@ -173,8 +173,11 @@ export function filterSql(
   const where: Sql[] = [sql`o.brand_key = ${bk}`];
   if (f.onlyRemoved) where.push(sql`o.removed_on_server = 1`);
   else if (!f.includeRemoved) where.push(sql`o.removed_on_server = 0`);
+  // The conditions most rows pass, tested after the ones a filter chose (a walk of the sort's index stops testing an
+  // entry at its first failed condition: the chosen ones fail most entries of a sparse list first).
+  const most: Sql[] = [];
   // Archived by Trakkr, or Not a fit by the user: out of the list unless asked for (choosing the Not a fit stage asks).
-  if (!f.includeArchived) where.push(f.stage === 'Not a fit' ? sql`o.archived = 0` : sql`o.archived = 0 AND (o.stage IS NULL OR o.stage != 'Not a fit')`);
+  if (!f.includeArchived) most.push(f.stage === 'Not a fit' ? sql`o.archived = 0` : sql`o.archived = 0 AND (o.stage IS NULL OR o.stage != 'Not a fit')`);
   if (f.type !== undefined) where.push(sql`o.opportunity_type = ${f.type}`);
   // Trakkr's own status (the service's data; the user's triage is the stage).
   if (f.status !== undefined) where.push(sql`o.status = ${f.status}`);
@@ -187,8 +190,9 @@ export function filterSql(
   if (f.starred) where.push(sql`o.starred = 1`);
   // Snoozed ones leave the list until their date (the Snoozed view shows them).
   if (f.view === 'snoozed') where.push(sql`o.snoozed_until > ${days.today}`);
-  else where.push(sql`(o.snoozed_until IS NULL OR o.snoozed_until <= ${days.today})`);
+  else most.push(sql`(o.snoozed_until IS NULL OR o.snoozed_until <= ${days.today})`);
   if (f.stage !== undefined) where.push(f.stage === 'New' ? sql`o.stage IS NULL` : sql`o.stage = ${f.stage}`);
+  where.push(...most);
   // Follow-ups due: contacted long enough ago, no follow-up yet (the stage says so), no reply.
   // Found from the brand's triage rows (few) by (brand, id), so the list still walks its sort index alone, never the table row by row.
   // A follow-up needs someone to write to: one with every address on the do-not-contact list is not due.

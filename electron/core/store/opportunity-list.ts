@@ -13,7 +13,7 @@ import { ftsTerms } from './search-rank';
 import { listTotal, prepareCounts, type CountedFrom, type SetCounts } from './list-counts';
 import { jumpCursors, jumpRows, keepPage, STEP, type Jumps } from './list-jump';
 import { densityOf, matchesOf, rowMatches } from './search-walk';
-import { sql, sqlJoin, type Sql } from './sql';
+import { identifier, sql, sqlJoin, type Sql } from './sql';
 
 export {
   chipCountsAndTotal,
@@ -81,8 +81,18 @@ export interface ListQuery {
   readonly joinedChipWhere: Sql | null;
   /** Without a search, the list's kept jump cursors (list-jump.ts); and which flags a page looks up (none from a list empty now). */
   readonly jumps: Jumps | null;
+  /** A list kept to starred, snoozed or staged rows (no search): the partial index holding just those (migration 15), for a deep jump. */
+  readonly sparse: Sql | null;
   readonly flags: FlagSources;
 }
+
+/** The partial indexes of migration 15, each holding only the rows a sparse list can keep (every other row is out of it). */
+const SPARSE = ['opportunities_staged', 'opportunities_starred', 'opportunities_snoozed'];
+/** Which of them holds every row of the list `f` (a stage other than New, the follow-ups due: Contacted; starred; snoozed), or null. */
+const sparseIndex = (f: ListFilter): Sql | null => {
+  const name = (f.stage !== undefined && f.stage !== 'New') || f.view === 'due' ? 0 : f.starred ? 1 : f.view === 'snoozed' ? 2 : null;
+  return name === null ? null : identifier(SPARSE[name]!, SPARSE);
+};
 
 /**
  * The explicit step before reading a list: the brand's pitched addresses,
@@ -163,6 +173,7 @@ export function prepareList(db: WritableDB, f: ListFilter, days: PipelineDays = 
     joinedWhere: joined?.where ?? null,
     joinedChipWhere: joined?.chip ?? null,
     flags: flagSources(db),
+    sparse: q ? null : sparseIndex(f),
     // The list's key: its SQL and values, and for the follow-ups due (a set, not values) the day they are due by.
     jumps: q
       ? null
@@ -186,7 +197,7 @@ export interface ListPage {
  * offset (a jump). Only the page's rows are then read whole, with the triage
  * and the flags that need their own lookups.
  */
-type PageAsk = { limit: number; offset: number; after?: After; skip?: number; windowed?: boolean; fromEnd?: boolean; walk?: boolean };
+type PageAsk = { limit: number; offset: number; after?: After; skip?: number; windowed?: boolean; fromEnd?: boolean; walk?: boolean; sparse?: boolean };
 export function listSql(db: ReadableDB, q: ListQuery, page: PageAsk): Sql {
   const order = orderBy(q.sort);
   // Counted from the end (End, the scroll bar's lower half): the index walked backwards, the page's rows then put in order.
@@ -196,9 +207,12 @@ export function listSql(db: ReadableDB, q: ListQuery, page: PageAsk): Sql {
   const from =
     q.plan === 'drive' && q.sort !== 'relevance'
       ? sql`opportunity_search s CROSS JOIN opportunities o ON o.rowid = s.rowid WHERE s.opportunity_search MATCH ${q.probeFts ?? q.fts} AND ${q.joinedWhere!}`
-      : windowed
-        ? sql`opportunities o WHERE ${q.joinedWhere!}${q.heads !== null && !q.dense && q.restFts !== null ? sql` AND +o.rowid IN ${matchesOf(q.restFts)}` : sql``}`
-        : sql`opportunities o WHERE ${q.where}`;
+      : page.sparse && q.sparse
+        ? // A sparse list's rows alone, from the partial index that holds them (and few others), then sorted.
+          sql`opportunities o INDEXED BY ${q.sparse} WHERE ${q.where}`
+        : windowed
+          ? sql`opportunities o WHERE ${q.joinedWhere!}${q.heads !== null && !q.dense && q.restFts !== null ? sql` AND +o.rowid IN ${matchesOf(q.restFts)}` : sql``}`
+          : sql`opportunities o WHERE ${q.where}`;
   // A walk (list-jump.ts): each row's cursor alone, the sort value and rowid, from the sort's index, in the list's order.
   const picked = page.walk ? sql`o.rowid AS _rowid, ${SORTS[q.sort].key} AS _sort` : sql`o.rowid`;
   const pick = (extra: Sql | null, offset: number, limit = page.limit) => {
@@ -259,12 +273,15 @@ export function listPage(db: ReadableDB, q: ListQuery, page: { limit?: number; o
       // Known cheaply wherever the counts come from a summary (not by walking the index or the matches).
       total: () => (q.counted === 'index' || q.counted === 'facets' ? null : listTotal(db, q)),
       fromEnd: (n, skip) => read({ limit: n, offset: skip, fromEnd: true }),
+      // A sparse list (its own rows in a partial index); and how many rows the sort's index holds around them.
+      sparse: q.sparse !== null,
+      walked: () => db.get<{ n: number }>(sql`SELECT coalesce(sum(n), 0) AS n FROM opportunity_summary WHERE brand_key = ${q.brand.bk}`)!.n,
       rows: (after, skip, n) => read({ limit: n, offset: skip, after: after ?? undefined, skip }),
       // Every STEP-th row and the last one only, numbered as the walk gives them (in the sort's order): never every row in one array.
-      walk: (after, n) =>
+      walk: (after, n, sparse) =>
         db.tuples<[number, string | number | null, number]>(
           sql`SELECT _rowid, _sort, k FROM (SELECT _rowid, _sort, row_number() OVER () AS k, lead(1) OVER () IS NULL AS _last
-            FROM (${listSql(db, q, { limit: n, offset: 0, after: after ?? undefined, walk: true })})) WHERE k % ${STEP} = 0 OR _last`,
+            FROM (${listSql(db, q, { limit: n, offset: 0, after: after ?? undefined, walk: true, sparse })})) WHERE k % ${STEP} = 0 OR _last`,
         ),
     });
   if (!fromEnd && windowable(q, offset)) {

@@ -23,7 +23,7 @@ import {
 } from '../../../electron/core/store/opportunity-list';
 import { list, view } from '../../../electron/core/app/opportunities';
 import type { ListFilter, ListItem, ListSort } from '../../../shared/model';
-import { act, detail, setTriage } from '../../support/store';
+import { act, detail, setTriage, setTriageMany } from '../../support/store';
 import { addDays } from '../../../shared/calendar';
 import { tempDir } from '../../support/tmp';
 import { backToVersion11 } from '../../support/version-11';
@@ -66,6 +66,9 @@ function derivedAgree(cache: Cache): void {
     db.prepare(`SELECT ${groups}, count(*) FROM opportunities GROUP BY ${order} ORDER BY ${order}`).raw(true).all(),
   );
 }
+
+/** Every 12th id from `idd` (500 of them), of the 6,000 of a sparse cache. */
+const twelfth = (d: number): string[] => Array.from({ length: 500 }, (_, k) => `id${k * 12 + d}`);
 
 /** A cache of this test alone (closed when it finishes) holding `n` opportunities of B. */
 async function cacheOf(name: string, n: number): Promise<Cache> {
@@ -532,6 +535,55 @@ describe('jumps counted from the end of the list (End, the lower half of the scr
         expect(ids(read(after, { offset, limit: 50 })), `${after} days, ${offset}`).toEqual(all.slice(offset, offset + 50));
     }
     expect(sizes.get(3)).toBeGreaterThan(sizes.get(7)! + 100);
+  });
+
+  it("a deep jump into a sparse list (starred, snoozed, a stage, the follow-ups due) gathers its cursors from the list's own rows (their partial index, sorted): the rows the list has there, in every sort", async () => {
+    const c = await cacheOf('sparse-jumps.db', 6000);
+    // A twelfth of the rows each: starred, snoozed, Contacted long ago (due, when it has an address). Sparse enough that a
+    // jump past the first step, in the list's upper half, reads the list's rows from their partial index instead of
+    // walking the sort's index (a walk would pass 12 entries for each row).
+    setTriageMany(c, B, twelfth(3), { starred: true });
+    setTriageMany(c, B, twelfth(5), { snoozed_until: '2099-01-01' });
+    setTriageMany(c, B, twelfth(7), { stage: 'Contacted', contacted_at: '2026-01-01' });
+    const ids = (p: { items: { id: string }[] }) => p.items.map((i) => i.id);
+    // Every statement a jump runs, to tell which index its walk read.
+    const ran: string[] = [];
+    const db = c.readable;
+    const tuples = db.tuples.bind(db);
+    db.tuples = ((q: { text: string }) => (ran.push(q.text), tuples(q as never))) as typeof db.tuples;
+    let note = 0;
+    for (const sort of ['priority', 'fit', 'last_seen', 'title', 'domain', 'relevance'] as const)
+      for (const f of [{ starred: true }, { view: 'snoozed' }, { stage: 'Contacted' }, { view: 'due' }, { starred: true, type: 'publication-gap' }] as Omit<
+        ListFilter,
+        'brandId'
+      >[]) {
+        const what = JSON.stringify({ sort, ...f });
+        const read = (p: { limit: number; offset?: number; after?: After }) => listPage(db, prepareList(c.writable, { brandId: B, sort, ...f }, c.days()), p);
+        const all = ids(listPage(db, { ...prepareList(c.writable, { brandId: B, sort, ...f }, c.days()), jumps: null }, { limit: 5000 }));
+        expect(all.length, what).toBeGreaterThan(f.type ? 100 : 350);
+        for (const [offset, limit] of [
+          [210, 37],
+          [201, 20],
+          [230, 1],
+          [240, 5],
+          [220, 10],
+        ] as const) {
+          // A write first: no cursor kept, the jump walks from the list's start.
+          setTriage(c, B, 'id1', { note: `n${note++}` });
+          ran.length = 0;
+          const page = read({ offset, limit });
+          expect(ids(page), `${what} ${offset}/${limit}`).toEqual(all.slice(offset, offset + limit));
+          // Its walk read the partial index (in the lists long enough to walk), and the jump after it starts from what it kept.
+          if (all.length > offset + limit) {
+            expect(
+              ran.filter((t) => /INDEXED BY opportunities_(starred|snoozed|staged)/.test(t)),
+              `${what} ${offset}`,
+            ).toHaveLength(1);
+            expect(ids(read({ offset: offset + 3, limit })), `${what} ${offset} again`).toEqual(all.slice(offset + 3, offset + 3 + limit));
+            expect(ids(read({ limit: 3, after: page.next! })), `${what} ${offset} then`).toEqual(all.slice(offset + limit, offset + limit + 3));
+          }
+        }
+      }
   });
 });
 

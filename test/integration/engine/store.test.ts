@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { Cache } from '../../../electron/core/store/cache';
 import { CacheError, openDatabase } from '../../../electron/core/store/db';
 import { LATEST_VERSION, MIGRATIONS } from '../../../electron/core/store/migrations';
-import { filterSql, ftsQuery } from '../../../electron/core/store/opportunity-filter';
+import { filterSql, ftsQuery, SORTS } from '../../../electron/core/store/opportunity-filter';
 import { chipCountsAndTotal, countSql, countsSql, listSql, outletCountsSql, pipelineDays, prepareList } from '../../../electron/core/store/opportunity-list';
 import { clearTriage } from '../../../electron/core/store/triage';
 import { applyAction } from '../../../electron/core/app/triage';
@@ -475,7 +475,9 @@ describe('opportunities', () => {
       ).toEqual([]);
       expect(scansOf(lines, namesOf(text, 'opportunities')), `${what}: ${lines.join(' | ')}`).toEqual([]);
       expect(
-        lines.some((l) => /SEARCH o USING (COVERING )?INDEX opportunities_by_/.test(l) || /SEARCH o USING INTEGER PRIMARY KEY/.test(l)),
+        lines.some(
+          (l) => /SEARCH o USING (COVERING )?INDEX opportunities_(by_\w+|starred|snoozed|staged) /.test(l) || /SEARCH o USING INTEGER PRIMARY KEY/.test(l),
+        ),
         `${what}: ${lines.join(' | ')}`,
       ).toBe(true);
       for (const table of ['contacts', 'triage']) for (const l of scansOf(lines, namesOf(text, table))) otherScans.add(`${table} (${l}) in ${what}`);
@@ -695,6 +697,34 @@ describe('opportunities', () => {
             ).toEqual(walk ? [] : ['USE TEMP B-TREE FOR ORDER BY']);
             if (walk) expect(lines.join(' | '), what).not.toMatch(/SEARCH (t|c|p) |USING INTEGER PRIMARY KEY/);
           }
+      }
+    // The walk of a sparse list (migration 15): the list's own rows read from the partial index that holds them (a stage
+    // chosen and the follow-ups due found by a seek on it), index entries only, and sorted (once per keyset arm); never the
+    // sort's index, never the table.
+    for (const sort of ['priority', 'fit', 'last_seen', 'title', 'domain'] as const)
+      for (const [f, index] of [
+        [{ starred: true }, 'opportunities_starred \\(brand_key=\\? AND removed_on_server=\\?'],
+        [{ view: 'snoozed' }, 'opportunities_snoozed \\(brand_key=\\? AND removed_on_server=\\?'],
+        [{ stage: 'Contacted' }, 'opportunities_staged \\(brand_key=\\? AND removed_on_server=\\? AND stage=\\?'],
+        [{ view: 'due' }, 'opportunities_staged \\(brand_key=\\? AND removed_on_server=\\? AND stage=\\?'],
+        [{ stage: 'Not a fit', starred: true }, 'opportunities_staged \\(brand_key=\\? AND removed_on_server=\\? AND stage=\\?'],
+      ] as const) {
+        const q = prepared({ brandId: B, sort, ...f });
+        const afters = sort === 'title' || sort === 'domain' ? [null, { value: 'm', rowid: 10 }] : [null, { value: 5, rowid: 10 }, { value: null, rowid: 10 }];
+        for (const after of afters) {
+          const lines = planOf(sqlOf(listSql(cache.readable, q, { limit: 3800, offset: 0, after: after ?? undefined, walk: true, sparse: true })));
+          const what = `${sort} ${JSON.stringify({ ...f, after })}: ${lines.join(' | ')}`;
+          noFullScan(lines, what);
+          const arms = lines.filter((l) => /^(SEARCH|SCAN) o /.test(l));
+          expect(arms.length, what).toBe(after !== null && after.value !== null && SORTS[sort].nullable ? 2 : 1);
+          for (const arm of arms) expect(arm, what).toMatch(new RegExp(`^SEARCH o USING COVERING INDEX ${index}`));
+          // (The arm of the empty values sorts them by rowid alone: the last term.)
+          expect(
+            lines.filter((l) => /TEMP B-TREE/.test(l)),
+            what,
+          ).toEqual(arms.map((_, i) => (i === 1 || after?.value === null ? 'USE TEMP B-TREE FOR LAST TERM OF ORDER BY' : 'USE TEMP B-TREE FOR ORDER BY')));
+          expect(lines.join(' | '), what).not.toMatch(/SEARCH (t|c|p) |USING INTEGER PRIMARY KEY|opportunities_by_/);
+        }
       }
     // So many matches that a page tests the sort's next rows one by one: the index walked (index entries only, at most four
     // pages of them), each row looked up in the full-text index by its rowid and the words (=M); the set of every match never read.

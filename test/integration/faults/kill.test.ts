@@ -27,6 +27,7 @@ import { LATEST_VERSION } from '../../../electron/core/store/migrations';
 import { backToVersion11 } from '../../support/version-11';
 import { backToVersion12 } from '../../support/version-12';
 import { backToVersion13 } from '../../support/version-13';
+import { backToVersion14 } from '../../support/version-14';
 import { outletsAsCounted, outletsAsKept } from '../../support/outlet-groups';
 import { BlockReader } from '../../../electron/core/store/opportunity-blocks';
 import { startSimulator, type Simulator } from '../../../electron/simulator/server';
@@ -430,6 +431,44 @@ describe('kill -9 while version 14 counts the outlets', () => {
       const outlets = outletsAsKept(c.db);
       expect(outlets.length).toBeGreaterThan(10);
       expect(outlets).toEqual(outletsAsCounted(c.db));
+    });
+  }, 120_000);
+});
+
+describe('kill -9 while version 15 indexes the sparse lists', () => {
+  it('leaves version 14 as it was (every note, no partial index); the next start builds them, each holding the rows its condition names', async () => {
+    const v14 = join(tmp.dir, 'v14-pristine');
+    cpSync(pristine, v14, { recursive: true });
+    const old = new Database(join(v14, 'workbench.db'));
+    backToVersion14(old);
+    // Some rows in each (the list's mirror of a triage: what the indexes hold).
+    old.exec("UPDATE opportunities SET starred = 1 WHERE rowid % 7 = 0; UPDATE opportunities SET stage = 'Drafted' WHERE rowid % 5 = 0");
+    old.exec("UPDATE opportunities SET snoozed_until = '2099-01-01' WHERE rowid % 11 = 0");
+    old.close();
+    // Killed at the statement that builds the indexes, not before or after it.
+    const { dir, where, args } = await killInConversion(v14, /\s*CREATE INDEX opportunities_starred/, 15);
+    const db = join(dir, 'workbench.db');
+    const indexes = "SELECT count(*) AS n FROM sqlite_schema WHERE name IN ('opportunities_starred', 'opportunities_snoozed', 'opportunities_staged')";
+    const after = withHealth(db, (h) => ({
+      integrity: h.integrity,
+      notes: h.notes,
+      version: h.row<{ v: number }>('SELECT user_version AS v FROM pragma_user_version')!.v,
+      indexes: h.row<{ n: number }>(indexes)!.n,
+    }));
+    expect(after, where).toMatchObject({ integrity: 'ok', version: 14, indexes: 0 });
+    noteSets(notesA)(after.notes);
+    // The next start upgrades it: the three indexes, each holding exactly the rows its condition names.
+    await startsAgain(args, db, where, (c) => {
+      expect(c.db.prepare(indexes).get()).toEqual({ n: 3 });
+      for (const [index, rows] of [
+        ['opportunities_starred', 'starred = 1'],
+        ['opportunities_snoozed', 'snoozed_until IS NOT NULL'],
+        ['opportunities_staged', 'stage IS NOT NULL'],
+      ]) {
+        const n = c.db.prepare(`SELECT count(*) AS n FROM opportunities NOT INDEXED WHERE ${rows}`).get() as { n: number };
+        expect(n.n, index).toBeGreaterThan(3);
+        expect(c.db.prepare(`SELECT count(*) AS n FROM opportunities INDEXED BY ${index} WHERE ${rows}`).get(), index).toEqual(n);
+      }
     });
   }, 120_000);
 });

@@ -14,6 +14,7 @@ import * as m011 from './011-facets-and-summary';
 import * as m012 from './012-records-in-blocks';
 import * as m013 from './013-nothing-twice';
 import * as m014 from './014-outlets-counted';
+import * as m015 from './015-sparse-lists';
 
 export interface Migration {
   version: number;
@@ -22,6 +23,6 @@ export interface Migration {
   up?: (db: Database.Database) => void;
 }
 
-export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m014];
+export const MIGRATIONS: readonly Migration[] = [m001, m002, m003, m004, m005, m006, m007, m008, m009, m010, m011, m012, m013, m014, m015];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
