@@ -467,7 +467,8 @@ describe('opportunities', () => {
     const scansOf = (lines: string[], names: Set<string>) => lines.filter((l) => names.has(/^SCAN (\S+)/.exec(l)?.[1] ?? ''));
     /** Full scans of the contacts or the triage: reported, not failed (both are small next to the opportunities, or read per opportunity). */
     const otherScans = new Set<string>();
-    const noFullScan = (lines: string[], what: string) => {
+    /** `partial`: the walk of a sparse list, which may read one of migration 15's partial indexes (no other plan may). */
+    const noFullScan = (lines: string[], what: string, partial = false) => {
       const text = texts.get(lines) ?? '';
       expect(
         lines.filter((l) => /^SCAN (o|opportunities)\b/.test(l)),
@@ -476,7 +477,11 @@ describe('opportunities', () => {
       expect(scansOf(lines, namesOf(text, 'opportunities')), `${what}: ${lines.join(' | ')}`).toEqual([]);
       expect(
         lines.some(
-          (l) => /SEARCH o USING (COVERING )?INDEX opportunities_(by_\w+|starred|snoozed|staged) /.test(l) || /SEARCH o USING INTEGER PRIMARY KEY/.test(l),
+          (l) =>
+            (partial
+              ? /SEARCH o USING (COVERING )?INDEX opportunities_(by_\w+|starred|snoozed|staged) /
+              : /SEARCH o USING (COVERING )?INDEX opportunities_by_/
+            ).test(l) || /SEARCH o USING INTEGER PRIMARY KEY/.test(l),
         ),
         `${what}: ${lines.join(' | ')}`,
       ).toBe(true);
@@ -714,7 +719,7 @@ describe('opportunities', () => {
         for (const after of afters) {
           const lines = planOf(sqlOf(listSql(cache.readable, q, { limit: 3800, offset: 0, after: after ?? undefined, walk: true, sparse: true })));
           const what = `${sort} ${JSON.stringify({ ...f, after })}: ${lines.join(' | ')}`;
-          noFullScan(lines, what);
+          noFullScan(lines, what, true);
           const arms = lines.filter((l) => /^(SEARCH|SCAN) o /.test(l));
           expect(arms.length, what).toBe(after !== null && after.value !== null && SORTS[sort].nullable ? 2 : 1);
           for (const arm of arms) expect(arm, what).toMatch(new RegExp(`^SEARCH o USING COVERING INDEX ${index}`));
