@@ -6,8 +6,10 @@
 // cursor and skips fewer than STEP rows. The cursors are noted from the pages
 // read in a row from the list's start (scrolling walks the list anyway), and
 // the rest, as far as a jump asks, gathered by one walk of the sort's index
-// (sort value and rowid alone). They are memory of this connection only: a
-// read never writes.
+// (sort value and rowid alone), or, for a sparse list (starred, snoozed, a
+// stage: migration 15) where that is cheaper, of the list's own rows read
+// from their partial index and sorted. They are memory of this connection
+// only: a read never writes.
 import type { After } from './opportunity-filter';
 
 /** A cursor is kept for every STEP-th row of a list. */
@@ -112,7 +114,8 @@ export interface JumpReader<R> {
  * opportunities', the outlets', the due or pitched set's, or a length kept
  * once a read reached it) and the end is less than half as far as the
  * nearest kept cursor; else that cursor, the cursors missing up to the offset
- * first gathered in one walk from the last one kept (its every STEP-th row only).
+ * first gathered in one walk from the last one kept (its every STEP-th row only: of
+ * the sort's index, or of a sparse list's own rows sorted, whichever costs less).
  */
 export function jumpRows<R extends Row>(j: Jumps, limit: number, offset: number, read: JumpReader<R>): R[] {
   const total = j.total ?? read.total();

@@ -213,7 +213,8 @@ export function listSql(db: ReadableDB, q: ListQuery, page: PageAsk): Sql {
         : windowed
           ? sql`opportunities o WHERE ${q.joinedWhere!}${q.heads !== null && !q.dense && q.restFts !== null ? sql` AND +o.rowid IN ${matchesOf(q.restFts)}` : sql``}`
           : sql`opportunities o WHERE ${q.where}`;
-  // A walk (list-jump.ts): each row's cursor alone, the sort value and rowid, from the sort's index, in the list's order.
+  // A walk (list-jump.ts): each row's cursor alone, the sort value and rowid, in the list's order (from the sort's index;
+  // a sparse walk's from the list's partial index, sorted).
   const picked = page.walk ? sql`o.rowid AS _rowid, ${SORTS[q.sort].key} AS _sort` : sql`o.rowid`;
   const pick = (extra: Sql | null, offset: number, limit = page.limit) => {
     const rows = sql`SELECT ${picked} FROM ${from}${extra ? sql` AND ${extra}` : sql``} ORDER BY ${fromEnd ? orderFromEnd(q.sort) : order}`;

@@ -585,6 +585,42 @@ describe('jumps counted from the end of the list (End, the lower half of the scr
         }
       }
   });
+
+  it("a deeper jump into a sparse list starts its read of the list's own rows from the cursor an earlier jump kept: the rows the list has there, in every sort", async () => {
+    const c = await cacheOf('sparse-kept.db', 12_000);
+    // A twelfth of 12,000 rows each (about 1,000 a list): a jump to 210 keeps the cursor of row 200; one to 60% of the
+    // list then reads the list's rows after that cursor from its partial index (cheaper there than the sort's index).
+    const every12 = (d: number) => Array.from({ length: 1000 }, (_, k) => `id${k * 12 + d}`);
+    setTriageMany(c, B, every12(3), { starred: true });
+    setTriageMany(c, B, every12(5), { snoozed_until: '2099-01-01' });
+    setTriageMany(c, B, every12(7), { stage: 'Contacted', contacted_at: '2026-01-01' });
+    const ids = (p: { items: { id: string }[] }) => p.items.map((i) => i.id);
+    const ran: string[] = [];
+    const db = c.readable;
+    const tuples = db.tuples.bind(db);
+    db.tuples = ((q: { text: string }) => (ran.push(q.text), tuples(q as never))) as typeof db.tuples;
+    let note = 0;
+    for (const sort of ['priority', 'fit', 'last_seen', 'title', 'domain', 'relevance'] as const)
+      for (const f of [{ starred: true }, { view: 'snoozed' }, { stage: 'Contacted' }, { view: 'due' }] as Omit<ListFilter, 'brandId'>[]) {
+        const what = JSON.stringify({ sort, ...f });
+        const read = (p: { limit: number; offset?: number; after?: After }) => listPage(db, prepareList(c.writable, { brandId: B, sort, ...f }, c.days()), p);
+        const all = ids(listPage(db, { ...prepareList(c.writable, { brandId: B, sort, ...f }, c.days()), jumps: null }, { limit: 5000 }));
+        expect(all.length, what).toBeGreaterThan(500);
+        setTriage(c, B, 'id1', { note: `n${note++}` });
+        expect(ids(read({ offset: 210, limit: 20 })), `${what} 210`).toEqual(all.slice(210, 230));
+        const deep = Math.floor(all.length * 0.6);
+        ran.length = 0;
+        const page = read({ offset: deep, limit: 20 });
+        expect(ids(page), `${what} ${deep}`).toEqual(all.slice(deep, deep + 20));
+        expect(
+          ran.filter((t) => /INDEXED BY opportunities_(starred|snoozed|staged)/.test(t)),
+          `${what} ${deep}: ${ran.join(' | ')}`,
+        ).toHaveLength(1);
+        // And what it kept: a jump just past it, and the page after.
+        expect(ids(read({ offset: deep + 7, limit: 20 })), `${what} ${deep} again`).toEqual(all.slice(deep + 7, deep + 27));
+        expect(ids(read({ limit: 5, after: page.next! })), `${what} ${deep} then`).toEqual(all.slice(deep + 20, deep + 25));
+      }
+  });
 });
 
 describe("a page's flags (pitched, do-not-contact)", () => {
