@@ -134,7 +134,7 @@ export class Backups {
     }
     let id = `record-${now.toISOString().replace(/[:.]/g, '-')}.json.gz`;
     for (let k = 2; existsSync(join(this.o.dir, id)); k++) id = id.replace(/(-\d+)?\.json\.gz$/, `-${k}.json.gz`);
-    const packed = await gzipAsync(Buffer.from(json, 'utf8'), { level: 3 });
+    const packed = await gzipAsync(json, { level: 3 });
     const file = join(this.o.dir, id);
     writeFileAtomic(file, packed, { what: 'The backup of your record' });
     const bytes = packed.length;
