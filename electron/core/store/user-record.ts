@@ -53,6 +53,17 @@ export class UserRecordStore {
    * to a blob), so its ~20 MB are never decoded into a string and encoded back.
    */
   readJson(appVersion: string, now = new Date()): { json: Buffer; counts: RecordCounts } {
+    const chunks: Buffer[] = [];
+    const counts = this.writeJson(appVersion, now, (bytes) => chunks.push(bytes));
+    return { json: Buffer.concat(chunks), counts };
+  }
+
+  /**
+   * The same bytes as readJson, handed to `out` part by part as SQLite builds
+   * them (the triage, about two thirds, first): a backup compresses each part
+   * in zlib's thread pool while this thread builds the next.
+   */
+  writeJson(appVersion: string, now: Date, out: (bytes: Buffer) => void): RecordCounts {
     const triageObject = sql`json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, ${sqlJoin(
       TRIAGE_FIELDS.flatMap((f) => {
         const col = identifier(f.name, TRIAGE_COLUMN_NAMES);
@@ -63,36 +74,44 @@ export class UserRecordStore {
     )}, 'updated_at', updated_at)`;
     return this.db.snapshot(() => {
       const part = (q: Sql) => this.db.get<{ j: Buffer; n: number; notes?: number }>(q)!;
+      const head = JSON.stringify({ format: RECORD_FORMAT, version: RECORD_VERSION, app_version: appVersion, created_at: now.toISOString() }).slice(0, -1);
+      const emit = (key: string, p: { j: Buffer }) => {
+        out(Buffer.from(key, 'utf8'));
+        out(p.j);
+      };
       // Each object straight into the array (not through a subquery's column, which would hand it over as text to parse again).
       const t = part(sql`SELECT CAST(COALESCE(json_group_array(${triageObject}), '[]') AS BLOB) AS j, count(*) AS n, sum(note != '') AS notes
           FROM (SELECT * FROM triage ORDER BY brand_id, opportunity_id)`);
+      emit(`${head},"triage":`, t);
       const d =
         part(sql`SELECT CAST(COALESCE(json_group_array(json_object('kind', kind, 'value', value, 'note', note, 'added_at', added_at)), '[]') AS BLOB) AS j, count(*) AS n
           FROM (SELECT * FROM do_not_contact ORDER BY kind, value)`);
+      emit(',"do_not_contact":', d);
       const e = part(sql`SELECT CAST(COALESCE(json_group_array(json_object('id', id, 'at', at, 'brand_id', brand_id, 'preset', preset, 'file_name', file_name,
             'rows', rows, 'opportunities', opportunities, 'marked_exported', marked_exported, 'carried', json(carried), 'sent_at', sent_at)), '[]') AS BLOB) AS j,
             count(*) AS n FROM (SELECT * FROM exports ORDER BY at)`);
+      emit(',"exports":', e);
       const h =
         part(sql`SELECT CAST(COALESCE(json_group_array(json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'at', at, 'kind', kind, 'detail', detail)), '[]') AS BLOB) AS j,
             count(*) AS n FROM (SELECT * FROM history ORDER BY id)`);
+      emit(',"history":', h);
       const dr =
         part(sql`SELECT CAST(COALESCE(json_group_array(json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'kind', kind, 'subject', subject, 'body', body,
             'base_subject', base_subject, 'base_body', base_body, 'updated_at', updated_at)), '[]') AS BLOB) AS j, count(*) AS n FROM (SELECT * FROM drafts ORDER BY brand_id, opportunity_id, kind)`);
+      emit(',"drafts":', dr);
       const sn =
         part(sql`SELECT CAST(COALESCE(json_group_array(json_object('id', id, 'kind', kind, 'name', name, 'text', text, 'updated_at', updated_at)), '[]') AS BLOB) AS j, count(*) AS n
             FROM (SELECT * FROM snippets ORDER BY kind, name COLLATE NOCASE)`);
-      const head = JSON.stringify({ format: RECORD_FORMAT, version: RECORD_VERSION, app_version: appVersion, created_at: now.toISOString() }).slice(0, -1);
-      const parts: [string, Buffer][] = [
-        [`${head},"triage":`, t.j],
-        [',"do_not_contact":', d.j],
-        [',"exports":', e.j],
-        [',"history":', h.j],
-        [',"drafts":', dr.j],
-        [',"snippets":', sn.j],
-      ];
+      emit(',"snippets":', sn);
+      out(Buffer.from('}'));
       return {
-        json: Buffer.concat([...parts.flatMap(([key, j]) => [Buffer.from(key, 'utf8'), j]), Buffer.from('}')]),
-        counts: { triage: t.n, notes: t.notes ?? 0, do_not_contact: d.n, exports: e.n, history: h.n, drafts: dr.n, snippets: sn.n },
+        triage: t.n,
+        notes: t.notes ?? 0,
+        do_not_contact: d.n,
+        exports: e.n,
+        history: h.n,
+        drafts: dr.n,
+        snippets: sn.n,
       };
     });
   }
