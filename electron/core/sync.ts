@@ -20,7 +20,7 @@ import { fileErrorKind } from './files/file-error';
 import type { TrakkrClient } from './api/client';
 import type { Cache } from './store/cache';
 import { observeCitations } from './store/citation-facts';
-import { mergeSearchIndex } from './store/search-index';
+import { mergeSearchIndex, pauseAutomerge, resumeAutomerge } from './store/search-index';
 import type { RunKind } from './store/sync-runs';
 import { holdBrandLock, type LockOptions } from './sync-lock-wait';
 import type { SyncPhase, SyncEvent, BrandSummary, SyncSummary } from '../../shared/model';
@@ -60,6 +60,8 @@ export async function runSync(cache: Cache, client: TrakkrClient, opts: SyncOpti
   };
 
   try {
+    // An empty cache's index is merged whole at the end: FTS5's merges on the way would be redone (search-index.ts).
+    if (first) await cache.awaitWriteLock(signal).then(() => cache.tx(() => pauseAutomerge(cache.db)));
     const { brands } = await client.brands(signal);
     cache.brands.replaceAll(brands, now());
     emit({ type: 'brands', brands: brands.map((b) => ({ id: b.id, name: b.name })) });
@@ -79,6 +81,7 @@ export async function runSync(cache: Cache, client: TrakkrClient, opts: SyncOpti
     client.onWait = previousWait;
     summary.durationMs = Date.now() - started;
   }
+  resumeAutomerge(cache.db);
   // The full-text index in one segment and the file compacted, each when it pays (store/cache.ts tidyAfterFirstSync).
   if (first && !summary.cancelled && !summary.error && summary.brands.some((b) => b.added > 0)) {
     cache.tidyAfterFirstSync();

@@ -12,7 +12,7 @@
 // cache stays open with a calm banner. axe-core finds nothing serious or
 // critical in any state, at 1440x900, 1366x768 and 1280x720, light and dark.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
 import { STAGES } from '../../shared/pipeline';
@@ -54,6 +54,24 @@ const activeId = async () => {
   const found = await host.call('opportunities:list', { filter: { brandId, search: title.split(' ').slice(0, 3).join(' ') }, offset: 0, limit: 5 });
   return found.items.find((it) => it.title === title)!.id;
 };
+
+/**
+ * Where a scrolling element has come to rest after a keyboard scroll (which glides, slower under load):
+ * its scrollTop once three reads in a row agree, polled with a timeout.
+ */
+async function scrollAtRest(el: Locator): Promise<number> {
+  const seen: number[] = [];
+  await expect
+    .poll(
+      async () => {
+        seen.push(await el.evaluate((e) => e.scrollTop));
+        return seen.length >= 3 && seen.slice(-3).every((v) => v === seen.at(-1));
+      },
+      { timeout: 10_000, interval: 60 },
+    )
+    .toBe(true);
+  return seen.at(-1)!;
+}
 
 /** Press Tab until the focused element matches `selector` (the keyboard's way to a control). */
 async function tabTo(selector: string, text = '', max = 400): Promise<void> {
@@ -186,12 +204,11 @@ describe("a PR person's morning, keyboard only", () => {
     const detail = page.locator('.detail');
     await page.keyboard.press('PageDown');
     await expect.poll(() => detail.evaluate((el) => el.scrollTop)).toBeGreaterThan(100);
-    const scrolled = await detail.evaluate((el) => el.scrollTop);
+    // The keyboard's scroll glides: the arrow is pressed, and its start measured, once the page's glide has come to rest.
+    const scrolled = await scrollAtRest(detail);
     await page.keyboard.press('ArrowDown');
     await expect.poll(() => detail.evaluate((el) => el.scrollTop)).toBeGreaterThan(scrolled);
-    // The keyboard's scroll glides: wait until it has come to rest.
-    let last = -1;
-    await expect.poll(async () => last === (last = await detail.evaluate((el) => el.scrollTop))).toBe(true);
+    await scrollAtRest(detail);
     // The list stayed where it was: the arrows scrolled the pane.
     expect(await page.locator('.detail h2').textContent()).toBe(`${WORD} espresso guide`);
     await page.keyboard.press('j');

@@ -118,7 +118,7 @@ describe('already pitched counts addresses written to', () => {
     const r = await writeExportFile(cache, { brandId: B, preset: 'contacts', out: join(tmp.dir, 'kept.csv'), unfilled: 'keep', filter: { ids: ['e'] } });
     // A restore, as from a backup: the record read whole (the file's text, as written), parsed by the file's schema, put in place.
     const restore = () => {
-      const parsed = parseRecordFile(cache.record.readJson('t').json);
+      const parsed = parseRecordFile(cache.record.readJson('t').json.toString('utf8'));
       if (!parsed.ok) throw new Error(parsed.reason);
       cache.record.replace(parsed.record);
     };

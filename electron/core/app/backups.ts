@@ -15,8 +15,7 @@
 import { WorkbenchError } from '../../../shared/errors';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { gunzipSync, gzip } from 'node:zlib';
+import { createGzip, gunzipSync } from 'node:zlib';
 import { parseRecordFile, recordCounts, type BackupInfo, type BackupReason, type RecordFile } from '../../../shared/user-record';
 export type { BackupInfo, BackupReason } from '../../../shared/user-record';
 import type { Cache } from '../store/cache';
@@ -24,7 +23,30 @@ import { readRecordFile } from './record-files';
 import { asFileError } from '../files/file-error';
 import { removeStalePartials, STALE_PARTIAL_MS, writeFileAtomic } from '../files/atomic-write';
 
-const gzipAsync = promisify(gzip);
+/**
+ * The record gzipped (level 3) in zlib's thread pool while `write` hands it
+ * over part by part on this thread: each part is compressed while the next is
+ * built. Output chunks as large as a whole backup, so a part is compressed in
+ * one go, without waiting for this (busy) thread between chunks.
+ */
+async function gzipParts(write: (out: (bytes: Buffer) => void) => void): Promise<Buffer> {
+  const gz = createGzip({ level: 3, chunkSize: 4 * 1024 * 1024 });
+  const chunks: Buffer[] = [];
+  gz.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve, reject) => {
+    gz.on('end', resolve);
+    gz.on('error', reject);
+  });
+  try {
+    write((bytes) => gz.write(bytes));
+  } catch (e) {
+    gz.destroy();
+    throw e;
+  }
+  gz.end();
+  await done;
+  return Buffer.concat(chunks);
+}
 
 interface Meta extends Omit<BackupInfo, 'id'> {
   fingerprint: string;
@@ -125,20 +147,20 @@ export class Backups {
     const last = this.list()[0];
     if (!force && last && this.meta(last.id)?.fingerprint === fingerprint) return null;
     const now = this.now();
-    // The record's JSON straight from SQLite; compressed in zlib's thread pool, off the core's thread.
-    const { json, counts } = cache.record.readJson(this.o.appVersion, now);
     try {
       mkdirSync(this.o.dir, { recursive: true });
     } catch (e) {
       throw asFileError(e, this.o.dir, 'The backup of your record');
     }
+    // The record's JSON straight from SQLite, part by part; compressed in zlib's thread pool, off the core's thread.
+    let counts: BackupInfo['counts'] | null = null;
+    const packed = await gzipParts((out) => (counts = cache.record.writeJson(this.o.appVersion, now, out)));
     let id = `record-${now.toISOString().replace(/[:.]/g, '-')}.json.gz`;
     for (let k = 2; existsSync(join(this.o.dir, id)); k++) id = id.replace(/(-\d+)?\.json\.gz$/, `-${k}.json.gz`);
-    const packed = await gzipAsync(Buffer.from(json, 'utf8'), { level: 3 });
     const file = join(this.o.dir, id);
     writeFileAtomic(file, packed, { what: 'The backup of your record' });
     const bytes = packed.length;
-    const meta: Meta = { created_at: now.toISOString(), reason, counts, bytes, fingerprint };
+    const meta: Meta = { created_at: now.toISOString(), reason, counts: counts!, bytes, fingerprint };
     try {
       writeFileAtomic(join(this.o.dir, `${id}.meta.json`), JSON.stringify(meta) + '\n', { what: 'The backup of your record' });
     } catch (e) {

@@ -14,6 +14,8 @@ const MAX_SEGMENTS = 8;
 /** Pages of the index one step of a merge writes (about 50 ms on a quiet machine). */
 const MERGE_STEP_PAGES = 100;
 const MERGE_PAUSE_MS = 15;
+/** FTS5's default automerge. */
+const AUTOMERGE = 4;
 
 /** How many segments the full-text index is in. */
 export function searchSegments(db: DB): number {
@@ -64,4 +66,27 @@ export async function mergeSearchIndex(db: DB, opts: { over?: number; stepPages?
     // Busy with another writer past the busy timeout, or closed: the next sync does the rest.
   }
   return steps;
+}
+
+/**
+ * FTS5's automerge (how many segments of a level it merges as it writes)
+ * while the first sync fills an empty index: off, since that sync merges the
+ * whole index into one segment at its end (optimizeSearchIndex), which
+ * rewrites what the merges on the way had written, each of them once more.
+ * The index stays bounded meanwhile (FTS5 merges a level of 16 segments
+ * regardless: its crisis merge), and every search finds the same rows.
+ * Call inside a write transaction.
+ */
+export function pauseAutomerge(db: DB): void {
+  db.prepare(`INSERT INTO opportunity_search (opportunity_search, rank) VALUES ('automerge', 0)`).run();
+}
+
+/** After any sync: automerge back to FTS5's default (4) if a first sync left it off (it ended, or was killed). Never throws. */
+export function resumeAutomerge(db: DB): void {
+  try {
+    const row = db.prepare(`SELECT v FROM opportunity_search_config WHERE k = 'automerge'`).get() as { v: number } | undefined;
+    if (row?.v === 0) db.prepare(`INSERT INTO opportunity_search (opportunity_search, rank) VALUES ('automerge', ${AUTOMERGE})`).run();
+  } catch {
+    // Busy with another writer past the busy timeout, or closed: the next sync puts it back.
+  }
 }

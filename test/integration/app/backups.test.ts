@@ -48,7 +48,7 @@ describe('backups of the user record', () => {
 
   it('the backup is the same record document the record export reads, field for field', async () => {
     const { cache, backups } = await setup();
-    setTriage(cache, BRAND, 'a', { stage: 'Won', note: 'with "quotes" and\nlines', starred: true, contacted_at: '2026-11-20' });
+    setTriage(cache, BRAND, 'a', { stage: 'Won', note: 'with "quotes" and\nlines, Café — naïve 😀', starred: true, contacted_at: '2026-11-20' });
     setTriage(cache, BRAND, 'b', { starred: false, exported_at: '2026-11-21T10:00:00.000Z' });
     cache.doNotContact.add('press@outlet.example', 'asked');
     cache.exports.add({
@@ -62,7 +62,7 @@ describe('backups of the user record', () => {
     });
     const at = new Date('2026-11-23T08:00:00.000Z');
     const fast = cache.record.readJson('t', at);
-    expect(JSON.parse(fast.json)).toEqual(cache.record.read('t', at));
+    expect(JSON.parse(fast.json.toString('utf8'))).toEqual(cache.record.read('t', at));
     expect(fast.counts).toEqual({ triage: 2, notes: 1, do_not_contact: 1, exports: 1, history: 5, drafts: 0, snippets: 0 });
     const b = (await backups.backupNow('manual'))!;
     expect((await backups.read(b.id)).record).toEqual({ ...cache.record.read('t', at), created_at: b.created_at });

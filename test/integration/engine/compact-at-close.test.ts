@@ -53,7 +53,7 @@ async function copyOfSynced(): Promise<{ cache: Cache; path: string }> {
 async function everything(path: string) {
   const cache = await Cache.open(path, { compactAtClose: false });
   try {
-    const record = JSON.parse(cache.record.readJson('test', new Date('2026-11-20T00:00:00Z')).json) as Record<string, unknown>;
+    const record = JSON.parse(cache.record.readJson('test', new Date('2026-11-20T00:00:00Z')).json.toString('utf8')) as Record<string, unknown>;
     const history = cache.db.prepare('SELECT * FROM history ORDER BY id').all();
     return { record, history, opportunities: ids.map((id) => detail(cache, brand, id)), ok: cache.db.pragma('integrity_check', { simple: true }) };
   } finally {

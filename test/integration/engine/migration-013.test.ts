@@ -35,7 +35,7 @@ let ids: string[];
 /** What the user and the list see: the record, every history row as stored, every opportunity's contacts and pre-selected addresses. */
 function everything(cache: Cache) {
   return {
-    record: JSON.parse(cache.record.readJson('test', new Date('2026-11-20T00:00:00Z')).json) as Record<string, unknown>,
+    record: JSON.parse(cache.record.readJson('test', new Date('2026-11-20T00:00:00Z')).json.toString('utf8')) as Record<string, unknown>,
     history: cache.db.prepare('SELECT id, brand_id, opportunity_id, at, kind, detail FROM history ORDER BY id').all(),
     details: ids.map((id) => detail(cache, brand, id)),
     contacts: [...contactsOf(cache.readable, brand, ids)],
