@@ -1,6 +1,8 @@
-// What every launch and every CLI command pays before the first list page, in
-// a process of its own that loads only what the core needs to open the cache
-// and read the page (no sync, no export, no API client). run.ts bundles this
+// What every launch pays before the first list page, in a process of its own
+// that loads what the core process loads before it serves that page: the
+// core's server with every handler and the contract's schemas it parses each
+// call with (the API client, the export and the rest come with them), then
+// opens the cache and reads the page (no sync, no call made). run.ts bundles this
 // file into one plain JavaScript file (as the app's build bundles its core)
 // and runs it with plain `node`, so the figure from process start holds Node
 // starting, loading the core and SQLite, opening the cache (after a clean
@@ -13,6 +15,10 @@ import { basename, dirname } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Cache } from '../../electron/core/store/cache';
 import { list } from '../support/store';
+// Loaded as the core process loads it (electron/core-process/run.ts): not called here, only its modules evaluated.
+import { serveCore } from '../../electron/core/app/core-server';
+
+if (typeof serveCore !== 'function') throw new Error('open bench: the core server did not load');
 
 const dbPath = process.argv[2]!;
 // performance.now() counts from this process's start (performance.timeOrigin).

@@ -295,7 +295,7 @@ try {
 
   const goals: [string, string, number | undefined, (v: number) => boolean, string][] = [
     [
-      `open the cache: process start to first list page (core only${openRunner === 'tsx' ? ', under tsx' : ''})`,
+      `open the cache: process start to first list page (the core's modules${openRunner === 'tsx' ? ', under tsx' : ''})`,
       'open.cache_ms',
       main['open.cache_ms'],
       (v) => v <= 150,

@@ -2,8 +2,7 @@
 // edited, starred, marked contacted, exported in a file): the one-look answer
 // to "did we pitch this outlet already, and when". Written in the same
 // transaction as the change it records; sync never writes here.
-import { HISTORY_KINDS, type HistoryKind } from '../../../shared/record-format';
-import type { HistoryEntry, HistoryRecord, OutletHistoryEntry } from '../../../shared/user-record';
+import { HISTORY_KINDS, type HistoryEntry, type HistoryKind, type HistoryRecord, type OutletHistoryEntry } from '../../../shared/user-record';
 import type { ReadableDB, WritableDB } from './database';
 import { sql } from './sql';
 

@@ -3,9 +3,16 @@
 // later write winning, conflicts reported), or put back in place of what is
 // there (restore from a backup). Every change is one transaction: a record
 // that fails half-way changes nothing.
-import { RECORD_FORMAT, RECORD_VERSION, type HistoryKind } from '../../../shared/record-format';
-import { TRIAGE_FIELDS } from '../../../shared/triage-fields';
-import type { MergeReport, RecordCounts, RecordFile, TriageRecord } from '../../../shared/user-record';
+import {
+  RECORD_FORMAT,
+  RECORD_VERSION,
+  TRIAGE_FIELDS,
+  type HistoryKind,
+  type MergeReport,
+  type RecordCounts,
+  type RecordFile,
+  type TriageRecord,
+} from '../../../shared/user-record';
 export type { MergeConflict, MergeReport } from '../../../shared/user-record';
 import type { WritableDB } from './database';
 import { normalisedEntries } from './do-not-contact';
