@@ -62,6 +62,8 @@ export async function runSync(cache: Cache, client: TrakkrClient, opts: SyncOpti
   try {
     // An empty cache's index is merged whole at the end: FTS5's merges on the way would be redone (search-index.ts).
     if (first) await cache.awaitWriteLock(signal).then(() => cache.tx(() => pauseAutomerge(cache.db)));
+    // A first sync killed part-way left it off: back before this one writes its pages.
+    else resumeAutomerge(cache.db);
     const { brands } = await client.brands(signal);
     cache.brands.replaceAll(brands, now());
     emit({ type: 'brands', brands: brands.map((b) => ({ id: b.id, name: b.name })) });
@@ -80,8 +82,9 @@ export async function runSync(cache: Cache, client: TrakkrClient, opts: SyncOpti
   } finally {
     client.onWait = previousWait;
     summary.durationMs = Date.now() - started;
+    // Also when the sync throws: FTS5's default back for every later write.
+    resumeAutomerge(cache.db);
   }
-  resumeAutomerge(cache.db);
   // The full-text index in one segment and the file compacted, each when it pays (store/cache.ts tidyAfterFirstSync).
   if (first && !summary.cancelled && !summary.error && summary.brands.some((b) => b.added > 0)) {
     cache.tidyAfterFirstSync();

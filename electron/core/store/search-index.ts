@@ -81,12 +81,16 @@ export function pauseAutomerge(db: DB): void {
   db.prepare(`INSERT INTO opportunity_search (opportunity_search, rank) VALUES ('automerge', 0)`).run();
 }
 
-/** After any sync: automerge back to FTS5's default (4) if a first sync left it off (it ended, or was killed). Never throws. */
+/**
+ * At a sync's start and end: automerge back to FTS5's default (4) if a first sync left it off (it ended, or was
+ * killed). Throws nothing when another program holds the cache past the busy timeout (the next sync puts it back).
+ */
 export function resumeAutomerge(db: DB): void {
   try {
     const row = db.prepare(`SELECT v FROM opportunity_search_config WHERE k = 'automerge'`).get() as { v: number } | undefined;
+    // The value written into the SQL: FTS5 refuses it bound (better-sqlite3 binds a number as a real); a constant of this file.
     if (row?.v === 0) db.prepare(`INSERT INTO opportunity_search (opportunity_search, rank) VALUES ('automerge', ${AUTOMERGE})`).run();
-  } catch {
-    // Busy with another writer past the busy timeout, or closed: the next sync puts it back.
+  } catch (e) {
+    if (!/^SQLITE_(BUSY|LOCKED)/.test((e as { code?: string }).code ?? '')) throw e;
   }
 }

@@ -116,7 +116,26 @@ describe('the full-text index during a first sync', () => {
     // As a first sync killed mid-way leaves it (the cache is not empty: the next sync is not a first).
     cache.tx(() => pauseAutomerge(cache!.db));
     expect(automerge(cache)).toBe(0);
-    await watchedSync(cache);
+    const after = await watchedSync(cache);
+    // Back from its first page on, not only at its end.
+    expect(after.seen.length).toBeGreaterThan(0);
+    expect(after.seen.every((p) => p.automerge === 4)).toBe(true);
+    expect(automerge(cache)).toBe(4);
+  });
+
+  it('a first sync that throws (a fault of the code, not of the service) leaves automerge back on', async () => {
+    cache = await Cache.open(join(tmp.dir, 'thrown.db'));
+    const real = client();
+    let pausedWhenAsked: number | null = null;
+    // The brands asked after automerge was turned off: a bug's TypeError there, which runSync throws on (not a summary's error).
+    const faulty = Object.assign(Object.create(real) as TrakkrClient, {
+      brands: async () => {
+        pausedWhenAsked = automerge(cache!);
+        throw new TypeError('a bug');
+      },
+    });
+    await expect(runSync(cache, faulty, { brandIds: [sim.brands[0]!.id], scores: false, citations: false })).rejects.toThrow('a bug');
+    expect(pausedWhenAsked).toBe(0);
     expect(automerge(cache)).toBe(4);
   });
 });
