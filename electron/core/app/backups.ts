@@ -24,12 +24,13 @@ import { asFileError } from '../files/file-error';
 import { removeStalePartials, STALE_PARTIAL_MS, writeFileAtomic } from '../files/atomic-write';
 
 /**
- * The record gzipped (level 3) in zlib's thread pool while `write` hands it
- * over part by part on this thread: each part is compressed while the next is
- * built. Output chunks as large as a whole backup, so a part is compressed in
- * one go, without waiting for this (busy) thread between chunks.
+ * The record gzipped (level 3) in zlib's thread pool: `write` hands it over
+ * part by part on this thread; the first part is compressed while this thread
+ * builds the rest, which zlib takes once `write` returns. Output chunks as
+ * large as a whole backup, so a part is compressed in one go. Returns the
+ * gzipped bytes and what `write` returned.
  */
-async function gzipParts(write: (out: (bytes: Buffer) => void) => void): Promise<Buffer> {
+async function gzipParts<T>(write: (out: (bytes: Buffer) => void) => T): Promise<{ packed: Buffer; result: T }> {
   const gz = createGzip({ level: 3, chunkSize: 4 * 1024 * 1024 });
   const chunks: Buffer[] = [];
   gz.on('data', (c: Buffer) => chunks.push(c));
@@ -37,15 +38,16 @@ async function gzipParts(write: (out: (bytes: Buffer) => void) => void): Promise
     gz.on('end', resolve);
     gz.on('error', reject);
   });
+  let result: T;
   try {
-    write((bytes) => gz.write(bytes));
+    result = write((bytes) => gz.write(bytes));
   } catch (e) {
     gz.destroy();
     throw e;
   }
   gz.end();
   await done;
-  return Buffer.concat(chunks);
+  return { packed: Buffer.concat(chunks), result };
 }
 
 interface Meta extends Omit<BackupInfo, 'id'> {
@@ -153,14 +155,13 @@ export class Backups {
       throw asFileError(e, this.o.dir, 'The backup of your record');
     }
     // The record's JSON straight from SQLite, part by part; compressed in zlib's thread pool, off the core's thread.
-    let counts: BackupInfo['counts'] | null = null;
-    const packed = await gzipParts((out) => (counts = cache.record.writeJson(this.o.appVersion, now, out)));
+    const { packed, result: counts } = await gzipParts((out) => cache.record.writeJson(this.o.appVersion, now, out));
     let id = `record-${now.toISOString().replace(/[:.]/g, '-')}.json.gz`;
     for (let k = 2; existsSync(join(this.o.dir, id)); k++) id = id.replace(/(-\d+)?\.json\.gz$/, `-${k}.json.gz`);
     const file = join(this.o.dir, id);
     writeFileAtomic(file, packed, { what: 'The backup of your record' });
     const bytes = packed.length;
-    const meta: Meta = { created_at: now.toISOString(), reason, counts: counts!, bytes, fingerprint };
+    const meta: Meta = { created_at: now.toISOString(), reason, counts, bytes, fingerprint };
     try {
       writeFileAtomic(join(this.o.dir, `${id}.meta.json`), JSON.stringify(meta) + '\n', { what: 'The backup of your record' });
     } catch (e) {

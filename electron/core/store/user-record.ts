@@ -67,8 +67,9 @@ export class UserRecordStore {
 
   /**
    * The same bytes as readJson, handed to `out` part by part as SQLite builds
-   * them (the triage, about two thirds, first): a backup compresses each part
-   * in zlib's thread pool while this thread builds the next.
+   * them (the triage, about two thirds, first, with its key and the head): a
+   * backup compresses that first part in zlib's thread pool while this thread
+   * builds the rest (zlib takes the next part once this thread is free).
    */
   writeJson(appVersion: string, now: Date, out: (bytes: Buffer) => void): RecordCounts {
     const triageObject = sql`json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, ${sqlJoin(
@@ -80,35 +81,43 @@ export class UserRecordStore {
       sql`, `,
     )}, 'updated_at', updated_at)`;
     return this.db.snapshot(() => {
-      const part = (q: Sql) => this.db.get<{ j: Buffer; n: number; notes?: number }>(q)!;
+      /** One part: the objects of `from`'s rows in one JSON array, as bytes (its text cast to a blob), and how many. */
+      const part = (object: Sql, from: Sql, extra: Sql = sql``) =>
+        this.db.get<{ j: Buffer; n: number; notes?: number }>(
+          sql`SELECT CAST(COALESCE(json_group_array(${object}), '[]') AS BLOB) AS j, count(*) AS n${extra} FROM (${from})`,
+        )!;
       const head = JSON.stringify({ format: RECORD_FORMAT, version: RECORD_VERSION, app_version: appVersion, created_at: now.toISOString() }).slice(0, -1);
-      const emit = (key: string, p: { j: Buffer }) => {
-        out(Buffer.from(key, 'utf8'));
-        out(p.j);
-      };
+      // The key and its part handed over in one piece: the first, the triage, is then compressed whole while the rest is built.
+      const emit = (key: string, p: { j: Buffer }) => out(Buffer.concat([Buffer.from(key, 'utf8'), p.j]));
       // Each object straight into the array (not through a subquery's column, which would hand it over as text to parse again).
-      const t = part(sql`SELECT CAST(COALESCE(json_group_array(${triageObject}), '[]') AS BLOB) AS j, count(*) AS n, sum(note != '') AS notes
-          FROM (SELECT * FROM triage ORDER BY brand_id, opportunity_id)`);
+      const t = part(triageObject, sql`SELECT * FROM triage ORDER BY brand_id, opportunity_id`, sql`, sum(note != '') AS notes`);
       emit(`${head},"triage":`, t);
-      const d =
-        part(sql`SELECT CAST(COALESCE(json_group_array(json_object('kind', kind, 'value', value, 'note', note, 'added_at', added_at)), '[]') AS BLOB) AS j, count(*) AS n
-          FROM (SELECT * FROM do_not_contact ORDER BY kind, value)`);
+      const d = part(
+        sql`json_object('kind', kind, 'value', value, 'note', note, 'added_at', added_at)`,
+        sql`SELECT * FROM do_not_contact ORDER BY kind, value`,
+      );
       emit(',"do_not_contact":', d);
-      const e = part(sql`SELECT CAST(COALESCE(json_group_array(json_object('id', id, 'at', at, 'brand_id', brand_id, 'preset', preset, 'file_name', file_name,
-            'rows', rows, 'opportunities', opportunities, 'marked_exported', marked_exported, 'carried', json(carried), 'sent_at', sent_at)), '[]') AS BLOB) AS j,
-            count(*) AS n FROM (SELECT * FROM exports ORDER BY at)`);
+      const e = part(
+        sql`json_object('id', id, 'at', at, 'brand_id', brand_id, 'preset', preset, 'file_name', file_name,
+            'rows', rows, 'opportunities', opportunities, 'marked_exported', marked_exported, 'carried', json(carried), 'sent_at', sent_at)`,
+        sql`SELECT * FROM exports ORDER BY at`,
+      );
       emit(',"exports":', e);
-      const h =
-        part(sql`SELECT CAST(COALESCE(json_group_array(json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'at', at, 'kind', kind, 'detail', detail)), '[]') AS BLOB) AS j,
-            count(*) AS n FROM (SELECT * FROM history ORDER BY id)`);
+      const h = part(
+        sql`json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'at', at, 'kind', kind, 'detail', detail)`,
+        sql`SELECT * FROM history ORDER BY id`,
+      );
       emit(',"history":', h);
-      const dr =
-        part(sql`SELECT CAST(COALESCE(json_group_array(json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'kind', kind, 'subject', subject, 'body', body,
-            'base_subject', base_subject, 'base_body', base_body, 'updated_at', updated_at)), '[]') AS BLOB) AS j, count(*) AS n FROM (SELECT * FROM drafts ORDER BY brand_id, opportunity_id, kind)`);
+      const dr = part(
+        sql`json_object('brand_id', brand_id, 'opportunity_id', opportunity_id, 'kind', kind, 'subject', subject, 'body', body,
+            'base_subject', base_subject, 'base_body', base_body, 'updated_at', updated_at)`,
+        sql`SELECT * FROM drafts ORDER BY brand_id, opportunity_id, kind`,
+      );
       emit(',"drafts":', dr);
-      const sn =
-        part(sql`SELECT CAST(COALESCE(json_group_array(json_object('id', id, 'kind', kind, 'name', name, 'text', text, 'updated_at', updated_at)), '[]') AS BLOB) AS j, count(*) AS n
-            FROM (SELECT * FROM snippets ORDER BY kind, name COLLATE NOCASE)`);
+      const sn = part(
+        sql`json_object('id', id, 'kind', kind, 'name', name, 'text', text, 'updated_at', updated_at)`,
+        sql`SELECT * FROM snippets ORDER BY kind, name COLLATE NOCASE`,
+      );
       emit(',"snippets":', sn);
       out(Buffer.from('}'));
       return {

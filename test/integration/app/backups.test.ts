@@ -64,6 +64,13 @@ describe('backups of the user record', () => {
     const fast = cache.record.readJson('t', at);
     expect(JSON.parse(fast.json.toString('utf8'))).toEqual(cache.record.read('t', at));
     expect(fast.counts).toEqual({ triage: 2, notes: 1, do_not_contact: 1, exports: 1, history: 5, drafts: 0, snippets: 0 });
+    // Handed over part by part, the first holding the head and the whole triage (compressed while the rest is built).
+    const parts: Buffer[] = [];
+    cache.record.writeJson('t', at, (bytes) => parts.push(bytes));
+    expect(Buffer.concat(parts).equals(fast.json)).toBe(true);
+    const [head, triage] = parts[0]!.toString('utf8').split(',"triage":');
+    expect(JSON.parse(`${head}}`)).toMatchObject({ app_version: 't', created_at: at.toISOString() });
+    expect(JSON.parse(triage!)).toEqual(cache.record.read('t', at).triage);
     const b = (await backups.backupNow('manual'))!;
     expect((await backups.read(b.id)).record).toEqual({ ...cache.record.read('t', at), created_at: b.created_at });
   });
