@@ -67,9 +67,6 @@ function derivedAgree(cache: Cache): void {
   );
 }
 
-/** Every 12th id from `idd` (500 of them), of the 6,000 of a sparse cache. */
-const twelfth = (d: number): string[] => Array.from({ length: 500 }, (_, k) => `id${k * 12 + d}`);
-
 /** A cache of this test alone (closed when it finishes) holding `n` opportunities of B. */
 async function cacheOf(name: string, n: number): Promise<Cache> {
   const c = await Cache.open(join(tmp.dir, name));
@@ -83,6 +80,32 @@ async function cacheOf(name: string, n: number): Promise<Cache> {
     ),
   );
   return c;
+}
+
+/**
+ * A cache of `n` opportunities of B in which a twelfth each are starred, snoozed, and Contacted long ago (due, when it
+ * has an address): sparse lists with their partial indexes (migration 15). `ran` notes every statement a read runs (to
+ * tell which index a jump's walk read); `read` asks a page of a list as the window does, `whole` the list read whole.
+ */
+async function sparseLists(name: string, n: number) {
+  const c = await cacheOf(name, n);
+  const every12 = (d: number) => Array.from({ length: n / 12 }, (_, k) => `id${k * 12 + d}`);
+  setTriageMany(c, B, every12(3), { starred: true });
+  setTriageMany(c, B, every12(5), { snoozed_until: '2099-01-01' });
+  setTriageMany(c, B, every12(7), { stage: 'Contacted', contacted_at: '2026-01-01' });
+  const ran: string[] = [];
+  const db = c.readable;
+  const tuples = db.tuples.bind(db);
+  db.tuples = ((q: { text: string }) => (ran.push(q.text), tuples(q as never))) as typeof db.tuples;
+  const ids = (p: { items: { id: string }[] }) => p.items.map((i) => i.id);
+  const asked = (f: Omit<ListFilter, 'brandId'>) => prepareList(c.writable, { brandId: B, ...f }, c.days());
+  return {
+    c,
+    ran,
+    ids,
+    read: (f: Omit<ListFilter, 'brandId'>, p: { limit: number; offset?: number; after?: After }) => listPage(db, asked(f), p),
+    whole: (f: Omit<ListFilter, 'brandId'>) => ids(listPage(db, { ...asked(f), jumps: null }, { limit: 5000 })),
+  };
 }
 
 /** A cache holding N opportunities of B (one triage written before its opportunity arrived) and 50 of OTHER. */
@@ -538,19 +561,9 @@ describe('jumps counted from the end of the list (End, the lower half of the scr
   });
 
   it("a deep jump into a sparse list (starred, snoozed, a stage, the follow-ups due) gathers its cursors from the list's own rows (their partial index, sorted): the rows the list has there, in every sort", async () => {
-    const c = await cacheOf('sparse-jumps.db', 6000);
-    // A twelfth of the rows each: starred, snoozed, Contacted long ago (due, when it has an address). Sparse enough that a
-    // jump past the first step, in the list's upper half, reads the list's rows from their partial index instead of
-    // walking the sort's index (a walk would pass 12 entries for each row).
-    setTriageMany(c, B, twelfth(3), { starred: true });
-    setTriageMany(c, B, twelfth(5), { snoozed_until: '2099-01-01' });
-    setTriageMany(c, B, twelfth(7), { stage: 'Contacted', contacted_at: '2026-01-01' });
-    const ids = (p: { items: { id: string }[] }) => p.items.map((i) => i.id);
-    // Every statement a jump runs, to tell which index its walk read.
-    const ran: string[] = [];
-    const db = c.readable;
-    const tuples = db.tuples.bind(db);
-    db.tuples = ((q: { text: string }) => (ran.push(q.text), tuples(q as never))) as typeof db.tuples;
+    // A twelfth of the rows each: sparse enough that a jump past the first step, in the list's upper half, reads the
+    // list's rows from their partial index instead of walking the sort's index (a walk would pass 12 entries for each row).
+    const { c, ran, ids, read: readOf, whole } = await sparseLists('sparse-jumps.db', 6000);
     let note = 0;
     for (const sort of ['priority', 'fit', 'last_seen', 'title', 'domain', 'relevance'] as const)
       for (const f of [{ starred: true }, { view: 'snoozed' }, { stage: 'Contacted' }, { view: 'due' }, { starred: true, type: 'publication-gap' }] as Omit<
@@ -558,8 +571,8 @@ describe('jumps counted from the end of the list (End, the lower half of the scr
         'brandId'
       >[]) {
         const what = JSON.stringify({ sort, ...f });
-        const read = (p: { limit: number; offset?: number; after?: After }) => listPage(db, prepareList(c.writable, { brandId: B, sort, ...f }, c.days()), p);
-        const all = ids(listPage(db, { ...prepareList(c.writable, { brandId: B, sort, ...f }, c.days()), jumps: null }, { limit: 5000 }));
+        const read = (p: { limit: number; offset?: number; after?: After }) => readOf({ sort, ...f }, p);
+        const all = whole({ sort, ...f });
         expect(all.length, what).toBeGreaterThan(f.type ? 100 : 350);
         for (const [offset, limit] of [
           [210, 37],
@@ -587,24 +600,15 @@ describe('jumps counted from the end of the list (End, the lower half of the scr
   });
 
   it("a deeper jump into a sparse list starts its read of the list's own rows from the cursor an earlier jump kept: the rows the list has there, in every sort", async () => {
-    const c = await cacheOf('sparse-kept.db', 12_000);
-    // A twelfth of 12,000 rows each (about 1,000 a list): a jump to 210 keeps the cursor of row 200; one to 60% of the
-    // list then reads the list's rows after that cursor from its partial index (cheaper there than the sort's index).
-    const every12 = (d: number) => Array.from({ length: 1000 }, (_, k) => `id${k * 12 + d}`);
-    setTriageMany(c, B, every12(3), { starred: true });
-    setTriageMany(c, B, every12(5), { snoozed_until: '2099-01-01' });
-    setTriageMany(c, B, every12(7), { stage: 'Contacted', contacted_at: '2026-01-01' });
-    const ids = (p: { items: { id: string }[] }) => p.items.map((i) => i.id);
-    const ran: string[] = [];
-    const db = c.readable;
-    const tuples = db.tuples.bind(db);
-    db.tuples = ((q: { text: string }) => (ran.push(q.text), tuples(q as never))) as typeof db.tuples;
+    // About 1,000 rows a list: a jump to 210 keeps the cursor of row 200; one to 60% of the list then reads the list's
+    // rows after that cursor from its partial index (cheaper there than the sort's index).
+    const { c, ran, ids, read: readOf, whole } = await sparseLists('sparse-kept.db', 12_000);
     let note = 0;
     for (const sort of ['priority', 'fit', 'last_seen', 'title', 'domain', 'relevance'] as const)
       for (const f of [{ starred: true }, { view: 'snoozed' }, { stage: 'Contacted' }, { view: 'due' }] as Omit<ListFilter, 'brandId'>[]) {
         const what = JSON.stringify({ sort, ...f });
-        const read = (p: { limit: number; offset?: number; after?: After }) => listPage(db, prepareList(c.writable, { brandId: B, sort, ...f }, c.days()), p);
-        const all = ids(listPage(db, { ...prepareList(c.writable, { brandId: B, sort, ...f }, c.days()), jumps: null }, { limit: 5000 }));
+        const read = (p: { limit: number; offset?: number; after?: After }) => readOf({ sort, ...f }, p);
+        const all = whole({ sort, ...f });
         expect(all.length, what).toBeGreaterThan(500);
         setTriage(c, B, 'id1', { note: `n${note++}` });
         expect(ids(read({ offset: 210, limit: 20 })), `${what} 210`).toEqual(all.slice(210, 230));
