@@ -339,6 +339,8 @@ if (phase === 'sync') {
     filter: { includeArchived: true },
   });
   const contactsSeconds = (performance.now() - t0) / 1000;
+  // Where the peak was reached (not used by run.ts): after the contacts preset, after the opportunities preset, or at the close.
+  const afterContacts = peakMb();
   const t1 = performance.now();
   const opps = await writeExportFile(cache, {
     brandId: brand,
@@ -347,6 +349,7 @@ if (phase === 'sync') {
     filter: { includeArchived: true },
   });
   const oppsSeconds = (performance.now() - t1) / 1000;
+  const afterOpportunities = peakMb();
   cache.close();
   out({
     rows: contacts.rows,
@@ -356,6 +359,8 @@ if (phase === 'sync') {
     opportunities_seconds: oppsSeconds,
     opportunities_bytes: opps.bytes,
     peak_rss_mb: peakMb(),
+    peak_rss_mb_after_contacts: afterContacts,
+    peak_rss_mb_after_opportunities: afterOpportunities,
   });
 } else if (phase === 'results') {
   // Citations matched to the outreach, as the app does after each sync and for the Results view, on the synced cache:
