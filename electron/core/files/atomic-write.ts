@@ -28,13 +28,15 @@ export function finalName(path: string): string {
   return path.replace(/\.partial-\d+(?:-[0-9a-f]{8})?$/, '');
 }
 
+/** No error and no progress: the disk is not taking the bytes (a full disk some systems report this way). */
+const noProgress = () => Object.assign(new Error('the disk accepted no more bytes'), { code: 'ENOSPC' });
+
 /** Write every byte of `bytes` to `fd`, carrying on after short writes. */
 export function writeAll(fd: number, bytes: Uint8Array): void {
   const ops = fileOps();
   for (let at = 0; at < bytes.length; ) {
     const n = ops.writeSync(fd, bytes, at, bytes.length - at);
-    // No error and no progress: the disk is not taking the bytes (a full disk some systems report this way).
-    if (!(n > 0)) throw Object.assign(new Error('the disk accepted no more bytes'), { code: 'ENOSPC' });
+    if (!(n > 0)) throw noProgress();
     at += n;
   }
 }
@@ -127,12 +129,18 @@ function removeQuietly(path: string): void {
  * A file written as a stream (an export's CSV or workbook), through the same
  * calls: every byte of each chunk written, flushed to the disk at the end
  * (before 'finish'), failures in the app's words naming the real file. Write
- * it under partialName() and commitPartial() it once complete.
+ * it under partialName() and commitPartial() it once complete. A chunk is
+ * written from libuv's thread pool (fileOps().write): the caller makes the
+ * next chunk meanwhile, and learns a chunk is written from write()'s callback.
  */
 export class FileStream extends Writable {
   private fd: number | null = null;
   /** Bytes that reached the file so far. */
   bytesWritten = 0;
+  /** A write is with the thread pool: the file is closed only once it is back (a closed fd may be another file's by then). */
+  private writing = false;
+  /** Destroyed while a write was out: closed when it comes back. */
+  private closeWhenBack: (() => void) | null = null;
 
   constructor(
     readonly path: string,
@@ -156,13 +164,25 @@ export class FileStream extends Writable {
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, done: (e?: Error | null) => void): void {
-    try {
-      writeAll(this.fd!, chunk);
-      this.bytesWritten += chunk.length;
-      done();
-    } catch (e) {
-      done(this.fail(e));
-    }
+    this.writeFrom(chunk, 0, done);
+  }
+
+  /** The chunk from byte `at` on, carried on after short writes until all of it is written. */
+  private writeFrom(chunk: Buffer, at: number, done: (e?: Error | null) => void): void {
+    this.writing = true;
+    fileOps().write(this.fd!, chunk, at, chunk.length - at, (e, n) => {
+      this.writing = false;
+      if (this.closeWhenBack) {
+        // Destroyed meanwhile (a cancel): the write is over either way, and the file may be closed now.
+        done(e ? this.fail(e) : null);
+        return this.closeWhenBack();
+      }
+      if (e) return done(this.fail(e));
+      if (!(n > 0)) return done(this.fail(noProgress()));
+      this.bytesWritten += n;
+      if (at + n < chunk.length) this.writeFrom(chunk, at + n, done);
+      else done();
+    });
   }
 
   override _final(done: (e?: Error | null) => void): void {
@@ -178,9 +198,14 @@ export class FileStream extends Writable {
   }
 
   override _destroy(e: Error | null, done: (e?: Error | null) => void): void {
-    if (this.fd !== null) closeQuietly(this.fd);
-    this.fd = null;
-    done(e);
+    const close = () => {
+      this.closeWhenBack = null;
+      if (this.fd !== null) closeQuietly(this.fd);
+      this.fd = null;
+      done(e);
+    };
+    if (this.writing) this.closeWhenBack = close;
+    else close();
   }
 }
 

@@ -3,12 +3,18 @@
 // in the fault suite a file system that returns short writes or fails with
 // ENOSPC or EROFS at a chosen byte (test/support/faulty-files.ts), so every
 // writer is proven against a disk that fills up halfway.
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, write, writeSync } from 'node:fs';
 
 export interface FileOps {
   openSync(path: string, flags: string, mode?: number): number;
   /** Like fs.writeSync: may write fewer bytes than asked (the caller loops). */
   writeSync(fd: number, buffer: Uint8Array, offset: number, length: number): number;
+  /**
+   * Like fs.write: the bytes go to the file from libuv's thread pool while this thread carries on, and `done` is
+   * called with the bytes written (may be fewer than asked: the caller goes on) or the error. A streamed file
+   * (an export) is written this way, so the rows are made while the disk takes the bytes before them.
+   */
+  write(fd: number, buffer: Uint8Array, offset: number, length: number, done: (e: NodeJS.ErrnoException | null, written: number) => void): void;
   fsyncSync(fd: number): void;
   closeSync(fd: number): void;
   renameSync(from: string, to: string): void;
@@ -21,6 +27,7 @@ export interface FileOps {
 export const realFileOps: FileOps = {
   openSync: (path, flags, mode) => openSync(path, flags, mode),
   writeSync: (fd, buffer, offset, length) => writeSync(fd, buffer, offset, length),
+  write: (fd, buffer, offset, length, done) => write(fd, buffer, offset, length, null, done),
   fsyncSync: (fd) => fsyncSync(fd),
   closeSync: (fd) => closeSync(fd),
   renameSync: (from, to) => renameSync(from, to),

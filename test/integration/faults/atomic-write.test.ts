@@ -5,11 +5,12 @@
 // killed writers left: only this app's temporary files, by name and age.
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, fstatSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { WorkbenchError } from '../../../shared/errors';
 import { commitPartial, FileStream, partialName, removeStalePartials, writeFileAtomic } from '../../../electron/core/files/atomic-write';
+import { realFileOps, useFileOps } from '../../../electron/core/files/file-ops';
 import { withFaults } from '../../support/faulty-files';
 import { tempDir } from '../../support/tmp';
 
@@ -114,6 +115,33 @@ describe('FileStream (exports)', () => {
     });
     expect(e).toMatchObject({ kind: 'disk-full', message: expect.stringContaining(`The export could not be written to ${final} (ENOSPC)`) });
     expect(existsSync(final)).toBe(false);
+  });
+  it('a stream stopped while the disk is still writing a chunk closes its file only once that write is back, then the part can be removed', async () => {
+    const dir = folder();
+    const part = partialName(join(dir, 'export.csv'));
+    const held: { fd: number; go: () => void }[] = [];
+    useFileOps({ ...realFileOps, write: (fd, b, o, l, done) => held.push({ fd, go: () => realFileOps.write(fd, b, o, l, done) }) });
+    try {
+      const file = new FileStream(part, 'The export');
+      let closed = false;
+      file.on('close', () => (closed = true));
+      file.write(bytes(70_000));
+      await new Promise((r) => setImmediate(r));
+      expect(held.length).toBe(1);
+      const fd = held[0]!.fd;
+      file.destroy();
+      await new Promise((r) => setImmediate(r));
+      // Still open: closing it now would let the write land in whatever file takes the number next.
+      expect(closed).toBe(false);
+      expect(fstatSync(fd).isFile()).toBe(true);
+      held[0]!.go();
+      await new Promise((r) => file.once('close', r));
+      expect(() => fstatSync(fd)).toThrow(/EBADF/);
+      rmSync(part);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      useFileOps(null);
+    }
   });
 });
 
