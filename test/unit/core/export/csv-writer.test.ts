@@ -107,7 +107,7 @@ describe('CsvWriter', () => {
       let waiting: Promise<void> | null = null;
       for (; i < rows.length && !waiting; i++) {
         const p = w.write(rows[i]!);
-        if ((await Promise.race([p.then(() => 'written' as const), turn()])) === 'waiting') waiting = p;
+        if (p && (await Promise.race([p.then(() => 'written' as const), turn()])) === 'waiting') waiting = p;
       }
       // The rows went on while nothing reached the disk, three buffers' worth (768 KB each), then waited.
       expect(waiting).not.toBeNull();
