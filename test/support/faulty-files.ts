@@ -102,6 +102,10 @@ export function faultyFileOps(f: Faults): FaultyFileOps {
       if (watched.has(fd) && f.failFsync) throw errno(f.failFsync, 'fsync');
       realFileOps.fsyncSync(fd);
     },
+    flush(fd, done) {
+      if (watched.has(fd) && f.failFsync) return process.nextTick(done, errno(f.failFsync, 'fdatasync'));
+      realFileOps.flush(fd, done);
+    },
     closeSync(fd) {
       watched.delete(fd);
       realFileOps.closeSync(fd);

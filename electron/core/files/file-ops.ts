@@ -3,7 +3,7 @@
 // in the fault suite a file system that returns short writes or fails with
 // ENOSPC or EROFS at a chosen byte (test/support/faulty-files.ts), so every
 // writer is proven against a disk that fills up halfway.
-import { closeSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, write, writeSync } from 'node:fs';
+import { closeSync, fdatasync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync, write, writeSync } from 'node:fs';
 
 export interface FileOps {
   openSync(path: string, flags: string, mode?: number): number;
@@ -16,6 +16,11 @@ export interface FileOps {
    */
   write(fd: number, buffer: Uint8Array, offset: number, length: number, done: (e: NodeJS.ErrnoException | null, written: number) => void): void;
   fsyncSync(fd: number): void;
+  /**
+   * Like fs.fdatasync: the file's bytes so far to the disk, from the thread pool while this thread carries on. A long
+   * streamed file is flushed this way as it is written, so the last flush (fsyncSync) waits only for its tail.
+   */
+  flush(fd: number, done: (e: NodeJS.ErrnoException | null) => void): void;
   closeSync(fd: number): void;
   renameSync(from: string, to: string): void;
   rmSync(path: string): void;
@@ -29,6 +34,7 @@ export const realFileOps: FileOps = {
   writeSync: (fd, buffer, offset, length) => writeSync(fd, buffer, offset, length),
   write: (fd, buffer, offset, length, done) => write(fd, buffer, offset, length, null, done),
   fsyncSync: (fd) => fsyncSync(fd),
+  flush: (fd, done) => fdatasync(fd, done),
   closeSync: (fd) => closeSync(fd),
   renameSync: (from, to) => renameSync(from, to),
   rmSync: (path) => rmSync(path, { force: true }),
