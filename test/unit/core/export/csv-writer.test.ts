@@ -58,7 +58,7 @@ describe('CsvWriter', () => {
     ['\t', false],
   ] as const)('writes the bytes RFC 4180 makes of the same cells (delimiter %j, byte-order mark %s), over many buffers', async (delimiter, bom) => {
     const rows = rowsOf(4000);
-    // One cell larger than the writer's buffer (1 MiB), of three-byte characters.
+    // One cell larger than the writer's buffer (512 KB), of three-byte characters.
     rows[1234]![5] = '“'.repeat(400_000);
     const path = join(tmp.dir, `out-${delimiter === '\t' ? 'tab' : delimiter}.csv`);
     const w = new CsvWriter(path, delimiter, bom);
@@ -80,17 +80,17 @@ describe('CsvWriter', () => {
       for (const r of rows) await w.write(r);
       await w.close();
       const want = reference(rows, ',', false);
-      // Many chunks of 768 KB went to the file...
-      expect(want.length).toBeGreaterThan(8 * 768 * 1024);
+      // Many chunks of 384 KB went to the file...
+      expect(want.length).toBeGreaterThan(16 * 384 * 1024);
       expect(readFileSync(path).equals(want)).toBe(true);
-      // ...through at most four buffers of the writer's size (three with the file, one filling).
-      expect(alloc.mock.calls.filter(([n]) => n === 1024 * 1024).length).toBeLessThanOrEqual(4);
+      // ...through at most three buffers of the writer's size (two with the file, one filling).
+      expect(alloc.mock.calls.filter(([n]) => n === 512 * 1024).length).toBeLessThanOrEqual(3);
     } finally {
       alloc.mockRestore();
     }
   });
 
-  it('rows are made while the disk takes the bytes before them; with three buffers out and the disk not answering, they wait, then go on', async () => {
+  it('rows are made while the disk takes the bytes before them; with two buffers out and the disk not answering, they wait, then go on', async () => {
     const rows = rowsOf(16000);
     const path = join(tmp.dir, 'held.csv');
     // A disk that holds every write until told to go on.
@@ -109,11 +109,11 @@ describe('CsvWriter', () => {
         const p = w.write(rows[i]!);
         if (p && (await Promise.race([p.then(() => 'written' as const), turn()])) === 'waiting') waiting = p;
       }
-      // The rows went on while nothing reached the disk, three buffers' worth (768 KB each), then waited.
+      // The rows went on while nothing reached the disk, two buffers' worth (384 KB each), then waited.
       expect(waiting).not.toBeNull();
       expect(w.bytesWritten).toBe(0);
       expect(held.length).toBe(1);
-      expect(reference(rows.slice(0, i), ',', false).length).toBeGreaterThanOrEqual(3 * 768 * 1024);
+      expect(reference(rows.slice(0, i), ',', false).length).toBeGreaterThanOrEqual(2 * 384 * 1024);
       expect(await Promise.race([waiting!.then(() => 'written' as const), turn()])).toBe('waiting');
       // The disk answers: the buffer it wrote comes back and the rows go on, every byte in order.
       hold = false;
