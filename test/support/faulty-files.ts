@@ -47,6 +47,21 @@ export function faultyFileOps(f: Faults): FaultyFileOps {
   const watched = new Set<number>();
   let written = 0;
   let shortCount = 0;
+  /** How many of `length` bytes a write may write now: a short write's most, what is left before the disk is full (none: the error). */
+  const allowed = (length: number): number => {
+    let n = length;
+    if (f.shortWrites !== undefined) n = Math.min(n, f.shortWrites);
+    if (f.fullAtByte !== undefined) {
+      const room = f.fullAtByte - written;
+      if (room <= 0) throw errno(f.code ?? 'ENOSPC', 'write');
+      n = Math.min(n, room);
+    }
+    return n;
+  };
+  const count = (done: number, asked: number) => {
+    if (done < asked) shortCount++;
+    written += done;
+  };
   return {
     ...realFileOps,
     get written() {
@@ -64,21 +79,32 @@ export function faultyFileOps(f: Faults): FaultyFileOps {
     },
     writeSync(fd, buffer, offset, length) {
       if (!watched.has(fd)) return realFileOps.writeSync(fd, buffer, offset, length);
-      let n = length;
-      if (f.shortWrites !== undefined) n = Math.min(n, f.shortWrites);
-      if (f.fullAtByte !== undefined) {
-        const room = f.fullAtByte - written;
-        if (room <= 0) throw errno(f.code ?? 'ENOSPC', 'write');
-        n = Math.min(n, room);
-      }
-      const done = realFileOps.writeSync(fd, buffer, offset, n);
-      if (done < length) shortCount++;
-      written += done;
+      const done = realFileOps.writeSync(fd, buffer, offset, allowed(length));
+      count(done, length);
       return done;
+    },
+    // The same faults on the asynchronous path (a streamed export's): the same short writes, the same full disk at the same byte.
+    write(fd, buffer, offset, length, done) {
+      if (!watched.has(fd)) return realFileOps.write(fd, buffer, offset, length, done);
+      let n: number;
+      try {
+        n = allowed(length);
+      } catch (e) {
+        process.nextTick(done, e as NodeJS.ErrnoException, 0);
+        return;
+      }
+      realFileOps.write(fd, buffer, offset, n, (e, wrote) => {
+        if (!e) count(wrote, length);
+        done(e, wrote);
+      });
     },
     fsyncSync(fd) {
       if (watched.has(fd) && f.failFsync) throw errno(f.failFsync, 'fsync');
       realFileOps.fsyncSync(fd);
+    },
+    flush(fd, done) {
+      if (watched.has(fd) && f.failFsync) return process.nextTick(done, errno(f.failFsync, 'fdatasync'));
+      realFileOps.flush(fd, done);
     },
     closeSync(fd) {
       watched.delete(fd);

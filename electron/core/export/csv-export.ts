@@ -243,7 +243,9 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
         carried.set(r.opportunityId, list);
       }
       const c = current!;
-      await c.writer.write(r.cells);
+      // A CSV's row waits only when its writer asks (a buffer went to the file): no turn of the microtasks a row.
+      const writing = c.writer.write(r.cells);
+      if (writing) await writing;
       inPart++;
       if (check.rows % 1000 === 0) o.onProgress?.({ rows: check.rows, bytes: c.writer.bytesWritten, file: c.final });
     }

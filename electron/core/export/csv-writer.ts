@@ -1,14 +1,21 @@
 // CSV text, written fast and in order: RFC 4180 (a cell with the delimiter, a
 // quote, a CR or an LF is quoted, quotes doubled), CRLF between records,
 // UTF-8 with an optional BOM. Records are encoded straight into a buffer of
-// about 256 KB that goes to the file when full, so writing 100,000 rows waits
-// on the disk a few hundred times, not once a row, and no text is gathered
-// and joined first (at 230 MB of CSV the joins and their copies cost a
-// fifth of the export).
+// 512 KB that goes to the file when nearly full, and no text is gathered and
+// joined first (at 230 MB of CSV the joins and their copies cost a fifth of
+// the export). The file writes a buffer from the thread pool while the next
+// one fills: at most IN_FLIGHT buffers are out (1.5 MB with the one filling,
+// half a megabyte more than a writer that waited for each write), and the
+// rows wait on the disk only when both are.
 import type { Writable } from 'node:stream';
 import { FileStream } from '../files/atomic-write';
 
 const CHUNK = 256 * 1024;
+/** A buffer records are encoded into; it goes to the file once BUFFER_FULL bytes are in it (a record up to 42,000 characters still fits). */
+const BUFFER = 512 * 1024;
+const BUFFER_FULL = BUFFER - 128 * 1024;
+/** Buffers with the file at once (written, or waiting their turn): past this, the rows wait for one to come back. */
+const IN_FLIGHT = 2;
 
 /** Text gathered into chunks of about 256 KB, so a file is written a few hundred times for 100,000 rows, not once a row. */
 export class Chunks {
@@ -34,10 +41,14 @@ export class Chunks {
 export class CsvWriter {
   private readonly file: FileStream;
   private readonly needsQuotes: RegExp;
-  private buf: Buffer = Buffer.allocUnsafe(CHUNK * 2);
+  private buf: Buffer = Buffer.allocUnsafe(BUFFER);
   private at = 0;
-  /** A buffer the file has written out, for the next chunk. */
-  private spare: Buffer | null = null;
+  /** Buffers the file has written out, for the next records (a new buffer for each would be memory outside the heap waiting for a full collection). */
+  private readonly free: Buffer[] = [];
+  /** Buffers handed to the file and not yet written. */
+  private out = 0;
+  /** The rows waiting for a buffer to come back (or for the file to fail or close). */
+  private waiting: (() => void) | null = null;
   private failure: Error | null = null;
 
   constructor(
@@ -48,9 +59,19 @@ export class CsvWriter {
     // The app's one writer: every byte written, flushed at the end, failures named (files/atomic-write.ts).
     this.file = new FileStream(path, 'The export');
     // A write failure (disk full, folder gone) is kept and ends the export at the next write.
-    this.file.on('error', (e) => (this.failure = e));
+    this.file.on('error', (e) => {
+      this.failure = e;
+      this.wake();
+    });
+    this.file.on('close', () => this.wake());
     this.needsQuotes = new RegExp(`["\\r\\n${delimiter === '\t' ? '\\t' : delimiter}]`);
     if (bom) this.put('\uFEFF');
+  }
+
+  private wake(): void {
+    const w = this.waiting;
+    this.waiting = null;
+    w?.();
   }
 
   /** Text encoded as UTF-8 at the end of the buffer (grown first when it might not fit: a UTF-16 unit is at most 3 bytes). */
@@ -63,14 +84,17 @@ export class CsvWriter {
     this.at += this.buf.write(text, this.at, 'utf8');
   }
 
-  /** Bytes handed to the file so far. */
+  /** Bytes written to the file so far. */
   get bytesWritten(): number {
     return this.file.bytesWritten;
   }
 
-  /** One record; resolves at once unless a chunk went to the file and the file asks to wait. */
-  async write(cells: readonly string[]): Promise<void> {
-    if (this.failure) throw this.failure;
+  /**
+   * One record. Nothing to wait for (undefined) unless a buffer went to the file: then a promise, resolved at once
+   * unless all IN_FLIGHT are still out (no promise and no turn of the microtasks for each of 100,000 rows).
+   */
+  write(cells: readonly string[]): Promise<void> | undefined {
+    if (this.failure) return Promise.reject(this.failure);
     // One record's text, encoded in one call (a call a cell costs more than the concatenation); each piece added
     // to the line as it is, no string made of a delimiter and a cell first (a second string a cell, at 45 cells a row).
     const delimiter = this.delimiter;
@@ -83,24 +107,26 @@ export class CsvWriter {
     }
     line += '\r\n';
     this.put(line);
-    if (this.at >= CHUNK) await this.flush();
+    return this.at >= BUFFER_FULL ? this.flush() : undefined;
   }
 
   private async flush(): Promise<void> {
     if (this.at === 0) return;
-    // The filled part goes to the file as it is (the stream may hold it a while); the next records go to the buffer
-    // written out before, else a new one. A new buffer for each chunk (900 of 512 KB for 230 MB of CSV) is memory
-    // outside the heap that waits for a full collection: about 60 MB of the process, at any time of a long export.
+    // The filled part goes to the file (written from the thread pool, in order); its buffer comes back to `free` once
+    // written (one grown past the usual size for a long cell is let go). The next records go to a free buffer, else a
+    // new one while fewer than IN_FLIGHT are out, else they wait for one: the memory is bounded, the disk rarely waited on.
     const full = this.buf;
     const chunk = full.subarray(0, this.at);
-    this.buf = this.spare ?? Buffer.allocUnsafe(CHUNK * 2);
-    this.spare = null;
     this.at = 0;
-    if (!this.file.write(chunk)) await this.until('drain');
+    this.out++;
+    this.file.write(chunk, () => {
+      this.out--;
+      if (full.length === BUFFER) this.free.push(full);
+      this.wake();
+    });
+    while (this.free.length === 0 && this.out >= IN_FLIGHT && !this.failure && !this.file.destroyed) await new Promise<void>((r) => (this.waiting = r));
     if (this.failure) throw this.failure;
-    // Nothing left waiting in the stream: every chunk given to it so far has reached the file, so this one's buffer
-    // may take records again (one grown past the usual size for a long cell is let go).
-    if (this.file.writableLength === 0 && full.length === CHUNK * 2) this.spare = full;
+    this.buf = this.free.pop() ?? Buffer.allocUnsafe(BUFFER);
   }
 
   /** The file's `event`, or its failure, whichever comes first. */

@@ -15,14 +15,18 @@
 // no guard; leaving those rows out; or, for a mail tool that never evaluates
 // formulas, the text as written). See csv-export.ts and shared/export-presets.ts.
 
-const ASCII_TRIGGERS = new Set([0x3d /* = */, 0x2b /* + */, 0x2d /* - */, 0x40 /* @ */, 0x09, 0x0d, 0x0a]);
+/** 1 for an ASCII character that starts a formula: a table looked up for every cell of an export. */
+const ASCII_TRIGGERS = new Uint8Array(0x80);
+for (const c of [0x3d /* = */, 0x2b /* + */, 0x2d /* - */, 0x40 /* @ */, 0x09, 0x0d, 0x0a]) ASCII_TRIGGERS[c] = 1;
 const FOLDED_TRIGGERS = new Set(['=', '+', '-', '@', '\u2212']);
 
 /** Would a spreadsheet read this text as a formula (or a formula's start)? */
 export function startsLikeFormula(text: string): boolean {
   if (text === '') return false;
+  // Nearly every cell starts with an ASCII character: one lookup; anything else is folded first.
+  const unit = text.charCodeAt(0);
+  if (unit < 0x80) return ASCII_TRIGGERS[unit] === 1;
   const first = text.codePointAt(0)!;
-  if (first < 0x80) return ASCII_TRIGGERS.has(first);
   const folded = String.fromCodePoint(first).normalize('NFKC');
   return FOLDED_TRIGGERS.has(folded[0]!);
 }

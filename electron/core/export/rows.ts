@@ -84,6 +84,9 @@ export function chosenColumns(preset: ExportPreset, columns?: readonly string[])
   return [...new Set(columns)].map((h) => byHeader.get(h)!);
 }
 
+/** Where a note of the check points (a row left out, a cell cut or guarded): made only for a row that has one. */
+const where = (c: Candidate) => ({ row: null as number | null, email: c.email, opportunity_id: c.opportunityId });
+
 /** A value as the text of a cell. */
 function text(v: unknown): string {
   if (v === null || v === undefined) return '';
@@ -97,7 +100,13 @@ function* candidates(cache: Cache, o: RowChoices, columns: Column<never>[], chec
   const filter: ListFilter = { ...o.filter, brandId: o.brandId };
   const brand = cache.brands.get(o.brandId)?.name ?? o.brandId;
   const fill: FillOptions = { senderName: o.senderName, defaults: o.unfilled === 'default' ? { ...DEFAULT_FILLS, ...o.fill } : undefined };
-  const values = <R>(row: R) => (columns as unknown as Column<R>[]).map(([, value]) => value(row));
+  // A row's values, read by a plain loop over the columns' readers (no array of pairs taken apart a row).
+  const readers = (columns as unknown as Column<unknown>[]).map(([, value]) => value);
+  const values = (row: unknown): unknown[] => {
+    const out = new Array<unknown>(readers.length);
+    for (let i = 0; i < readers.length; i++) out[i] = readers[i]!(row);
+    return out;
+  };
   const rows = PRESETS[o.preset].rows;
   if (rows === 'address') {
     for (const contact of cache.exportRows.contactRows(filter, o, contactFields())) {
@@ -207,14 +216,13 @@ export function* readyRows(
   // "Fill a default" leaves out (and names) the rows whose fields have no default; the other choices are the person's.
   const leaveOutUnfilled = o.unfilled === 'leave-out' || (o.unfilled === 'default' && preset.forMail);
   for (const c of candidates(cache, o, columns, check)) {
-    const at = { row: null as number | null, email: c.email, opportunity_id: c.opportunityId };
     if (c.tokens.length) {
       tokensMet(check, c.tokens);
       if (!o.senderName && c.tokens.some(isSenderToken)) check.senderNameMissing = true;
       if (preset.forMail && o.unfilled === undefined) check.unfilledChoiceNeeded = true;
       if (leaveOutUnfilled) {
         check.leftOut.unfilled++;
-        note(check.unfilledRows, { ...at, tokens: c.tokens });
+        note(check.unfilledRows, { ...where(c), tokens: c.tokens });
         yield null;
         continue;
       }
@@ -224,14 +232,15 @@ export function* readyRows(
     const row = fileRow();
     let leaveOut = false;
     for (let i = 0; i < cells.length; i++) {
-      let v = text(cells[i]);
+      const raw: unknown = cells[i];
+      let v = typeof raw === 'string' ? raw : text(raw);
       if (flatten) v = v.replace(/\s*(\r\n|\r|\n)+\s*/g, ' ').trim();
       if (limited[i]) {
         const cut = cutToBytes(v, maxBytes);
         if (cut !== null) {
           v = cut;
           check.cut++;
-          note(check.cutCells, { ...at, row, column: headers[i]! });
+          note(check.cutCells, { ...where(c), row, column: headers[i]! });
         }
       }
       if (xlsx) {
@@ -240,23 +249,23 @@ export function* readyRows(
         if (cut !== null) {
           v = cut;
           check.cut++;
-          note(check.cutCells, { ...at, row, column: headers[i]! });
+          note(check.cutCells, { ...where(c), row, column: headers[i]! });
         }
         if (kinds[i] === 'link' && v.length > XLSX_LINK_LENGTH_MAX) {
           // Longer than Excel follows: the workbook holds it as text.
           check.linksAsText++;
-          note(check.linksAsTextCells, { ...at, row, column: headers[i]! });
+          note(check.linksAsTextCells, { ...where(c), row, column: headers[i]! });
         }
       } else {
         if (v.length > SPREADSHEET_CELL_MAX) {
           check.overlong++;
-          note(check.overlongCells, { ...at, row, column: headers[i]! });
+          note(check.overlongCells, { ...where(c), row, column: headers[i]! });
         }
         if (startsLikeFormula(v)) {
           if (mail[i]) {
             // Text the recipient reads: never changed without the person's choice.
             check.mailGuarded++;
-            note(check.mailGuardedCells, { ...at, row: mailText === 'leave-out' ? null : row, column: headers[i]!, text: headOf(v, 40) });
+            note(check.mailGuardedCells, { ...where(c), row: mailText === 'leave-out' ? null : row, column: headers[i]!, text: headOf(v, 40) });
             if (mailText === 'leave-out') leaveOut = true;
             else if (o.raw || mailText === 'as-written') {
               // as chosen (or the tool's default): written as it is
@@ -267,7 +276,7 @@ export function* readyRows(
           } else if (!o.raw) {
             // The service's text (titles, outlets, links, ids) and the rest: always guarded, whatever was chosen for mail text.
             check.dataGuarded++;
-            note(check.dataGuardedCells, { ...at, row, column: headers[i]!, text: headOf(v, 40) });
+            note(check.dataGuardedCells, { ...where(c), row, column: headers[i]!, text: headOf(v, 40) });
             v = `'${v}`;
           }
         }
@@ -279,7 +288,7 @@ export function* readyRows(
       yield null;
       continue;
     }
-    if (c.tokens.length) note(check.unfilledRows, { ...at, row, tokens: c.tokens });
+    if (c.tokens.length) note(check.unfilledRows, { ...where(c), row, tokens: c.tokens });
     yield { cells, opportunityRowid: c.opportunityRowid, opportunityId: c.opportunityId, email: c.email, catchAll: c.catchAll, text: c.text };
   }
 }

@@ -5,12 +5,13 @@
 // killed writers left: only this app's temporary files, by name and age.
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, fstatSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { WorkbenchError } from '../../../shared/errors';
 import { commitPartial, FileStream, partialName, removeStalePartials, writeFileAtomic } from '../../../electron/core/files/atomic-write';
-import { withFaults } from '../../support/faulty-files';
+import { realFileOps, useFileOps, type FileOps } from '../../../electron/core/files/file-ops';
+import { errno, withFaults } from '../../support/faulty-files';
 import { tempDir } from '../../support/tmp';
 
 const tmp = tempDir();
@@ -114,6 +115,92 @@ describe('FileStream (exports)', () => {
     });
     expect(e).toMatchObject({ kind: 'disk-full', message: expect.stringContaining(`The export could not be written to ${final} (ENOSPC)`) });
     expect(existsSync(final)).toBe(false);
+  });
+  it('a stream stopped while the disk is still writing a chunk closes its file only once that write is back, then the part can be removed', async () => {
+    const dir = folder();
+    const part = partialName(join(dir, 'export.csv'));
+    const held: { fd: number; go: () => void }[] = [];
+    useFileOps({ ...realFileOps, write: (fd, b, o, l, done) => held.push({ fd, go: () => realFileOps.write(fd, b, o, l, done) }) });
+    try {
+      const file = new FileStream(part, 'The export');
+      let closed = false;
+      file.on('close', () => (closed = true));
+      file.write(bytes(70_000));
+      await new Promise((r) => setImmediate(r));
+      expect(held.length).toBe(1);
+      const fd = held[0]!.fd;
+      file.destroy();
+      await new Promise((r) => setImmediate(r));
+      // Still open: closing it now would let the write land in whatever file takes the number next.
+      expect(closed).toBe(false);
+      expect(fstatSync(fd).isFile()).toBe(true);
+      held[0]!.go();
+      await new Promise((r) => file.once('close', r));
+      expect(() => fstatSync(fd)).toThrow(/EBADF/);
+      rmSync(part);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      useFileOps(null);
+    }
+  });
+  it('a long stream is flushed behind its writes as it goes; a flush that fails fails the stream, naming the export, and the part can be removed', async () => {
+    const dir = folder();
+    const final = join(dir, 'export.csv');
+    const chunks = Array.from({ length: 12 }, () => bytes(50_000));
+    const write = async (flush: FileOps['flush']) => {
+      useFileOps({ ...realFileOps, flush });
+      try {
+        const part = partialName(final);
+        const file = new FileStream(part, 'The export', 100_000);
+        const ended = pipeline(async function* () {
+          yield* chunks;
+        }, file).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        return { part, error: await ended };
+      } finally {
+        useFileOps(null);
+      }
+    };
+    let flushes = 0;
+    const whole = await write((fd, done) => {
+      flushes++;
+      realFileOps.flush(fd, done);
+    });
+    expect(whole.error).toBeNull();
+    // Past 100,000 bytes at least once (how many more depends on when the disk answers: one flush is out at a time).
+    expect(flushes).toBeGreaterThanOrEqual(1);
+    expect(readFileSync(whole.part).equals(Buffer.concat(chunks))).toBe(true);
+    rmSync(whole.part);
+    // The disk fails a flush behind the writes (the flush at the end would not): the stream fails all the same.
+    const failed = await write((_fd, done) => process.nextTick(done, errno('EIO', 'fdatasync')));
+    expect(failed.error).toMatchObject({ kind: 'io-error', message: expect.stringContaining(`The export could not be written to ${final} (EIO)`) });
+    rmSync(failed.part);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a stream stopped while a flush behind its writes is out closes its file only once the flush is back', async () => {
+    const dir = folder();
+    const part = partialName(join(dir, 'export.csv'));
+    const held: (() => void)[] = [];
+    useFileOps({ ...realFileOps, flush: (fd, done) => held.push(() => realFileOps.flush(fd, done)) });
+    try {
+      const file = new FileStream(part, 'The export', 1000);
+      let closed = false;
+      file.on('close', () => (closed = true));
+      await new Promise<void>((r) => file.write(bytes(5000), () => r()));
+      expect(held.length).toBe(1);
+      file.destroy();
+      await new Promise((r) => setImmediate(r));
+      expect(closed).toBe(false);
+      held[0]!();
+      await new Promise((r) => file.once('close', r));
+      rmSync(part);
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      useFileOps(null);
+    }
   });
 });
 

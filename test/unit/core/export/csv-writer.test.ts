@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CsvWriter } from '../../../../electron/core/export/csv-writer';
+import { realFileOps, useFileOps } from '../../../../electron/core/files/file-ops';
 import { guarded } from '../../../../electron/core/export/guard';
 import { tempDir } from '../../../support/tmp';
 
@@ -57,8 +58,8 @@ describe('CsvWriter', () => {
     ['\t', false],
   ] as const)('writes the bytes RFC 4180 makes of the same cells (delimiter %j, byte-order mark %s), over many buffers', async (delimiter, bom) => {
     const rows = rowsOf(4000);
-    // One cell larger than the writer's buffer (256 KB), of three-byte characters.
-    rows[1234]![5] = '“'.repeat(200_000);
+    // One cell larger than the writer's buffer (512 KB), of three-byte characters.
+    rows[1234]![5] = '“'.repeat(400_000);
     const path = join(tmp.dir, `out-${delimiter === '\t' ? 'tab' : delimiter}.csv`);
     const w = new CsvWriter(path, delimiter, bom);
     for (const r of rows) await w.write(r);
@@ -71,7 +72,7 @@ describe('CsvWriter', () => {
   });
 
   it('reuses the buffers the file has written out: a few for a whole export, not one per chunk (memory outside the heap stays flat), the bytes unchanged', async () => {
-    const rows = rowsOf(8000);
+    const rows = rowsOf(16000);
     const path = join(tmp.dir, 'reused.csv');
     const alloc = vi.spyOn(Buffer, 'allocUnsafe');
     try {
@@ -79,13 +80,50 @@ describe('CsvWriter', () => {
       for (const r of rows) await w.write(r);
       await w.close();
       const want = reference(rows, ',', false);
-      // Many chunks of 256 KB went to the file...
-      expect(want.length).toBeGreaterThan(20 * 256 * 1024);
+      // Many chunks of 384 KB went to the file...
+      expect(want.length).toBeGreaterThan(16 * 384 * 1024);
       expect(readFileSync(path).equals(want)).toBe(true);
-      // ...through at most four buffers of the writer's size.
-      expect(alloc.mock.calls.filter(([n]) => n === 512 * 1024).length).toBeLessThanOrEqual(4);
+      // ...through at most three buffers of the writer's size (two with the file, one filling).
+      expect(alloc.mock.calls.filter(([n]) => n === 512 * 1024).length).toBeLessThanOrEqual(3);
     } finally {
       alloc.mockRestore();
+    }
+  });
+
+  it('rows are made while the disk takes the bytes before them; with two buffers out and the disk not answering, they wait, then go on', async () => {
+    const rows = rowsOf(16000);
+    const path = join(tmp.dir, 'held.csv');
+    // A disk that holds every write until told to go on.
+    const held: (() => void)[] = [];
+    let hold = true;
+    useFileOps({
+      ...realFileOps,
+      write: (fd, b, o, l, done) => (hold ? held.push(() => realFileOps.write(fd, b, o, l, done)) : realFileOps.write(fd, b, o, l, done)),
+    });
+    try {
+      const w = new CsvWriter(path, ',', false);
+      const turn = () => new Promise<'waiting'>((r) => setImmediate(() => r('waiting')));
+      let i = 0;
+      let waiting: Promise<void> | null = null;
+      for (; i < rows.length && !waiting; i++) {
+        const p = w.write(rows[i]!);
+        if (p && (await Promise.race([p.then(() => 'written' as const), turn()])) === 'waiting') waiting = p;
+      }
+      // The rows went on while nothing reached the disk, two buffers' worth (384 KB each), then waited.
+      expect(waiting).not.toBeNull();
+      expect(w.bytesWritten).toBe(0);
+      expect(held.length).toBe(1);
+      expect(reference(rows.slice(0, i), ',', false).length).toBeGreaterThanOrEqual(2 * 384 * 1024);
+      expect(await Promise.race([waiting!.then(() => 'written' as const), turn()])).toBe('waiting');
+      // The disk answers: the buffer it wrote comes back and the rows go on, every byte in order.
+      hold = false;
+      held.shift()!();
+      await waiting;
+      for (; i < rows.length; i++) await w.write(rows[i]!);
+      await w.close();
+      expect(readFileSync(path).equals(reference(rows, ',', false))).toBe(true);
+    } finally {
+      useFileOps(null);
     }
   });
 });
