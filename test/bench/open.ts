@@ -2,9 +2,10 @@
 // that loads what the core process loads before it serves that page: the
 // core's server with every handler and the contract's schemas it parses each
 // call with (the API client, the export and the rest come with them), then
-// opens the cache and reads the page (no sync, no call made). run.ts bundles this
-// file into one plain JavaScript file (as the app's build bundles its core)
-// and runs it with plain `node`, so the figure from process start holds Node
+// opens the cache and reads the page (no sync, no call made). run.ts builds this
+// file with the app's own bundler and the core's build options
+// (open.vite.config.ts: what the core loads on first use stays in chunks beside
+// it, unloaded, as in out/main) and runs it with plain `node`, so the figure from process start holds Node
 // starting, loading the core and SQLite, opening the cache (after a clean
 // close: no integrity check due) and reading the first page (200 rows, the
 // default filter). Nothing of the file is in this process's page cache; the
