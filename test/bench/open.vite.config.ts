@@ -5,11 +5,11 @@
 import { resolve } from 'node:path';
 import app from '../../electron.vite.config';
 
-const main = (app as { main: { build: Record<string, unknown> } }).main;
+const main = (app as { main: { build: { rollupOptions: Record<string, unknown> } } }).main;
 
 export default {
   main: {
     ...main,
-    build: { ...main.build, rollupOptions: { input: { open: resolve('test/bench/open.ts') } } },
+    build: { ...main.build, rollupOptions: { ...main.build.rollupOptions, input: { open: resolve('test/bench/open.ts') } } },
   },
 };
