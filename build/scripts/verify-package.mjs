@@ -451,6 +451,8 @@ export const CORE_ON_FIRST_USE = Object.freeze([
   'electron/core/app/record.ts',
   'electron/core/store/recover.ts',
   'electron/simulator/demo.ts',
+  'electron/core/sync.ts',
+  'electron/core/api/client.ts',
 ]);
 
 /**
@@ -520,7 +522,7 @@ export const BUILD_CHECKS = Object.freeze([
   { name: "core: the API client's requests go through Electron's net.fetch", run: checkCoreNetFetch },
   { name: 'core: ExcelJS is loaded when a workbook is written, not at start-up', run: checkCoreLoadsOnDemand },
   {
-    name: 'core: every chunk its entry imports is in the build; the export, the Results, the record files, recovery and demo mode load on first use',
+    name: 'core: every chunk its entry imports is in the build; the export, the Results, the record files, recovery, demo mode, the sync and the API client load on first use',
     run: checkCoreChunks,
   },
   { name: "core: its log goes to the user-data folder's logs/, where main's does", run: checkCoreLog },

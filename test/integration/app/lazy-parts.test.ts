@@ -60,3 +60,22 @@ describe('a part of the core that cannot load', () => {
     await app.close();
   });
 });
+
+describe('a sync, whose module the first sync loads', () => {
+  it('cancelled the moment it starts (before the module of the sync and the API client are loaded) ends cancelled, with nothing synced; the next one runs', async () => {
+    const app = await openApp({ key: DEMO_KEY });
+    const { s, platform } = app;
+    s.setSettings({ baseUrl: sim.url, requestsPerMinute: 10_000 });
+    const brand = sim.brands[0]!.id;
+    const { jobId } = s.parts.sync.start({});
+    expect(s.parts.sync.cancel(jobId)).toEqual({ cancelled: true });
+    const first = await platform.waitFor('sync:done');
+    expect(first).toMatchObject({ jobId, summary: { cancelled: true, brands: [] } });
+    expect(await app.call('opportunities:list', { filter: { brandId: brand }, offset: 0, limit: 10 })).toMatchObject({ total: 0 });
+    const again = s.parts.sync.start({});
+    expect(again.jobId).not.toBe(jobId);
+    expect(await platform.waitFor('sync:done')).toMatchObject({ jobId: again.jobId, summary: { cancelled: false, error: null } });
+    expect((await app.call('opportunities:list', { filter: { brandId: brand }, offset: 0, limit: 10 })).total).toBeGreaterThan(50);
+    await app.close();
+  });
+});
