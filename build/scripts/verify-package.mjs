@@ -444,6 +444,58 @@ export function checkCoreLoadsOnDemand(ctx) {
   });
 }
 
+/** The parts the core loads on first use (electron/core/app/lazy.ts), by a module each one's chunk holds (the build names each module it bundles in a comment). */
+export const CORE_ON_FIRST_USE = Object.freeze([
+  'electron/core/export/csv-export.ts',
+  'electron/core/results/report.ts',
+  'electron/core/app/record.ts',
+  'electron/core/store/recover.ts',
+  'electron/simulator/demo.ts',
+  'electron/core/sync.ts',
+  'electron/core/api/client.ts',
+]);
+
+/**
+ * The core's entry and every chunk it imports, at start-up or with import() on first use, followed
+ * through: each relative import names a file the build holds (a chunk left out of the package would fail
+ * its first call, or the core's start); and each part loaded on first use is in a chunk of its own,
+ * not in a file the core loads at start-up (every launch would wait for it). Runs again on what the
+ * asar holds. @param {Context} ctx
+ */
+export function checkCoreChunks(ctx) {
+  const entry = resolve(ctx.outDir, CORE_BUNDLE);
+  if (readText(entry) === undefined) return []; // checkCoreFork's to report
+  const name = (/** @type {string} */ file) => relative(ctx.outDir, file).split(sep).join('/');
+  /** @type {Map<string, 'start' | 'first use'>} */
+  const when = new Map();
+  /** @type {[string, 'start' | 'first use'][]} */
+  const queue = [[entry, 'start']];
+  const problems = [];
+  while (queue.length > 0) {
+    const [file, at] = /** @type {[string, 'start' | 'first use']} */ (queue.shift());
+    if (when.get(file) === 'start' || when.get(file) === at) continue;
+    when.set(file, at);
+    const code = withoutComments(readText(file) ?? '');
+    const edges = [
+      ...[...code.matchAll(/(?:\bfrom\s*|^import\s*)["'](\.{1,2}\/[^"'\n]+)["']/gm)].map((m) => /** @type {const} */ ([m[1], at])),
+      ...[...code.matchAll(/\bimport\(\s*["'`](\.{1,2}\/[^"'`\n]+)["'`]\s*\)/g)].map((m) => /** @type {const} */ ([m[1], 'first use'])),
+    ];
+    for (const [spec, next] of edges) {
+      const target = resolve(dirname(file), spec);
+      if (readText(target) === undefined)
+        problems.push(`${name(file)} imports ${spec} (${next === 'start' ? 'at start-up' : 'on first use'}), which the build does not hold`);
+      else if (isInside(ctx.outDir, target)) queue.push([target, next]);
+    }
+  }
+  for (const module of CORE_ON_FIRST_USE) {
+    const holders = [...when].filter(([file]) => (readText(file) ?? '').split('\n').includes(`// ${module}`));
+    if (holders.length === 0 && problems.length === 0) problems.push(`no file the core imports holds ${module}, which it loads on first use`);
+    for (const [file, at] of holders)
+      if (at === 'start') problems.push(`${name(file)} holds ${module} and the core loads it at start-up: load it on first use (electron/core/app/lazy.ts)`);
+  }
+  return problems;
+}
+
 /**
  * The core process logs where main's does: main hands it the user-data
  * folder's logs/ in WORKBENCH_LOG_DIR, and the core reads that (without it,
@@ -469,6 +521,10 @@ export const BUILD_CHECKS = Object.freeze([
   { name: "core: the demo simulator only, without the simulator's fault injection and /__sim/ admin routes", run: checkCoreDemoSimulator },
   { name: "core: the API client's requests go through Electron's net.fetch", run: checkCoreNetFetch },
   { name: 'core: ExcelJS is loaded when a workbook is written, not at start-up', run: checkCoreLoadsOnDemand },
+  {
+    name: 'core: every chunk its entry imports is in the build; the export, the Results, the record files, recovery, demo mode, the sync and the API client load on first use',
+    run: checkCoreChunks,
+  },
   { name: "core: its log goes to the user-data folder's logs/, where main's does", run: checkCoreLog },
   { name: 'index.html: every script and stylesheet it references was built; no inline scripts', run: checkRendererHtml },
 ]);

@@ -35,12 +35,15 @@ async function child<T>(args: string[], start: (args: string[]) => ReturnType<ty
 
 /**
  * The engine's phases (test/bench/phase.ts) and the open bench
- * (test/bench/open.ts), each bundled into one JavaScript file, as the app's
- * build bundles its core, and run by plain `node`: their figures (the time
- * from process start, peak memory) are Node and the core, not tsx compiling
- * TypeScript and holding its loader. Written under node_modules/.cache so the
- * packages they import (better-sqlite3, zod) resolve as they do for the app.
- * Fall back to tsx, and say so, when esbuild is not there.
+ * (test/bench/open.ts), each bundled, as the app's build bundles its core, and
+ * run by plain `node`: their figures (the time from process start, peak
+ * memory) are Node and the core, not tsx compiling TypeScript and holding its
+ * loader. Written under node_modules/.cache so the packages they import
+ * (better-sqlite3, zod) resolve as they do for the app. The open bench is built
+ * by the app's own bundler with the core's build options (open.vite.config.ts):
+ * the same tree-shaking, and the modules the core loads on first use split
+ * into chunks beside the entry as in out/main, so it loads what a launch loads
+ * and no more. Fall back to tsx, and say so, when the bundler fails.
  */
 const BUNDLES = join('node_modules', '.cache', 'workbench-bench');
 /** The packages left outside the bundle: as the app's build (electron.vite.config.ts), every dependency but those package.json's config bundles. */
@@ -51,32 +54,40 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
 };
 const EXTERNAL = [...Object.keys(pkg.dependencies), ...Object.keys(pkg.devDependencies)].filter((d) => !pkg.config.bundledDependencies.includes(d));
 const bundleOf = (name: string) => join(BUNDLES, `${name}-${process.pid}.mjs`);
+/** The open bench's build: a folder (its entry main/open.js and the chunks beside it). */
+const openBuild = join(BUNDLES, `open-${process.pid}`);
+const openEntry = join(openBuild, 'main', 'open.js');
 async function buildBundle(name: 'open' | 'phase'): Promise<'bundle' | 'tsx'> {
   const code = await new Promise<number | null>((resolve) => {
-    const b = spawn(
-      'node_modules/.bin/esbuild',
-      [
-        `test/bench/${name}.ts`,
-        '--bundle',
-        '--platform=node',
-        '--format=esm',
-        '--target=node20',
-        ...EXTERNAL.map((d) => `--external:${d}`),
-        `--outfile=${bundleOf(name)}`,
-        '--log-level=error',
-      ],
-      { stdio: ['ignore', 'ignore', 'inherit'] },
-    );
+    const b =
+      name === 'open'
+        ? spawn('node_modules/.bin/electron-vite', ['build', '-c', 'test/bench/open.vite.config.ts', '--outDir', openBuild, '-l', 'error'], {
+            stdio: ['ignore', 'ignore', 'inherit'],
+          })
+        : spawn(
+            'node_modules/.bin/esbuild',
+            [
+              `test/bench/${name}.ts`,
+              '--bundle',
+              '--platform=node',
+              '--format=esm',
+              '--target=node20',
+              ...EXTERNAL.map((d) => `--external:${d}`),
+              `--outfile=${bundleOf(name)}`,
+              '--log-level=error',
+            ],
+            { stdio: ['ignore', 'ignore', 'inherit'] },
+          );
     b.on('error', () => resolve(-1));
     b.on('exit', resolve);
   });
   if (code === 0) return 'bundle';
-  process.stderr.write(`${name} bench: esbuild unavailable, running it under tsx (start-up and memory then include tsx)\n`);
+  process.stderr.write(`${name} bench: its bundler failed, running it under tsx (start-up and memory then include tsx)\n`);
   return 'tsx';
 }
 let openRunner: 'bundle' | 'tsx' = 'tsx';
 let phaseRunner: 'bundle' | 'tsx' = 'tsx';
-const openPhase = <T>(db: string) => (openRunner === 'bundle' ? child<T>([bundleOf('open'), db], plainNode) : child<T>(['test/bench/open.ts', db]));
+const openPhase = <T>(db: string) => (openRunner === 'bundle' ? child<T>([openEntry, db], plainNode) : child<T>(['test/bench/open.ts', db]));
 const phase = <T>(...args: string[]) =>
   phaseRunner === 'bundle' ? child<T>([bundleOf('phase'), ...args], plainNode) : child<T>(['test/bench/phase.ts', ...args]);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -357,7 +368,8 @@ try {
   }
   process.stdout.write('\nWritten to bench-results.json.\n');
 } finally {
-  for (const name of ['open', 'phase']) rmSync(bundleOf(name), { force: true });
+  rmSync(bundleOf('phase'), { force: true });
+  rmSync(openBuild, { recursive: true, force: true });
   if (process.env.BENCH_KEEP) process.stderr.write(`Kept ${root}\n`);
   else rmSync(root, { recursive: true, force: true });
 }

@@ -6,9 +6,12 @@ import { existsSync } from 'node:fs';
 import { Cache } from '../store/cache';
 import { CacheError, type OpenProgress } from '../store/db';
 import { otherOpeners } from '../store/open-marker';
-import { recoverDamagedCache } from '../store/recover';
 import type { PipelineDays } from '../store/opportunity-list';
 import type { Backups } from './backups';
+import { onFirstUse } from './lazy';
+
+/** Rebuilding a damaged cache with the user's record carried over: loaded when a cache is found damaged (lazy.ts). */
+const recovering = onFirstUse('cache recovery', () => import('../store/recover'));
 
 export interface CacheKeeperDeps {
   appVersion: string;
@@ -97,6 +100,7 @@ export class CacheKeeper {
   }
 
   private async recover(path: string, atOpen = true): Promise<void> {
+    const { recoverDamagedCache } = await recovering();
     const { cache, report } = await recoverDamagedCache(path, { appVersion: this.deps.appVersion, latestBackup: () => this.deps.backups().latest() });
     this.cache = cache;
     this.recovery = { message: report.message, at: new Date().toISOString() };

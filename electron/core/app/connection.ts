@@ -3,14 +3,18 @@
 // The key goes only to an API origin the user confirmed (or the default API, or this computer):
 // the settings are asked before each request that carries it, whatever wrote settings.json.
 import type { ContractHandlers, KeyStatus } from '../../../shared/contract';
-import { TrakkrClient } from '../api/client';
+import type { TrakkrClient } from '../api/client';
 import { ApiError } from '../api/errors';
 import type { SecretStore, Transport } from '../seams';
 import type { Cache } from '../store/cache';
 import { KeyManager, type Keychain } from './keys';
+import { onFirstUse } from './lazy';
 import { WorkbenchError } from '../../../shared/errors';
 import type { Platform } from './platform';
 import type { SettingsFile } from './settings';
+
+/** The API client (its requests, retries and the service's answers' schemas): loaded by the first call that reaches the service (lazy.ts). */
+const apiClient = onFirstUse('connection to the Trakkr API', () => import('../api/client'));
 
 export interface ConnectionDeps {
   platform: Platform;
@@ -37,7 +41,8 @@ export class Connection {
     return this.online;
   }
 
-  client(apiKey?: string): TrakkrClient {
+  async client(apiKey?: string): Promise<TrakkrClient> {
+    const { TrakkrClient } = await apiClient();
     const demoUrl = this.deps.demoUrl();
     const settings = this.deps.settings.get();
     // The client asks for the key just before its first request: refuse it there, so nothing is sent.
@@ -66,7 +71,7 @@ export class Connection {
 
   private async verifyKey(key: string): Promise<string> {
     try {
-      const { brands } = await this.client(key).brands();
+      const { brands } = await (await this.client(key)).brands();
       this.setOnline(true);
       this.deps.cache().brands.replaceAll(brands, new Date().toISOString());
       return `${brands.length} brand${brands.length === 1 ? '' : 's'} reachable`;

@@ -9,12 +9,15 @@ import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import type { ContractError, ContractHandlers, ContractResults } from '../../../shared/contract';
 import { asFileError } from '../files/file-error';
-import { writeExportFile, previewExport, type ExportOptions } from '../export/csv-export';
-import { confirmExportSent, ExportNotFound } from '../export/confirm-sent';
+import type { ExportOptions } from '../export/csv-export';
 import type { Cache } from '../store/cache';
 import { namedCacheFailure } from '../store/lock-wait';
 import type { FileChoices } from './file-choices';
+import { onFirstUse } from './lazy';
 import type { Platform } from './platform';
+
+/** The export's engine (the CSV, the XLSX, the zip, "I sent these"): loaded on first use (lazy.ts). */
+const exporting = onFirstUse('export', async () => ({ ...(await import('../export/csv-export')), ...(await import('../export/confirm-sent')) }));
 
 export type ExportChoices = Omit<ExportOptions, 'out'>;
 
@@ -40,6 +43,7 @@ export class ExportJobs {
     const controller = new AbortController();
     this.previewing = controller;
     try {
+      const { previewExport } = await exporting();
       return await previewExport(this.deps.cache(), { senderName, ...this.checked(o), signal: controller.signal });
     } finally {
       if (this.previewing === controller) this.previewing = null;
@@ -47,7 +51,8 @@ export class ExportJobs {
   }
 
   /** "I sent these": the export's addresses become contacted (a follow-ups export: followed up) today. */
-  confirmSent(exportId: string): ContractResults['export:confirm-sent'] {
+  async confirmSent(exportId: string): Promise<ContractResults['export:confirm-sent']> {
+    const { confirmExportSent, ExportNotFound } = await exporting();
     try {
       const r = confirmExportSent(this.deps.cache(), exportId, this.deps.today?.() ?? new Date().toISOString().slice(0, 10));
       if (r.updated) this.deps.onDone?.();
@@ -76,13 +81,16 @@ export class ExportJobs {
     const controller = new AbortController();
     const { platform } = this.deps;
     const job = { controller, done: Promise.resolve(), cancelled: false };
-    job.done = writeExportFile(this.deps.cache(), {
-      senderName,
-      ...opts,
-      out: path,
-      signal: controller.signal,
-      onProgress: (p) => platform.emit('export:progress', { jobId, rows: p.rows, bytes: p.bytes }),
-    })
+    job.done = exporting()
+      .then(({ writeExportFile }) =>
+        writeExportFile(this.deps.cache(), {
+          senderName,
+          ...opts,
+          out: path,
+          signal: controller.signal,
+          onProgress: (p) => platform.emit('export:progress', { jobId, rows: p.rows, bytes: p.bytes }),
+        }),
+      )
       .then((result) => {
         this.exportedFiles.set(jobId, result.files);
         platform.emit('export:done', { jobId, result: { ...result, files: result.files.map((f) => basename(f)) }, error: null });

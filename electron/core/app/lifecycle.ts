@@ -10,9 +10,10 @@ import { WorkbenchError } from '../../../shared/errors';
 import { join } from 'node:path';
 import type { CacheKeeper } from './cache-keeper';
 import type { Connection } from './connection';
-import { DemoKeychain, removeCacheFiles, seedDemoRecord, startDemoApi, type DemoSimulator } from './demo';
+import type { DemoSimulator } from './demo';
 import type { ExportJobs } from './export-jobs';
 import type { Keychain } from './keys';
+import { onFirstUse } from './lazy';
 import type { Platform } from './platform';
 import { applyNoReply } from './triage';
 import type { RecordKeeping } from './record-keeping';
@@ -52,6 +53,8 @@ export interface LifecycleDeps {
 
 /** How often, while the app stays open, the no-reply rule looks again (a window left open for days). */
 const NO_REPLY_EVERY_MS = 60 * 60_000;
+/** Demo mode's parts (the simulator served in this process): loaded when demo mode starts (lazy.ts). */
+const demoParts = onFirstUse('demo mode', () => import('./demo'));
 
 export class AppLifecycle {
   /** The demo's simulator while in demo mode, else null. */
@@ -67,6 +70,7 @@ export class AppLifecycle {
   }
 
   async openDemo(): Promise<void> {
+    const { DemoKeychain, seedDemoRecord, startDemoApi } = await demoParts();
     this.demo = await startDemoApi(this.d.demoOpportunities);
     await this.openCache(cachePath({ userDataDir: this.d.userDataDir, demo: true }), new DemoKeychain());
     // A fresh demo cache gets the demo user's pitches, so the Results show the feature working.
@@ -128,6 +132,7 @@ export class AppLifecycle {
 
   async resetDemo(): Promise<{ reset: true }> {
     if (!this.demo) throw new WorkbenchError('not-demo', 'Only the demo data can be reset from here.');
+    const { DemoKeychain, removeCacheFiles, seedDemoRecord } = await demoParts();
     await this.d.sync.stop();
     const path = this.d.keeper.cache.path;
     // Not compacted: the file is deleted next.

@@ -7,7 +7,10 @@ import type { BackupInfo, DncCsvPreview, ImportPreview, RecordCounts } from '../
 import type { Cache } from '../store/cache';
 import { Backups } from './backups';
 import type { FileChoices } from './file-choices';
-import { exportDncCsv, exportRecord, importDncCsv, importRecord, previewDncCsv, previewImport } from './record';
+import { onFirstUse } from './lazy';
+
+/** Moving the record and the do-not-contact CSV (record.ts, with the CSV reader and writer): loaded on first use (lazy.ts). */
+const recordFiles = onFirstUse('record import and export', () => import('./record'));
 
 export type FilePurpose = 'record-export' | 'record-import' | 'dnc-import' | 'dnc-export';
 
@@ -41,30 +44,36 @@ export class RecordKeeping {
   }
 
   async exportRecord(handle: string): Promise<RecordCounts> {
+    const { exportRecord } = await recordFiles();
     return exportRecord(this.deps.cache(), this.deps.appVersion, this.deps.files.take(handle, 'save', 'where to save the record'));
   }
 
-  previewImport(handle: string): Promise<ImportPreview> {
+  async previewImport(handle: string): Promise<ImportPreview> {
+    const { previewImport } = await recordFiles();
     return previewImport(this.deps.cache(), this.deps.files.peek(handle, 'open', 'a record file'));
   }
 
   async importRecord(handle: string): Promise<ImportPreview> {
+    const { importRecord } = await recordFiles();
     const report = await importRecord(this.deps.cache(), this.backups, this.deps.files.take(handle, 'open', 'a record file'));
     if (!report.nothingChanged) this.changed();
     return report;
   }
 
-  previewDncCsv(handle: string, column?: string): DncCsvPreview {
+  async previewDncCsv(handle: string, column?: string): Promise<DncCsvPreview> {
+    const { previewDncCsv } = await recordFiles();
     return previewDncCsv(this.deps.cache(), this.deps.files.peek(handle, 'open', 'a CSV file'), column);
   }
 
-  importDncCsv(handle: string, column?: string): DncCsvPreview {
+  async importDncCsv(handle: string, column?: string): Promise<DncCsvPreview> {
+    const { importDncCsv } = await recordFiles();
     const r = importDncCsv(this.deps.cache(), this.deps.files.take(handle, 'open', 'a CSV file'), column);
     if (r.toAdd > 0) this.changed();
     return r;
   }
 
-  exportDncCsv(handle: string): { entries: number } {
+  async exportDncCsv(handle: string): Promise<{ entries: number }> {
+    const { exportDncCsv } = await recordFiles();
     return { entries: exportDncCsv(this.deps.cache(), this.deps.files.take(handle, 'save', 'where to save the list')) };
   }
 

@@ -14,16 +14,14 @@ import type { ContractHandlers, ContractResults } from '../../../shared/contract
 import { WorkbenchError } from '../../../shared/errors';
 import type { SyncSummary } from '../../../shared/model';
 import { periodOf, type Period, type PeriodPreset } from '../../../shared/results';
-import { exportResultsTables } from '../export/results-tables';
 import { evidenceFor, isNewSince, matchBrand } from '../results/match';
-import { reportDocument, writePdf, writeWhole } from '../results/report-files';
-import { resultsOf } from '../results/report';
 import type { Cache } from '../store/cache';
 import { keptBefore } from '../store/citation-facts';
 import { missingIds } from '../store/opportunity-detail';
 import { everAtStage } from '../store/outreach-results';
 import type { DomainDeps } from './domain-deps';
 import type { FileChoices } from './file-choices';
+import { onFirstUse } from './lazy';
 import { applyAction, type ActionContext, type Applied } from './triage';
 
 export interface ResultsPeriodArgs {
@@ -36,6 +34,13 @@ export interface ResultsPeriodArgs {
 export interface ResultsDeps extends DomainDeps {
   files: FileChoices;
 }
+
+/** The Results' figures, its report and its tables (with the export's writers): loaded on first use (lazy.ts). */
+const reporting = onFirstUse('Results', async () => ({
+  ...(await import('../results/report')),
+  ...(await import('../results/report-files')),
+  ...(await import('../export/results-tables')),
+}));
 
 /** The period a preset means today (the core's calendar), or the custom days given. */
 export function periodFor(p: ResultsPeriodArgs, today: string): Period {
@@ -100,6 +105,7 @@ async function saveReport(
   d: ResultsDeps,
   o: { format: 'pdf'; file: string } | { format: 'html'; file: string; title: string; html: string; css: string },
 ): Promise<ContractResults['results:save-report']> {
+  const { reportDocument, writePdf, writeWhole } = await reporting();
   const path = d.files.take(o.file, 'save', 'where to save the report');
   const bytes = o.format === 'pdf' ? writePdf(path, await d.platform.printToPdf()) : writeWhole(path, reportDocument(o), 'The report');
   return { name: basename(path), bytes };
@@ -113,6 +119,7 @@ async function exportTables(
   format: 'csv' | 'xlsx',
   file: string,
 ): Promise<ContractResults['results:export']> {
+  const { exportResultsTables, resultsOf } = await reporting();
   const cache = d.cache();
   const report = resultsOf(cache, brandId, periodFor(p, d.today()), d.today());
   const path = d.files.take(file, 'save', 'where to save the tables');
@@ -126,7 +133,7 @@ export function resultsHandlers(
   d: ResultsDeps,
 ): Pick<ContractHandlers, 'results:get' | 'results:evidence' | 'results:cited' | 'results:save-report' | 'results:export'> {
   return {
-    'results:get': ({ brandId, ...p }) => resultsOf(d.cache(), brandId, periodFor(p, d.today()), d.today()),
+    'results:get': async ({ brandId, ...p }) => (await reporting()).resultsOf(d.cache(), brandId, periodFor(p, d.today()), d.today()),
     'results:evidence': ({ brandId, id }) => evidenceFor(d.cache().readable, brandId, id),
     'results:cited': ({ brandId }) => ({ ids: [...matchBrand(d.cache().readable, brandId).evidence.keys()] }),
     'results:save-report': (o) => saveReport(d, o),

@@ -1,16 +1,22 @@
 // Sync as a job, one at a time: its events passed on to the renderer, its outcome kept and read
 // into the online state and the key's last check.
+import { randomUUID } from 'node:crypto';
 import { WorkbenchError } from '../../../shared/errors';
 import type { ContractHandlers, SyncState } from '../../../shared/contract';
 import type { TrakkrClient } from '../api/client';
+import { ApiError } from '../api/errors';
 import type { Cache } from '../store/cache';
-import { startSyncJob, type SyncJob, type SyncSummary } from '../sync';
+import type { SyncJob, SyncSummary } from '../sync';
+import { onFirstUse } from './lazy';
 import type { Platform } from './platform';
+
+/** The sync (with the API client it drives): loaded by the first sync (lazy.ts); a launch's sync starts once the window is up. */
+const syncing = onFirstUse('sync', () => import('../sync'));
 
 export interface SyncJobsDeps {
   platform: Platform;
   cache(): Cache;
-  client(): TrakkrClient;
+  client(): Promise<TrakkrClient>;
   setOnline(online: boolean): void;
   /** The service refused the key during a sync. */
   keyRefused(message: string): void;
@@ -40,18 +46,27 @@ export class SyncJobs {
   start(args: { brandIds?: string[] }): { jobId: string } {
     if (this.running) return { jobId: this.running.id };
     const { platform, setOnline } = this.deps;
-    let jobId = '';
     const startedAt = new Date().toISOString();
-    const job = startSyncJob(this.deps.cache(), this.deps.client(), {
-      brandIds: args.brandIds,
-      holderLabel: 'the Outreach Workbench app',
-      onEvent: (event) => {
-        if (this.running) this.running.last = event;
-        if (event.type === 'brands' || event.type === 'progress') setOnline(true);
-        platform.emit('sync:event', { jobId, event });
-      },
-    });
-    jobId = job.id;
+    const cache = this.deps.cache();
+    // As startSyncJob (sync.ts) makes a job, with the sync's module loaded first: a cancel meanwhile stops it before its first request.
+    const jobId = randomUUID();
+    const controller = new AbortController();
+    const job: SyncJob = {
+      id: jobId,
+      cancel: () => controller.abort(new ApiError('cancelled', 'Cancelled.')),
+      done: Promise.all([syncing(), this.deps.client()]).then(([{ runSync }, client]) =>
+        runSync(cache, client, {
+          brandIds: args.brandIds,
+          holderLabel: 'the Outreach Workbench app',
+          signal: controller.signal,
+          onEvent: (event) => {
+            if (this.running) this.running.last = event;
+            if (event.type === 'brands' || event.type === 'progress') setOnline(true);
+            platform.emit('sync:event', { jobId, event });
+          },
+        }),
+      ),
+    };
     this.running = { ...job, last: null };
     job.done
       .then((summary) => {

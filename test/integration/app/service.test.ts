@@ -57,7 +57,7 @@ describe('the key', () => {
     const st = await s.parts.connection.setKey(DEMO_KEY, true);
     expect(st).toMatchObject({ state: 'session', last4: 'demo' });
     expect(keychain.value).toBeNull();
-    const { brands } = await s.parts.connection.client().brands();
+    const { brands } = await (await s.parts.connection.client()).brands();
     expect(brands).toHaveLength(3);
     for (const f of readdirSync(tmp.dir)) expect(readFileSync(join(tmp.dir, f)).includes(Buffer.from(DEMO_KEY.slice(8))), f).toBe(false);
     await s.close();

@@ -85,7 +85,7 @@ describe('settings:set refuses an API address the key must not go to', () => {
       },
     });
     expect(s.parts.settings.get().baseUrl).toBe(DEFAULT);
-    expect(s.parts.connection.client().baseUrl).toBe(DEFAULT);
+    expect((await s.parts.connection.client()).baseUrl).toBe(DEFAULT);
   });
 
   it.each([
@@ -123,7 +123,7 @@ describe('a new API origin is shown to the user before the key is sent there', (
       },
     });
     expect(s.parts.settings.get().baseUrl).toBe(DEFAULT);
-    expect(s.parts.connection.client().baseUrl).toBe(DEFAULT);
+    expect((await s.parts.connection.client()).baseUrl).toBe(DEFAULT);
     expect(onDisk().baseUrl).toBe(DEFAULT);
 
     // A confirmation for some other origin is no confirmation.
@@ -138,7 +138,7 @@ describe('a new API origin is shown to the user before the key is sent there', (
 
     const ok = await set({ baseUrl: 'https://other.example/api/', confirmOrigin: 'https://other.example' });
     expect(ok).toEqual({ ok: true, value: { ...PIPELINE_SETTINGS, baseUrl: 'https://other.example/api', syncOnLaunch: false, requestsPerMinute: 60 } });
-    expect(s.parts.connection.client().baseUrl).toBe('https://other.example/api');
+    expect((await s.parts.connection.client()).baseUrl).toBe('https://other.example/api');
     // The confirmed origin is recorded beside the settings; settings:get never shows it.
     expect(onDisk()).toEqual({
       ...PIPELINE_SETTINGS,
@@ -198,7 +198,7 @@ describe('settings.json edited by hand', () => {
   it('a refused API address is not used: the default is, with a warning; the other fields stay', async () => {
     const { s, dir } = await app({ baseUrl: 'http://evil.example', syncOnLaunch: false, requestsPerMinute: 20 });
     expect(s.parts.settings.get()).toEqual({ ...PIPELINE_SETTINGS, baseUrl: DEFAULT, syncOnLaunch: false, requestsPerMinute: 20 });
-    expect(s.parts.connection.client().baseUrl).toBe(DEFAULT);
+    expect((await s.parts.connection.client()).baseUrl).toBe(DEFAULT);
     const f = new SettingsFile(join(dir, 'settings.json'));
     expect(f.warning).toBe(
       'settings.json names an API address the app refuses, so https://api.trakkr.ai is used instead. http:// sends the key unencrypted, so it is allowed only for this computer (localhost, 127.x.x.x or [::1]), for the simulator. Use https://evil.example instead.',

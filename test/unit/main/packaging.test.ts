@@ -24,6 +24,8 @@ interface VerifyPackage {
   checkCoreDemoSimulator: Check;
   checkCoreNetFetch: Check;
   checkCoreLoadsOnDemand: Check;
+  checkCoreChunks: Check;
+  CORE_ON_FIRST_USE: readonly string[];
   checkCoreLog: Check;
   nativeFiles(nodeModules: string, name: string): string[];
   checkRendererHtml: Check;
@@ -210,6 +212,7 @@ function electronFetch(electron) {
 }
 process.parentPort.on("message", () => startDemoSimulator({ seed: 1, fetch: electronFetch({ net }) }));
 const workbook = async () => (await import("exceljs")).default;
+const exporting = () => import("./chunks/csv-export-abc.js");
 const logDir = process.env.WORKBENCH_LOG_DIR ?? "/tmp/outreach-workbench-logs";
 `;
 const GOOD_DEMO_CHUNK = `const routes = { "/get-brands": ["GET"], "/get-outreach": ["GET"], "/get-citations": ["GET"], "/get-scores": ["GET", "POST"] };
@@ -218,6 +221,8 @@ function t(options) {
 }
 export { t };
 `;
+// What the core loads on first use, in a chunk of its own (the build names each module it holds in a comment).
+const goodLaterChunk = (modules: readonly string[]) => `${modules.map((m) => `// ${m}\n`).join('')}export const part = 1;\n`;
 const GOOD_PRELOAD = `let electron = require("electron");
 electron.contextBridge.exposeInMainWorld("workbench", { ping: () => electron.ipcRenderer.invoke("workbench:ping") });
 `;
@@ -272,6 +277,7 @@ function goodProject(): string {
   put(dir, 'out/main/index.js', GOOD_MAIN);
   put(dir, 'out/main/core.js', GOOD_CORE);
   put(dir, 'out/main/chunks/demo-abc.js', GOOD_DEMO_CHUNK);
+  put(dir, 'out/main/chunks/csv-export-abc.js', goodLaterChunk(verify.CORE_ON_FIRST_USE));
   put(dir, 'out/preload/index.cjs', GOOD_PRELOAD);
   put(dir, 'out/renderer/index.html', GOOD_HTML);
   put(dir, 'out/renderer/assets/index-abc.js', 'document.title = "ok";\n');
@@ -477,6 +483,31 @@ describe('the package checks can fail', () => {
       (d) => edit(d, 'out/main/chunks/demo-abc.js', (t) => `const ExcelJS = require("exceljs");\n${t}`),
       verify.checkCoreLoadsOnDemand,
       /chunks\/demo-abc\.js loads exceljs/,
+    ],
+    [
+      'a chunk the core loads on first use is not in the build',
+      (d) => rmSync(join(d, 'out/main/chunks/csv-export-abc.js')),
+      verify.checkCoreChunks,
+      /main\/core\.js imports \.\/chunks\/csv-export-abc\.js \(on first use\), which the build does not hold/,
+    ],
+    [
+      'a chunk the core loads at start-up is not in the build',
+      (d) => rmSync(join(d, 'out/main/chunks/demo-abc.js')),
+      verify.checkCoreChunks,
+      /main\/core\.js imports \.\/chunks\/demo-abc\.js \(at start-up\), which the build does not hold/,
+    ],
+    [
+      'the export is loaded at start-up',
+      (d) =>
+        edit(d, 'out/main/core.js', (t) => t.replace('const exporting = () => import("./chunks/csv-export-abc.js");', 'import "./chunks/csv-export-abc.js";')),
+      verify.checkCoreChunks,
+      /chunks\/csv-export-abc\.js holds electron\/core\/export\/csv-export\.ts and the core loads it at start-up/,
+    ],
+    [
+      'demo mode is bundled into the core entry',
+      (d) => edit(d, 'out/main/core.js', (t) => `// electron/simulator/demo.ts\n${t}`),
+      verify.checkCoreChunks,
+      /main\/core\.js holds electron\/simulator\/demo\.ts and the core loads it at start-up/,
     ],
     [
       'main does not hand the core its log folder',
