@@ -11,7 +11,7 @@ import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simu
 import { openApp } from '../../support/app';
 
 vi.mock('../../../electron/core/export/csv-export', () => {
-  throw new Error('chunk csv-export-x.js is missing');
+  throw Object.assign(new Error('chunk csv-export-x.js is missing'), { code: 'ERR_MODULE_NOT_FOUND' });
 });
 
 let sim: Simulator;

@@ -8,7 +8,7 @@ import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simu
 import { openApp } from '../../support/app';
 
 vi.mock('../../../electron/core/sync', () => {
-  throw new Error('chunk sync-x.js is missing');
+  throw Object.assign(new Error('chunk sync-x.js is missing'), { code: 'ERR_MODULE_NOT_FOUND' });
 });
 
 let sim: Simulator;

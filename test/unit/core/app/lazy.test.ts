@@ -3,6 +3,7 @@
 // the next call tries again.
 import { describe, expect, it } from 'vitest';
 import { onFirstUse } from '../../../../electron/core/app/lazy';
+import { toContractError } from '../../../../electron/core/app/handlers';
 import { WorkbenchError } from '../../../../shared/errors';
 
 describe('a part loaded on first use', () => {
@@ -20,7 +21,7 @@ describe('a part loaded on first use', () => {
     let loads = 0;
     const part = onFirstUse('export', async () => {
       loads++;
-      if (loads === 1) throw new Error("Cannot find module '/opt/app/out/main/chunks/csv-export-x.js'");
+      if (loads === 1) throw Object.assign(new Error("Cannot find module '/opt/app/out/main/chunks/csv-export-x.js'"), { code: 'ERR_MODULE_NOT_FOUND' });
       return { ok: true };
     });
     const failed = await part().catch((e: unknown) => e);
@@ -32,5 +33,30 @@ describe('a part loaded on first use', () => {
     });
     expect(await part()).toEqual({ ok: true });
     expect(loads).toBe(2);
+  });
+
+  it('a chunk that does not parse is a damaged installation too', async () => {
+    const part = onFirstUse('Results', async () => {
+      throw new SyntaxError('Unexpected end of input');
+    });
+    expect(await part().catch((e: unknown) => e)).toMatchObject({ kind: 'installation-damaged' });
+  });
+
+  it("a fault of the module's own code (a TypeError at its top level) stays the call's internal error, its stack logged, and is not kept", async () => {
+    let loads = 0;
+    const bug = new TypeError("Cannot read properties of undefined (reading 'columns')");
+    const part = onFirstUse('export', async () => {
+      if (++loads === 1) throw bug;
+      return { ok: true };
+    });
+    const failed = await part().catch((e: unknown) => e);
+    expect(failed).toBe(bug);
+    const logged: unknown[] = [];
+    expect(toContractError(failed, (e) => logged.push(e))).toEqual({
+      kind: 'internal',
+      message: "Something went wrong: Cannot read properties of undefined (reading 'columns')",
+    });
+    expect(logged).toEqual([bug]);
+    expect(await part()).toEqual({ ok: true });
   });
 });
