@@ -447,9 +447,13 @@ export function checkCoreLoadsOnDemand(ctx) {
 /** The parts the core loads on first use (electron/core/app/lazy.ts), by a module each one's chunk holds (the build names each module it bundles in a comment). */
 export const CORE_ON_FIRST_USE = Object.freeze([
   'electron/core/export/csv-export.ts',
+  'electron/core/export/confirm-sent.ts',
   'electron/core/results/report.ts',
+  'electron/core/results/report-files.ts',
+  'electron/core/export/results-tables.ts',
   'electron/core/app/record.ts',
   'electron/core/store/recover.ts',
+  'electron/core/app/demo.ts',
   'electron/simulator/demo.ts',
   'electron/core/sync.ts',
   'electron/core/api/client.ts',

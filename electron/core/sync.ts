@@ -8,10 +8,10 @@
 // cancel, or a failure of the cache's file (a full disk, a read-only or
 // locked cache) stops the whole sync, named as what it is, never as the
 // service's. Stored and reported messages are redacted.
-import { randomUUID } from 'node:crypto';
 import { CITATION_MODES, type CitationMode } from '../../shared/domain';
 import { addDays } from '../../shared/calendar';
 import { ApiError, isCancellation } from './api/errors';
+import { syncJob, type SyncJob } from './sync-job';
 import { pageBudget, type PageBudget } from './api/cursors';
 import { errorGroup, WorkbenchError, type ErrorKind } from '../../shared/errors';
 import { redactKeys } from '../../shared/rules';
@@ -333,18 +333,7 @@ async function syncCitations(cache: Cache, client: TrakkrClient, brandId: string
   });
 }
 
-/** A sync as a job: an id, events, cancel, and the summary when it ends. */
-export interface SyncJob {
-  id: string;
-  cancel(): void;
-  done: Promise<SyncSummary>;
-}
-
+/** A sync as a job (sync-job.ts): its id, cancel, and the summary when it ends. */
 export function startSyncJob(cache: Cache, client: TrakkrClient, opts: Omit<SyncOptions, 'signal'> = {}): SyncJob {
-  const controller = new AbortController();
-  return {
-    id: randomUUID(),
-    cancel: () => controller.abort(new ApiError('cancelled', 'Cancelled.')),
-    done: runSync(cache, client, { ...opts, signal: controller.signal }),
-  };
+  return syncJob((signal) => runSync(cache, client, { ...opts, signal }));
 }

@@ -1,12 +1,11 @@
 // Sync as a job, one at a time: its events passed on to the renderer, its outcome kept and read
 // into the online state and the key's last check.
-import { randomUUID } from 'node:crypto';
 import { WorkbenchError } from '../../../shared/errors';
 import type { ContractHandlers, SyncState } from '../../../shared/contract';
 import type { TrakkrClient } from '../api/client';
-import { ApiError } from '../api/errors';
 import type { Cache } from '../store/cache';
-import type { SyncJob, SyncSummary } from '../sync';
+import type { SyncSummary } from '../sync';
+import { syncJob, type SyncJob } from '../sync-job';
 import { onFirstUse } from './lazy';
 import type { Platform } from './platform';
 
@@ -48,17 +47,13 @@ export class SyncJobs {
     const { platform, setOnline } = this.deps;
     const startedAt = new Date().toISOString();
     const cache = this.deps.cache();
-    // As startSyncJob (sync.ts) makes a job, with the sync's module loaded first: a cancel meanwhile stops it before its first request.
-    const jobId = randomUUID();
-    const controller = new AbortController();
-    const job: SyncJob = {
-      id: jobId,
-      cancel: () => controller.abort(new ApiError('cancelled', 'Cancelled.')),
-      done: Promise.all([syncing(), this.deps.client()]).then(([{ runSync }, client]) =>
+    // The job at once (sync-job.ts, as startSyncJob makes it), the sync's module loaded first: a cancel meanwhile stops it before its first request.
+    const job = syncJob((signal, jobId) =>
+      Promise.all([syncing(), this.deps.client()]).then(([{ runSync }, client]) =>
         runSync(cache, client, {
           brandIds: args.brandIds,
           holderLabel: 'the Outreach Workbench app',
-          signal: controller.signal,
+          signal,
           onEvent: (event) => {
             if (this.running) this.running.last = event;
             if (event.type === 'brands' || event.type === 'progress') setOnline(true);
@@ -66,7 +61,8 @@ export class SyncJobs {
           },
         }),
       ),
-    };
+    );
+    const jobId = job.id;
     this.running = { ...job, last: null };
     job.done
       .then((summary) => {
