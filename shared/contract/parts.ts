@@ -5,7 +5,10 @@
 // not when the module loads: the core's start builds none of them, its first
 // list page only those of the methods it calls, and never a result's.
 import { z } from 'zod';
+import { once } from '../once';
 import { brandIdSchema } from '../rules';
+
+export { once };
 
 /** A result whose type is declared elsewhere (shared/model.ts): a type carrier, unchecked at run time. */
 export const shaped = <T>() => z.custom<T>();
@@ -18,15 +21,6 @@ export const none = z.tuple([]);
 export const one = <T extends z.ZodType>(t: T) => z.tuple([t]);
 /** A job's answer when it starts (sync, export): its id, which its events carry. */
 export const jobStarted = () => z.object({ jobId: z.string() });
-
-/** A value made the first time it is asked for, then kept (a schema several methods share). */
-export function once<T>(make: () => T): () => T {
-  let made: { value: T } | undefined;
-  return () => {
-    made ??= { value: make() };
-    return made.value;
-  };
-}
 
 /** A method's declaration: its argument and result schemas, each built the first time it is read, then kept. */
 export function method<A extends z.ZodType<unknown[]>, R extends z.ZodType>(args: () => A, result: () => R): { readonly args: A; readonly result: R } {

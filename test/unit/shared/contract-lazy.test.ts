@@ -1,7 +1,7 @@
 // The contract's schemas are built the first time they are read, not when the module loads (the core's start
 // pays only for the arguments of the methods it is called with): each method's argument schema is built by its
 // first read and kept (the same schema on every call), its result schema only when read, an event's payload
-// likewise. Counted through zod itself: every builder call (z.object, z.tuple, ...) the contract makes.
+// likewise; the record file's schemas (shared/user-record.ts, loaded at the core's start) when a record is read. Counted through zod itself: every builder call (z.object, z.tuple, ...) the contract makes.
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type * as Zod from 'zod';
 
@@ -86,5 +86,20 @@ describe('the contract builds its schemas on first use', () => {
     expect(view.safeParse([{ filter: { brandId, nope: 1 }, limit: 200 }]).success).toBe(false);
     expect(view.safeParse([{ filter: { brandId }, limit: 5000 }]).success).toBe(false);
     expect(events['export:done'].safeParse({ jobId: 'j', result: null, error: { kind: 'cancelled', message: 'm' } }).success).toBe(true);
+  });
+});
+
+describe("the record file's schemas are built when a record is read", () => {
+  it('not when the module loads; once, then kept', async () => {
+    const before = built.calls;
+    const record = await import('../../../shared/user-record');
+    const atLoad = built.calls - before;
+    const first = cost(() => record.recordFileSchema());
+    expect(first).toBeGreaterThan(10 * atLoad);
+    // The file's schema is made of the others: built with it, then kept.
+    expect(cost(() => record.triageRecordSchema())).toBe(0);
+    expect(cost(() => record.recordFileSchema())).toBe(0);
+    expect(record.recordFileSchema()).toBe(record.recordFileSchema());
+    expect(record.parseRecordFile('{"format":"outreach-workbench-record","version":1}')).toMatchObject({ ok: false });
   });
 });
