@@ -9,6 +9,10 @@
 // window.workbench and the renderer's calls. The core parses every argument
 // with these schemas. Results are not parsed at run time: their schemas carry
 // the types (shared/model.ts's large types ride in `shaped`).
+// Each schema is built the first time it is read (contract/parts.ts's `method`,
+// `builtOnRead`): loading this module builds none, so the core's start pays
+// only for the arguments of the methods it is called with, and never for a
+// result's schema.
 import { z } from 'zod';
 import { ERROR_KINDS, type ErrorKind } from './errors';
 import type { ExportResult, SyncEvent, SyncSummary } from './model';
@@ -20,7 +24,7 @@ import { keysContract, keyStatusSchema } from './contract/keys';
 import { opportunitiesContract } from './contract/opportunities';
 import { outletsContract } from './contract/outlets';
 import { outsideContract } from './contract/outside';
-import { int, shaped } from './contract/parts';
+import { builtOnRead, int, once, shaped } from './contract/parts';
 import { recordContract } from './contract/record';
 import { resultsContract } from './contract/results';
 import { settingsContract } from './contract/settings';
@@ -36,11 +40,13 @@ export { settingsSchema, type Settings, type SettingsPatch } from './contract/se
 export type { SyncState } from './contract/sync';
 
 /** A failure a handler reports: plain data that crosses the bridge, its kind from the app's one vocabulary (shared/errors.ts). */
-const contractErrorSchema = z.object({
-  kind: z.enum(Object.keys(ERROR_KINDS) as [ErrorKind, ...ErrorKind[]]),
-  message: z.string(),
-  field: z.string().optional(),
-});
+const contractErrorSchema = once(() =>
+  z.object({
+    kind: z.enum(Object.keys(ERROR_KINDS) as [ErrorKind, ...ErrorKind[]]),
+    message: z.string(),
+    field: z.string().optional(),
+  }),
+);
 
 // ---- the declaration -------------------------------------------------------
 
@@ -58,27 +64,27 @@ export const contract = {
   ...outsideContract,
   ...settingsContract,
   ...keysContract,
-} as const satisfies Record<`${string}:${string}`, { args: z.ZodType<unknown[]>; result: z.ZodType }>;
+} as const satisfies Record<`${string}:${string}`, { readonly args: z.ZodType<unknown[]>; readonly result: z.ZodType }>;
 
 /** Events main pushes to the renderer, with their payloads. */
-export const events = {
-  'sync:event': z.object({ jobId: z.string(), event: shaped<SyncEvent>() }),
-  'sync:done': z.object({ jobId: z.string(), summary: shaped<SyncSummary>() }),
-  'export:progress': z.object({ jobId: z.string(), rows: int(), bytes: int() }),
-  'export:done': z.object({ jobId: z.string(), result: shaped<ExportResult>().nullable(), error: contractErrorSchema.nullable() }),
-  'app:online': z.object({ online: z.boolean() }),
+export const events = builtOnRead({
+  'sync:event': () => z.object({ jobId: z.string(), event: shaped<SyncEvent>() }),
+  'sync:done': () => z.object({ jobId: z.string(), summary: shaped<SyncSummary>() }),
+  'export:progress': () => z.object({ jobId: z.string(), rows: int(), bytes: int() }),
+  'export:done': () => z.object({ jobId: z.string(), result: shaped<ExportResult>().nullable(), error: contractErrorSchema().nullable() }),
+  'app:online': () => z.object({ online: z.boolean() }),
   'key:status': keyStatusSchema,
   /** A menu item in main asks the window to do something (the window has the words and the confirmations). */
-  'app:command': z.object({ command: z.enum(['restore-backup', 'export-record', 'import-record']) }),
+  'app:command': () => z.object({ command: z.enum(['restore-backup', 'export-record', 'import-record']) }),
   /** The cache was found damaged while open and rebuilt with the user's record carried over. */
-  'cache:recovered': z.object({ message: z.string() }),
+  'cache:recovered': () => z.object({ message: z.string() }),
   /** A write (or the open) waits for another program that holds the cache: whom it waits for, and how long at most. */
-  'cache:waiting': z.object({ message: z.string() }),
+  'cache:waiting': () => z.object({ message: z.string() }),
   /** The core process stopped: restarted once, or down for good. */
-  'core:status': z.object({ state: z.enum(['restarted', 'failed']), message: z.string() }),
+  'core:status': () => z.object({ state: z.enum(['restarted', 'failed']), message: z.string() }),
   /** Main asks the window to show a view (the follow-up reminder's notification was clicked: the Due view). */
-  'app:show': z.object({ view: z.enum(['due']) }),
-} as const satisfies Record<`${string}:${string}`, z.ZodType>;
+  'app:show': () => z.object({ view: z.enum(['due']) }),
+} as const satisfies Record<`${string}:${string}`, () => z.ZodType>);
 
 // ---- the types, inferred ---------------------------------------------------
 
@@ -96,7 +102,7 @@ export type EventPayloads = { [E in EventName]: z.output<(typeof events)[E]> };
 /** The core's implementation of the contract: a handler for every method, typed by its schemas. */
 export type ContractHandlers = { [M in MethodName]: (...args: HandlerArgs<M>) => MethodResult<M> | Promise<MethodResult<M>> };
 
-export type ContractError = z.output<typeof contractErrorSchema>;
+export type ContractError = z.output<ReturnType<typeof contractErrorSchema>>;
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: ContractError };
 

@@ -3,7 +3,11 @@
 // did). Declared here: the history's kinds and the versioned file the record
 // moves in (record export and import, backups), its triage derived from the
 // field table (triage-fields.ts). Pure data and zod schemas, no environment.
+// The schemas are built the first time a record is read (`once`), not when
+// the module loads: the core loads this module at start but reads a record
+// only on an import, a restore or a recovery.
 import { z } from 'zod';
+import { once } from './once';
 import { STATUSES, type Status } from './domain';
 import { STAGES, stageOfLegacyStatus } from './pipeline';
 import { DATE_PATTERN } from './calendar';
@@ -71,12 +75,13 @@ const KIND_SCHEMAS: { [K in TriageKind]: (max?: number) => z.ZodType } = {
   stage: () => z.enum(STAGES).nullable().default(null),
 };
 
-const fieldSchemas = Object.fromEntries(
-  TRIAGE_FIELDS.flatMap((f) => [
-    [f.name, KIND_SCHEMAS[f.kind]('max' in f ? f.max : undefined)],
-    [f.changedAt, isoOrNull.default(null)],
-  ]),
-);
+const fieldSchemas = () =>
+  Object.fromEntries(
+    TRIAGE_FIELDS.flatMap((f) => [
+      [f.name, KIND_SCHEMAS[f.kind]('max' in f ? f.max : undefined)],
+      [f.changedAt, isoOrNull.default(null)],
+    ]),
+  );
 
 /**
  * One opportunity's triage in the record file, from the field table. A file
@@ -84,39 +89,41 @@ const fieldSchemas = Object.fromEntries(
  * a local status: it is carried onto the stage by the rule every migration
  * and import share (stageOfLegacyStatus), and is not kept.
  */
-export const triageRecordSchema = z
-  .object({
-    brand_id: id,
-    opportunity_id: id,
-    ...fieldSchemas,
-    // Versions 1 and 2 only.
-    status: z.enum(STATUSES).nullable().optional(),
-    status_changed_at: isoOrNull.optional(),
-    updated_at: iso,
-  })
-  .transform((r) => {
-    const { status, status_changed_at, ...rest } = r as typeof r & Record<string, unknown>;
-    const t = rest as unknown as TriageRecord;
-    // "New" was stored as no stage: an older file may say so either way.
-    if ((t.stage as string | null) === 'New') t.stage = null;
-    const carried = stageOfLegacyStatus({
-      status: (status as Status | null | undefined) ?? null,
-      status_changed_at: (status_changed_at as string | null | undefined) ?? null,
-      stage: t.stage,
-      stage_changed_at: t.stage_changed_at,
-      stage_reason: t.stage_reason,
-    });
-    if (carried.changed) {
-      const at = (status_changed_at as string | null | undefined) ?? t.updated_at;
-      t.stage = carried.stage as TriageRecord['stage'];
-      t.stage_changed_at = at;
-      if (carried.stage_reason !== t.stage_reason) {
-        t.stage_reason = carried.stage_reason;
-        t.stage_reason_changed_at = at;
+export const triageRecordSchema = once(() =>
+  z
+    .object({
+      brand_id: id,
+      opportunity_id: id,
+      ...fieldSchemas(),
+      // Versions 1 and 2 only.
+      status: z.enum(STATUSES).nullable().optional(),
+      status_changed_at: isoOrNull.optional(),
+      updated_at: iso,
+    })
+    .transform((r) => {
+      const { status, status_changed_at, ...rest } = r as typeof r & Record<string, unknown>;
+      const t = rest as unknown as TriageRecord;
+      // "New" was stored as no stage: an older file may say so either way.
+      if ((t.stage as string | null) === 'New') t.stage = null;
+      const carried = stageOfLegacyStatus({
+        status: (status as Status | null | undefined) ?? null,
+        status_changed_at: (status_changed_at as string | null | undefined) ?? null,
+        stage: t.stage,
+        stage_changed_at: t.stage_changed_at,
+        stage_reason: t.stage_reason,
+      });
+      if (carried.changed) {
+        const at = (status_changed_at as string | null | undefined) ?? t.updated_at;
+        t.stage = carried.stage as TriageRecord['stage'];
+        t.stage_changed_at = at;
+        if (carried.stage_reason !== t.stage_reason) {
+          t.stage_reason = carried.stage_reason;
+          t.stage_reason_changed_at = at;
+        }
       }
-    }
-    return t;
-  });
+      return t;
+    }),
+);
 
 /** One opportunity's triage as the record holds it: every field with its last write time. */
 export type TriageRecord = TriageFields & { [K in (typeof TRIAGE_FIELDS)[number]['changedAt']]: string | null } & {
@@ -125,81 +132,93 @@ export type TriageRecord = TriageFields & { [K in (typeof TRIAGE_FIELDS)[number]
   updated_at: string;
 };
 
-export const doNotContactRecordSchema = z.object({
-  kind: z.enum(['address', 'domain']),
-  value: z.string().min(1).max(320),
-  note: z.string().max(2000),
-  added_at: iso,
-});
+export const doNotContactRecordSchema = once(() =>
+  z.object({
+    kind: z.enum(['address', 'domain']),
+    value: z.string().min(1).max(320),
+    note: z.string().max(2000),
+    added_at: iso,
+  }),
+);
 
-export const exportRecordSchema = z.object({
-  id,
-  at: iso,
-  brand_id: id,
-  preset: z.string().max(40),
-  file_name: z.string().max(400),
-  rows: z.number().int().nonnegative(),
-  opportunities: z.number().int().nonnegative(),
-  marked_exported: z.number().int().nonnegative(),
-  /** The addresses it carried, per opportunity id (what "I sent these" marks contacted); none in a file before version 3. */
-  carried: z
-    .array(z.tuple([id, z.array(z.string().max(320)).max(10_000)]))
-    .max(1_000_000)
-    .nullish(),
-  /** When the user said it was sent (then its addresses were contacted); none in a file before version 3. */
-  sent_at: isoOrNull.optional(),
-});
-export type ExportRecord = z.output<typeof exportRecordSchema>;
+export const exportRecordSchema = once(() =>
+  z.object({
+    id,
+    at: iso,
+    brand_id: id,
+    preset: z.string().max(40),
+    file_name: z.string().max(400),
+    rows: z.number().int().nonnegative(),
+    opportunities: z.number().int().nonnegative(),
+    marked_exported: z.number().int().nonnegative(),
+    /** The addresses it carried, per opportunity id (what "I sent these" marks contacted); none in a file before version 3. */
+    carried: z
+      .array(z.tuple([id, z.array(z.string().max(320)).max(10_000)]))
+      .max(1_000_000)
+      .nullish(),
+    /** When the user said it was sent (then its addresses were contacted); none in a file before version 3. */
+    sent_at: isoOrNull.optional(),
+  }),
+);
+export type ExportRecord = z.output<ReturnType<typeof exportRecordSchema>>;
 
-export const historyRecordSchema = z.object({
-  brand_id: id,
-  opportunity_id: id,
-  at: iso,
-  kind: z.enum(Object.keys(HISTORY_KINDS) as [HistoryKind, ...HistoryKind[]]),
-  detail: z.string().max(2000),
-});
-export type HistoryRecord = z.output<typeof historyRecordSchema>;
+export const historyRecordSchema = once(() =>
+  z.object({
+    brand_id: id,
+    opportunity_id: id,
+    at: iso,
+    kind: z.enum(Object.keys(HISTORY_KINDS) as [HistoryKind, ...HistoryKind[]]),
+    detail: z.string().max(2000),
+  }),
+);
+export type HistoryRecord = z.output<ReturnType<typeof historyRecordSchema>>;
 
-export const draftRecordSchema = z.object({
-  brand_id: id,
-  opportunity_id: id,
-  kind: z.enum(['pitch', 'followup']),
-  subject: z.string().max(2000),
-  body: z.string().max(200_000),
-  base_subject: z.string().max(2000).nullable(),
-  base_body: z.string().max(200_000).nullable(),
-  updated_at: iso,
-});
-export type DraftRecord = z.output<typeof draftRecordSchema>;
+export const draftRecordSchema = once(() =>
+  z.object({
+    brand_id: id,
+    opportunity_id: id,
+    kind: z.enum(['pitch', 'followup']),
+    subject: z.string().max(2000),
+    body: z.string().max(200_000),
+    base_subject: z.string().max(2000).nullable(),
+    base_body: z.string().max(200_000).nullable(),
+    updated_at: iso,
+  }),
+);
+export type DraftRecord = z.output<ReturnType<typeof draftRecordSchema>>;
 
-export const snippetRecordSchema = z.object({
-  id,
-  kind: z.enum(['opening', 'signoff', 'other']),
-  name: z.string().min(1).max(200),
-  text: z.string().max(20_000),
-  updated_at: iso,
-});
-export type SnippetRecord = z.output<typeof snippetRecordSchema>;
+export const snippetRecordSchema = once(() =>
+  z.object({
+    id,
+    kind: z.enum(['opening', 'signoff', 'other']),
+    name: z.string().min(1).max(200),
+    text: z.string().max(20_000),
+    updated_at: iso,
+  }),
+);
+export type SnippetRecord = z.output<ReturnType<typeof snippetRecordSchema>>;
 
 /** The record file (versions 1 and 2; a version-1 file has no drafts or snippets). */
-export const recordFileSchema = z.object({
-  format: z.literal(RECORD_FORMAT),
-  version: z
-    .number()
-    .int()
-    .min(1)
-    .max(RECORD_VERSION)
-    .transform((): typeof RECORD_VERSION => RECORD_VERSION),
-  app_version: z.string().max(40),
-  created_at: iso,
-  triage: z.array(triageRecordSchema),
-  do_not_contact: z.array(doNotContactRecordSchema),
-  exports: z.array(exportRecordSchema),
-  history: z.array(historyRecordSchema),
-  drafts: z.array(draftRecordSchema).default([]),
-  snippets: z.array(snippetRecordSchema).default([]),
-});
-export type RecordFile = z.output<typeof recordFileSchema>;
+export const recordFileSchema = once(() =>
+  z.object({
+    format: z.literal(RECORD_FORMAT),
+    version: z
+      .number()
+      .int()
+      .min(1)
+      .max(RECORD_VERSION)
+      .transform((): typeof RECORD_VERSION => RECORD_VERSION),
+    app_version: z.string().max(40),
+    created_at: iso,
+    triage: z.array(triageRecordSchema()),
+    do_not_contact: z.array(doNotContactRecordSchema()),
+    exports: z.array(exportRecordSchema()),
+    history: z.array(historyRecordSchema()),
+    drafts: z.array(draftRecordSchema()).default([]),
+    snippets: z.array(snippetRecordSchema()).default([]),
+  }),
+);
+export type RecordFile = z.output<ReturnType<typeof recordFileSchema>>;
 
 /** How many of each a record holds: what a backup or an import shows before it changes anything. */
 export interface RecordCounts {
@@ -250,7 +269,7 @@ export function parseRecordFile(text: string): { ok: true; record: RecordFile } 
       ok: false,
       reason: `The record file was written by a newer version of Outreach Workbench (record version ${head.data.version}; this app reads up to ${RECORD_VERSION}). Update the app to import it.`,
     };
-  const parsed = recordFileSchema.safeParse(json);
+  const parsed = recordFileSchema().safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0]!;
     return { ok: false, reason: `The record file is damaged: ${first.path.join('.') || 'its top level'}: ${first.message}. Nothing was imported.` };

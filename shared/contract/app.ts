@@ -5,37 +5,56 @@
 import { z } from 'zod';
 import type { CachedBrand } from '../model';
 import { keyStatusSchema } from './keys';
-import { none, shaped, type ContractSlice } from './parts';
+import { none, once, shaped, method, type ContractSlice } from './parts';
 import { settingsSchema } from './settings';
 import { syncStateSchema } from './sync';
 
-export const appInfoSchema = z.object({
-  name: z.string(),
-  version: z.string(),
-  demo: z.boolean(),
-  cachePath: z.string(),
-  /** The cache file's size on disk (with its write-ahead log), for Settings. */
-  cacheBytes: z.number(),
-  platform: z.string(),
-});
+export const appInfoSchema = once(() =>
+  z.object({
+    name: z.string(),
+    version: z.string(),
+    demo: z.boolean(),
+    cachePath: z.string(),
+    /** The cache file's size on disk (with its write-ahead log), for Settings. */
+    cacheBytes: z.number(),
+    platform: z.string(),
+  }),
+);
 
-export const appStateSchema = z.object({
-  info: appInfoSchema,
-  key: keyStatusSchema,
-  online: z.boolean(),
-  settings: settingsSchema,
-  sync: syncStateSchema,
-  brands: z.array(shaped<CachedBrand>()),
-  /** The cache was found damaged and rebuilt at this launch: what was recovered, in plain words (shown once). */
-  recovery: z.object({ message: z.string(), at: z.string() }).nullable(),
-});
-export type AppInfo = z.output<typeof appInfoSchema>;
-export type AppState = z.output<typeof appStateSchema>;
+export const appStateSchema = once(() =>
+  z.object({
+    info: appInfoSchema(),
+    key: keyStatusSchema(),
+    online: z.boolean(),
+    settings: settingsSchema,
+    sync: syncStateSchema(),
+    brands: z.array(shaped<CachedBrand>()),
+    /** The cache was found damaged and rebuilt at this launch: what was recovered, in plain words (shown once). */
+    recovery: z.object({ message: z.string(), at: z.string() }).nullable(),
+  }),
+);
+export type AppInfo = z.output<ReturnType<typeof appInfoSchema>>;
+export type AppState = z.output<ReturnType<typeof appStateSchema>>;
 
 export const appContract = {
-  'app:info': { args: none, result: appInfoSchema },
-  'app:state': { args: none, result: appStateSchema },
-  'record:dismiss-recovery': { args: none, result: z.object({ dismissed: z.boolean() }) },
-  'demo:start': { args: none, result: z.object({ demo: z.boolean() }) },
-  'demo:reset': { args: none, result: z.object({ reset: z.boolean() }) },
+  'app:info': method(
+    () => none,
+    () => appInfoSchema(),
+  ),
+  'app:state': method(
+    () => none,
+    () => appStateSchema(),
+  ),
+  'record:dismiss-recovery': method(
+    () => none,
+    () => z.object({ dismissed: z.boolean() }),
+  ),
+  'demo:start': method(
+    () => none,
+    () => z.object({ demo: z.boolean() }),
+  ),
+  'demo:reset': method(
+    () => none,
+    () => z.object({ reset: z.boolean() }),
+  ),
 } as const satisfies ContractSlice;

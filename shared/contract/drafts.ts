@@ -6,35 +6,53 @@ import { z } from 'zod';
 import { MAIL_VIA } from '../mail-links';
 import type { ComposeResult, ContactWarning, DraftView } from '../model';
 import type { SnippetRecord } from '../user-record';
-import { brandId, oppId, one, none, shaped, text, type ContractSlice } from './parts';
+import { brandId, oppId, one, none, shaped, text, method, type ContractSlice } from './parts';
 
-const draftKind = z.enum(['pitch', 'followup']);
+const draftKind = () => z.enum(['pitch', 'followup']);
 
 export const draftsContract = {
-  'drafts:get': { args: one(z.strictObject({ brandId, id: oppId, kind: draftKind, to: text(320).optional() })), result: shaped<DraftView>() },
-  'drafts:save': { args: one(z.strictObject({ brandId, id: oppId, kind: draftKind, subject: text(2000), body: text(200_000) })), result: shaped<DraftView>() },
-  'drafts:reset': { args: one(z.strictObject({ brandId, id: oppId, kind: draftKind })), result: shaped<DraftView>() },
-  'snippets:list': { args: none, result: z.array(shaped<SnippetRecord>()) },
-  'snippets:save': {
-    args: one(
-      z.strictObject({ id: z.string().max(100).optional(), kind: z.enum(['opening', 'signoff', 'other']), name: text(200).min(1), text: text(20_000) }),
-    ),
-    result: shaped<SnippetRecord>(),
-  },
-  'snippets:remove': { args: one(z.strictObject({ id: z.string().max(100) })), result: z.object({ removed: z.boolean() }) },
-  'pipeline:warnings': { args: one(z.strictObject({ brandId, id: oppId, addresses: z.array(text(320)).max(50) })), result: z.array(shaped<ContactWarning>()) },
+  'drafts:get': method(
+    () => one(z.strictObject({ brandId, id: oppId, kind: draftKind(), to: text(320).optional() })),
+    () => shaped<DraftView>(),
+  ),
+  'drafts:save': method(
+    () => one(z.strictObject({ brandId, id: oppId, kind: draftKind(), subject: text(2000), body: text(200_000) })),
+    () => shaped<DraftView>(),
+  ),
+  'drafts:reset': method(
+    () => one(z.strictObject({ brandId, id: oppId, kind: draftKind() })),
+    () => shaped<DraftView>(),
+  ),
+  'snippets:list': method(
+    () => none,
+    () => z.array(shaped<SnippetRecord>()),
+  ),
+  'snippets:save': method(
+    () =>
+      one(z.strictObject({ id: z.string().max(100).optional(), kind: z.enum(['opening', 'signoff', 'other']), name: text(200).min(1), text: text(20_000) })),
+    () => shaped<SnippetRecord>(),
+  ),
+  'snippets:remove': method(
+    () => one(z.strictObject({ id: z.string().max(100) })),
+    () => z.object({ removed: z.boolean() }),
+  ),
+  'pipeline:warnings': method(
+    () => one(z.strictObject({ brandId, id: oppId, addresses: z.array(text(320)).max(50) })),
+    () => z.array(shaped<ContactWarning>()),
+  ),
   // A person and shared inboxes (catch-all, role) chosen together: nothing opens until `mix` says how (one message each, the shared ones in Bcc, or together).
-  'mail:compose': {
-    args: one(
-      z.strictObject({
-        brandId,
-        id: oppId,
-        kind: draftKind,
-        via: z.enum(MAIL_VIA),
-        to: z.array(text(320)).min(1).max(50),
-        mix: z.enum(['each', 'bcc', 'together']).optional(),
-      }),
-    ),
-    result: shaped<ComposeResult>(),
-  },
+  'mail:compose': method(
+    () =>
+      one(
+        z.strictObject({
+          brandId,
+          id: oppId,
+          kind: draftKind(),
+          via: z.enum(MAIL_VIA),
+          to: z.array(text(320)).min(1).max(50),
+          mix: z.enum(['each', 'bcc', 'together']).optional(),
+        }),
+      ),
+    () => shaped<ComposeResult>(),
+  ),
 } as const satisfies ContractSlice;

@@ -4,30 +4,31 @@ import { z } from 'zod';
 import { CITATION_MODES } from '../domain';
 import type { ScoreRow } from '../model';
 import { dateSchema } from '../rules';
-import { brandId, one, shaped, text, type ContractSlice } from './parts';
+import { brandId, one, shaped, text, method, type ContractSlice } from './parts';
 
 export const insightsContract = {
-  'scores:get': {
-    args: one(
-      z.strictObject({ brandId, breakdown: z.enum(['', 'model', 'prompt']), start: dateSchema('start').optional(), end: dateSchema('end').optional() }),
-    ),
-    result: z.object({ rows: z.array(shaped<ScoreRow>()), brandName: z.string().nullable(), fetchedAt: z.string().nullable() }),
-  },
-  'citations:get': {
-    args: one(
-      z.strictObject({
-        brandId,
-        mode: z.enum(CITATION_MODES),
-        domain: text(200).optional(),
-        start: dateSchema('start').optional(),
-        end: dateSchema('end').optional(),
+  'scores:get': method(
+    () =>
+      one(z.strictObject({ brandId, breakdown: z.enum(['', 'model', 'prompt']), start: dateSchema('start').optional(), end: dateSchema('end').optional() })),
+    () => z.object({ rows: z.array(shaped<ScoreRow>()), brandName: z.string().nullable(), fetchedAt: z.string().nullable() }),
+  ),
+  'citations:get': method(
+    () =>
+      one(
+        z.strictObject({
+          brandId,
+          mode: z.enum(CITATION_MODES),
+          domain: text(200).optional(),
+          start: dateSchema('start').optional(),
+          end: dateSchema('end').optional(),
+        }),
+      ),
+    () =>
+      z.object({
+        items: z.array(z.record(z.string(), z.unknown())),
+        updatedAt: z.string().nullable(),
+        summary: z.unknown(),
+        fetchedAt: z.string().nullable(),
       }),
-    ),
-    result: z.object({
-      items: z.array(z.record(z.string(), z.unknown())),
-      updatedAt: z.string().nullable(),
-      summary: z.unknown(),
-      fetchedAt: z.string().nullable(),
-    }),
-  },
+  ),
 } as const satisfies ContractSlice;

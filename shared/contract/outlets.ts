@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { ContactWarning, DraftView, MixWarning } from '../model';
 import { PLAN_MAX } from '../outreach';
 import { listFilterSchema } from './opportunities';
-import { brandId, oppId, one, shaped, text, type ContractSlice } from './parts';
+import { brandId, oppId, one, shaped, text, method, type ContractSlice } from './parts';
 import { triageResultSchema } from './triage';
 
 /** One pitch to an outlet for several of its opportunities, as the core drafts it. */
@@ -26,24 +26,31 @@ export interface OutletPlan {
   earlier: ContactWarning[];
 }
 
-const ids = z.array(oppId).min(1).max(PLAN_MAX);
+const ids = () => z.array(oppId).min(1).max(PLAN_MAX);
 
 export const outletsContract = {
   // Every opportunity of one outlet (the domain, any case) under the list's filter, in the list's order: no cap (Snooze all, Not a fit all).
-  'outlets:ids': { args: one(z.strictObject({ filter: listFilterSchema, domain: text(200).min(1) })), result: z.object({ ids: z.array(z.string()) }) },
-  'outlets:plan': { args: one(z.strictObject({ brandId, ids })), result: shaped<OutletPlan>() },
+  'outlets:ids': method(
+    () => one(z.strictObject({ filter: listFilterSchema(), domain: text(200).min(1) })),
+    () => z.object({ ids: z.array(z.string()) }),
+  ),
+  'outlets:plan': method(
+    () => one(z.strictObject({ brandId, ids: ids() })),
+    () => shaped<OutletPlan>(),
+  ),
   // Every covered opportunity marked contacted with the addresses written to and the subject sent: one action (one undo).
-  'outlets:contacted': {
-    args: one(
-      z.strictObject({
-        brandId,
-        ids,
-        addresses: z.array(text(320)).min(1).max(50),
-        subject: text(2000).nullable(),
-        filter: listFilterSchema.omit({ brandId: true }).optional(),
-        counts: z.boolean().optional(),
-      }),
-    ),
-    result: triageResultSchema,
-  },
+  'outlets:contacted': method(
+    () =>
+      one(
+        z.strictObject({
+          brandId,
+          ids: ids(),
+          addresses: z.array(text(320)).min(1).max(50),
+          subject: text(2000).nullable(),
+          filter: listFilterSchema().omit({ brandId: true }).optional(),
+          counts: z.boolean().optional(),
+        }),
+      ),
+    () => triageResultSchema(),
+  ),
 } as const satisfies ContractSlice;

@@ -3,7 +3,7 @@
 // Implemented in electron/core/app/settings.ts.
 import { z } from 'zod';
 import { checkApiBaseUrl } from '../api-origin';
-import { none, one, type ContractSlice } from './parts';
+import { none, one, method, type ContractSlice } from './parts';
 
 export const settingsSchema = z.strictObject({
   /** https://, or http:// to this computer only (the simulator): see shared/api-origin.ts. */
@@ -37,13 +37,20 @@ export const settingsSchema = z.strictObject({
 });
 export type Settings = z.infer<typeof settingsSchema>;
 /** settings:set: any settings, and `confirmOrigin` (the new API origin the user saw and accepted) when the API origin changes. */
-const settingsPatchSchema = settingsSchema
-  .partial()
-  .extend({ confirmOrigin: z.string().max(600).optional() })
-  .strict();
-export type SettingsPatch = z.infer<typeof settingsPatchSchema>;
+const settingsPatchSchema = () =>
+  settingsSchema
+    .partial()
+    .extend({ confirmOrigin: z.string().max(600).optional() })
+    .strict();
+export type SettingsPatch = z.infer<ReturnType<typeof settingsPatchSchema>>;
 
 export const settingsContract = {
-  'settings:get': { args: none, result: settingsSchema },
-  'settings:set': { args: one(settingsPatchSchema), result: settingsSchema },
+  'settings:get': method(
+    () => none,
+    () => settingsSchema,
+  ),
+  'settings:set': method(
+    () => one(settingsPatchSchema()),
+    () => settingsSchema,
+  ),
 } as const satisfies ContractSlice;

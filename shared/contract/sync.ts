@@ -3,19 +3,27 @@
 // Implemented in electron/core/app/sync-jobs.ts.
 import { z } from 'zod';
 import type { SyncEvent, SyncSummary } from '../model';
-import { brandId, jobStarted, one, shaped, type ContractSlice } from './parts';
+import { brandId, jobStarted, once, one, shaped, method, type ContractSlice } from './parts';
 
-export const syncStateSchema = z.object({
-  jobId: z.string().nullable(),
-  running: z.boolean(),
-  /** Last event of the running job (pages, items, a wait with its countdown). */
-  last: shaped<SyncEvent>().nullable(),
-  lastSummary: shaped<SyncSummary>().nullable(),
-  lastFinishedAt: z.string().nullable(),
-});
-export type SyncState = z.output<typeof syncStateSchema>;
+export const syncStateSchema = once(() =>
+  z.object({
+    jobId: z.string().nullable(),
+    running: z.boolean(),
+    /** Last event of the running job (pages, items, a wait with its countdown). */
+    last: shaped<SyncEvent>().nullable(),
+    lastSummary: shaped<SyncSummary>().nullable(),
+    lastFinishedAt: z.string().nullable(),
+  }),
+);
+export type SyncState = z.output<ReturnType<typeof syncStateSchema>>;
 
 export const syncContract = {
-  'sync:start': { args: one(z.strictObject({ brandIds: z.array(brandId).max(1000).optional() })), result: jobStarted },
-  'sync:cancel': { args: one(z.strictObject({ jobId: z.string().max(100) })), result: z.object({ cancelled: z.boolean() }) },
+  'sync:start': method(
+    () => one(z.strictObject({ brandIds: z.array(brandId).max(1000).optional() })),
+    () => jobStarted(),
+  ),
+  'sync:cancel': method(
+    () => one(z.strictObject({ jobId: z.string().max(100) })),
+    () => z.object({ cancelled: z.boolean() }),
+  ),
 } as const satisfies ContractSlice;

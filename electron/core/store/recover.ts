@@ -193,7 +193,7 @@ export function salvagedRecord(tables: Record<TableSpec['name'], TableSalvage>, 
   const triage = fit(tables.triage.rows, (r) => {
     // A cache from before version 3 has no per-field times: its last write stands in for each set field.
     const at = (set: boolean, col: string) => (r[col] as string | null | undefined) ?? (set ? (r.updated_at as string) : null);
-    const p = triageRecordSchema.safeParse({
+    const p = triageRecordSchema().safeParse({
       ...r,
       starred: r.starred === 1,
       status_changed_at: at(r.status != null, 'status_changed_at'),
@@ -228,11 +228,11 @@ export function salvagedRecord(tables: Record<TableSpec['name'], TableSalvage>, 
       app_version: appVersion,
       created_at: new Date().toISOString(),
       triage,
-      do_not_contact: fit(tables.do_not_contact.rows, parseWith(doNotContactRecordSchema)),
-      exports: fit(tables.exports.rows.map(withCarriedList), parseWith(exportRecordSchema)),
-      history: fit(tables.history.rows, parseWith(historyRecordSchema)),
-      drafts: fit(tables.drafts.rows, parseWith(draftRecordSchema)),
-      snippets: fit(tables.snippets.rows, parseWith(snippetRecordSchema)),
+      do_not_contact: fit(tables.do_not_contact.rows, parseWith(doNotContactRecordSchema())),
+      exports: fit(tables.exports.rows.map(withCarriedList), parseWith(exportRecordSchema())),
+      history: fit(tables.history.rows, parseWith(historyRecordSchema())),
+      drafts: fit(tables.drafts.rows, parseWith(draftRecordSchema())),
+      snippets: fit(tables.snippets.rows, parseWith(snippetRecordSchema())),
     },
     misfits,
   };
