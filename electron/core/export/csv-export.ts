@@ -13,7 +13,7 @@
 // cell and the person chooses (the apostrophe, those rows left out, an .xlsx
 // where the text stays as written, or for a tool that never runs formulas the
 // text as written). In an .xlsx every text cell is a string: nothing can run.
-import { accessSync, constants, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, statSync } from 'node:fs';
 import { asFileError } from '../files/file-error';
 import { commitPartial, partialName, removeStalePartials } from '../files/atomic-write';
 import { basename, dirname, extname, join } from 'node:path';
@@ -203,7 +203,13 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
     if (!current) return;
     const c = current;
     current = null;
-    await c.writer.close();
+    try {
+      await c.writer.close();
+    } catch (e) {
+      // A part that failed to close is closed at once (its fd may wait for a write or flush) before the parts are removed.
+      await c.writer.abandon();
+      throw e;
+    }
     // Past Excel's links a sheet, a workbook's links are text: said in the check.
     if (c.writer instanceof XlsxWriter) check.linksAsText += c.writer.linksLeftAsText;
     written.push(c.final);
@@ -262,7 +268,7 @@ async function writeExport(cache: Cache, o: ExportOptions): Promise<ExportResult
   } catch (e) {
     // The open part's file is closed before the temporary parts are removed, so none is left behind.
     await (current as { writer: CsvWriter | XlsxWriter } | null)?.writer.abandon();
-    for (const t of temps) rmSync(t, { force: true });
+    for (const t of temps) fileOps().rmSync(t);
     throw e;
   }
   for (const f of written) bytes += statSync(f).size;

@@ -4,11 +4,11 @@
 // 512 KB that goes to the file when nearly full, and no text is gathered and
 // joined first (at 230 MB of CSV the joins and their copies cost a fifth of
 // the export). The file writes a buffer from the thread pool while the next
-// one fills: at most IN_FLIGHT buffers are out (1.5 MB with the one filling,
-// half a megabyte more than a writer that waited for each write), and the
-// rows wait on the disk only when both are.
+// one fills: at most IN_FLIGHT buffers exist (1 MB, as much as a writer that
+// waited for each write held; none fills while both are out), and the rows
+// wait on the disk only when both are with it.
 import type { Writable } from 'node:stream';
-import { FileStream } from '../files/atomic-write';
+import { endFile, FileStream } from '../files/atomic-write';
 
 const CHUNK = 256 * 1024;
 /** A buffer records are encoded into; it goes to the file once BUFFER_FULL bytes are in it (a record up to 42,000 characters still fits). */
@@ -129,26 +129,11 @@ export class CsvWriter {
     this.buf = this.free.pop() ?? Buffer.allocUnsafe(BUFFER);
   }
 
-  /** The file's `event`, or its failure, whichever comes first. */
-  private until(event: 'drain' | 'finish'): Promise<void> {
-    return new Promise((resolve) => {
-      const done = () => {
-        this.file.off(event, done);
-        this.file.off('error', done);
-        resolve();
-      };
-      this.file.on(event, done);
-      this.file.on('error', done);
-    });
-  }
-
-  /** Write what is left and close the file; rejects if anything failed to reach it. */
+  /** Write what is left and close the file; rejects if anything failed to reach it (the last flush included). */
   async close(): Promise<void> {
     await this.flush();
-    const finished = this.until('finish');
-    this.file.end();
-    if (!this.failure) await finished;
     if (this.failure) throw this.failure;
+    await endFile(this.file);
   }
 
   /** Give up (a cancel, an error elsewhere): close the file at once without caring what it says; resolves once it is closed. */

@@ -22,7 +22,7 @@
 // keeps its leading zeros). The same interface as CsvWriter, abandon()
 // included: the file is closed at once.
 import { Chunks, closeAtOnce } from './csv-writer';
-import { FileStream } from '../files/atomic-write';
+import { endFile, FileStream } from '../files/atomic-write';
 import { ZipWriter, type StreamedEntry } from './zip-writer';
 
 /** What a column's cells hold in a workbook. */
@@ -281,11 +281,8 @@ export class XlsxWriter {
     await this.zip.add('xl/styles.xml', STYLES);
     await this.zip.finish();
     if (this.failure) throw this.failure;
-    await new Promise<void>((resolve, reject) => {
-      if (this.failure) return reject(this.failure);
-      this.file.once('error', reject);
-      this.file.end(() => resolve());
-    });
+    // Finished only once the last flush is back: one that fails (even after end()) fails the export.
+    await endFile(this.file);
   }
 
   /** Give up (a cancel, an error elsewhere): stop the sheet and close the file at once; resolves once it is closed (the caller removes it). */

@@ -14,6 +14,7 @@
 // command writes into that folder.
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
+import { finished } from 'node:stream/promises';
 import { basename, dirname, join } from 'node:path';
 import { asFileError } from './file-error';
 import { fileOps } from './file-ops';
@@ -154,8 +155,8 @@ export class FileStream extends Writable {
   constructor(
     readonly path: string,
     private readonly what = 'The file',
-    /** Bytes between two flushes behind the writes (smaller in the tests). */
-    private readonly flushEvery = FLUSH_BEHIND,
+    /** Bytes between two flushes behind the writes (smaller in the tests: the constructor's or the file seam's). */
+    private readonly flushEvery = fileOps().flushEvery ?? FLUSH_BEHIND,
   ) {
     super({ highWaterMark: 256 * 1024 });
   }
@@ -176,6 +177,8 @@ export class FileStream extends Writable {
 
   override _write(chunk: Buffer, _enc: BufferEncoding, done: (e?: Error | null) => void): void {
     if (this.flushFailure) return done(this.fail(this.flushFailure));
+    // Nothing to write is written as nothing (a write of 0 bytes would come back with 0, which reads as a full disk).
+    if (chunk.length === 0) return done();
     this.writeFrom(chunk, 0, done);
   }
 
@@ -240,10 +243,27 @@ export class FileStream extends Writable {
       this.fd = null;
       done(e);
     };
+    // A finish waiting for a flush (whenIdle) is dropped: the file is closed instead, and endFile() hears the close.
     if (this.writing || this.flushing) this.whenIdle = close;
     else close();
   }
 }
+
+/**
+ * End a FileStream and wait until it is finished: every byte written and flushed to the disk, the file closed.
+ * Rejects with the stream's failure (in the app's words) when a write, a flush behind the writes or the last flush
+ * failed, also one that comes after end(), and when the stream is closed without finishing (destroyed meanwhile).
+ */
+export async function endFile(file: FileStream): Promise<void> {
+  const done = finished(file);
+  file.end();
+  await done;
+  // finished() takes "ended, nothing buffered" for finished when the stream closes: a destroy while the end waited
+  // for a flush would pass for a file flushed to the disk. Only a 'finish' (the last flush and the close done) is one.
+  if (!file.writableFinished) throw file.errored ?? closedUnfinished();
+}
+
+const closedUnfinished = () => Object.assign(new Error('the file was closed before it was finished'), { code: 'ERR_STREAM_PREMATURE_CLOSE' });
 
 /**
  * A temporary file of this app, with the pid of its writer: `<name>.partial-<pid>-<8 hex>`, or

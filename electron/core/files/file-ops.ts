@@ -21,6 +21,8 @@ export interface FileOps {
    * streamed file is flushed this way as it is written, so the last flush (fsyncSync) waits only for its tail.
    */
   flush(fd: number, done: (e: NodeJS.ErrnoException | null) => void): void;
+  /** Bytes between two flushes behind a streamed file's writes; unset: FileStream's own (32 MiB). A test sets it small. */
+  readonly flushEvery?: number;
   closeSync(fd: number): void;
   renameSync(from: string, to: string): void;
   rmSync(path: string): void;

@@ -5,11 +5,11 @@
 // killed writers left: only this app's temporary files, by name and age.
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { existsSync, fstatSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, fdatasyncSync, fstatSync, mkdirSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { WorkbenchError } from '../../../shared/errors';
-import { commitPartial, FileStream, partialName, removeStalePartials, writeFileAtomic } from '../../../electron/core/files/atomic-write';
+import { commitPartial, endFile, FileStream, partialName, removeStalePartials, writeFileAtomic } from '../../../electron/core/files/atomic-write';
 import { realFileOps, useFileOps, type FileOps } from '../../../electron/core/files/file-ops';
 import { errno, withFaults } from '../../support/faulty-files';
 import { tempDir } from '../../support/tmp';
@@ -146,7 +146,7 @@ describe('FileStream (exports)', () => {
   it('a long stream is flushed behind its writes as it goes; a flush that fails fails the stream, naming the export, and the part can be removed', async () => {
     const dir = folder();
     const final = join(dir, 'export.csv');
-    const chunks = Array.from({ length: 12 }, () => bytes(50_000));
+    const chunks = Array.from({ length: 60 }, () => bytes(10_000));
     const write = async (flush: FileOps['flush']) => {
       useFileOps({ ...realFileOps, flush });
       try {
@@ -164,13 +164,17 @@ describe('FileStream (exports)', () => {
       }
     };
     let flushes = 0;
+    // A flush the disk answers at once (done here, answered in the next turn): nothing but the interval keeps them apart.
     const whole = await write((fd, done) => {
       flushes++;
-      realFileOps.flush(fd, done);
+      fdatasyncSync(fd);
+      setImmediate(done, null);
     });
     expect(whole.error).toBeNull();
     // Past 100,000 bytes at least once (how many more depends on when the disk answers: one flush is out at a time).
     expect(flushes).toBeGreaterThanOrEqual(1);
+    // ...and never more than once an interval: 600,000 bytes, a flush at most every 100,000.
+    expect(flushes).toBeLessThanOrEqual(Math.ceil(600_000 / 100_000));
     expect(readFileSync(whole.part).equals(Buffer.concat(chunks))).toBe(true);
     rmSync(whole.part);
     // The disk fails a flush behind the writes (the flush at the end would not): the stream fails all the same.
@@ -180,12 +184,40 @@ describe('FileStream (exports)', () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('a stream stopped while a flush behind its writes is out closes its file only once the flush is back', async () => {
+  /** A stream's part in a folder of its own, with every flush behind its writes held until `held[i]()`. */
+  async function withHeldFlushes(fn: (part: string, dir: string, held: (() => void)[]) => Promise<void>): Promise<void> {
     const dir = folder();
-    const part = partialName(join(dir, 'export.csv'));
     const held: (() => void)[] = [];
     useFileOps({ ...realFileOps, flush: (fd, done) => held.push(() => realFileOps.flush(fd, done)) });
     try {
+      await fn(partialName(join(dir, 'export.csv')), dir, held);
+    } finally {
+      useFileOps(null);
+    }
+  }
+
+  it('while a flush behind the writes is out, the writes go on; the end waits for it', () =>
+    withHeldFlushes(async (part, _dir, held) => {
+      const file = new FileStream(part, 'The export', 1000);
+      const written = (b: Buffer) => new Promise<void>((r) => file.write(b, () => r()));
+      await written(bytes(5000));
+      expect(held.length).toBe(1);
+      // The disk has not answered the flush: three more chunks are written all the same, and no second flush starts.
+      for (let i = 0; i < 3; i++) await written(bytes(5000));
+      expect(file.bytesWritten).toBe(20_000);
+      expect(held.length).toBe(1);
+      let ended = false;
+      const ending = endFile(file).then(() => (ended = true));
+      await new Promise((r) => setImmediate(r));
+      expect(ended).toBe(false);
+      held[0]!();
+      await ending;
+      expect(readFileSync(part).length).toBe(20_000);
+      rmSync(part);
+    }));
+
+  it('a stream stopped while a flush behind its writes is out closes its file only once the flush is back', () =>
+    withHeldFlushes(async (part, dir, held) => {
       const file = new FileStream(part, 'The export', 1000);
       let closed = false;
       file.on('close', () => (closed = true));
@@ -198,10 +230,7 @@ describe('FileStream (exports)', () => {
       await new Promise((r) => file.once('close', r));
       rmSync(part);
       expect(readdirSync(dir)).toEqual([]);
-    } finally {
-      useFileOps(null);
-    }
-  });
+    }));
 });
 
 describe('the clean-up of what killed writers left', () => {
