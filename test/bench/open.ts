@@ -1,8 +1,9 @@
 // What every launch pays before the first list page, in a process of its own
 // that loads what the core process loads before it serves that page: the
-// core's server with every handler and the contract's schemas it parses each
-// call with (the API client, the export and the rest come with them), then
-// opens the cache and reads the page (no sync, no call made). run.ts builds this
+// core's server with every handler (the export, the Results, the sync, the API
+// client and the rest stay in chunks loaded on first use, and the contract's
+// schemas are built when first read, as in the app), then opens the cache and
+// reads the page (no sync, no call made, the settings not read). run.ts builds this
 // file with the app's own bundler and the core's build options
 // (open.vite.config.ts: what the core loads on first use stays in chunks beside
 // it, unloaded, as in out/main) and runs it with plain `node`, so the figure from process start holds Node
