@@ -15,4 +15,6 @@ export interface DomainDeps {
   platform: Platform;
   /** The user's record changed: a backup follows (at most once an hour). */
   changed(): void;
+  /** The window has been given a page of the list: a launch's sync may start now (lifecycle.ts). */
+  pageServed?(): void;
 }

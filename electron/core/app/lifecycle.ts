@@ -40,6 +40,8 @@ export interface LifecycleDeps {
   integrityCheckDelayMs?: number;
   /** How often, while the app stays open, the no-reply rule runs again. Default an hour. */
   noReplyEveryMs?: number;
+  /** How long a launch's sync waits for the window's first page before it starts anyway. Default 1 s. */
+  launchWaitMs?: number;
   log?(level: 'warn' | 'error', message: string): void;
   keeper: CacheKeeper;
   settings: SettingsFile;
@@ -53,6 +55,8 @@ export interface LifecycleDeps {
 
 /** How often, while the app stays open, the no-reply rule looks again (a window left open for days). */
 const NO_REPLY_EVERY_MS = 60 * 60_000;
+/** A launch's sync waits this long at most for the window's first page (a window showing no list never asks for one). */
+const LAUNCH_WAIT_MS = 1000;
 /** Demo mode's parts (the simulator served in this process): loaded when demo mode starts (lazy.ts). */
 const demoParts = onFirstUse('demo mode', () => import('./demo'));
 
@@ -60,8 +64,17 @@ export class AppLifecycle {
   /** The demo's simulator while in demo mode, else null. */
   demo: DemoSimulator | null = null;
   private noReplyTimer: ReturnType<typeof setInterval> | null = null;
+  private closing = false;
+  private pageServed: () => void = () => {};
+  /** Resolved when the window has been given its first page of the list. */
+  private readonly firstPage = new Promise<void>((resolve) => (this.pageServed = resolve));
 
   constructor(private readonly d: LifecycleDeps) {}
+
+  /** The window has been given a page of the list (opportunities.ts): a launch's sync waiting for it starts. */
+  firstPageServed(): void {
+    this.pageServed();
+  }
 
   /** Open the cache at `path` with its keychain; a damaged one (or, with `startOver`, any) is rebuilt with the record carried over. */
   async openCache(path: string, keychain: Keychain, startOver = false): Promise<void> {
@@ -99,14 +112,26 @@ export class AppLifecycle {
   async launch(): Promise<void> {
     // The key is asked for only to decide on a sync: a locked or missing keychain leaves the cache as it is, readable.
     const st = await this.d.connection.keyStatus().catch(() => null);
-    const wanted = this.demo !== null || this.d.settings.get().syncOnLaunch || this.d.keeper.recoveredAtOpen;
-    if (st && st.state !== 'none' && wanted) this.d.sync.start({});
     // After the one follow-up, no reply for a while: Not a fit (No reply). Now, and every hour while the app stays open.
     this.noReplyRule();
     this.noReplyTimer ??= setInterval(() => this.noReplyRule(), this.d.noReplyEveryMs ?? NO_REPLY_EVERY_MS);
     this.noReplyTimer.unref?.();
     // The check the open skipped (a clean last close), in the background once the window has data.
     this.d.keeper.later(this.d.integrityCheckDelayMs ?? 5000, () => this.checkIntegrity());
+    if (!st || st.state === 'none') return;
+    // The window's first page comes first: the sync (its module loaded, its first pages written) waits for it to be
+    // answered, or for LAUNCH_WAIT_MS when the window shows no list; a quit meanwhile starts nothing.
+    await this.afterFirstPage();
+    const wanted = this.demo !== null || this.d.settings.get().syncOnLaunch || this.d.keeper.recoveredAtOpen;
+    if (wanted && !this.closing) this.d.sync.start({});
+  }
+
+  /** The first page answered and its reply sent (a turn later), or the launch's wait over. */
+  private async afterFirstPage(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.firstPage, new Promise<void>((r) => (timer = setTimeout(r, this.d.launchWaitMs ?? LAUNCH_WAIT_MS)))]);
+    clearTimeout(timer);
+    await new Promise<void>((r) => setImmediate(r));
   }
 
   /** The no-reply rule, once: a failure is logged, never in the way. */
@@ -150,6 +175,7 @@ export class AppLifecycle {
    * by `settleMs`, after which the cache closes anyway and the next launch resumes.
    */
   async close(opts: { settleMs?: number } = {}): Promise<void> {
+    this.closing = true;
     const t0 = performance.now();
     const running = Promise.all([this.d.sync.stop(), this.d.exports.stop()]);
     if (opts.settleMs === undefined) await running;

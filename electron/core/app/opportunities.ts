@@ -48,6 +48,15 @@ export function warmUp(cache: Cache): void {
   }
 }
 
+/** A page of the list for the window; once it is answered (or refused), the app is told: a launch's sync waits for the first. */
+function served<T>(d: DomainDeps, page: () => T): T {
+  try {
+    return page();
+  } finally {
+    d.pageServed?.();
+  }
+}
+
 /** The contract's opportunities slice (shared/contract/opportunities.ts). */
 export function opportunityHandlers(
   d: DomainDeps,
@@ -57,8 +66,9 @@ export function opportunityHandlers(
 > {
   return {
     'brands:list': () => d.cache().brands.list(d.cache().days()),
-    'opportunities:list': ({ filter, offset, limit, after, fromEnd }) => list(d.cache(), filter, { offset, limit, after, fromEnd }),
-    'opportunities:view': ({ filter, limit, counts }) => view(d.cache(), filter, limit, counts),
+    // A page answered: the launch's sync, which waits for the window's first page, may start (lifecycle.ts).
+    'opportunities:list': ({ filter, offset, limit, after, fromEnd }) => served(d, () => list(d.cache(), filter, { offset, limit, after, fromEnd })),
+    'opportunities:view': ({ filter, limit, counts }) => served(d, () => view(d.cache(), filter, limit, counts)),
     'opportunities:counts': (filter) => {
       const cache = d.cache();
       const { counts, total } = chipCountsAndTotal(cache.readable, prepareList(cache.writable, filter, cache.days()));

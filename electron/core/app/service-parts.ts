@@ -40,6 +40,8 @@ export interface AppServiceOptions {
   integrityCheckDelayMs?: number;
   /** How often, while the app stays open, the no-reply rule runs again. Default an hour. */
   noReplyEveryMs?: number;
+  /** How long a launch's sync waits for the window's first page before it starts anyway. Default 1 s. */
+  launchWaitMs?: number;
   log?(level: 'warn' | 'error', message: string): void;
   /** Told as each long step of opening the cache starts (a migration, say): main waits while these come. */
   onOpenProgress?(progress: OpenProgress): void;
@@ -96,7 +98,14 @@ export function buildParts(opts: AppServiceOptions): ServiceParts {
     onError: (e) => opts.log?.('warn', `a backup of the user's record failed: ${e instanceof Error ? e.message : String(e)}`),
   });
   const exports = new ExportJobs({ platform, cache, files, onDone: () => record.changed(), senderName: () => settings.get().senderName, today });
-  const domain: DomainDeps = { cache, platform, settings: () => settings.get(), today, changed: () => record.changed() };
+  const domain: DomainDeps = {
+    cache,
+    platform,
+    settings: () => settings.get(),
+    today,
+    changed: () => record.changed(),
+    pageServed: () => life.firstPageServed(),
+  };
   const results: ResultsDeps = { ...domain, files };
   const life: AppLifecycle = new AppLifecycle({ ...opts, keeper, settings, connection, sync, exports, record, today });
   const about = { appName: opts.appName, appVersion: opts.appVersion, platformName: opts.platformName };
