@@ -62,6 +62,14 @@ afterAll(async () => {
   await browser.close();
 });
 
+/** The export dialog, opened from the list with `e` (once the last one has closed). */
+async function openExport() {
+  await expect.poll(() => page.locator('dialog').count()).toBe(0);
+  await page.locator('[role="listbox"]').focus();
+  await page.keyboard.press('e');
+  return page.getByRole('dialog', { name: 'Export for your mail tool' });
+}
+
 describe('exporting for a mail tool', () => {
   it("Instantly: its headers, rows with unfilled fields left out, your name asked once, mail text as written by default; then 'I sent these'", async () => {
     await page.locator('[role="listbox"]').focus();
@@ -154,6 +162,60 @@ describe('exporting for a mail tool', () => {
       ['SAM.garcia@barista.example', '-20% on espresso, for your readers', 'Hi Sam,\nA data set.\nSam Reed'],
       ['desk@barista.example', 'For the desk', 'Hi [Name], a note.'],
     ]);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('Opportunities (review in a spreadsheet): every opportunity listed is written, merge fields and all, as the CLI writes them; no mail choice asked', async () => {
+    const dialog = await openExport();
+    await dialog.getByRole('radio', { name: 'Opportunities (review in a spreadsheet)' }).check();
+    await dialog.getByLabel('Skip addresses already contacted').uncheck();
+    await dialog.getByLabel("Mark exported opportunities with today's date").uncheck();
+    const listed = await page.locator('[role="option"]').count();
+    expect(listed).toBe(2);
+    // As the CLI asks it (no choice about merge fields): q2's pitch holds [Name], and it is written all the same.
+    const cli = await host.call('export:preview', { brandId, preset: 'opportunities', skipContacted: false, filter: { search: WORD } });
+    expect(cli.rows).toBe(listed);
+    await dialog.getByText(`${listed} rows will be exported`).waitFor();
+    expect(await dialog.getByRole('group', { name: /with merge fields not filled/ }).count()).toBe(0);
+    const out = join(host.dataDir, 'review.csv');
+    host.setSaveAs(out);
+    await dialog.getByRole('button', { name: 'Save as…' }).click();
+    await dialog.getByText(`Saved ${listed} rows to review.csv.`).waitFor();
+    const [head, ...rows] = pythonCsv(out);
+    const id = head!.indexOf('_id');
+    const body = head!.indexOf('pitch_body');
+    expect(rows.map((r) => [r[id], r[body]]).sort()).toEqual([
+      ['q1', 'Hi {first_name},\nA data set.\n{sender_name}'],
+      ['q2', 'Hi [Name], a note.'],
+    ]);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+  });
+
+  it('"I sent these" names what a click records: the export that was made, not a preset picked after it', async () => {
+    const dialog = await openExport();
+    await dialog.getByRole('radio', { name: 'Contacts (any mail tool)' }).check();
+    await dialog.getByLabel('Skip addresses already contacted').uncheck();
+    await dialog.getByLabel('Excel workbook (.xlsx)').check();
+    await dialog.getByText('1 row will be exported').waitFor();
+    const out = join(host.dataDir, 'sent.xlsx');
+    host.setSaveAs(out);
+    await dialog.getByRole('button', { name: 'Save as…' }).click();
+    await dialog.getByText('Saved 1 row to sent.xlsx.').waitFor();
+    const sent = dialog.getByRole('button', { name: /^I sent these/ });
+    expect(await sent.textContent()).toBe('I sent these: mark 1 address contacted');
+    await dialog.getByRole('radio', { name: 'Follow-ups due' }).check();
+    await dialog
+      .getByTestId('preset-purpose')
+      .getByText(/What the Due view shows/)
+      .waitFor();
+    expect(await sent.textContent()).toBe('I sent these: mark 1 address contacted');
+    expect(await dialog.getByTestId('made-for').textContent()).toBe('That file was made for Contacts (any mail tool).');
+    const toasts = page.locator('.toast', { hasText: /^Marked 1 address of \d+ opportunit(y|ies) as contacted today\.$/ });
+    const before = await toasts.count();
+    await sent.click();
+    await expect.poll(() => toasts.count()).toBe(before + 1);
+    const history = await host.call('history:get', { brandId, id: 'q1' });
+    expect(history.entries.map((e) => e.kind)).not.toContain('followed_up');
     await dialog.getByRole('button', { name: 'Close' }).click();
   });
 });

@@ -184,6 +184,34 @@ describe('rows with merge fields not filled', () => {
     }
   });
 
+  it('the opportunities preset (for reading, not sending) never leaves a row out for its merge fields, whatever choice is sent; a mail preset still does', async () => {
+    const all = await writeExportFile(cache, { brandId: B, preset: 'opportunities', out: join(tmp.dir, 'opp-all.csv') });
+    const ids = rowsOf(join(tmp.dir, 'opp-all.csv')).map((x) => x._id);
+    expect(ids).toEqual(expect.arrayContaining(['p1', 'p2']));
+    for (const unfilled of ['leave-out', 'default'] as const) {
+      const out = join(tmp.dir, `opp-${unfilled}.csv`);
+      const preview = await previewExport(cache, { brandId: B, preset: 'opportunities', unfilled });
+      const r = await writeExportFile(cache, { brandId: B, preset: 'opportunities', out, unfilled });
+      expect(rowsOf(out).map((x) => x._id)).toEqual(ids);
+      expect([preview.rows, r.rows, r.check.leftOut.unfilled]).toEqual([all.rows, all.rows, 0]);
+      expect(r.warnings.join('\n')).not.toMatch(/left out/i);
+    }
+    // A mail preset sent the same choice leaves them out, as before.
+    const mail = await writeExportFile(cache, {
+      brandId: B,
+      preset: 'instantly',
+      excludeCatchAll: true,
+      out: join(tmp.dir, 'mail-leave-out.csv'),
+      unfilled: 'leave-out',
+    });
+    expect(mail.check.leftOut.unfilled).toBeGreaterThan(0);
+    expect(
+      rowsOf(join(tmp.dir, 'mail-leave-out.csv'))
+        .map((x) => `${Object.values(x).join(' ')}`)
+        .join('\n'),
+    ).not.toContain('[Name]');
+  });
+
   it('keep them on purpose: written as they are, listed in `unfilled`, and the check says they were kept', async () => {
     const out = join(tmp.dir, 'keep.csv');
     const r = await writeExportFile(cache, { brandId: B, preset: 'sheets-merge', format: 'csv', excludeCatchAll: true, out, unfilled: 'keep' });

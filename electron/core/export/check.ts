@@ -105,7 +105,7 @@ export function finishCheck(c: ExportCheck, o: { unfilled?: string; mailText?: M
     );
     if (c.unfilledChoiceNeeded)
       w.push(`Before writing, choose what to do with them: leave those rows out, fill a default (such as "Hi there"), or keep the merge fields on purpose.`);
-    else if (o.unfilled === 'leave-out') w.push(`Left out: ${named(c.unfilledRows, c.leftOut.unfilled)}.`);
+    else if (o.unfilled === 'leave-out' && preset.forMail) w.push(`Left out: ${named(c.unfilledRows, c.leftOut.unfilled)}.`);
     else if (o.unfilled === 'default' && c.leftOut.unfilled)
       w.push(`Filled with defaults where a value was missing; left out, with merge fields that have no default: ${named(c.unfilledRows, c.leftOut.unfilled)}.`);
     else if (o.unfilled === 'default') w.push('Filled with defaults where a value was missing.');

@@ -213,8 +213,8 @@ export function* readyRows(
       `Mail text can be written as written only for a tool that never runs formulas (Instantly, lemlist, Mailchimp); ${preset.label} may open it in a spreadsheet.`,
       'mailText',
     );
-  // "Fill a default" leaves out (and names) the rows whose fields have no default; the other choices are the person's.
-  const leaveOutUnfilled = o.unfilled === 'leave-out' || (o.unfilled === 'default' && preset.forMail);
+  // Only mail leaves rows out ("fill a default": those whose fields have no default); a sheet for reading keeps every row.
+  const leaveOutUnfilled = preset.forMail && (o.unfilled === 'leave-out' || o.unfilled === 'default');
   for (const c of candidates(cache, o, columns, check)) {
     if (c.tokens.length) {
       tokensMet(check, c.tokens);
@@ -336,7 +336,7 @@ export class SenderNameNeeded extends ExportChoiceNeeded {
 /** The choice the export still needs before a file is written (the first of them), or null. */
 export function choiceNeeded(check: ExportCheck, o: Pick<RowChoices, 'unfilled'>): ExportChoiceNeeded | null {
   if (check.unfilledChoiceNeeded) return new UnfilledChoiceNeeded(check);
-  if (o.unfilled === 'default' && check.senderNameMissing) return new SenderNameNeeded(check);
+  if (o.unfilled === 'default' && check.senderNameMissing && PRESETS[check.preset].forMail) return new SenderNameNeeded(check);
   if (check.mailTextChoiceNeeded) return new MailTextChoiceNeeded(check);
   return null;
 }

@@ -18,6 +18,9 @@ export type ExportOptions = MethodArgs<'export:preview'>[0];
 export const PREVIEW_AFTER_MS = 250;
 type Done = EventPayloads['export:done'];
 
+/** What "I sent these" records for an export that was made (as the core's confirm-sent does): a follow-ups export, followed up. */
+export const sentAs = (made: ExportResult): string => (made.check.preset === 'followups' ? 'followed up' : 'contacted');
+
 export class ExportJob {
   #check = $state.raw<ExportCheck | null>(null);
   #busy = $state(false);
@@ -73,14 +76,14 @@ export class ExportJob {
 
   /** "I sent these": the written export's addresses become contacted today (a follow-ups export: followed up). Never rejects. */
   async confirmSent(): Promise<void> {
-    const exportId = this.#result?.exportId;
-    if (!exportId || this.#sent) return;
+    const made = this.#result;
+    if (!made?.exportId || this.#sent) return;
     try {
-      this.#sent = await call('export:confirm-sent', { exportId });
+      this.#sent = await call('export:confirm-sent', { exportId: made.exportId });
       this.#app.toast(
         this.#sent.alreadySent
           ? `Already marked as sent on ${this.#sent.alreadySent}.`
-          : `Marked ${count(this.#sent.addresses, 'address', 'addresses')} of ${count(this.#sent.updated, 'opportunity', 'opportunities')} as contacted today.`,
+          : `Marked ${count(this.#sent.addresses, 'address', 'addresses')} of ${count(this.#sent.updated, 'opportunity', 'opportunities')} as ${sentAs(made)} today.`,
       );
       this.#reload();
     } catch (e) {

@@ -13,6 +13,9 @@ import { ExportJob } from '../../../renderer/src/state/export.svelte';
 import { PAGE } from '../../../renderer/src/state/list-window.svelte';
 import { createWorkbench, frameOf } from '../../../renderer/src/state/workbench';
 import { detail } from '../../support/store';
+import { addDays } from '../../../shared/calendar';
+import { parse } from 'csv-parse/sync';
+import { readFileSync } from 'node:fs';
 import { perFile, until, type TestWindow } from './support/window';
 
 const fixture = perFile();
@@ -332,6 +335,43 @@ describe('the list, the selection and the actions on them', () => {
     await saving;
     await until(() => win.inflight() === 0);
     expect(win.listenerCount()).toBe(before);
+  });
+});
+
+describe('ExportJob: "I sent these"', () => {
+  it('after a follow-ups export the toast says followed up, as the core records it (a contacts export: contacted)', async () => {
+    const { win, app, list } = await workbench({ listed: true });
+    const brandId = app.brandId!;
+    const id = list.itemAt(0)!.id;
+    const today = win.s.today();
+    // Pitched four days ago: its follow-up is due today.
+    await win.direct('triage:apply', { brandId, ids: [id], action: { do: 'contacted', on: addDays(today, -4) } });
+    const job = new ExportJob(frameOf(app), () => void list.reload(true));
+    fixture.cleanup(() => job.dispose());
+    win.platform.saveAs = join(win.dir, 'due.csv');
+    await job.save({ brandId, preset: 'followups', markExported: false, unfilled: 'keep' }, 'due.csv');
+    await until(() => !job.busy);
+    expect(job.error).toBeNull();
+    const carried = job.result!.carried;
+    expect(carried).toBeGreaterThan(0);
+    await job.confirmSent();
+    expect(job.error).toBeNull();
+    expect(app.toasts.at(-1)!.text).toBe(`Marked ${carried === 1 ? '1 address' : `${carried} addresses`} of 1 opportunity as followed up today.`);
+    const history = (await win.direct('history:get', { brandId, id })) as { entries: { kind: string; detail: string }[] };
+    expect(history.entries.map((e) => `${e.kind}:${e.detail}`)).toContain(`followed_up:${today}`);
+
+    // A contacts export says contacted, and is recorded so.
+    win.platform.saveAs = join(win.dir, 'contacts.csv');
+    await job.save({ brandId, preset: 'contacts', markExported: false, unfilled: 'keep' }, 'contacts.csv');
+    await until(() => !job.busy);
+    expect(job.error).toBeNull();
+    expect(job.result!.carried).toBeGreaterThan(0);
+    const other = (parse(readFileSync(win.platform.saveAs!, 'utf8'), { columns: true }) as { opportunity_id: string }[]).find(
+      (r) => r.opportunity_id !== id,
+    )!.opportunity_id;
+    await job.confirmSent();
+    expect(app.toasts.at(-1)!.text).toMatch(/^Marked \d+ address(es)? of [\d,]+ opportunit(y|ies) as contacted today\.$/);
+    expect((await win.direct('opportunities:get', { brandId, id: other })).triage.contacted_at).toBe(today);
   });
 });
 
