@@ -5,6 +5,8 @@
 // words in what it shows (renderer/src/lib/highlight.ts). Pure.
 
 export const MAX_SEARCH_WORDS = 12;
+/** The longest search the core takes (shared/contract/opportunities.ts: the list filter's `search`); the window cuts to it. */
+export const MAX_SEARCH_LENGTH = 500;
 
 export function searchWords(text: string): string[] {
   return text

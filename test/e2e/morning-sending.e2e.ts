@@ -214,6 +214,9 @@ describe("the rest of a PR person's morning, keyboard only", () => {
     // Pitched: the two whose people were carried; the one whose only address is the left-out catch-all is not.
     await expect.poll(() => pitchedTitles()).toEqual(['Pressbox grinder roundup', 'Pressbox kettle review']);
     expect(await pitchedBadges(page).count()).toBe(2);
+    // A pitched row's outlet gives way to its badges: its whole name is in the title a pointer reads.
+    const pitchedRows = rows(page).filter({ has: page.locator('.badge.warn', { hasText: /^pitched / }) });
+    expect(await pitchedRows.locator('.meta .domain').evaluateAll((els) => els.map((e) => e.getAttribute('title')))).toEqual([PRESS, PRESS]);
     expect(await unpitchedInCore(PRESS)).toEqual(['px-b']);
     await hidingPitched(async () => {
       await expect.poll(() => listTotal(page)).toBe(1);

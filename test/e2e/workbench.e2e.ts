@@ -173,6 +173,30 @@ describe('first run, sync, triage, export', () => {
     await page.keyboard.press('Escape');
   });
 
+  it('a pasted search too long for the core is cut to it, and a search with no word in it is not made', async () => {
+    await countsFollowList(page);
+    const unfiltered = await listTotal(page);
+    const search = page.getByLabel(/^Search/);
+    await search.fill('cold brew');
+    await expect.poll(() => listTotal(page), { timeout: 10_000 }).not.toBe(unfiltered);
+    const coldBrew = await listTotal(page);
+    // 10,000 characters pasted: the box keeps the 500 the core takes, the list is that search's (none), never the one before.
+    await search.fill('x'.repeat(10_000));
+    expect((await search.inputValue()).length).toBe(500);
+    await page.getByTestId('empty').waitFor();
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(await listTotal(page)).toBe(0);
+    expect(await listTotal(page)).not.toBe(coldBrew);
+    expect(await page.locator('#search-help').textContent()).toContain('first 500 characters');
+    // No letter or digit: nothing searched, and the window says so instead of "matching the search".
+    await search.fill('📞');
+    await expect.poll(() => page.locator('#search-help').textContent()).toContain('Nothing to search for');
+    await expect.poll(() => listTotal(page), { timeout: 10_000 }).toBe(unfiltered);
+    expect(await page.getByTestId('counted').textContent()).not.toContain('matching the search');
+    await search.fill('');
+    await page.keyboard.press('Escape');
+  });
+
   it('the detail pane, and copying contacts leaves catch-alls out and says so', async () => {
     await page.getByLabel('Catch-all addresses').selectOption('only');
     await rows(page).first().locator('.badge.catch').waitFor();

@@ -13,8 +13,29 @@ import { errorText } from '../lib/format';
 import { Early } from '../lib/early';
 import { Latest } from '../lib/latest';
 import { recall, remember } from '../lib/remembered';
+import { WorkbenchError } from '../../../shared/errors';
+import { MAX_SEARCH_LENGTH, searchWords } from '../../../shared/search-words';
 
 export const PAGE = 200;
+
+/**
+ * What a typed search asks the core: the text trimmed and cut to what the core takes (a pasted page becomes its
+ * first MAX_SEARCH_LENGTH characters), or no search while it holds no word the search looks for (an emoji,
+ * punctuation: the core would ignore it, and the whole list would read as that search's matches).
+ */
+export function searchOf(typed: string | undefined): string | undefined {
+  let text = typed?.trim().slice(0, MAX_SEARCH_LENGTH) ?? '';
+  if (/[\uD800-\uDBFF]$/.test(text)) text = text.slice(0, -1); // never half a character
+  text = text.trim();
+  return searchWords(text).length > 0 ? text : undefined;
+}
+
+/** Why the list could not be read, in plain words (the core's refusal names its method and fields: not for the user). */
+function listError(e: unknown): string {
+  if (e instanceof WorkbenchError && e.kind === 'invalid-input') return 'the filters were not accepted. Change them, or press Clear filters.';
+  return errorText(e);
+}
+
 export type Filter = Omit<ListFilter, 'brandId'>;
 type Counts = ContractResults['opportunities:counts'];
 type PageCursor = NonNullable<ContractResults['opportunities:list']['next']>;
@@ -149,7 +170,15 @@ export class ListWindow {
       this.#listedBrand = brandId;
       this.#deps.listed({ filter, typing, fresh, keepCursor, total: view.total });
     } catch (e) {
-      if (fresh()) this.#error = errorText(e);
+      if (!fresh()) return;
+      // The rows, total and chip counts of the filter before would read as this one's: none are shown.
+      this.#pages = {};
+      this.#next = {};
+      this.#total = 0;
+      this.#capped = false;
+      this.#counts = null;
+      this.#shownSearch = undefined;
+      this.#error = listError(e);
     } finally {
       if (fresh()) this.#loading = false;
     }
@@ -190,6 +219,7 @@ export class ListWindow {
   }
 
   setFilter(patch: Partial<Filter>): void {
+    if ('search' in patch) patch = { ...patch, search: searchOf(patch.search) };
     const next = { ...this.#filter, ...patch, ...this.#searchSort(patch) };
     this.#filter = Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined && v !== '')) as Filter;
     this.#remember();

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { DEMO_KEY } from '../../../electron/simulator/server';
 import { AppStore } from '../../../renderer/src/state/app.svelte';
 import { ExportJob } from '../../../renderer/src/state/export.svelte';
-import { PAGE } from '../../../renderer/src/state/list-window.svelte';
+import { PAGE, searchOf } from '../../../renderer/src/state/list-window.svelte';
+import { MAX_SEARCH_LENGTH } from '../../../shared/search-words';
 import { createWorkbench, frameOf } from '../../../renderer/src/state/workbench';
 import { detail } from '../../support/store';
 import { addDays } from '../../../shared/calendar';
@@ -129,6 +130,44 @@ describe('the list, the selection and the actions on them', () => {
     await until(() => !list.loading && list.total === 0);
     list.clearFilters();
     await until(() => !list.loading && list.total > 0);
+  });
+  it('a pasted search longer than the core takes is cut to it: the list is read, nothing is refused', async () => {
+    const { list } = await workbench({ listed: true });
+    list.setFilter({ search: 'x'.repeat(10_000) });
+    await until(() => !list.loading);
+    expect(list.error).toBeNull();
+    expect(list.filter.search).toBe('x'.repeat(MAX_SEARCH_LENGTH));
+    expect(list.total).toBe(0);
+  });
+  it('a search with no word to search for (an emoji, punctuation) is not sent: the whole list, in its own order', async () => {
+    const { list } = await workbench({ listed: true });
+    const all = list.total;
+    for (const text of ['📞', '?!…', ' -- ']) {
+      list.setFilter({ search: text });
+      await until(() => !list.loading);
+      expect(list.filter.search).toBeUndefined();
+      expect(list.filter.sort).toBe('priority');
+      expect(list.total).toBe(all);
+    }
+    expect(searchOf('📞 coffee')).toBe('📞 coffee');
+  });
+  it('a list that could not be read shows no rows, total or chip counts of the filter before, and says so in plain words', async () => {
+    const { win, list } = await workbench({ listed: true });
+    expect(list.total).toBeGreaterThan(0);
+    // Refused by the core (longer than a domain filter can be).
+    list.setFilter({ domain: 'w'.repeat(300) });
+    await until(() => !list.loading);
+    expect(list.error).toMatch(/not accepted/);
+    expect(list.error).not.toMatch(/Refused|opportunities:|filter\.|Too big/);
+    expect({ total: list.total, row: list.itemAt(0), counts: list.counts }).toEqual({ total: 0, row: undefined, counts: null });
+    // Any other failure: its own words, and the same empty list.
+    list.clearFilters();
+    await until(() => !list.loading && list.total > 0);
+    win.failNext('opportunities:view', 'The cache is busy; try again.');
+    list.setFilter({ search: 'cold brew' });
+    await until(() => !list.loading);
+    expect(list.error).toBe('The cache is busy; try again.');
+    expect({ total: list.total, row: list.itemAt(0), counts: list.counts }).toEqual({ total: 0, row: undefined, counts: null });
   });
   it('stage, star and an autosaved note, each one round trip; the row updates in place', async () => {
     const { win, list, selection, pipeline } = await workbench({ listed: true });

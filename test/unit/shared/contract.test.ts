@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { runInNewContext } from 'node:vm';
 import { contract, events } from '../../../shared/contract';
 import { EVENT_NAMES, METHOD_NAMES } from '../../../shared/contract-names';
+import { MAX_SEARCH_LENGTH } from '../../../shared/search-words';
 import { shimSource } from '../../../test/host/server';
 
 const brandId = '1749113348709x432280934699237400';
@@ -54,6 +55,11 @@ describe('the declaration and its names', () => {
     expect(
       contract['keys:status'].result.safeParse({ state: 'stored', last4: 'abcd', keychain: 'available', lastCheck: null, message: 'ok', key: 'sk' }).data,
     ).not.toHaveProperty('key');
+  });
+  it('a search as long as the window lets one be (MAX_SEARCH_LENGTH) is taken; one character more is refused', () => {
+    const list = (search: string) => contract['opportunities:list'].args.safeParse([{ filter: { brandId, search }, offset: 0, limit: 1 }]).success;
+    expect(list('x'.repeat(MAX_SEARCH_LENGTH))).toBe(true);
+    expect(list('x'.repeat(MAX_SEARCH_LENGTH + 1))).toBe(false);
   });
 });
 
