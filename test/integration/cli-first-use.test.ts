@@ -67,3 +67,49 @@ describe('global options before the command', () => {
     expect(sim.requests).toBe(before);
   });
 });
+
+describe('brands offline or with no key: the cached brands', () => {
+  it('a key the service refuses still fails, as before', async () => {
+    const r = await cli(['--base-url', sim.url, '--db', db, 'brands'], { key: 'sk_live_' + 'B'.repeat(32) });
+    expect(r.code).toBe(3);
+    expect(r.err).toContain('The API key was rejected');
+    expect(r.out).toBe('');
+  });
+
+  it('with the service out of reach, prints the brands as last synced with a note on stderr, and exits 0', async () => {
+    const url = sim.url;
+    await sim.close();
+    const r = await cli(['--base-url', url, '--db', db, 'brands']);
+    expect(r.code).toBe(0);
+    for (const b of sim.brands) expect(r.out).toMatch(new RegExp(`^${b.id}\\s+${b.name}$`, 'm'));
+    expect(r.err).toMatch(/^Offline\. Could not reach the service at 127\.0\.0\.1:\d+ \(.+\)\. Gave up after \d tries\.$/m);
+    expect(r.err).toMatch(/^These are the brands as last synced \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC, from the cache on this computer\.$/m);
+    const asJson = await cli(['--base-url', url, '--db', db, 'brands', '--json']);
+    expect(asJson.code).toBe(0);
+    // The cache lists them by name; the same ids and names as the service gave.
+    const byId = (a: { id: string }, b: { id: string }) => a.id.localeCompare(b.id);
+    expect((JSON.parse(asJson.out) as { id: string }[]).sort(byId)).toEqual([...sim.brands].sort(byId));
+  });
+
+  it('with no key stored, prints the cached brands with a note, and exits 0', async () => {
+    const r = await cli(['--base-url', 'http://127.0.0.1:1', '--db', db, 'brands'], { key: null });
+    expect(r.code).toBe(0);
+    for (const b of sim.brands) expect(r.out).toContain(b.id);
+    expect(r.err).toMatch(/^No API key is stored\. Run `workbench key set`/m);
+    expect(r.err).toMatch(/^These are the brands as last synced \d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC, from the cache on this computer\.$/m);
+    expect(r.out).not.toContain('workbench:');
+  });
+
+  it('with an empty cache, says there are none and how to sync, and fails as before', async () => {
+    const empty = join(tmp.dir, 'empty.db');
+    const off = await cli(['--base-url', 'http://127.0.0.1:1', '--db', empty, 'brands']);
+    expect(off.code).toBe(4);
+    expect(off.err).toContain('Could not reach the service');
+    expect(off.err).toContain('No brands are cached yet: run `workbench sync` once the service can be reached.');
+    expect(off.out).toBe('');
+    const noKey = await cli(['--base-url', 'http://127.0.0.1:1', '--db', empty, 'brands'], { key: null });
+    expect(noKey.code).toBe(3);
+    expect(noKey.err).toContain('No API key is stored');
+    expect(noKey.err).toContain('No brands are cached yet');
+  });
+});
