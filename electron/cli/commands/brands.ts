@@ -43,7 +43,9 @@ async function cachedBrands(ctx: Ctx, failure: WorkbenchError): Promise<{ id: st
   const cached = await withCache(ctx, (c) => c.brands.list().filter((b) => !b.removed_on_server)).catch(() => []);
   const offline = failure.kind === 'service-unreachable';
   if (!cached.length) {
-    ctx.io.err(`No brands are cached yet: run \`workbench sync\` once ${offline ? 'the service can be reached' : 'a key is stored (`workbench key set`) or given in TRAKKR_API_KEY'}.\n`);
+    ctx.io.err(
+      `No brands are cached yet: run \`workbench sync\` once ${offline ? 'the service can be reached' : 'a key is stored (`workbench key set`) or given in TRAKKR_API_KEY'}.\n`,
+    );
     throw failure;
   }
   const last = cached.map((b) => b.last_synced_at ?? '').reduce((a, b) => (b > a ? b : a), '');
