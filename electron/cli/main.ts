@@ -13,7 +13,7 @@ import { cacheWriteError } from '../core/store/cache-error';
 import { describeLockHolders } from '../core/store/lock-wait';
 import { createContext, type Command, type Io } from './context';
 import { plainLines } from './output';
-import { UsageError } from './options';
+import { splitCommand, UsageError } from './options';
 import * as brands from './commands/brands';
 import * as sync from './commands/sync';
 import * as list from './commands/list';
@@ -69,7 +69,7 @@ Commands:
 ${Object.values(COMMANDS)
   .map((c) => c.help)
   .join('')}
-Global options:
+Global options (before or after the command):
   --base-url URL   API base URL (env TRAKKR_BASE_URL; default ${DEFAULT_BASE_URL}); https:// only,
                    or http:// to this computer (localhost, 127.x.x.x, [::1]) for the simulator
   --db PATH        cache file (env WORKBENCH_DB; default: the desktop app's cache)
@@ -89,10 +89,9 @@ computer (disk full, read-only, locked by another program, damaged, not allowed)
 
 export async function run(argv: string[], io: Io): Promise<number> {
   const debug = argv.includes('--debug');
-  const command = argv.find((a) => !a.startsWith('-'));
-  const rest = command === undefined ? argv : argv.filter((a, i) => i !== argv.indexOf(command));
   let cacheAt: CacheAt | null = null;
   try {
+    const { command, rest } = splitCommand(argv);
     if (command === undefined || argv.includes('--help') || argv.includes('-h') || command === 'help') {
       io.out(HELP);
       return command === undefined && !argv.includes('--help') && !argv.includes('-h') ? 2 : 0;

@@ -25,6 +25,29 @@ export const GLOBAL = {
   json: { type: 'boolean' },
 } as const satisfies Options;
 
+/**
+ * The command and the rest of the line. The command is the first word that is
+ * not an option's value, so the global options stand before or after it
+ * (`workbench --db X list …` as `workbench list --db X …`). Before the command
+ * only the global options are known: any other option there is refused, saying
+ * where it goes, rather than taking the command as its value.
+ */
+export function splitCommand(argv: string[]): { command: string | undefined; rest: string[] } {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (!a.startsWith('-') || a === '-') return { command: a, rest: [...argv.slice(0, i), ...argv.slice(i + 1)] };
+    const name = a.startsWith('--') ? a.slice(2).split('=')[0]! : a.slice(1);
+    const option = Object.entries(GLOBAL).find(([long, o]) => long === name || ('short' in o && o.short === name))?.[1];
+    if (!option) {
+      const flag = a.split('=')[0]!;
+      throw new UsageError(`${flag} is not one of the options that go before the command. Put it after the command: workbench <command> ${flag} …`);
+    }
+    if (option.type === 'string' && !a.includes('=')) i++; // its value, whatever it looks like
+  }
+  return { command: undefined, rest: argv };
+}
+
 /** A command's arguments with its own options and the global ones; an unknown flag is a usage error. */
 export function parse<O extends Options>(args: string[], options: O) {
   try {

@@ -144,7 +144,8 @@ describe('workbench CLI', () => {
   });
 
   it('no key or a rejected key exits 3; the key is never printed', async () => {
-    const none = await cli(['brands'], { key: null });
+    // An empty cache: with brands cached, `brands` with no key gives them (cli-first-use.test.ts).
+    const none = await cli(['brands'], { key: null, env: { WORKBENCH_DB: join(tmp.dir, 'no-key.db') } });
     expect(none.code).toBe(3);
     expect(none.err).toContain('No API key is stored');
     const bad = 'sk_live_' + 'B'.repeat(32);
@@ -155,7 +156,8 @@ describe('workbench CLI', () => {
   });
 
   it('an unreachable service exits 4', async () => {
-    const r = await cli(['brands', '--base-url', 'http://127.0.0.1:1']);
+    // An empty cache: with brands cached, `brands` offline gives them (cli-first-use.test.ts).
+    const r = await cli(['brands', '--base-url', 'http://127.0.0.1:1', '--db', join(tmp.dir, 'unreachable.db')]);
     expect([4]).toContain(r.code);
     expect(r.err).toContain('Could not reach the service');
   });

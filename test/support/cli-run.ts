@@ -13,13 +13,17 @@ export interface CliRun {
 
 /** `onOut`: told each piece the command prints on stdout, as it prints it (a test acts at that moment: before the close). */
 export async function runCli(args: string[], where: { url: string; db: string; onOut?: (s: string) => void }): Promise<CliRun> {
+  return runCliIn(args, { TRAKKR_BASE_URL: where.url, WORKBENCH_DB: where.db, WORKBENCH_RATE: '0', TRAKKR_API_KEY: DEMO_KEY }, where.onOut);
+}
+
+/** The CLI with exactly this environment (nothing else set, e.g. the options given as flags) and an empty keychain. */
+export async function runCliIn(args: string[], env: NodeJS.ProcessEnv, onOut?: (s: string) => void): Promise<CliRun> {
   let out = '';
   let err = '';
-  const env: NodeJS.ProcessEnv = { TRAKKR_BASE_URL: where.url, WORKBENCH_DB: where.db, WORKBENCH_RATE: '0', TRAKKR_API_KEY: DEMO_KEY };
   const io: Io = {
     out: (s) => {
       out += s;
-      where.onOut?.(s);
+      onOut?.(s);
     },
     err: (s) => (err += s),
     isTTY: false,
