@@ -134,8 +134,7 @@ function report(raw: unknown, io: Io, debug: boolean, cache: CacheAt | null): nu
   const e = named(raw, cache);
   if (e instanceof WorkbenchError && e.kind !== 'internal') {
     say(`workbench: ${e.message}`);
-    if (e.kind === 'key-rejected')
-      say('Check the key in your Trakkr account settings (a newly generated key replaces the old one), then run `workbench key set`.');
+    if (e.kind === 'key-rejected') say('To enter it again, run `workbench key set` (a key newly generated in Trakkr replaces the old one).');
     return exitCodeOf(e.kind);
   }
   say(`workbench: ${e instanceof Error ? e.message : String(e)}${debug ? '' : ' (run with --debug for details)'}`);

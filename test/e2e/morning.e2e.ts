@@ -362,8 +362,17 @@ describe("a PR person's morning, keyboard only", () => {
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     expect(await focused(page, '[role="listbox"]')).toBe(true);
     await page.keyboard.press('?');
-    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await sheet.waitFor();
     await accessibleEverywhere('shortcut sheet');
+    // It opens at its top, the keyboard on its title (not on Close at the bottom): the keys scroll it, and Tab reaches Close.
+    expect(await focused(page, '#keys-h', 'Keyboard shortcuts')).toBe(true);
+    expect(await sheet.evaluate((d) => d.scrollTop)).toBe(0);
+    expect(await sheet.evaluate((d) => d.scrollHeight > d.clientHeight)).toBe(true);
+    await page.keyboard.press('PageDown');
+    await expect.poll(() => sheet.evaluate((d) => d.scrollTop)).toBeGreaterThan(0);
+    await page.keyboard.press('Tab');
+    expect(await focused(page, 'button', 'Close')).toBe(true);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByRole('dialog').count()).toBe(0);
     expect(await focused(page, '[role="listbox"]')).toBe(true);
@@ -557,5 +566,8 @@ describe("a PR person's morning, keyboard only", () => {
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
     expect(await focused(page, '#new-key')).toBe(true);
+    // No key stored: nothing to remove is offered.
+    await page.getByText('Add a key', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: /^Remove the key/ }).count()).toBe(0);
   });
 });

@@ -90,7 +90,12 @@ describe('first run, sync, triage, export', () => {
     expect(await connect.isDisabled()).toBe(true);
     await input.fill('sk_live_' + 'Z'.repeat(32));
     await connect.click();
-    await page.getByRole('alert').filter({ hasText: 'The API key was rejected (403): No accounts found for this API key' }).waitFor();
+    await page
+      .getByRole('alert')
+      .filter({
+        hasText: 'The API key was rejected (403): No accounts found for this API key. Check the key in your Trakkr account settings and paste it again.',
+      })
+      .waitFor();
     expect((await host.call('keys:status')).state).toBe('none');
     await input.fill(DEMO_KEY);
     await connect.click();

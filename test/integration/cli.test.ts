@@ -151,7 +151,9 @@ describe('workbench CLI', () => {
     const bad = 'sk_live_' + 'B'.repeat(32);
     const r = await cli(['sync', '--debug'], { key: bad });
     expect(r.code).toBe(3);
-    expect(r.err).toContain('The API key was rejected (403): No accounts found for this API key');
+    expect(r.err).toContain(
+      'The API key was rejected (403): No accounts found for this API key. Check the key in your Trakkr account settings and paste it again.',
+    );
     expect(r.out + r.err).not.toContain('B'.repeat(32));
   });
 

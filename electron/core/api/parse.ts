@@ -35,6 +35,9 @@ export const describeStatus = (status: number): string =>
           ? `The service had an error (${status})`
           : `The service refused the request (${status})`;
 
+/** What to do about a key the service refused (401, 403): said after the service's words. */
+export const KEY_NEXT_STEP = 'Check the key in your Trakkr account settings and paste it again.';
+
 function kindOfStatus(status: number): ApiErrorKind {
   if (status === 401 || status === 403) return 'key-rejected';
   if (status === 429) return 'rate-limited';
@@ -57,8 +60,10 @@ export function readReply(status: number, text: string, where: string): Reply {
   }
   const facts = parseErrorBody(text);
   const detail = facts.message ?? (facts.json ? undefined : text.trim() === '' ? undefined : 'the answer was not JSON');
-  const message = `${describeStatus(status)}${detail ? `: ${detail}` : '.'}`;
-  return { ok: false, failure: { kind: kindOfStatus(status), message, status, requestId: facts.requestId, field: facts.details[0]?.field } };
+  const said = `${describeStatus(status)}${detail ? `: ${detail}` : '.'}`;
+  const kind = kindOfStatus(status);
+  const message = kind === 'key-rejected' ? `${/[.!?]$/.test(said) ? said : `${said}.`} ${KEY_NEXT_STEP}` : said;
+  return { ok: false, failure: { kind, message, status, requestId: facts.requestId, field: facts.details[0]?.field } };
 }
 
 const NETWORK_CODES: Record<string, string> = {

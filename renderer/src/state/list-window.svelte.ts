@@ -112,6 +112,12 @@ export class ListWindow {
     return this.#pages[Math.floor(i / PAGE)]?.[i % PAGE];
   }
 
+  /** The loaded row with this id (undefined when its page is not loaded or it is not in the list). */
+  rowOf(id: string): ListItem | undefined {
+    for (const rows of Object.values(this.#pages)) for (const row of rows) if (row.id === id) return row;
+    return undefined;
+  }
+
   /** Drop answers still on their way. */
   dispose(): void {
     this.#turn.cancel();

@@ -28,6 +28,8 @@ export interface PipelineDeps {
   targets: () => string[];
   /** The row under the cursor, and how many are selected. */
   active: () => ListItem | undefined;
+  /** The list's loaded row with this id (undefined when not loaded). */
+  rowOf: (id: string) => ListItem | undefined;
   selectedCount: () => number;
   clearSelection: () => void;
   /** The core's answer to an action: the list, its detail and the outlets show it. */
@@ -160,8 +162,18 @@ export class PipelineStore {
     if (r && many) this.#deps.clearSelection();
   }
 
-  /** Snooze the selection or the opportunity under the cursor until a day (null: back now). Never rejects. */
-  async snooze(until: string | null, ids = this.#deps.targets()): Promise<void> {
+  /**
+   * Snooze the selection or the opportunity under the cursor until a day
+   * (null: back now, or its "back from snooze" marker cleared: only those
+   * snoozed or marked are sent, and none says so). Never rejects.
+   */
+  async snooze(until: string | null, targets = this.#deps.targets()): Promise<void> {
+    // A row not loaded here (out of the list while snoozed) may be snoozed: the core is asked.
+    const ids = until ? targets : targets.filter((id) => this.#deps.rowOf(id)?.snoozed_until !== null);
+    if (targets.length && !ids.length) {
+      this.#frame.toast(targets.length === 1 ? 'Not snoozed.' : `None of the ${targets.length} opportunities is snoozed.`);
+      return;
+    }
     const r = await this.#act(
       { do: 'snooze', until },
       until ? 'The snooze could not be set' : 'The snooze could not be ended',

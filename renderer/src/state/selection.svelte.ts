@@ -88,8 +88,9 @@ export class Selection {
     this.#turn.cancel();
   }
 
-  /** A list is on screen: the cursor goes to its top (the selection goes), or stays where it can. */
+  /** A list is on screen: the cursor goes to its top (the selection goes), or stays where it can. A note typed is saved first. */
   listed(keepCursor: boolean, total: number): void {
+    void this.flushNote();
     if (!keepCursor) {
       this.#cursor = 0;
       this.#selected = new Set();
@@ -134,6 +135,8 @@ export class Selection {
     if (this.#detail?.item.id === item.id && this.#note.state !== 'saved') return;
     const detail = await call('opportunities:get', { brandId, id: item.id });
     if (!fresh() || this.#deps.itemAt(this.#cursor)?.id !== item.id) return;
+    // A note still waiting (typed while this detail was read) is saved to its own opportunity before the editor shows this one.
+    if (this.#note.waiting) void this.flushNote();
     this.#detail = detail;
     this.#detailOf = detail ? { brandId, id: detail.item.id } : null;
     this.#noteDraft = detail?.triage.note ?? '';

@@ -77,6 +77,7 @@ export function createWorkbench(app: AppStore) {
     setFilter: (patch) => list.setFilter(patch),
     targets: () => selection.targets(),
     active: () => selection.active,
+    rowOf: (id) => list.rowOf(id),
     selectedCount: () => selection.selected.size,
     clearSelection: () => selection.clearSelection(),
     applied,

@@ -34,7 +34,7 @@ describe('the key', () => {
     await expect(s.parts.connection.setKey('sk_live_' + 'W'.repeat(32))).rejects.toMatchObject({
       kind: 'key-rejected',
       field: 'key',
-      message: 'The API key was rejected (403): No accounts found for this API key',
+      message: 'The API key was rejected (403): No accounts found for this API key. Check the key in your Trakkr account settings and paste it again.',
     });
     expect(keychain.value).toBeNull();
     const st = await s.parts.connection.setKey(`  ${DEMO_KEY} `);

@@ -152,7 +152,9 @@ describe('authentication failures stop at once', () => {
     const { c } = client({ apiKey: 'sk_live_' + 'Q'.repeat(32) });
     const before = sim.requests;
     const e = await expectApiError(c.brands(), 'key-rejected');
-    expect(e.message).toBe('The API key was rejected (403): No accounts found for this API key');
+    expect(e.message).toBe(
+      'The API key was rejected (403): No accounts found for this API key. Check the key in your Trakkr account settings and paste it again.',
+    );
     expect(e.status).toBe(403);
     expect(e.message).not.toContain('Q'.repeat(32));
     expect(sim.requests).toBe(before + 1);
@@ -160,7 +162,9 @@ describe('authentication failures stop at once', () => {
   it('401 in the message-text form', async () => {
     const c = new TrakkrClient({ baseUrl: sim.url, apiKey: ' ', requestsPerMinute: 0 });
     const e = await expectApiError(c.brands(), 'key-rejected');
-    expect(e.message).toBe("The API key was not accepted (401): API key must be provided in the Authorization header as 'Bearer <api_key>'");
+    expect(e.message).toBe(
+      "The API key was not accepted (401): API key must be provided in the Authorization header as 'Bearer <api_key>'. Check the key in your Trakkr account settings and paste it again.",
+    );
     expect(e.status).toBe(401);
   });
 });

@@ -241,7 +241,10 @@ describe('a full sync', () => {
     const cache = await freshCache();
     const c = new TrakkrClient({ baseUrl: sim.url, apiKey: 'sk_live_' + 'x'.repeat(32), requestsPerMinute: 0 });
     const s = await runSync(cache, c);
-    expect(s.error).toEqual({ kind: 'key-rejected', message: 'The API key was rejected (403): No accounts found for this API key' });
+    expect(s.error).toEqual({
+      kind: 'key-rejected',
+      message: 'The API key was rejected (403): No accounts found for this API key. Check the key in your Trakkr account settings and paste it again.',
+    });
     cache.close();
   });
 

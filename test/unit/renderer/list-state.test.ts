@@ -205,6 +205,40 @@ describe('the list, the selection and the actions on them', () => {
     expect(detail(win.s.cache, typedFor, id)!.triage.note).toBe('typed for the first brand');
   });
 
+  it('a note typed just before the list is read again (a brand switch with focus still in the note) is saved at once, not dropped', async () => {
+    const { win, app, list, selection } = await workbench({ listed: true });
+    const typedFor = fixture.cache.sim.brands[0]!.id;
+    selection.moveTo(1);
+    await until(() => selection.detail?.item.id === list.itemAt(1)!.id);
+    const id = list.itemAt(1)!.id;
+    selection.editNote('typed just before the switch');
+    const sent = win.called.length;
+    app.selectBrand(fixture.cache.sim.brands[1]!.id);
+    // The new brand's list is on screen: the note is sent now, before its pause ends or the next detail replaces it.
+    selection.listed(false, list.total);
+    expect(win.called.slice(sent)).toEqual(['triage:apply']);
+    await list.reload();
+    await until(() => selection.detailOf?.brandId === fixture.cache.sim.brands[1]!.id);
+    await until(() => selection.noteState === 'saved');
+    expect(detail(win.s.cache, typedFor, id)!.triage.note).toBe('typed just before the switch');
+  });
+  it('a note typed while the next detail is read is saved before that detail replaces it', async () => {
+    const { win, list, selection } = await workbench({ listed: true });
+    const brandId = fixture.cache.sim.brands[0]!.id;
+    selection.moveTo(0);
+    await until(() => selection.detail?.item.id === list.itemAt(0)!.id);
+    const id = list.itemAt(0)!.id;
+    const held = win.hold('opportunities:get');
+    selection.moveTo(1);
+    await held.reached;
+    // Typed while the next detail is on its way (still the note of the first one on screen).
+    selection.editNote('typed as the cursor moved');
+    held.release();
+    await until(() => selection.detail?.item.id === list.itemAt(1)!.id);
+    await until(() => selection.noteState === 'saved' && win.inflight() === 0);
+    expect(detail(win.s.cache, brandId, id)!.triage.note).toBe('typed as the cursor moved');
+  });
+
   it('the last keystroke is never lost: text typed while a save is on its way waits, and is saved next', async () => {
     const { win, list, selection } = await workbench({ listed: true });
     selection.moveTo(0);

@@ -256,6 +256,38 @@ describe('PipelineStore: stages, snooze, the Due and Snoozed views, grouping', (
     pipeline.showView(undefined);
     await until(() => !list.loading && list.total > 1);
   });
+  it('u on an opportunity that was never snoozed sends nothing and says "Not snoozed."; on a selection only the snoozed ones come back', async () => {
+    const { win, brandId, list, selection, pipeline, lastToast } = await editor();
+    await list.reload();
+    selection.moveTo(0);
+    const never = list.itemAt(0)!.id;
+    expect(list.itemAt(0)!.snoozed_until).toBeNull();
+    const sent = win.called.length;
+    await pipeline.snooze(null);
+    expect(lastToast()?.text).toBe('Not snoozed.');
+    expect(win.called.slice(sent)).toEqual([]);
+    expect((await win.direct('opportunities:get', { brandId, id: never })).item.snoozed_until).toBeNull();
+
+    // Two at once: one snoozed (out of the list, so its row is not here: the core is asked) and one never snoozed (left out).
+    const snoozedId = list.itemAt(1)!.id;
+    await pipeline.snooze(addDays(win.s.today(), 3), [snoozedId]);
+    pipeline.showView('snoozed');
+    await until(() => !list.loading && list.itemAt(0)?.id === snoozedId);
+    pipeline.showView(undefined);
+    await until(() => !list.loading && list.total > 1);
+    const plain = list.itemAt(0)!.id;
+    const asked: any[] = [];
+    const held = win.hold('triage:apply', ([a]) => (asked.push(a), true));
+    const done = pipeline.snooze(null, [plain, snoozedId]);
+    await held.reached;
+    held.release();
+    await done;
+    expect(asked[0].ids).toEqual([snoozedId]);
+    expect(lastToast()?.text).toBe('It is back in the list.');
+    selection.toggleSelect(0);
+    await pipeline.snooze(null);
+    expect(lastToast()?.text).toBe('Not snoozed.');
+  });
   it('grouped by publication: sorted by domain with each outlet counted; another sort ends it', async () => {
     const { win, brandId, list, outlets } = await editor();
     outlets.toggle();

@@ -45,16 +45,28 @@ describe('status and body', () => {
     };
     expect(failureOf(403, JSON.stringify(body))).toEqual({
       kind: 'key-rejected',
-      message: 'The API key was rejected (403): No accounts found for this API key; brand: unknown',
+      message:
+        'The API key was rejected (403): No accounts found for this API key; brand: unknown. Check the key in your Trakkr account settings and paste it again.',
       status: 403,
       requestId: 'req-1',
       field: 'brand',
     });
   });
 
+  it('a refused key says what to do next, after the words or the status alone (never two full stops)', () => {
+    const next = 'Check the key in your Trakkr account settings and paste it again.';
+    expect(failureOf(403, '').message).toBe(`The API key was rejected (403). ${next}`);
+    expect(failureOf(401, JSON.stringify({ error: 'Invalid API key.' })).message).toBe(`The API key was not accepted (401): Invalid API key. ${next}`);
+    expect(failureOf(429, '').message).toBe('The service is rate-limiting requests (429).');
+  });
+
   it('the message-text form: the error text is the words', () => {
     const f = failureOf(401, JSON.stringify({ error: 'API key must be provided' }));
-    expect(f).toMatchObject({ kind: 'key-rejected', message: 'The API key was not accepted (401): API key must be provided', status: 401 });
+    expect(f).toMatchObject({
+      kind: 'key-rejected',
+      message: 'The API key was not accepted (401): API key must be provided. Check the key in your Trakkr account settings and paste it again.',
+      status: 401,
+    });
     expect(failureOf(429, JSON.stringify({ error: { code: 'rate_limit_exceeded', message: 'Slow down' } })).message).toBe(
       'The service is rate-limiting requests (429): Slow down',
     );
