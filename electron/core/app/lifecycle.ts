@@ -120,10 +120,12 @@ export class AppLifecycle {
     this.d.keeper.later(this.d.integrityCheckDelayMs ?? 5000, () => this.checkIntegrity());
     if (!st || st.state === 'none') return;
     // The window's first page comes first: the sync (its module loaded, its first pages written) waits for it to be
-    // answered, or for LAUNCH_WAIT_MS when the window shows no list; a quit meanwhile starts nothing.
+    // answered, or for LAUNCH_WAIT_MS when the window shows no list; a quit meanwhile starts nothing, and a sync the
+    // person started meanwhile (running, done or cancelled) is the launch's: no second one after it.
+    const started = this.d.sync.started;
     await this.afterFirstPage();
     const wanted = this.demo !== null || this.d.settings.get().syncOnLaunch || this.d.keeper.recoveredAtOpen;
-    if (wanted && !this.closing) this.d.sync.start({});
+    if (wanted && !this.closing && this.d.sync.started === started) this.d.sync.start({});
   }
 
   /** The first page answered and its reply sent (a turn later), or the launch's wait over. */

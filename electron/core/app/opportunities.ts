@@ -48,7 +48,7 @@ export function warmUp(cache: Cache): void {
   }
 }
 
-/** A page of the list for the window; once it is answered (or refused), the app is told: a launch's sync waits for the first. */
+/** A page of the list for the window, made (or refused): the app is told as its reply goes out; a launch's sync waits for the first. */
 function served<T>(d: DomainDeps, page: () => T): T {
   try {
     return page();

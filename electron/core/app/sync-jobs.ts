@@ -9,7 +9,7 @@ import { syncJob, type SyncJob } from '../sync-job';
 import { onFirstUse } from './lazy';
 import type { Platform } from './platform';
 
-/** The sync (with the API client it drives): loaded by the first sync (lazy.ts); a launch's sync starts once the window is up. */
+/** The sync (with the API client it drives): loaded by the first sync (lazy.ts); a launch's sync starts once the window's first page is answered (lifecycle.ts). */
 const syncing = onFirstUse('sync', () => import('../sync'));
 
 export interface SyncJobsDeps {
@@ -41,9 +41,13 @@ export class SyncJobs {
     };
   }
 
+  /** Syncs started so far (a launch's sync is not started after one the person started while it waited). */
+  started = 0;
+
   /** Start a sync, or name the one already running. */
   start(args: { brandIds?: string[] }): { jobId: string } {
     if (this.running) return { jobId: this.running.id };
+    this.started++;
     const { platform, setOnline } = this.deps;
     const startedAt = new Date().toISOString();
     const cache = this.deps.cache();

@@ -3,7 +3,7 @@
 // the sync's start (its module loaded, its first pages written); a window that
 // asks for no list gets its sync after a short wait; a quit during the wait
 // starts nothing. Real cache, the simulator over loopback.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../../electron/simulator/server';
 import { openApp, type TestApp } from '../../support/app';
 import { tempDir } from '../../support/tmp';
@@ -17,6 +17,12 @@ afterAll(() => sim.close());
 const turns = async (n: number) => {
   for (let i = 0; i < n; i++) await new Promise((r) => setTimeout(r, 5));
 };
+
+/** The launch has read the key and is waiting (its no-reply timer is set just before the wait), then a few turns more. */
+async function waiting(app: TestApp): Promise<void> {
+  await vi.waitFor(() => expect((app.s.parts.life as unknown as { noReplyTimer: unknown }).noReplyTimer).not.toBeNull());
+  await turns(10);
+}
 
 /** An app over a cache a first sync filled, reopened as a launch finds it. */
 async function reopened(launchWaitMs: number): Promise<{ app: TestApp; brandId: string; cleanup(): void }> {
@@ -36,7 +42,7 @@ describe("a launch's sync", () => {
   it("starts once the window's first page has been answered, not before", async () => {
     const { app, brandId, cleanup } = await reopened(60_000);
     const launched = app.s.launch();
-    await turns(10);
+    await waiting(app);
     expect(app.s.parts.sync.state().running).toBe(false);
     expect(app.platform.events.some((e) => e.event.startsWith('sync:'))).toBe(false);
     const page = await app.call('opportunities:view', { filter: { brandId, sort: 'priority' }, limit: 50 });
@@ -58,15 +64,29 @@ describe("a launch's sync", () => {
   });
 
   it('a quit while it waits starts nothing', async () => {
-    const { app, brandId, cleanup } = await reopened(60_000);
+    const { app, cleanup } = await reopened(60_000);
     const launched = app.s.launch();
-    await turns(4);
+    await waiting(app);
     await app.s.close();
     app.s.parts.life.firstPageServed();
     await launched;
     expect(app.s.parts.sync.state().running).toBe(false);
     expect(app.platform.events.some((e) => e.event.startsWith('sync:'))).toBe(false);
-    expect(brandId).toBeTruthy();
+    cleanup();
+  });
+
+  it('a sync the person started while it waited (cancelled, here) is not followed by a second one', async () => {
+    const { app, brandId, cleanup } = await reopened(60_000);
+    const launched = app.s.launch();
+    await waiting(app);
+    const { jobId } = await app.call('sync:start', {});
+    await app.call('sync:cancel', { jobId });
+    await app.platform.waitFor('sync:done');
+    await app.call('opportunities:view', { filter: { brandId, sort: 'priority' }, limit: 50 });
+    await launched;
+    expect(app.s.parts.sync.state().running).toBe(false);
+    expect(app.platform.events.filter((e) => e.event === 'sync:done')).toHaveLength(1);
+    await app.close();
     cleanup();
   });
 });
