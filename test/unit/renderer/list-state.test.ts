@@ -212,13 +212,18 @@ describe('the list, the selection and the actions on them', () => {
     await until(() => selection.detail?.item.id === list.itemAt(1)!.id);
     const id = list.itemAt(1)!.id;
     selection.editNote('typed just before the switch');
-    const sent = win.called.length;
+    const held = win.hold('opportunities:view');
     app.selectBrand(fixture.cache.sim.brands[1]!.id);
-    // The new brand's list is on screen: the note is sent now, before its pause ends or the next detail replaces it.
-    selection.listed(false, list.total);
-    expect(win.called.slice(sent)).toEqual(['triage:apply']);
-    await list.reload();
+    const sent = win.called.length;
+    const reloading = list.reload(); // what the window does on a brand switch
+    await held.reached;
+    held.release();
+    await reloading;
     await until(() => selection.detailOf?.brandId === fixture.cache.sim.brands[1]!.id);
+    // The new brand's list is on screen: the note was sent then, before its pause ended or the next detail replaced it.
+    const after = win.called.slice(sent);
+    expect(after.indexOf('triage:apply')).toBeGreaterThan(after.indexOf('opportunities:view'));
+    expect(after.indexOf('triage:apply')).toBeLessThan(after.indexOf('opportunities:get'));
     await until(() => selection.noteState === 'saved');
     expect(detail(win.s.cache, typedFor, id)!.triage.note).toBe('typed just before the switch');
   });
@@ -237,6 +242,26 @@ describe('the list, the selection and the actions on them', () => {
     await until(() => selection.detail?.item.id === list.itemAt(1)!.id);
     await until(() => selection.noteState === 'saved' && win.inflight() === 0);
     expect(detail(win.s.cache, brandId, id)!.triage.note).toBe('typed as the cursor moved');
+  });
+
+  it('a note typed while the same opportunity is read again (a list reload keeping the cursor) stays on screen and is saved', async () => {
+    const { win, list, selection } = await workbench({ listed: true });
+    const brandId = fixture.cache.sim.brands[0]!.id;
+    selection.moveTo(0);
+    await until(() => selection.detail?.item.id === list.itemAt(0)!.id && selection.noteState === 'saved');
+    const id = list.itemAt(0)!.id;
+    const held = win.hold('opportunities:get');
+    selection.listed(true, list.total); // each sync page, a triage answer
+    await held.reached;
+    selection.editNote('typed during the read');
+    held.release();
+    await until(() => win.inflight() === 0 && selection.noteState === 'saved');
+    expect(selection.noteDraft).toBe('typed during the read');
+    expect(selection.detail!.triage.note).toBe('typed during the read');
+    expect(detail(win.s.cache, brandId, id)!.triage.note).toBe('typed during the read');
+    selection.editNote('typed during the read!');
+    await selection.flushNote();
+    expect(detail(win.s.cache, brandId, id)!.triage.note).toBe('typed during the read!');
   });
 
   it('the last keystroke is never lost: text typed while a save is on its way waits, and is saved next', async () => {
