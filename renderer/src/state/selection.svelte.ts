@@ -98,6 +98,17 @@ export class Selection {
     this.#scheduleDetail();
   }
 
+  /** The list could not be read: nothing of the list before stays open or selected (a note typed is saved first). */
+  emptied(): void {
+    void this.flushNote();
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#turn.cancel();
+    this.#cursor = 0;
+    this.#selected = new Set();
+    this.#detail = null;
+    this.#detailOf = null;
+  }
+
   /** A further page of the list arrived: the detail under the cursor may be in it. */
   pageArrived(page: number): void {
     if (Math.floor(this.#cursor / PAGE) === page) this.#scheduleDetail();
