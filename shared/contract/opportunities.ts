@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { DIFFICULTIES, OPPORTUNITY_TYPES, STATUSES } from '../domain';
 import { LIST_SORTS, type CachedBrand, type ListItem, type OpportunityDetail } from '../model';
 import { STAGES } from '../pipeline';
+import { MAX_SEARCH_LENGTH } from '../search-words';
 import { brandId, int, method, oppId, once, one, none, shaped, text, type ContractSlice } from './parts';
 
 export const listFilterSchema = once(() =>
@@ -22,7 +23,7 @@ export const listFilterSchema = once(() =>
     hasContacts: z.boolean().optional(),
     catchAll: z.enum(['only', 'exclude']).optional(),
     starred: z.boolean().optional(),
-    search: text(500).optional(),
+    search: text(MAX_SEARCH_LENGTH).optional(),
     alreadyPitched: z.boolean().optional(),
     ids: z.array(oppId).max(100_000).optional(),
     stage: z.enum(STAGES).optional(),

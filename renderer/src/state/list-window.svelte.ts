@@ -14,26 +14,17 @@ import { Early } from '../lib/early';
 import { Latest } from '../lib/latest';
 import { recall, remember } from '../lib/remembered';
 import { WorkbenchError } from '../../../shared/errors';
-import { MAX_SEARCH_LENGTH, searchWords } from '../../../shared/search-words';
+import { searchOf } from '../../../shared/search-words';
 
 export const PAGE = 200;
 
-/**
- * What a typed search asks the core: the text trimmed and cut to what the core takes (a pasted page becomes its
- * first MAX_SEARCH_LENGTH characters), or no search while it holds no word the search looks for (an emoji,
- * punctuation: the core would ignore it, and the whole list would read as that search's matches).
- */
-export function searchOf(typed: string | undefined): string | undefined {
-  let text = typed?.trim().slice(0, MAX_SEARCH_LENGTH) ?? '';
-  if (/[\uD800-\uDBFF]$/.test(text)) text = text.slice(0, -1); // never half a character
-  text = text.trim();
-  return searchWords(text).length > 0 ? text : undefined;
-}
-
 /** Why the list could not be read, in plain words (the core's refusal names its method and fields: not for the user). */
 function listError(e: unknown): string {
-  if (e instanceof WorkbenchError && e.kind === 'invalid-input') return 'the filters were not accepted. Change them, or press Clear filters.';
-  return errorText(e);
+  if (e instanceof WorkbenchError && e.kind === 'invalid-input') {
+    if (e.field?.endsWith('search')) return 'The list could not be read for this search: it was not accepted. Change it, or press Clear filters.';
+    return 'The list could not be read with these filters: they were not accepted. Change them, or press Clear filters.';
+  }
+  return `The list could not be read: ${errorText(e)}`;
 }
 
 export type Filter = Omit<ListFilter, 'brandId'>;
@@ -58,6 +49,8 @@ export interface ListWindowDeps {
   listed: (l: Listed) => void;
   /** A further page arrived (the detail under the cursor may be in it). */
   pageArrived: (page: number) => void;
+  /** The list could not be read: no row of the list before is on screen (the cursor, the selection, the detail go). */
+  emptied: () => void;
 }
 
 export class ListWindow {
@@ -185,6 +178,7 @@ export class ListWindow {
       this.#counts = null;
       this.#shownSearch = undefined;
       this.#error = listError(e);
+      this.#deps.emptied();
     } finally {
       if (fresh()) this.#loading = false;
     }
@@ -216,7 +210,7 @@ export class ListWindow {
           this.#deps.pageArrived(p);
         })
         .catch((e: unknown) => {
-          if (fresh()) this.#error = errorText(e);
+          if (fresh()) this.#error = `The list could not be read: ${errorText(e)}`;
         })
         .finally(() => {
           if (fresh()) this.#pending.delete(p);

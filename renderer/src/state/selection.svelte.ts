@@ -98,6 +98,17 @@ export class Selection {
     this.#scheduleDetail();
   }
 
+  /** The list could not be read: nothing of the list before stays open or selected (a note typed is saved first). */
+  emptied(): void {
+    void this.flushNote();
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#turn.cancel();
+    this.#cursor = 0;
+    this.#selected = new Set();
+    this.#detail = null;
+    this.#detailOf = null;
+  }
+
   /** A further page of the list arrived: the detail under the cursor may be in it. */
   pageArrived(page: number): void {
     if (Math.floor(this.#cursor / PAGE) === page) this.#scheduleDetail();
@@ -135,7 +146,13 @@ export class Selection {
     if (this.#detail?.item.id === item.id && this.#note.state !== 'saved') return;
     const detail = await call('opportunities:get', { brandId, id: item.id });
     if (!fresh() || this.#deps.itemAt(this.#cursor)?.id !== item.id) return;
-    // A note still waiting (typed while this detail was read) is saved to its own opportunity before the editor shows this one.
+    // Typed while this same opportunity was read again (a list reload keeping the cursor): the text on screen stays,
+    // and its own save goes on; the reply's note is older than it.
+    if (detail && this.#detailOf?.id === detail.item.id && this.#detailOf.brandId === brandId && this.#note.state !== 'saved') {
+      this.#detail = { ...detail, triage: { ...detail.triage, note: this.#noteDraft } };
+      return;
+    }
+    // Typed for the detail before: saved to its own opportunity before the editor shows this one.
     if (this.#note.waiting) void this.flushNote();
     this.#detail = detail;
     this.#detailOf = detail ? { brandId, id: detail.item.id } : null;

@@ -46,6 +46,7 @@ export function createWorkbench(app: AppStore) {
       selection.listed(keepCursor, total);
     },
     pageArrived: (page) => selection.pageArrived(page),
+    emptied: () => selection.emptied(),
   });
   const selection: Selection = new Selection({
     brandId,

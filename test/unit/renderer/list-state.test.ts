@@ -10,8 +10,8 @@ import { join } from 'node:path';
 import { DEMO_KEY } from '../../../electron/simulator/server';
 import { AppStore } from '../../../renderer/src/state/app.svelte';
 import { ExportJob } from '../../../renderer/src/state/export.svelte';
-import { PAGE, searchOf } from '../../../renderer/src/state/list-window.svelte';
-import { MAX_SEARCH_LENGTH } from '../../../shared/search-words';
+import { PAGE } from '../../../renderer/src/state/list-window.svelte';
+import { MAX_SEARCH_LENGTH, searchOf } from '../../../shared/search-words';
 import { createWorkbench, frameOf } from '../../../renderer/src/state/workbench';
 import { detail } from '../../support/store';
 import { addDays } from '../../../shared/calendar';
@@ -151,23 +151,42 @@ describe('the list, the selection and the actions on them', () => {
     }
     expect(searchOf('📞 coffee')).toBe('📞 coffee');
   });
+  it('a search cut to the length the core takes never ends in half a character', () => {
+    expect(searchOf('x'.repeat(MAX_SEARCH_LENGTH - 1) + '📞')).toBe('x'.repeat(MAX_SEARCH_LENGTH - 1));
+    expect(searchOf('📞'.repeat(300))).toBeUndefined(); // no word in it
+    for (const typed of ['a📞'.repeat(200), '📞a'.repeat(200), 'ab📞'.repeat(150)]) {
+      const cut = searchOf(typed)!;
+      expect(cut.length).toBeLessThanOrEqual(MAX_SEARCH_LENGTH);
+      expect(cut).not.toMatch(/[\uD800-\uDBFF]$/);
+    }
+  });
   it('a list that could not be read shows no rows, total or chip counts of the filter before, and says so in plain words', async () => {
-    const { win, list } = await workbench({ listed: true });
+    const { win, list, selection } = await workbench({ listed: true });
     expect(list.total).toBeGreaterThan(0);
-    // Refused by the core (longer than a domain filter can be).
+    // Refused by the core (longer than a domain filter can be), with a search on: the filters were refused, not the search.
+    list.setFilter({ search: 'coffee' });
+    await until(() => !list.loading);
     list.setFilter({ domain: 'w'.repeat(300) });
     await until(() => !list.loading);
     expect(list.error).toMatch(/not accepted/);
+    expect(list.error).toMatch(/^The list could not be read with these filters/);
+    expect(list.error).not.toMatch(/search/);
     expect(list.error).not.toMatch(/Refused|opportunities:|filter\.|Too big/);
     expect({ total: list.total, row: list.itemAt(0), counts: list.counts }).toEqual({ total: 0, row: undefined, counts: null });
     // Any other failure: its own words, and the same empty list.
     list.clearFilters();
     await until(() => !list.loading && list.total > 0);
+    // What was selected and open before is let go with the list: no action applies to rows no longer on screen.
+    selection.toggleSelect(0);
+    await until(() => selection.detail?.item.id === list.itemAt(0)!.id);
     win.failNext('opportunities:view', 'The cache is busy; try again.');
     list.setFilter({ search: 'cold brew' });
     await until(() => !list.loading);
-    expect(list.error).toBe('The cache is busy; try again.');
+    expect(list.error).toBe('The list could not be read: The cache is busy; try again.');
     expect({ total: list.total, row: list.itemAt(0), counts: list.counts }).toEqual({ total: 0, row: undefined, counts: null });
+    expect(selection.detail).toBeNull();
+    expect(selection.selected.size).toBe(0);
+    expect(selection.targets()).toEqual([]);
   });
   it('stage, star and an autosaved note, each one round trip; the row updates in place', async () => {
     const { win, list, selection, pipeline } = await workbench({ listed: true });
@@ -212,13 +231,18 @@ describe('the list, the selection and the actions on them', () => {
     await until(() => selection.detail?.item.id === list.itemAt(1)!.id);
     const id = list.itemAt(1)!.id;
     selection.editNote('typed just before the switch');
-    const sent = win.called.length;
+    const held = win.hold('opportunities:view');
     app.selectBrand(fixture.cache.sim.brands[1]!.id);
-    // The new brand's list is on screen: the note is sent now, before its pause ends or the next detail replaces it.
-    selection.listed(false, list.total);
-    expect(win.called.slice(sent)).toEqual(['triage:apply']);
-    await list.reload();
+    const sent = win.called.length;
+    const reloading = list.reload(); // what the window does on a brand switch
+    await held.reached;
+    held.release();
+    await reloading;
     await until(() => selection.detailOf?.brandId === fixture.cache.sim.brands[1]!.id);
+    // The new brand's list is on screen: the note was sent then, before its pause ended or the next detail replaced it.
+    const after = win.called.slice(sent);
+    expect(after.indexOf('triage:apply')).toBeGreaterThan(after.indexOf('opportunities:view'));
+    expect(after.indexOf('triage:apply')).toBeLessThan(after.indexOf('opportunities:get'));
     await until(() => selection.noteState === 'saved');
     expect(detail(win.s.cache, typedFor, id)!.triage.note).toBe('typed just before the switch');
   });
@@ -237,6 +261,26 @@ describe('the list, the selection and the actions on them', () => {
     await until(() => selection.detail?.item.id === list.itemAt(1)!.id);
     await until(() => selection.noteState === 'saved' && win.inflight() === 0);
     expect(detail(win.s.cache, brandId, id)!.triage.note).toBe('typed as the cursor moved');
+  });
+
+  it('a note typed while the same opportunity is read again (a list reload keeping the cursor) stays on screen and is saved', async () => {
+    const { win, list, selection } = await workbench({ listed: true });
+    const brandId = fixture.cache.sim.brands[0]!.id;
+    selection.moveTo(0);
+    await until(() => selection.detail?.item.id === list.itemAt(0)!.id && selection.noteState === 'saved');
+    const id = list.itemAt(0)!.id;
+    const held = win.hold('opportunities:get');
+    selection.listed(true, list.total); // each sync page, a triage answer
+    await held.reached;
+    selection.editNote('typed during the read');
+    held.release();
+    await until(() => win.inflight() === 0 && selection.noteState === 'saved');
+    expect(selection.noteDraft).toBe('typed during the read');
+    expect(selection.detail!.triage.note).toBe('typed during the read');
+    expect(detail(win.s.cache, brandId, id)!.triage.note).toBe('typed during the read');
+    selection.editNote('typed during the read!');
+    await selection.flushNote();
+    expect(detail(win.s.cache, brandId, id)!.triage.note).toBe('typed during the read!');
   });
 
   it('the last keystroke is never lost: text typed while a save is on its way waits, and is saved next', async () => {
