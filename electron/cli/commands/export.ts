@@ -145,6 +145,11 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
   const unfilled = oneOf(UNFILLED_CHOICES, values.unfilled, '--unfilled');
   const mailText = oneOf(MAIL_TEXT_CHOICES, values['mail-text'], '--mail-text');
   if (values.default?.length && unfilled !== 'default') throw new UsageError('--default goes with --unfilled default.');
+  // A sheet for reading keeps every row as the service wrote it: a choice it would not act on is refused, not ignored.
+  if (unfilled !== undefined && !info.forMail)
+    throw new UsageError(
+      `--unfilled applies to the mail presets (${EXPORT_PRESETS.filter((p) => PRESETS[p].forMail).join(', ')}); the ${info.label.replace(/ \(.*$/, '')} sheet keeps every row as the service wrote it. Leave --unfilled out.`,
+    );
   const { brandId: _b, ...filter } = listFilter(values, brandId);
   const opts = {
     brandId,
