@@ -126,6 +126,22 @@ describe('workbench export by preset', () => {
     expect(pythonCsv(join(tmp.dir, 'lem.csv'))[1]![5]).toBe('Hi Ana,\nSam Reed');
   });
 
+  it('--unfilled is refused for the Opportunities sheet (for reading, every row as the service wrote it), naming the mail presets it is for', async () => {
+    const mail = EXPORT_PRESETS.filter((p) => PRESETS[p].forMail);
+    expect(mail).not.toContain('opportunities');
+    for (const choice of ['leave-out', 'default', 'keep']) {
+      const out = join(tmp.dir, `opp-${choice}.csv`);
+      const r = await cli(['export', '--brand', B, '--preset', 'opportunities', '--out', out, '--unfilled', choice]);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toContain('--unfilled applies to the mail presets');
+      for (const p of mail) expect(r.err).toMatch(new RegExp(`\\b${p}\\b`));
+      expect(r.err).toContain('Opportunities');
+      expect(existsSync(out)).toBe(false);
+    }
+    const ok = await cli(['export', '--brand', B, '--preset', 'opportunities', '--out', join(tmp.dir, 'opp.csv')]);
+    expect(ok.code, ok.err).toBe(0);
+  });
+
   it('a mail tool reads comma-separated UTF-8: its presets refuse --delimiter and --bom, and a format it does not take', async () => {
     expect((await cli(['export', '--brand', B, '--preset', 'mailchimp', '--out', join(tmp.dir, 'm.csv'), '--delimiter', ';', '--unfilled', 'keep'])).code).toBe(
       2,

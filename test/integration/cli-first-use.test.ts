@@ -5,7 +5,8 @@
 // real SQLite file, the simulator over loopback; the options given as flags
 // (no TRAKKR_BASE_URL, WORKBENCH_DB or WORKBENCH_RATE in the environment).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { join } from 'node:path';
+import { existsSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
 import { runCliIn } from '../support/cli-run';
 import { tempDir } from '../support/tmp';
@@ -111,5 +112,31 @@ describe('brands offline or with no key: the cached brands', () => {
     expect(noKey.code).toBe(3);
     expect(noKey.err).toContain('No API key is stored');
     expect(noKey.err).toContain('No brands are cached yet');
+  });
+
+  it('with no cache at all, says none are cached without creating one at that path', async () => {
+    const absent = join(tmp.dir, 'never-made', 'absent.db');
+    const off = await cli(['--base-url', 'http://127.0.0.1:1', '--db', absent, 'brands']);
+    expect(off.code).toBe(4);
+    expect(off.err).toContain('No brands are cached yet: run `workbench sync` once the service can be reached.');
+    expect(existsSync(absent)).toBe(false);
+    expect(existsSync(dirname(absent))).toBe(false);
+    const noKey = await cli(['--base-url', 'http://127.0.0.1:1', '--db', absent, 'brands'], { key: null });
+    expect(noKey.code).toBe(3);
+    expect(noKey.err).toContain('No brands are cached yet');
+    expect(existsSync(absent)).toBe(false);
+  });
+
+  it('with a damaged cache, says so (its file and what to do) and exits as a file failure, not "none cached"', async () => {
+    const junk = join(tmp.dir, 'junk.db');
+    writeFileSync(junk, Buffer.alloc(8192, 0x5a));
+    for (const key of [undefined, null]) {
+      const r = await cli(['--base-url', 'http://127.0.0.1:1', '--db', junk, 'brands'], { key });
+      expect(r.code).toBe(5);
+      expect(r.err).toContain(junk);
+      expect(r.err).toContain('damaged');
+      expect(r.err).not.toContain('No brands are cached yet');
+      expect(r.out).toBe('');
+    }
   });
 });

@@ -195,6 +195,15 @@ describe('rows with merge fields not filled', () => {
       expect(rowsOf(out).map((x) => x._id)).toEqual(ids);
       expect([preview.rows, r.rows, r.check.leftOut.unfilled]).toEqual([all.rows, all.rows, 0]);
       expect(r.warnings.join('\n')).not.toMatch(/left out/i);
+      // Nor rewritten: every cell as the no-choice file has it (the service's `[Name]` kept, no "Hi there"),
+      // and the check says nothing of defaults it did not fill.
+      expect(rowsOf(out)).toEqual(rowsOf(join(tmp.dir, 'opp-all.csv')));
+      expect(
+        rowsOf(out)
+          .map((x) => Object.values(x).join(' '))
+          .join('\n'),
+      ).toContain('Hi [Name], a note.');
+      expect([...preview.warnings, ...r.warnings].join('\n')).not.toMatch(/default/i);
     }
     // A mail preset sent the same choice leaves them out, as before.
     const mail = await writeExportFile(cache, {

@@ -1,6 +1,7 @@
 // `workbench brands`: the brands the key reaches, remembered in the cache. Offline
 // or with no key, the cached brands (so `list --brand` can be used on a train),
 // with a note on stderr saying why and as of when; a key the service refuses still fails.
+import { existsSync } from 'node:fs';
 import type { Brand } from '../../../shared/api/schemas';
 import { WorkbenchError, type ErrorKind } from '../../../shared/errors';
 import { redactKeys } from '../../../shared/rules';
@@ -37,11 +38,22 @@ function print(ctx: Ctx, brands: { id: string; name: string }[], asJson: boolean
 /**
  * The brands the cache holds (those still on Trakkr when last seen), the
  * failure said first on stderr; with none cached, the failure stands, with
- * how to get them.
+ * how to get them. Only a cache that does not exist is "none cached" (and
+ * asking does not create it); a cache that cannot be read (damaged, not
+ * allowed, Ctrl-C in the lock wait) fails with its own words and exit code,
+ * after the line saying why the service was not asked.
  */
 async function cachedBrands(ctx: Ctx, failure: WorkbenchError): Promise<{ id: string; name: string }[]> {
-  const cached = await withCache(ctx, (c) => c.brands.list().filter((b) => !b.removed_on_server)).catch(() => []);
   const offline = failure.kind === 'service-unreachable';
+  let cached: { id: string; name: string; last_synced_at?: string | null }[] = [];
+  if (existsSync(ctx.dbPath)) {
+    try {
+      cached = await withCache(ctx, (c) => c.brands.list().filter((b) => !b.removed_on_server));
+    } catch (e) {
+      ctx.io.err(`${offline ? 'Offline. ' : ''}${plainLines(redactKeys(failure.message))}\nThe brands cached on this computer could not be read either:\n`);
+      throw e;
+    }
+  }
   if (!cached.length) {
     ctx.io.err(
       `No brands are cached yet: run \`workbench sync\` once ${offline ? 'the service can be reached' : 'a key is stored (`workbench key set`) or given in TRAKKR_API_KEY'}.\n`,

@@ -6,7 +6,7 @@
 // choice (--unfilled) before a mail export is written. `export sent` marks an
 // export's addresses contacted once it went out; `export log` lists them.
 import { join, dirname } from 'node:path';
-import { EXPORT_PRESETS, MAIL_TEXT_CHOICES, PRESETS, UNFILLED_CHOICES } from '../../../shared/export-presets';
+import { EXPORT_PRESETS, MAIL_TEXT_CHOICES, PRESETS, sentAs, UNFILLED_CHOICES } from '../../../shared/export-presets';
 import { MERGE_FIELDS, type MergeDefaults, type MergeField } from '../../../shared/merge-fields';
 import { WorkbenchError } from '../../../shared/errors';
 import { SettingsFile } from '../../core/app/settings';
@@ -95,7 +95,7 @@ async function sent(ctx: Ctx, id: string | undefined): Promise<void> {
         if (r.alreadySent) ctx.io.out(`${plain(r.fileName)} was confirmed sent on ${r.alreadySent}; nothing changed.\n`);
         else
           ctx.io.out(
-            `${plain(r.fileName)}: ${r.addresses.toLocaleString('en-US')} address${r.addresses === 1 ? '' : 'es'} of ${r.updated.toLocaleString('en-US')} opportunit${r.updated === 1 ? 'y' : 'ies'} marked ${r.preset === 'followups' ? 'followed up' : 'contacted'} today.\n`,
+            `${plain(r.fileName)}: ${r.addresses.toLocaleString('en-US')} address${r.addresses === 1 ? '' : 'es'} of ${r.updated.toLocaleString('en-US')} opportunit${r.updated === 1 ? 'y' : 'ies'} marked ${sentAs(r.preset).words} today.\n`,
           );
       } catch (e) {
         if (e instanceof ExportNotFound) throw new UsageError(`${e.message} See \`workbench export log\` for the exports made here.`);
@@ -145,6 +145,11 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
   const unfilled = oneOf(UNFILLED_CHOICES, values.unfilled, '--unfilled');
   const mailText = oneOf(MAIL_TEXT_CHOICES, values['mail-text'], '--mail-text');
   if (values.default?.length && unfilled !== 'default') throw new UsageError('--default goes with --unfilled default.');
+  // A sheet for reading keeps every row as the service wrote it: a choice it would not act on is refused, not ignored.
+  if (unfilled !== undefined && !info.forMail)
+    throw new UsageError(
+      `--unfilled applies to the mail presets (${EXPORT_PRESETS.filter((p) => PRESETS[p].forMail).join(', ')}); the ${info.label.replace(/ \(.*$/, '')} sheet keeps every row as the service wrote it. Leave --unfilled out.`,
+    );
   const { brandId: _b, ...filter } = listFilter(values, brandId);
   const opts = {
     brandId,

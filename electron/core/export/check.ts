@@ -106,9 +106,9 @@ export function finishCheck(c: ExportCheck, o: { unfilled?: string; mailText?: M
     if (c.unfilledChoiceNeeded)
       w.push(`Before writing, choose what to do with them: leave those rows out, fill a default (such as "Hi there"), or keep the merge fields on purpose.`);
     else if (o.unfilled === 'leave-out' && preset.forMail) w.push(`Left out: ${named(c.unfilledRows, c.leftOut.unfilled)}.`);
-    else if (o.unfilled === 'default' && c.leftOut.unfilled)
+    else if (o.unfilled === 'default' && preset.forMail && c.leftOut.unfilled)
       w.push(`Filled with defaults where a value was missing; left out, with merge fields that have no default: ${named(c.unfilledRows, c.leftOut.unfilled)}.`);
-    else if (o.unfilled === 'default') w.push('Filled with defaults where a value was missing.');
+    else if (o.unfilled === 'default' && preset.forMail) w.push('Filled with defaults where a value was missing.');
     else if (o.unfilled === 'keep' && preset.forMail)
       w.push(
         `Kept on purpose: ${named(c.unfilledRows, c.placeholders)}.${preset.readsDoubleBraces ? ' The mail-merge add-on reads {{…}} as a column of the sheet: a token kept will be filled from a column of that name, or left blank.' : ''}`,

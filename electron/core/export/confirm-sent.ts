@@ -13,7 +13,7 @@ import { applyEach } from '../app/triage';
 import type { Cache } from '../store/cache';
 import { missingIds } from '../store/opportunity-detail';
 import { CARRIED_KEPT_DAYS } from '../store/exports-log';
-import { PRESETS, type ExportPreset } from '../../../shared/export-presets';
+import { PRESETS, sentAs, type ExportPreset } from '../../../shared/export-presets';
 
 export interface ConfirmedSent {
   /** Opportunities whose triage changed. */
@@ -55,7 +55,8 @@ export function confirmExportSent(cache: Cache, id: string, today: string, now =
     ),
   );
   const carried = new Map(e.carried.filter(([oid]) => !gone.has(oid)));
-  const followUps = e.preset === 'followups';
+  const as = sentAs(e.preset);
+  const followUps = as.kind === 'followed-up';
   const applied = applyEach(
     cache,
     e.brand_id,
@@ -68,8 +69,8 @@ export function confirmExportSent(cache: Cache, id: string, today: string, now =
       return { do: 'contacted', on: t.contacted_at ?? today, addresses: used, subject: t.contacted_subject };
     },
     {
-      kind: followUps ? 'followed-up' : 'contacted',
-      label: `Marked ${followUps ? 'followed up' : 'contacted'} (sent from ${e.file_name})`,
+      kind: as.kind,
+      label: `Marked ${as.words} (sent from ${e.file_name})`,
       pitched: true,
       also: () => cache.exports.markSent(e.id, now),
     },

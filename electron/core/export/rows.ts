@@ -99,7 +99,11 @@ function text(v: unknown): string {
 function* candidates(cache: Cache, o: RowChoices, columns: Column<never>[], check: ExportCheck): Generator<Candidate> {
   const filter: ListFilter = { ...o.filter, brandId: o.brandId };
   const brand = cache.brands.get(o.brandId)?.name ?? o.brandId;
-  const fill: FillOptions = { senderName: o.senderName, defaults: o.unfilled === 'default' ? { ...DEFAULT_FILLS, ...o.fill } : undefined };
+  // Defaults fill mail only: a sheet for reading keeps the pitch as the service wrote it, whatever choice was sent.
+  const fill: FillOptions = {
+    senderName: o.senderName,
+    defaults: o.unfilled === 'default' && PRESETS[o.preset].forMail ? { ...DEFAULT_FILLS, ...o.fill } : undefined,
+  };
   // A row's values, read by a plain loop over the columns' readers (no array of pairs taken apart a row).
   const readers = (columns as unknown as Column<unknown>[]).map(([, value]) => value);
   const values = (row: unknown): unknown[] => {

@@ -6,6 +6,7 @@
 // the dialog goes.
 import type { EventPayloads, MethodArgs } from '../../../shared/contract';
 import { isCancelled } from '../../../shared/errors';
+import { sentAs as sentAsFor } from '../../../shared/export-presets';
 import type { ExportCheck, ExportResult } from '../../../shared/model';
 import { call, on } from '../lib/api.svelte';
 import { count, errorText } from '../lib/format';
@@ -19,7 +20,7 @@ export const PREVIEW_AFTER_MS = 250;
 type Done = EventPayloads['export:done'];
 
 /** What "I sent these" records for an export that was made (as the core's confirm-sent does): a follow-ups export, followed up. */
-export const sentAs = (made: ExportResult): string => (made.check.preset === 'followups' ? 'followed up' : 'contacted');
+export const sentAs = (made: ExportResult): string => sentAsFor(made.check.preset).words;
 
 export class ExportJob {
   #check = $state.raw<ExportCheck | null>(null);
