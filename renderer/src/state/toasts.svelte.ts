@@ -37,7 +37,7 @@ export class Toaster {
     return this.#list;
   }
 
-  /** Show a toast last; one with the same words as a shown one that asks nothing of the person takes its place; at most MAX_TOASTS stay on screen. */
+  /** Show a toast last (always shown: the others make room); one with the same words as a shown one that asks nothing of the person takes its place; at most MAX_TOASTS stay on screen. */
   show(text: string, kind: Toast['kind'] = 'info', action?: ToastAction): void {
     const same = this.#list.find((t) => t.text === text && !keeps(t));
     if (same) this.#take(same.id);
@@ -45,7 +45,7 @@ export class Toaster {
     this.#list = [...this.#list, toast];
     this.#start(toast.id, action ? TOAST_MS.action : TOAST_MS[kind]);
     while (this.#list.length > MAX_TOASTS) {
-      const plain = this.#list.find((t) => !keeps(t));
+      const plain = this.#list.find((t) => !keeps(t) && t.id !== toast.id);
       if (plain) {
         this.#take(plain.id);
         continue;

@@ -55,6 +55,14 @@ describe('the toasts on screen', () => {
     expect(texts()).not.toContain('Marked contacted today.');
   });
 
+  it('the newest is always shown: a plain toast after three Undos sets the oldest Undo aside, not itself', () => {
+    for (const t of ['a', 'b', 'c']) toaster.show(t, 'info', undo);
+    toaster.show('Synced: 0 new, 1 changed.');
+    expect(texts()).toEqual(['b', 'c', 'Synced: 0 new, 1 changed.']);
+    toaster.close(toaster.list.at(-1)!.id);
+    expect(texts()).toEqual(['a', 'b', 'c']);
+  });
+
   it('an Undo with the same words as another is not replaced (each takes back its own action)', () => {
     toaster.show('Stage: New.', 'info', undo);
     toaster.show('Stage: New.', 'info', undo);
