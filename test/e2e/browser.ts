@@ -39,12 +39,14 @@ export const SCREENS = 'test-results/screens';
 mkdirSync(SCREENS, { recursive: true });
 
 /** A fresh page on the host's URL; a native dialog opening fails the test (the app never uses them). */
-export async function openPage(browser: Browser, url: string, scheme: 'light' | 'dark' = 'light'): Promise<Page> {
+export async function openPage(browser: Browser, url: string, scheme: 'light' | 'dark' = 'light', o: { clock?: boolean } = {}): Promise<Page> {
   const ctx = await context(browser, scheme);
   const page = await ctx.newPage();
   page.on('dialog', (d) => {
     throw new Error(`A dialog opened: ${d.message()}`);
   });
+  // The page's own clock, moved on by the test (page.clock.fastForward), for words that change with time.
+  if (o.clock) await page.clock.install();
   await page.goto(url);
   return page;
 }

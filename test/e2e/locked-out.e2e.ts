@@ -74,12 +74,18 @@ describe('never locked out', () => {
     await page.context().close();
     await host.close();
     host = await startHost({ baseUrl: sim.url, dataDir, keychain: 'locked' });
-    page = await openPage(browser, host.url);
+    page = await openPage(browser, host.url, 'light', { clock: true });
     const banner = page.getByTestId('no-key');
     await banner.waitFor();
     expect(await banner.locator('p').textContent()).toMatch(
       /^\s*The system keychain is locked, so the API key cannot be read\. You are reading your cache as it was last synced .*: your notes, drafts and stages are all here\. Syncing needs a key\.\s*$/,
     );
+    // Minutes later, the header and the banner say the same time since the last sync (the banner once stayed at 'just now').
+    await page.clock.fastForward('03:00');
+    const header = page.locator('header.top .muted', { hasText: /^Synced / });
+    await expect.poll(() => header.textContent()).toMatch(/^Synced \d+ min ago$/);
+    const words = (await header.textContent())!.replace(/^Synced /, '');
+    expect(await banner.locator('p').textContent()).toContain(`as it was last synced ${words}:`);
     await expect.poll(() => listTotal(page)).toBe(cached);
     expect(await page.getByLabel('Your Trakkr API key').count()).toBe(0);
     await accessibleAt(page, 'keychain locked');

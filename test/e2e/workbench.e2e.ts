@@ -83,6 +83,8 @@ describe('first run, sync, triage, export', () => {
   it('first run: a malformed key is refused as you type, a rejected key is refused with the reason, a good key is stored', async () => {
     await page.getByLabel('Your Trakkr API key').waitFor();
     await shoot(page, '01-first-run');
+    // No list yet (nothing synced, no demo): no "Skip to the list" link to a list that is not there.
+    expect(await page.locator('a.skip').count()).toBe(0);
     const input = page.getByLabel('Your Trakkr API key');
     const connect = page.getByRole('button', { name: 'Connect' });
     await input.fill('sk_live_abc');
@@ -110,6 +112,8 @@ describe('first run, sync, triage, export', () => {
     await page.getByLabel('Brand').selectOption(sim.brands[0]!.id);
     await expect.poll(() => rows(page).count()).toBeGreaterThan(5);
     expect(await page.locator('.head').textContent()).toMatch(/\d+ opportunities/);
+    // Now there is a list to skip to.
+    expect(await page.locator('a.skip').textContent()).toBe('Skip to the list');
   });
 
   it('hostile text renders as text, and a javascript: link never becomes a link', async () => {

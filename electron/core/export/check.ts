@@ -81,12 +81,15 @@ export function tally(c: ExportCheck, r: { email: string; subject: string; body:
 
 const n = (k: number, what: string) => `${k.toLocaleString('en-US')} row${k === 1 ? '' : 's'} ${what}`;
 const cells = (k: number) => `${k.toLocaleString('en-US')} cell${k === 1 ? '' : 's'}`;
-/** "row 3 (ana@wired.com), row 7 (…)", and how many more. */
+/** "row 3, ana@wired.com; row 7, ben@kim.example, subject: "=SUM…"; and 2 more": each row plainly (no brackets, which read as "optional"), the column and text where a cell is meant. */
 function named(list: readonly ExportNote[], total: number, withColumn = false): string {
-  const one = (x: ExportNote) =>
-    `${x.row === null ? '' : `row ${x.row} `}(${x.email || x.opportunity_id}${withColumn && x.column ? `, ${x.column}` : ''}${x.text !== undefined ? `: "${x.text}"` : ''})`;
-  const shown = list.slice(0, 5).map(one).join(', ');
-  return total > 5 ? `${shown}, and ${(total - 5).toLocaleString('en-US')} more` : shown;
+  const one = (x: ExportNote) => {
+    const where = [x.row === null ? '' : `row ${x.row}`, x.email || x.opportunity_id].filter(Boolean).join(', ');
+    const column = withColumn && x.column ? `, ${x.column}` : '';
+    return `${where}${column}${x.text !== undefined ? `: "${x.text}"` : ''}`;
+  };
+  const shown = list.slice(0, 5).map(one).join('; ');
+  return total > 5 ? `${shown}; and ${(total - 5).toLocaleString('en-US')} more` : shown;
 }
 
 /** The check's warnings in plain words, from its counts and what was chosen (for rows with merge fields left, for mail text, the filters). */
@@ -130,15 +133,15 @@ export function finishCheck(c: ExportCheck, o: { unfilled?: string; mailText?: M
     const what = `${cells(c.mailGuarded)} of mail text start${c.mailGuarded === 1 ? 's' : ''} like a formula (= + - @)`;
     const where = named(c.mailGuardedCells, c.mailGuarded, true);
     const xlsx = preset.formats.includes('xlsx') ? 'save as .xlsx (its text cells need no guard), ' : '';
-    if (mailText === 'leave-out') w.push(`${what}: those rows were left out (${where}).`);
+    if (mailText === 'leave-out') w.push(`${what}: those rows were left out: ${where}.`);
     else if (o.raw) {
       // said with the raw warning
     } else if (mailText === 'as-written')
-      w.push(`${what}: written as written for ${preset.label}, which never runs formulas; do not open this file in a spreadsheet (${where}).`);
-    else if (mailText === 'guard') w.push(`${what}: given an apostrophe, as chosen; the recipient reads it (${where}).`);
+      w.push(`${what}: ${where}. They were written as written for ${preset.label}, which never runs formulas; do not open this file in a spreadsheet.`);
+    else if (mailText === 'guard') w.push(`${what}: ${where}. They were given an apostrophe, as chosen; the recipient reads it.`);
     else
       w.push(
-        `${what}: in a CSV the formula guard would add an apostrophe the recipient reads (${where}). Before writing, choose: ${xlsx}leave those rows out, or add the apostrophe.`,
+        `${what}: ${where}. In a CSV the formula guard would add an apostrophe the recipient reads. Before writing, choose: ${xlsx}leave those rows out, or add the apostrophe.`,
       );
   }
   if (c.dataGuarded && preset.forMail)

@@ -116,6 +116,8 @@ export class AppStore {
   }
 
   readonly brand = $derived(this.#brands.find((b) => b.id === this.#brandId) ?? null);
+  /** When the brand on screen was last synced (or this session's last sync): the header and the no-key banner both say it from here. */
+  readonly lastSynced = $derived(this.brand?.last_synced_at ?? this.#sync?.lastFinishedAt ?? null);
   readonly hasKey = $derived(this.#key !== null && this.#key.state !== 'none');
   readonly syncing = $derived(this.#sync?.running ?? false);
 

@@ -53,6 +53,11 @@ describe('the shortcut sheet and the keys', () => {
     const extra = [...listed()].filter((k) => !a.has(k) && !ELSEWHERE.has(k));
     expect(extra).toEqual([]);
   });
+  it("tells apart the two things p does by where each works (an outlet's head, an opportunity)", () => {
+    const lines = [...sheet.matchAll(/^\s*\['p', (?:'|")(.*)(?:'|")\],$/gm)].map((m) => m[1]!);
+    expect(lines).toHaveLength(2);
+    expect(lines.map((l) => /^On (an outlet's head|an opportunity)\b/.exec(l)?.[1])).toEqual(["an outlet's head", 'an opportunity']);
+  });
   it('reads enough of both to mean something', () => {
     expect(answered().size).toBeGreaterThan(30);
     expect(listed().size).toBeGreaterThan(30);
