@@ -145,7 +145,6 @@ export const PRESETS: Record<ExportPreset, PresetInfo> = {
   },
 };
 
-/** What to do with rows whose mail text still holds a merge field that could not be filled. */
 /**
  * What "I sent these" records for an export made with `preset`: a follow-ups export, followed up; any other (or a
  * preset this version does not know, from an old export log), contacted. One rule for the core's record
@@ -154,6 +153,7 @@ export const PRESETS: Record<ExportPreset, PresetInfo> = {
 export const sentAs = (preset: string): { kind: 'followed-up' | 'contacted'; words: 'followed up' | 'contacted' } =>
   preset === 'followups' ? { kind: 'followed-up', words: 'followed up' } : { kind: 'contacted', words: 'contacted' };
 
+/** What to do with rows whose mail text still holds a merge field that could not be filled (mail presets only). */
 export const UNFILLED_CHOICES = ['leave-out', 'default', 'keep'] as const;
 export type UnfilledChoice = (typeof UNFILLED_CHOICES)[number];
 
