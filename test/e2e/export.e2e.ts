@@ -97,7 +97,7 @@ describe('exporting for a mail tool', () => {
     await dialog.getByText('Saved 1 row to leads.csv.').waitFor();
     const rows = pythonCsv(out);
     expect(rows).toEqual([
-      ['email', 'first_name', 'last_name', 'company_name', 'subject', 'personalization', 'article_title', 'article_url', 'opportunity_id'],
+      ['email', 'first_name', 'last_name', 'company_name', 'subject', 'personalization', 'article_title', 'article_url', 'opportunity_id', 'catch_all'],
       [
         'SAM.garcia@barista.example',
         'Sam',
@@ -108,6 +108,7 @@ describe('exporting for a mail tool', () => {
         `${WORD} q1`,
         'https://barista.example/q1',
         'q1',
+        'false',
       ],
     ]);
     // Exported is not contacted, until the person says it was sent.
@@ -156,11 +157,29 @@ describe('exporting for a mail tool', () => {
     expect(book.formulas).toBe(0);
     expect(xlsxPart(out, 'xl/worksheets/sheet1.xml')).not.toContain('t="str"');
     const head = book.rows[0]!.map((c) => c.v);
-    expect(head).toEqual(['Email', 'FirstName', 'LastName', 'FullName', 'Publication', 'Subject', 'Body', 'ArticleTitle', 'ArticleURL', 'OpportunityID']);
+    expect(head).toEqual([
+      'Email',
+      'FirstName',
+      'LastName',
+      'FullName',
+      'Publication',
+      'Subject',
+      'Body',
+      'ArticleTitle',
+      'ArticleURL',
+      'OpportunityID',
+      'CatchAll',
+    ]);
     const subject = head.indexOf('Subject');
     expect(book.rows.slice(1).map((r) => [r[0]!.v, r[subject]!.v, r[subject + 1]!.v])).toEqual([
       ['SAM.garcia@barista.example', '-20% on espresso, for your readers', 'Hi Sam,\nA data set.\nSam Reed'],
       ['desk@barista.example', 'For the desk', 'Hi [Name], a note.'],
+    ]);
+    // The catch-all inbox is said as such in its own column (the names stay empty for it).
+    const catchAll = head.indexOf('CatchAll');
+    expect(book.rows.slice(1).map((r) => [r[0]!.v, r[catchAll]!.v])).toEqual([
+      ['SAM.garcia@barista.example', 'false'],
+      ['desk@barista.example', 'true'],
     ]);
     await dialog.getByRole('button', { name: 'Close' }).click();
   });

@@ -113,6 +113,7 @@ describe('workbench export by preset', () => {
       'article_title',
       'article_url',
       'opportunity_id',
+      'catch_all',
     ]);
     expect(rows.slice(1).map((r) => [r[0], r[5]])).toEqual([
       ['ana@wired.com', 'Hi Ana,\nSam Reed'],

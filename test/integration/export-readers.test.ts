@@ -105,6 +105,8 @@ interface Person {
   title: string;
   url: string;
   id: string;
+  /** 'true' for a catch-all inbox (the record's address marked ' CATCH'), else 'false'. */
+  catchAll: string;
 }
 const person = (r: (typeof records)[number], email: string, names: [string, string] | null, body: string): Person => ({
   email,
@@ -117,6 +119,7 @@ const person = (r: (typeof records)[number], email: string, names: [string, stri
   title: r.title,
   url: r.url,
   id: r._id,
+  catchAll: String(r.contact_emails.some((e) => e.endsWith(' CATCH') && e.slice(0, -' CATCH'.length).trim().toLowerCase() === email.toLowerCase())),
 });
 const [r1, r2, r3, r4, r5] = records as [(typeof records)[0], (typeof records)[1], (typeof records)[2], (typeof records)[3], (typeof records)[4]];
 /** In priority order; the same address in another case is the same person, written once, domain lower-cased. */
@@ -141,6 +144,7 @@ const HEADERS: Record<Exclude<ExportPreset, 'contacts' | 'opportunities' | 'foll
     ['article_title', 'title'],
     ['article_url', 'url'],
     ['opportunity_id', 'id'],
+    ['catch_all', 'catchAll'],
   ],
   lemlist: [
     ['email', 'email'],
@@ -152,6 +156,7 @@ const HEADERS: Record<Exclude<ExportPreset, 'contacts' | 'opportunities' | 'foll
     ['articleTitle', 'title'],
     ['articleUrl', 'url'],
     ['opportunityId', 'id'],
+    ['catchAll', 'catchAll'],
   ],
   mailchimp: [
     ['Email Address', 'email'],
@@ -162,6 +167,7 @@ const HEADERS: Record<Exclude<ExportPreset, 'contacts' | 'opportunities' | 'foll
     ['Article Title', 'title'],
     ['Article URL', 'url'],
     ['Opportunity ID', 'id'],
+    ['Catch-all', 'catchAll'],
   ],
   'sheets-merge': [
     ['Email', 'email'],
@@ -174,6 +180,7 @@ const HEADERS: Record<Exclude<ExportPreset, 'contacts' | 'opportunities' | 'foll
     ['Article Title', 'title'],
     ['Article URL', 'url'],
     ['Opportunity ID', 'id'],
+    ['Catch-all', 'catchAll'],
   ],
   'word-merge': [
     ['Email', 'email'],
@@ -186,10 +193,12 @@ const HEADERS: Record<Exclude<ExportPreset, 'contacts' | 'opportunities' | 'foll
     ['ArticleTitle', 'title'],
     ['ArticleURL', 'url'],
     ['OpportunityID', 'id'],
+    ['CatchAll', 'catchAll'],
   ],
 };
 const CONTACTS: [string, keyof Person][] = [
   ['email', 'email'],
+  ['catch_all', 'catchAll'],
   ['first_name', 'first'],
   ['last_name', 'last'],
   ['domain', 'publication'],

@@ -81,6 +81,7 @@ function leadColumns(names: {
   title: string;
   url: string;
   id: string;
+  catchAll: string;
 }): Column<ContactExportRow>[] {
   const title = valueIn(fieldNamed('title'));
   const url = valueIn(fieldNamed('url'));
@@ -96,6 +97,9 @@ function leadColumns(names: {
     [names.title, (r) => title(r.contact)],
     [names.url, (r) => url(r.contact), LINK],
     [names.id, (r) => r.contact.opportunity_id],
+    // Which addresses are catch-all inboxes (whoever reads them may not be the author): a lead list that includes them
+    // says so, as the contacts preset does, so the tool can keep them apart (a custom field where the tool has none).
+    [names.catchAll, (r) => r.contact.catch_all === 1],
   ];
 }
 
@@ -167,6 +171,7 @@ export const PRESET_COLUMNS: Record<ExportPreset, PresetColumns> = {
       // Not "website": Instantly reads that as the lead's company site.
       url: 'article_url',
       id: 'opportunity_id',
+      catchAll: 'catch_all',
     }),
   },
   lemlist: {
@@ -181,6 +186,7 @@ export const PRESET_COLUMNS: Record<ExportPreset, PresetColumns> = {
       title: 'articleTitle',
       url: 'articleUrl',
       id: 'opportunityId',
+      catchAll: 'catchAll',
     }),
   },
   mailchimp: {
@@ -195,6 +201,7 @@ export const PRESET_COLUMNS: Record<ExportPreset, PresetColumns> = {
       title: 'Article Title',
       url: 'Article URL',
       id: 'Opportunity ID',
+      catchAll: 'Catch-all',
     }),
   },
   'sheets-merge': {
@@ -210,6 +217,7 @@ export const PRESET_COLUMNS: Record<ExportPreset, PresetColumns> = {
       title: 'Article Title',
       url: 'Article URL',
       id: 'Opportunity ID',
+      catchAll: 'Catch-all',
     }),
   },
   'word-merge': {
@@ -225,6 +233,7 @@ export const PRESET_COLUMNS: Record<ExportPreset, PresetColumns> = {
       title: 'ArticleTitle',
       url: 'ArticleURL',
       id: 'OpportunityID',
+      catchAll: 'CatchAll',
     }),
   },
 };
