@@ -6,8 +6,9 @@
 // warned about, every covered opportunity marked contacted as one action and
 // undone), Snooze all at an outlet of more than 1,000 opportunities reaching
 // every one of them, and the export dialog saying how many addresses the
-// do-not-contact list left out. axe-core finds nothing serious or critical in
-// the new states, at three sizes, light and dark.
+// do-not-contact list left out; and the shortcut sheet saying where each key
+// that works in two places (a row, an outlet's head) does what. axe-core finds
+// nothing serious or critical in the new states, at three sizes, light and dark.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
@@ -230,5 +231,32 @@ describe('the export dialog', () => {
     await page.keyboard.press('Escape');
     await exporting.waitFor({ state: 'detached' });
     await host.call('dnc:remove', { value: BIG });
+  });
+});
+
+describe('the shortcut sheet (?)', () => {
+  it("says where each key listed more than once works (on an opportunity's row, on an outlet's head…), so no two of its entries read alike", async () => {
+    await page.getByRole('listbox').focus();
+    await page.keyboard.press('?');
+    const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await sheet.waitFor();
+    type Row = { cells: ArrayLike<{ textContent: string | null }> };
+    const entries = await sheet
+      .locator('tr')
+      .evaluateAll((trs) => trs.map((tr) => [...(tr as unknown as Row).cells].map((c) => (c.textContent ?? '').trim()) as [string, string]));
+    // Each key of an entry ("s / ." is two keys) with what the entry says it does.
+    const byKey = new Map<string, string[]>();
+    for (const [keys, what] of entries) for (const k of keys.split(' / ')) byKey.set(k, [...(byKey.get(k) ?? []), what]);
+    // Where an entry works: its words before the first colon, after "On".
+    const where = (what: string): string | null => /^On ([^:]+):/.exec(what)?.[1] ?? null;
+    const untold = [...byKey]
+      .filter(([, whats]) => whats.length > 1 && (whats.some((w) => where(w) === null) || new Set(whats.map(where)).size < whats.length))
+      .map(([k, whats]) => `${k}: ${whats.join(' | ')}`);
+    expect(untold).toEqual([]);
+    // The keys that do one thing on an opportunity's row and another on an outlet's head say which is which.
+    for (const k of ['s', '.', 'N', 'p', 'Enter'])
+      expect({ k, where: byKey.get(k)?.map(where) }).toEqual({ k, where: expect.arrayContaining(["an opportunity's row", "an outlet's head"]) });
+    await page.keyboard.press('Escape');
+    await sheet.waitFor({ state: 'detached' });
   });
 });
