@@ -243,7 +243,7 @@ describe('the shortcut sheet (?)', () => {
     type Row = { cells: ArrayLike<{ textContent: string | null }> };
     const entries = await sheet
       .locator('tr')
-      .evaluateAll((trs) => trs.map((tr) => [...(tr as unknown as Row).cells].map((c) => (c.textContent ?? '').trim()) as [string, string]));
+      .evaluateAll((trs) => trs.map((tr) => Array.from((tr as unknown as Row).cells, (c) => (c.textContent ?? '').trim()) as [string, string]));
     // Each key of an entry ("s / ." is two keys) with what the entry says it does.
     const byKey = new Map<string, string[]>();
     for (const [keys, what] of entries) for (const k of keys.split(' / ')) byKey.set(k, [...(byKey.get(k) ?? []), what]);
