@@ -6,8 +6,9 @@
 // warned about, every covered opportunity marked contacted as one action and
 // undone), Snooze all at an outlet of more than 1,000 opportunities reaching
 // every one of them, and the export dialog saying how many addresses the
-// do-not-contact list left out. axe-core finds nothing serious or critical in
-// the new states, at three sizes, light and dark.
+// do-not-contact list left out; and the shortcut sheet saying where each key
+// that works in two places (a row, an outlet's head) does what. axe-core finds
+// nothing serious or critical in the new states, at three sizes, light and dark.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
@@ -24,6 +25,9 @@ let sim: Simulator;
 let host: Host;
 let page: Page;
 let brandId: string;
+
+/** A wait on the core's answer (a plan drafted again, an action or its undo, the outlets counted again): Vitest's 1 s default is tight on a loaded machine. */
+const CORE = { timeout: 10_000 };
 
 const toast = (text: string | RegExp) => page.locator('.toast', { hasText: text });
 const head = (domain: string) => page.locator('.outlet-head').filter({ hasText: `${domain} ·` });
@@ -77,7 +81,12 @@ beforeAll(async () => {
   await host.call('dnc:add', { value: `ben@${PLAN}` });
   await host.call('sync:start', {});
   await until(async () => (await host.call('app:state')).sync.lastFinishedAt !== null, 'the first sync to finish');
+  const synced = (await host.call('app:state')).sync.lastFinishedAt;
   page = await openPage(browser, host.url);
+  // The window's launch starts a sync of its own once its first page is read. Left running, it went on writing
+  // pages, reloading the list and recounting the outlets under the first test's keys (it was still running as that
+  // test began even on an idle machine); the walk starts once it is done.
+  await until(async () => (await host.call('app:state')).sync.lastFinishedAt !== synced, "the window's launch sync to finish");
   page.on('pageerror', (e) => {
     throw e;
   });
@@ -141,7 +150,7 @@ describe('outlet-level actions, keyboard only', () => {
     // Plan C left out: the draft lists two.
     await tabTo(covers('Plan C: the kettle review'));
     await page.keyboard.press(' ');
-    await expect.poll(() => dialog().getByLabel('Message').inputValue()).toContain('This covers 2 of your pieces:');
+    await expect.poll(() => dialog().getByLabel('Message').inputValue(), CORE).toContain('This covers 2 of your pieces:');
     expect(await dialog().getByLabel('Message').inputValue()).not.toContain('Plan C');
     // Marked contacted: both, with the two addresses and the subject, as one action.
     await tabTo(dialog().getByRole('button', { name: 'Mark 2 contacted' }));
@@ -159,7 +168,7 @@ describe('outlet-level actions, keyboard only', () => {
       expect(lines).toMatch(/Contacted/);
     }
     expect((await triage('plan-c')).item.stage ?? 'New').toBe('New');
-    await expect.poll(() => head(PLAN).getByTestId('outlet-mix').textContent()).toBe('1 New, 2 Contacted');
+    await expect.poll(() => head(PLAN).getByTestId('outlet-mix').textContent(), CORE).toBe('1 New, 2 Contacted');
     // The focus is back on the list; Ctrl+Z takes the one action back, both at once.
     await expect
       .poll(() =>
@@ -171,8 +180,8 @@ describe('outlet-level actions, keyboard only', () => {
       )
       .toBe('listbox');
     await page.keyboard.press('Control+z');
-    await expect.poll(async () => [(await triage('plan-a')).item.stage ?? 'New', (await triage('plan-b')).item.stage ?? 'New']).toEqual(['New', 'New']);
-    await expect.poll(() => head(PLAN).getByTestId('outlet-mix').textContent()).toBe('3 New');
+    await expect.poll(async () => [(await triage('plan-a')).item.stage ?? 'New', (await triage('plan-b')).item.stage ?? 'New'], CORE).toEqual(['New', 'New']);
+    await expect.poll(() => head(PLAN).getByTestId('outlet-mix').textContent(), CORE).toBe('3 New');
     // Plan B pitched on its own since (to Leo): planned again without it, the plan says the outlet was contacted lately, before it goes.
     await host.call('triage:apply', { brandId, ids: ['plan-b'], action: { do: 'contacted', addresses: [`leo@${PLAN}`] } });
     await page.keyboard.press('p');
@@ -180,7 +189,7 @@ describe('outlet-level actions, keyboard only', () => {
     expect(await dialog().getByTestId('plan-earlier').count()).toBe(0);
     await tabTo(covers('Plan B: the grinder roundup'));
     await page.keyboard.press(' ');
-    await expect.poll(() => dialog().getByTestId('plan-earlier').textContent()).toContain(`${PLAN} was contacted on`);
+    await expect.poll(() => dialog().getByTestId('plan-earlier').textContent(), CORE).toContain(`${PLAN} was contacted on`);
     expect(await dialog().getByTestId('plan-earlier').textContent()).toContain('for «Plan B: the grinder roundup» (the same outlet)');
     await accessibleEverywhere('an outlet pitch, the outlet contacted lately');
     await page.keyboard.press('Escape');
@@ -222,5 +231,32 @@ describe('the export dialog', () => {
     await page.keyboard.press('Escape');
     await exporting.waitFor({ state: 'detached' });
     await host.call('dnc:remove', { value: BIG });
+  });
+});
+
+describe('the shortcut sheet (?)', () => {
+  it("says where each key listed more than once works (on an opportunity's row, on an outlet's head…), so no two of its entries read alike", async () => {
+    await page.getByRole('listbox').focus();
+    await page.keyboard.press('?');
+    const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await sheet.waitFor();
+    type Row = { cells: ArrayLike<{ textContent: string | null }> };
+    const entries = await sheet
+      .locator('tr')
+      .evaluateAll((trs) => trs.map((tr) => Array.from((tr as unknown as Row).cells, (c) => (c.textContent ?? '').trim()) as [string, string]));
+    // Each key of an entry ("s / ." is two keys) with what the entry says it does.
+    const byKey = new Map<string, string[]>();
+    for (const [keys, what] of entries) for (const k of keys.split(' / ')) byKey.set(k, [...(byKey.get(k) ?? []), what]);
+    // Where an entry works: its words before the first colon, after "On".
+    const where = (what: string): string | null => /^On ([^:]+):/.exec(what)?.[1] ?? null;
+    const untold = [...byKey]
+      .filter(([, whats]) => whats.length > 1 && (whats.some((w) => where(w) === null) || new Set(whats.map(where)).size < whats.length))
+      .map(([k, whats]) => `${k}: ${whats.join(' | ')}`);
+    expect(untold).toEqual([]);
+    // The keys that do one thing on an opportunity's row and another on an outlet's head say which is which.
+    for (const k of ['s', '.', 'N', 'p', 'Enter'])
+      expect({ k, where: byKey.get(k)?.map(where) }).toEqual({ k, where: expect.arrayContaining(["an opportunity's row", "an outlet's head"]) });
+    await page.keyboard.press('Escape');
+    await sheet.waitFor({ state: 'detached' });
   });
 });
