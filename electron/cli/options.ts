@@ -57,9 +57,9 @@ export function parse<O extends Options>(args: string[], options: O) {
   }
 }
 
-/** The --brand value, required and checked. */
+/** The --brand value as an id, required and checked (a name is looked up first: brand-name.ts). */
 export function brandOf(v: string | undefined): string {
-  if (v === undefined) throw new UsageError('--brand is required (see `workbench brands` for the ids).');
+  if (v === undefined) throw new UsageError("--brand is required: the brand's name or id (`workbench brands` lists them).");
   const r = checkBrandId(v, '--brand');
   if (!r.ok) throw new UsageError(r.message);
   return r.value;

@@ -12,14 +12,15 @@ import { localToday } from '../core/store/opportunity-list';
 import { readTriage } from '../core/store/triage';
 import { settingsFor, withCache, type Ctx } from './context';
 import { clip, json, plain } from './output';
-import { brandOf, UsageError } from './options';
+import { brandIdOf } from './brand-name';
+import { UsageError } from './options';
 import { stoppedBefore } from '../core/app/record';
 
 /** The flags that say which opportunities: the brand, and one --id or more. */
 export const TARGET_OPTIONS = { brand: { type: 'string' }, id: { type: 'string', multiple: true } } as const;
 
-export function targetsOf(values: { brand?: string; id?: string[] }): { brandId: string; ids: string[] } {
-  const brandId = brandOf(values.brand);
+export async function targetsOf(ctx: Ctx, values: { brand?: string; id?: string[] }): Promise<{ brandId: string; ids: string[] }> {
+  const brandId = await brandIdOf(ctx, values.brand);
   const ids = values.id ?? [];
   if (ids.length === 0) throw new UsageError('--id is required (the opportunity id from `workbench list`; several --id for several).');
   return { brandId, ids };

@@ -187,12 +187,12 @@ describe('workbench CLI', () => {
     const r = spawnSync(process.execPath, ['electron/cli/bin.mjs', '--help'], { encoding: 'utf8' });
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Usage: workbench <command>');
-    const bad = spawnSync(process.execPath, ['electron/cli/bin.mjs', 'list', '--brand', 'x'], {
+    const bad = spawnSync(process.execPath, ['electron/cli/bin.mjs', 'list', '--brand', '1702431364613x0'], {
       encoding: 'utf8',
       env: { ...process.env, WORKBENCH_DB: join(tmp.dir, 'bin.db') },
     });
     expect(bad.status).toBe(2);
-    expect(bad.stderr.trim()).toBe('workbench: A brand id has exactly 32 characters; this one has 1.');
+    expect(bad.stderr.trim()).toBe('workbench: A brand id has exactly 32 characters; this one has 15.');
   });
 });
 

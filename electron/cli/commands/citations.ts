@@ -2,14 +2,15 @@
 // queries or knowledge records), every page of them, from the API.
 import { clientFor, type Ctx } from '../context';
 import { clip, json, plain, table } from '../output';
-import { brandOf, oneOf, parse } from '../options';
+import { brandIdOf } from '../brand-name';
+import { oneOf, parse } from '../options';
 
-export const help = `  citations --brand ID [--mode citations|search-queries|knowledge] [--json]
+export const help = `  citations --brand BRAND [--mode citations|search-queries|knowledge] [--json]
 `;
 
 export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<void> {
   const { values } = parse(args, { brand: { type: 'string' }, mode: { type: 'string' }, domain: { type: 'string' } });
-  const brand = brandOf(values.brand);
+  const brand = await brandIdOf(ctx, values.brand);
   const mode = oneOf(['citations', 'search-queries', 'knowledge'] as const, values.mode, '--mode') ?? 'citations';
   const client = await clientFor(ctx, (s) => ctx.io.err(s + '\n'));
   const items: Record<string, unknown>[] = [];

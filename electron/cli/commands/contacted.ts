@@ -9,7 +9,7 @@ import type { Ctx } from '../context';
 import { parse, UsageError } from '../options';
 import { act, contactedAction, TARGET_OPTIONS, targetsOf } from '../triage-act';
 
-export const help = `  contacted --brand ID --id OPP_ID [--id …] [--on YYYY-MM-DD] [--to ADDRESS[,…] …] [--subject TEXT] | --clear
+export const help = `  contacted --brand BRAND --id OPP_ID [--id …] [--on YYYY-MM-DD] [--to ADDRESS[,…] …] [--subject TEXT] | --clear
                                         the pitch was sent (today, to the pre-selected addresses, unless said)
 `;
 
@@ -21,7 +21,7 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
     subject: { type: 'string' },
     clear: { type: 'boolean' },
   });
-  const { brandId, ids } = targetsOf(values);
+  const { brandId, ids } = await targetsOf(ctx, values);
   if (values.clear) {
     if (values.on !== undefined || values.to !== undefined || values.subject !== undefined) throw new UsageError('--clear takes no --on, --to or --subject.');
     return act(ctx, brandId, ids, { do: 'not-contacted' }, asJson);

@@ -17,11 +17,12 @@ import { localToday } from '../../core/store/opportunity-list';
 import { settingsFor, withCache, type Ctx } from '../context';
 import { LIST_OPTIONS, listFilter } from '../list-filter';
 import { plain, table } from '../output';
-import { brandOf, oneOf, parse, positiveInt, UsageError } from '../options';
+import { brandIdOf } from '../brand-name';
+import { oneOf, parse, positiveInt, UsageError } from '../options';
 
 const presetLines = EXPORT_PRESETS.map((p) => `                                          ${p.padEnd(13)} ${PRESETS[p].purpose}\n`).join('');
 
-export const help = `  export --brand ID --preset PRESET --out FILE [--format csv|xlsx] [--columns A,B,…] [list filters]
+export const help = `  export --brand BRAND --preset PRESET --out FILE [--format csv|xlsx] [--columns A,B,…] [list filters]
        [--unfilled leave-out|default|keep [--default FIELD=TEXT]…] [--sender-name NAME]
        [--mail-text guard|leave-out|as-written] [--exclude-catch-all | --only-catch-all] [--per-pair]
        [--skip-contacted] [--mark-exported] [--bom] [--delimiter ,|;|tab] [--flatten-newlines]
@@ -127,8 +128,8 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
   if (positionals[0] === 'sent') return sent(ctx, positionals[1]);
   if (positionals[0] === 'log') return log(ctx, asJson);
   if (positionals.length)
-    throw new UsageError('Use `workbench export --brand ID --preset PRESET --out FILE`, `workbench export sent [ID]` or `workbench export log`.');
-  const brandId = brandOf(values.brand);
+    throw new UsageError('Use `workbench export --brand BRAND --preset PRESET --out FILE`, `workbench export sent [ID]` or `workbench export log`.');
+  const brandId = await brandIdOf(ctx, values.brand);
   const preset = oneOf(EXPORT_PRESETS, values.preset ?? 'contacts', '--preset')!;
   const info = PRESETS[preset];
   const byName = values.out?.toLowerCase().endsWith('.xlsx') ? 'xlsx' : values.out?.toLowerCase().endsWith('.csv') ? 'csv' : undefined;

@@ -6,14 +6,15 @@ import { prepareBrand } from '../../core/store/list-items';
 import { readOpportunity } from '../../core/store/opportunity-detail';
 import { withCache, type Ctx } from '../context';
 import { plain, table } from '../output';
-import { brandOf, parse, UsageError } from '../options';
+import { brandIdOf } from '../brand-name';
+import { parse, UsageError } from '../options';
 
-export const help = `  history --brand ID --id OPP_ID         what was done to an opportunity, and pitches at its outlet
+export const help = `  history --brand BRAND --id OPP_ID      what was done to an opportunity, and pitches at its outlet
 `;
 
 export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<void> {
   const { values } = parse(args, { brand: { type: 'string' }, id: { type: 'string' } });
-  const brandId = brandOf(values.brand);
+  const brandId = await brandIdOf(ctx, values.brand);
   if (!values.id) throw new UsageError('--id is required (the opportunity id from `workbench list`).');
   await withCache(ctx, (cache) => {
     const o = readOpportunity(cache.readable, prepareBrand(cache.writable, brandId), values.id!);

@@ -8,9 +8,10 @@ import { listPage, prepareList, type After } from '../../core/store/opportunity-
 import { withCache, type Ctx } from '../context';
 import { LIST_OPTIONS, listFilter } from '../list-filter';
 import { clip, json, plain, table } from '../output';
-import { brandOf, parse, positiveInt } from '../options';
+import { brandIdOf } from '../brand-name';
+import { parse, positiveInt } from '../options';
 
-export const help = `  list --brand ID [--json] [--status S] [--stage S] [--type T] [--difficulty D] [--domain SUB]
+export const help = `  list --brand BRAND [--json] [--status S] [--stage S] [--type T] [--difficulty D] [--domain SUB]
        [--search TEXT] [--include-archived] [--sort priority_score|fit_score|last_seen|title|domain|best]
        [--limit N]                      opportunities from the cache (works offline; --status is Trakkr's, --stage yours)
 `;
@@ -20,7 +21,7 @@ const PAGE = 2000;
 
 export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<void> {
   const { values } = parse(args, LIST_OPTIONS);
-  const brandId = brandOf(values.brand);
+  const brandId = await brandIdOf(ctx, values.brand);
   const filter = listFilter(values, brandId);
   const limit = values.limit === undefined ? Number.POSITIVE_INFINITY : positiveInt(values.limit, '--limit');
   await withCache(ctx, (cache) => {

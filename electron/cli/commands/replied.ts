@@ -4,11 +4,11 @@ import type { Ctx } from '../context';
 import { parse } from '../options';
 import { act, TARGET_OPTIONS, targetsOf } from '../triage-act';
 
-export const help = `  replied --brand ID --id OPP_ID [--id …]       the journalist replied (stage Replied)
+export const help = `  replied --brand BRAND --id OPP_ID [--id …]    the journalist replied (stage Replied)
 `;
 
 export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<void> {
   const { values } = parse(args, TARGET_OPTIONS);
-  const { brandId, ids } = targetsOf(values);
+  const { brandId, ids } = await targetsOf(ctx, values);
   await act(ctx, brandId, ids, { do: 'replied' }, asJson);
 }

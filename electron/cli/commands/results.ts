@@ -7,9 +7,10 @@ import { resultsOf } from '../../core/results/report';
 import { localToday } from '../../core/store/opportunity-list';
 import { withCache, type Ctx } from '../context';
 import { clip, json, plain, table } from '../output';
-import { brandOf, parse, UsageError } from '../options';
+import { brandIdOf } from '../brand-name';
+import { parse, UsageError } from '../options';
 
-export const help = `  results --brand ID [--from D --to D] [--json]
+export const help = `  results --brand BRAND [--from D --to D] [--json]
                                         the funnel (pitched, replied, won, cited) by week and the wins, this month by default
                                         (--from alone: to today; --to alone: from the first of its month)
 `;
@@ -25,7 +26,7 @@ const n = (x: number, one: string, many: string) => `${x.toLocaleString('en-US')
 
 export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<void> {
   const { values } = parse(args, { brand: { type: 'string' }, from: { type: 'string' }, to: { type: 'string' } });
-  const brandId = brandOf(values.brand);
+  const brandId = await brandIdOf(ctx, values.brand);
   const today = localToday();
   const from = day(values.from, '--from');
   const to = day(values.to, '--to');

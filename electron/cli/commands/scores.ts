@@ -3,14 +3,15 @@
 import { ApiError } from '../../core/api/errors';
 import { clientFor, type Ctx } from '../context';
 import { clip, json, plain, table } from '../output';
-import { brandOf, parse, UsageError } from '../options';
+import { brandIdOf } from '../brand-name';
+import { parse, UsageError } from '../options';
 
-export const help = `  scores --brand ID [--start D] [--end D] [--breakdown model,prompt] [--json]
+export const help = `  scores --brand BRAND [--start D] [--end D] [--breakdown model,prompt] [--json]
 `;
 
 export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<void> {
   const { values } = parse(args, { brand: { type: 'string' }, start: { type: 'string' }, end: { type: 'string' }, breakdown: { type: 'string' } });
-  const brand = brandOf(values.brand);
+  const brand = await brandIdOf(ctx, values.brand);
   const breakdown = values.breakdown
     ? values.breakdown
         .split(',')

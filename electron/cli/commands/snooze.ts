@@ -7,12 +7,12 @@ import type { Ctx } from '../context';
 import { parse, UsageError } from '../options';
 import { act, TARGET_OPTIONS, targetsOf } from '../triage-act';
 
-export const help = `  snooze --brand ID --id OPP_ID [--id …] (--until YYYY-MM-DD|tomorrow|next-week|next-month | --wake)
+export const help = `  snooze --brand BRAND --id OPP_ID [--id …] (--until YYYY-MM-DD|tomorrow|next-week|next-month | --wake)
 `;
 
 export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<void> {
   const { values } = parse(args, { ...TARGET_OPTIONS, until: { type: 'string' }, wake: { type: 'boolean' } });
-  const { brandId, ids } = targetsOf(values);
+  const { brandId, ids } = await targetsOf(ctx, values);
   if ((values.until === undefined) === !values.wake) throw new UsageError('Say --until DAY (tomorrow, next-week, next-month or YYYY-MM-DD), or --wake.');
   let until: string | null = null;
   if (values.until !== undefined) {

@@ -5,13 +5,15 @@ import { runSync, type SyncEvent } from '../../core/sync';
 import { clientFor, withCache, type Ctx } from '../context';
 import { exitCodeOf } from '../exit-codes';
 import { plain } from '../output';
-import { brandOf, parse } from '../options';
+import { brandIdsOf } from '../brand-name';
+import { parse } from '../options';
 import { spinner, StatusLine } from '../progress';
 
-export const help = `  sync [--brand ID ...] [--no-scores] [--no-citations] [--no-wait]
+export const help = `  sync [--brand BRAND ...] [--no-scores] [--no-citations] [--no-wait]
                                         fetch opportunities, scores and citations into the cache;
                                         a brand another window or terminal is syncing is waited
-                                        for (--no-wait: skipped)
+                                        for (--no-wait: skipped); a brand not yet on this computer
+                                        is given by its id (names are looked up in the cache)
 `;
 
 /**
@@ -26,7 +28,7 @@ export async function run(ctx: Ctx, args: string[]): Promise<number> {
     'no-citations': { type: 'boolean' },
     'no-wait': { type: 'boolean' },
   });
-  const ids = values.brand?.map(brandOf);
+  const ids = values.brand && (await brandIdsOf(ctx, values.brand, 'sync'));
   const io = ctx.io;
   const status = new StatusLine(io);
   const names = new Map<string, string>();

@@ -14,7 +14,7 @@ import type { Ctx } from '../context';
 import { oneOf, parse, UsageError } from '../options';
 import { act, contactedAction, TARGET_OPTIONS, targetsOf } from '../triage-act';
 
-export const help = `  triage --brand ID --id OPP_ID [--note TEXT] [--star|--unstar] [--contacted [YYYY-MM-DD] [--to ADDRESS,…]]
+export const help = `  triage --brand BRAND --id OPP_ID [--note TEXT] [--star|--unstar] [--contacted [YYYY-MM-DD] [--to ADDRESS,…]]
        [--status New|"In Progress"|Done|Archived]   (deprecated: use \`workbench stage\`)
                                         --contacted alone: today; --to: the addresses written to
                                         (else the ones the app pre-selects)
@@ -35,7 +35,7 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
     contacted: { type: 'string' },
     to: { type: 'string', multiple: true },
   });
-  const { brandId, ids } = targetsOf(values);
+  const { brandId, ids } = await targetsOf(ctx, values);
   if (values.to !== undefined && values.contacted === undefined) throw new UsageError('--to goes with --contacted: the addresses the pitch was sent to.');
   const actions: TriageAction[] = [];
   if (values.status !== undefined) {

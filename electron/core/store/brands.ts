@@ -48,6 +48,15 @@ export class BrandStore {
     return this.statements.get<{ n: number }>(sql`SELECT count(*) AS n FROM opportunities o WHERE ${filterSql({ brandId }, bk, days).where}`)!.n;
   }
 
+  /** Every brand this computer knows, id and name (no counts): those still on Trakkr first, then by name. */
+  names(): { id: string; name: string; removed_on_server: boolean }[] {
+    return this.statements
+      .all<{ id: string; name: string; removed_on_server: number }>(
+        sql`SELECT id, name, removed_on_server FROM brands ORDER BY removed_on_server, name COLLATE NOCASE`,
+      )
+      .map((r) => ({ ...r, removed_on_server: r.removed_on_server === 1 }));
+  }
+
   /** A brand's name as last seen (null: not a brand the key reached). */
   name(id: string): string | null {
     return this.statements.get<{ name: string }>(sql`SELECT name FROM brands WHERE id = ${id}`)?.name ?? null;
