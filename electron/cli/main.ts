@@ -69,9 +69,9 @@ Commands:
 ${Object.values(COMMANDS)
   .map((c) => c.help)
   .join('')}
-BRAND is a brand's name as \`workbench brands\` lists it (any case; the start of a name will do when no
-other brand starts so) or its id. Names are looked up in the cache on this computer: run \`workbench sync\`
-first for a brand new here, or give its id.
+BRAND is a brand's whole name as \`workbench brands\` lists it (any case, spaces around it ignored) or
+its id; the start of a name is refused, with the names it starts. Names are looked up in the cache on this
+computer: run \`workbench sync\` first for a brand new here, or give its id.
 
 Global options (before or after the command):
   --base-url URL   API base URL (env TRAKKR_BASE_URL; default ${DEFAULT_BASE_URL}); https:// only,

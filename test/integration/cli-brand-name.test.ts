@@ -1,9 +1,10 @@
-// `--brand` as a person types it (task 29c): the brand's name as this computer
-// knows it (the cache's brands), in any case, with spaces around it, or the
-// start of it when only one brand starts so; the id still works as before and
-// is never looked up. Run as the other CLI tests run it: the real core, a real
-// SQLite file, the simulator over loopback. Six brands, so two share a start:
-// "Northwind Coffee" and "Northwind Coffee 6".
+// `--brand` as a person types it (task 29c): the brand's whole name as this
+// computer knows it (the cache's brands), in any case, with spaces around it;
+// never the start of a name (refused, naming the brands it starts, so undo,
+// export and sync act only on the brand named); a valid id still works as
+// before and is never looked up. Run as the other CLI tests run it: the real
+// core, a real SQLite file, the simulator over loopback. Six brands, so two
+// share a start: "Northwind Coffee" and "Northwind Coffee 6".
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +19,21 @@ const db = join(tmp.dir, 'names.db');
 const cli = (args: string[], at = db) => runCli(args, { url: sim.url, db: at });
 const idOf = (name: string) => sim.brands.find((b) => b.name === name)!.id;
 const listed = async (brand: string) => JSON.parse((await cli(['list', '--brand', brand, '--json'])).out) as { id: string }[];
+/** A valid brand id of its own for each n. */
+const idFor = (n: number) => String(n).padStart(13, '0') + 'x' + String(n).padStart(18, '0');
+/** Which brand a value was taken as, from history's answer for an opportunity no brand has (or the refusal). */
+const taken = async (brand: string, at: string) => (await cli(['history', '--brand', brand, '--id', 'nope'], at)).err;
+
+/** A cache at `at` that knows these brands (no opportunities), `removed` as brands Trakkr no longer lists. */
+async function brandsCache(at: string, live: { id: string; name: string }[], removed: { id: string; name: string }[] = []): Promise<void> {
+  const cache = await Cache.open(at);
+  try {
+    cache.brands.replaceAll([...removed, ...live], '2026-01-01T00:00:00Z');
+    if (removed.length) cache.brands.replaceAll(live, '2026-02-01T00:00:00Z');
+  } finally {
+    cache.close();
+  }
+}
 
 beforeAll(async () => {
   sim = await startSimulator({ seed: 29, brands: 6, opportunities: 12, otherBrandOpportunities: 4, citationsPerBrand: 2 });
@@ -41,20 +57,19 @@ describe('--brand takes the name', () => {
     expect(await listed('Northwind Coffee 6')).toEqual(await listed(idOf('Northwind Coffee 6')));
   });
 
-  it('takes the name in another case and with spaces around it; the start of one name is said on stderr', async () => {
+  it('takes the name in another case and with spaces around it', async () => {
     expect(await listed('  NORTHWIND coffee ')).toEqual(await listed(idOf('Northwind Coffee')));
-    expect(await listed('acme analytics')).toEqual(await listed(idOf('Acme Analytics')));
-    const start = await cli(['list', '--brand', 'quill', '--json']);
-    expect(start.code).toBe(0);
-    expect(JSON.parse(start.out)).toEqual(await listed(idOf('Quill Legal')));
-    expect(start.err).toBe('note: --brand "quill" taken as Quill Legal.\n');
+    const r = await cli(['list', '--brand', 'acme analytics', '--json']);
+    expect(r.err).toBe('');
+    expect(JSON.parse(r.out)).toEqual(await listed(idOf('Acme Analytics')));
   });
 
   it('--help says a brand is given by its name or its id', async () => {
     const r = await cli(['--help']);
     expect(r.out).toContain('  list --brand BRAND [--json]');
     expect(r.out).toContain('  sync [--brand BRAND ...]');
-    expect(r.out).toMatch(/^BRAND is a brand's name as `workbench brands` lists it \(any case; the start of a name will do when no\n/m);
+    expect(r.out).toMatch(/^BRAND is a brand's whole name as `workbench brands` lists it \(any case, spaces around it ignored\) or\n/m);
+    expect(r.out).toContain('the start of a name is refused, with the names it starts.');
     expect(r.out).not.toContain('--brand ID');
   });
 
@@ -96,13 +111,62 @@ describe('a name it cannot take', () => {
     expect(sim.requests).toBe(before);
   });
 
-  it('a name two brands start with: says which, with their ids, and asks for the id', async () => {
-    const r = await cli(['list', '--brand', 'northwind']);
-    expect(r.code).toBe(2);
-    expect(r.err).toBe(
-      `workbench: "northwind" could be 2 brands: Northwind Coffee (${idOf('Northwind Coffee')}), Northwind Coffee 6 (${idOf('Northwind Coffee 6')}). ` +
-        'Give the one you mean by its id, or its whole name.\n',
+  it('the start of a name is refused, even where one brand starts so, naming the brands it starts', async () => {
+    const one = await cli(['list', '--brand', 'quill', '--json']);
+    expect(one.code).toBe(2);
+    expect(one.out).toBe('');
+    expect(one.err).toBe('workbench: No brand named "quill" on this computer. Did you mean Quill Legal? Give its whole name or its id.\n');
+    const two = await cli(['list', '--brand', 'northwind']);
+    expect(two.code).toBe(2);
+    expect(two.err).toBe(
+      'workbench: No brand named "northwind" on this computer. Did you mean Northwind Coffee or Northwind Coffee 6? ' +
+        'Give the whole name or the id of the one you mean.\n',
     );
+    // A name with more after it is no name either.
+    expect((await cli(['list', '--brand', 'Quill Legal LLP'])).err).toContain('Did you mean Quill Legal? Give its whole name or its id.');
+  });
+
+  it('sync --brand with the start of a name: exit 2, nothing sent, and not a sync of the brand it starts', async () => {
+    const before = sim.requests;
+    const r = await cli(['sync', '--brand', 'Acme', '--no-scores', '--no-citations']);
+    expect(r.code).toBe(2);
+    expect(r.out).toBe('');
+    expect(r.err).toBe(
+      'workbench: No brand named "Acme" on this computer. Did you mean Acme Analytics? Give its whole name or its id. ' +
+        'A brand not yet on this computer can be synced by its id only (`workbench brands` lists the ids).\n',
+    );
+    expect(sim.requests).toBe(before);
+  });
+
+  it('undo --brand with the start of a name: exit 2, and the action is still there', async () => {
+    const id = idOf('Fjord Outdoor');
+    const opp = (await listed(id))[0]!.id;
+    expect((await cli(['stage', '--brand', id, '--id', opp, 'Drafted'])).code).toBe(0);
+    const before = sim.requests;
+    const r = await cli(['undo', '--brand', 'fjord']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('No brand named "fjord" on this computer. Did you mean Fjord Outdoor?');
+    expect(sim.requests).toBe(before);
+    expect((await cli(['history', '--brand', id, '--id', opp])).out).not.toContain('Undone');
+    expect((await cli(['undo', '--brand', 'Fjord Outdoor'])).out).toContain('stage New');
+  });
+
+  it('an empty --brand says so; a one-word name of 32 characters, or of many digits, is found by name', async () => {
+    for (const blank of ['', '   ']) {
+      const r = await cli(['list', '--brand', blank]);
+      expect(r.code).toBe(2);
+      expect(r.err).toBe("workbench: --brand is empty: give the brand's name or id (`workbench brands` lists them).\n");
+    }
+    const odd = join(tmp.dir, 'odd.db');
+    const [long, digits] = [idFor(7), idFor(8)];
+    await brandsCache(odd, [
+      { id: long, name: 'SuperLongBrandNameWithoutSpaces1' },
+      { id: digits, name: '20240305123456' },
+    ]);
+    expect(await taken('superlongbrandnamewithoutspaces1', odd)).toBe(`workbench: No opportunity nope for brand ${long} in the cache.\n`);
+    expect(await taken('20240305123456', odd)).toBe(`workbench: No opportunity nope for brand ${digits} in the cache.\n`);
+    // Shaped like an id and no name here: the id's own message.
+    expect(await taken('2024030512345', odd)).toBe('workbench: A brand id has exactly 32 characters; this one has 13.\n');
   });
 
   it('two brands of the same name: says so and asks for the id', async () => {
@@ -123,24 +187,29 @@ describe('a name it cannot take', () => {
     expect((await cli(['list', '--brand', b], twins)).code).toBe(0);
   });
 
-  it('a brand removed from Trakkr is found by name only when no brand still there has it', async () => {
+  it('a brand removed from Trakkr is found by its whole name when no brand still there has it', async () => {
     const kept = join(tmp.dir, 'removed.db');
-    const [gone, oldFjord, fjord] = ['3', '4', '5'].map((d) => d.repeat(13) + 'x' + d.repeat(18)) as [string, string, string];
-    const cache = await Cache.open(kept);
-    cache.brands.replaceAll(
+    const [gone, oldFjord, fjord, acme, acmeAnalytics] = [3, 4, 5, 6, 7].map(idFor) as [string, string, string, string, string];
+    await brandsCache(
+      kept,
+      [
+        { id: fjord, name: 'Fjord Outdoor' },
+        { id: acmeAnalytics, name: 'Acme Analytics' },
+      ],
       [
         { id: gone, name: 'Gone Brand' },
         { id: oldFjord, name: 'Fjord Outdoor' },
+        { id: acme, name: 'Acme' },
       ],
-      '2026-01-01T00:00:00Z',
     );
-    cache.brands.replaceAll([{ id: fjord, name: 'Fjord Outdoor' }], '2026-02-01T00:00:00Z');
-    cache.close();
-    // Which brand was taken shows in history's answer for an opportunity no brand here has.
-    const taken = async (name: string) => (await cli(['history', '--brand', name, '--id', 'nope'], kept)).err;
-    expect(await taken('fjord outdoor')).toBe(`workbench: No opportunity nope for brand ${fjord} in the cache.\n`);
-    expect(await taken('Gone Brand')).toBe(`workbench: No opportunity nope for brand ${gone} in the cache.\n`);
-    expect((await cli(['list', '--brand', 'Contoso'], kept)).err).toContain('Brands: Fjord Outdoor. Run `workbench sync` first');
+    const opp = (brand: string) => `workbench: No opportunity nope for brand ${brand} in the cache.\n`;
+    expect(await taken('fjord outdoor', kept)).toBe(opp(fjord));
+    expect(await taken('Gone Brand', kept)).toBe(opp(gone));
+    // The removed brand's whole name, not the live brand whose name it starts.
+    expect(await taken('acme', kept)).toBe(opp(acme));
+    expect(await taken('Acme Analytics', kept)).toBe(opp(acmeAnalytics));
+    expect(await taken('gone', kept)).toBe('workbench: No brand named "gone" on this computer. Did you mean Gone Brand? Give its whole name or its id.\n');
+    expect((await cli(['list', '--brand', 'Contoso'], kept)).err).toContain('Brands: Acme Analytics, Fjord Outdoor. Run `workbench sync` first');
   });
 
   it('no brands on this computer: says to sync first, and makes no cache', async () => {

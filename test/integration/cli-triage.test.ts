@@ -133,4 +133,12 @@ describe('the triage commands', () => {
     expect((await c.cli(['triage', '--brand', brand, '--id', id, '--status', 'Archived'])).code).toBe(0);
     expect(await c.triage(id)).toMatchObject({ stage: 'Not a fit', stage_reason: 'Archived' });
   });
+
+  it('triage --status says the typed --id plainly: no escape sequence or right-to-left override reaches the terminal', async () => {
+    const c = await fresh();
+    const r = await c.cli(['triage', '--brand', brand, '--id', 'nope\u001b[2J\u202e', '--status', 'Done']);
+    // eslint-disable-next-line no-control-regex -- the point: the escape and the override never raw
+    expect(r.err).not.toMatch(/[\u001b\u202e]/);
+    expect(r.err).toContain(`next time run \`workbench stage --brand ${brand} --id nope [2J  "Won"\`.`);
+  });
 });

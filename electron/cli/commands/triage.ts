@@ -12,6 +12,7 @@ import { STATUSES, type Status } from '../../../shared/domain';
 import { ARCHIVED_REASON, STAGE_OF_LEGACY_STATUS, type TriageAction } from '../../../shared/pipeline';
 import type { Ctx } from '../context';
 import { oneOf, parse, UsageError } from '../options';
+import { plain } from '../output';
 import { act, contactedAction, TARGET_OPTIONS, targetsOf } from '../triage-act';
 
 export const help = `  triage --brand BRAND --id OPP_ID [--note TEXT] [--star|--unstar] [--contacted [YYYY-MM-DD] [--to ADDRESS,…]]
@@ -42,7 +43,7 @@ export async function run(ctx: Ctx, args: string[], asJson: boolean): Promise<vo
     const status: Status | undefined = values.status.toLowerCase() === 'none' ? 'New' : oneOf(STATUSES, values.status, '--status');
     const stage = STAGE_OF_LEGACY_STATUS[status!];
     ctx.io.err(
-      `note: \`triage --status\` is deprecated: the outreach stage is the one triage now. --status ${status} was taken as the stage ${stage}; next time run \`workbench stage --brand ${brandId} --id ${ids[0]} "${stage}"\`.\n`,
+      `note: \`triage --status\` is deprecated: the outreach stage is the one triage now. --status ${status} was taken as the stage ${stage}; next time run \`workbench stage --brand ${brandId} --id ${plain(ids[0]!)} "${stage}"\`.\n`,
     );
     actions.push({ do: 'stage', stage, reason: stage === 'Not a fit' ? ARCHIVED_REASON : null });
   }

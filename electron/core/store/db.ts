@@ -27,6 +27,7 @@ export interface OpenOptions extends LockWaitOptions {
   backupDir?: string;
   /** How many backups to keep. Default 5. */
   keepBackups?: number;
+  /** Read an existing file as it is: no marker, journal switch, upgrade or backup (so read only what every version has). */
   readonly?: boolean;
   /**
    * better-sqlite3's own option: the .node file to load instead of the one beside the package.
@@ -51,10 +52,10 @@ async function announce(opts: OpenOptions, progress: OpenProgress): Promise<void
   await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
-function configure(db: DB, opts: LockWaitOptions): void {
+function configure(db: DB, opts: LockWaitOptions, readonly: boolean): void {
   // How long a write waits for another program's lock (30 s by default), before the first write (the switch to WAL).
   setLockWait(db, { lockWaitMs: opts.lockWaitMs, blockingWaitMs: opts.blockingWaitMs, onLockWait: opts.onLockWait });
-  db.pragma('journal_mode = WAL');
+  if (!readonly) db.pragma('journal_mode = WAL'); // a write: a reader takes the journal as it finds it
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   // A 100,000-opportunity cache with its indexes and full-text index is a few
@@ -91,25 +92,23 @@ export function headerSchemaVersion(path: string): number | null {
 }
 
 /**
- * Open (creating if needed) and migrate the cache at `path`. Throws CacheError
- * with words a person can act on when the file cannot be opened (see
- * CacheFailureKind); a file from a newer version is refused before anything in
- * it is changed. The full integrity check (PRAGMA quick_check, about a second
- * at 100k opportunities) runs here only when the last session did not close
- * cleanly (see open-marker.ts); otherwise the app runs it later, in the
- * background (Cache.checkIntegrity). Close with closeDatabase (Cache.close) so
- * the next open knows this session ended cleanly.
+ * Open (creating if needed) and migrate the cache at `path` (`readonly`: neither). Throws CacheError with words a
+ * person can act on when the file cannot be opened (see CacheFailureKind); a file from a newer version is refused
+ * before anything in it is changed. The full integrity check (PRAGMA quick_check, about a second at 100k
+ * opportunities) runs here only when the last session did not close cleanly (see open-marker.ts); otherwise the app
+ * runs it later, in the background (Cache.checkIntegrity). Close with closeDatabase (Cache.close) so the next open
+ * knows this session ended cleanly.
  */
 export async function openDatabase(path: string, opts: OpenOptions = {}): Promise<DB> {
+  const readonly = opts.readonly ?? false;
   try {
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:' && !readonly) mkdirSync(dirname(path), { recursive: true });
   } catch (e) {
     throw classifyOpenError(e, path) ?? e;
   }
   const fresh = path === ':memory:' || !existsSync(path);
   // Another program's database (or a newer app's cache) is refused before anything is written to it or beside it.
   if (!fresh) await refuseForeignDatabase(path, LATEST_VERSION, opts);
-  const readonly = opts.readonly ?? false;
   const unclean = path === ':memory:' ? [] : uncleanMarkers(path);
   let marker: string | null = null;
   let db: DB;
@@ -133,7 +132,7 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
       db.pragma(`page_size = ${PAGE_SIZE}`);
       db.pragma('auto_vacuum = INCREMENTAL');
     }
-    configure(db, opts);
+    configure(db, opts, readonly);
     // The version first: a newer app's file (its latest version may be in the WAL) is never called damaged.
     const current = db.pragma('user_version', { simple: true }) as number;
     if (current > LATEST_VERSION) throw newerError(path, current);
@@ -152,8 +151,8 @@ export async function openDatabase(path: string, opts: OpenOptions = {}): Promis
     }
     // Checked (or a fresh file, which has nothing to check): the crashed sessions' markers have done their job.
     if (!readonly) for (const m of unclean) if (m !== marker) rmSync(m, { force: true });
-    if (current < LATEST_VERSION) {
-      if (!fresh && current > 0 && !readonly) {
+    if (current < LATEST_VERSION && !readonly) {
+      if (!fresh && current > 0) {
         await announce(opts, { step: 'backing-up', message: `Backing up the cache before upgrading it from version ${current}…` });
         await backupBeforeMigration(db, path, current, opts);
       }
