@@ -5,8 +5,9 @@
 // the note to save itself. The note is saved to the opportunity it was typed
 // for (the core has it), is not shown on the other brand's opportunity, and
 // reads back when the person comes back to the first brand. The page's clock
-// is held from the first keystroke to the switch, so the switch always comes
-// before the pause's own save (500 ms), however slow the machine.
+// is held from the first keystroke until the core has the note, so the save
+// can only be the switch's, never the pause's own (500 ms), however slow the
+// machine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
@@ -75,16 +76,17 @@ describe('a note and the brand switcher', () => {
     await page.getByRole('listbox').focus();
     await page.keyboard.press('n');
     expect(await focusedId()).toBe('note');
-    // Time stands still from here to the switch: the note's own save after a pause cannot come first.
+    // Time stands still from here until the core has the note: the note's own save after a pause cannot run.
     await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
     await page.keyboard.type(NOTE);
     await expect.poll(() => page.locator('label[for="note"] .save').textContent()).toBe('Unsaved');
     expect(await noteInCore(first, 'note-a')).toBe('');
     await page.getByLabel('Brand').selectOption(other);
     expect(await focusedId()).toBe('note');
-    await page.clock.resume();
-    // The core has it, for the opportunity it was typed for.
+    // The core has it, for the opportunity it was typed for, with the page's clock still held: the switch saved it
+    // (no timer of the page runs before resume(), so the pause's own save cannot have done so).
     await expect.poll(() => noteInCore(first, 'note-a'), { timeout: 10_000 }).toBe(NOTE);
+    await page.clock.resume();
     // The other brand's first opportunity is on screen, its own (empty) note in the box; the note went nowhere else.
     await expect.poll(detailTitle, { timeout: 10_000 }).toBe('Notes B: the grinder roundup');
     expect(await page.locator('#note').inputValue()).toBe('');
