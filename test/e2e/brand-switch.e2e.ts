@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
-import { closeWalk, launch, openPage, until } from './browser';
+import { closeWalk, launch, openPageAfterLaunchSync, until } from './browser';
 
 const NOTE = 'Call Mia on Tuesday: she wants the extraction data first.';
 
@@ -60,13 +60,8 @@ beforeAll(async () => {
   await host.call('keys:set', { key: DEMO_KEY });
   await host.call('sync:start', {});
   await until(async () => (await host.call('app:state')).sync.lastFinishedAt !== null, 'the first sync to finish');
-  const synced = (await host.call('app:state')).sync.lastFinishedAt;
-  page = await openPage(browser, host.url, 'light', { clock: true });
-  page.on('pageerror', (e) => {
-    throw e;
-  });
   // The window's launch sync of its own, done before the walk (it reloads the list when it ends).
-  await until(async () => (await host.call('app:state')).sync.lastFinishedAt !== synced, "the window's launch sync to finish");
+  page = await openPageAfterLaunchSync(browser, host, 'light', { clock: true, failOnPageError: true });
   await showBrand(first, 'Notes A: the espresso guide');
 });
 afterAll(() => closeWalk(page, host, sim, browser));
