@@ -5,13 +5,14 @@
 // the note to save itself. The note is saved to the opportunity it was typed
 // for (the core has it), is not shown on the other brand's opportunity, and
 // reads back when the person comes back to the first brand. The page's clock
-// is held from the first keystroke to the switch, so the switch always comes
-// before the pause's own save (500 ms), however slow the machine.
+// is held from the first keystroke until the core has the note, so the save
+// can only be the switch's, never the pause's own (500 ms), however slow the
+// machine.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
-import { closeWalk, launch, openPage, until } from './browser';
+import { closeWalk, launch, openPageAfterLaunchSync, until } from './browser';
 
 const NOTE = 'Call Mia on Tuesday: she wants the extraction data first.';
 
@@ -59,13 +60,8 @@ beforeAll(async () => {
   await host.call('keys:set', { key: DEMO_KEY });
   await host.call('sync:start', {});
   await until(async () => (await host.call('app:state')).sync.lastFinishedAt !== null, 'the first sync to finish');
-  const synced = (await host.call('app:state')).sync.lastFinishedAt;
-  page = await openPage(browser, host.url, 'light', { clock: true });
-  page.on('pageerror', (e) => {
-    throw e;
-  });
   // The window's launch sync of its own, done before the walk (it reloads the list when it ends).
-  await until(async () => (await host.call('app:state')).sync.lastFinishedAt !== synced, "the window's launch sync to finish");
+  page = await openPageAfterLaunchSync(browser, host, 'light', { clock: true, failOnPageError: true });
   await showBrand(first, 'Notes A: the espresso guide');
 });
 afterAll(() => closeWalk(page, host, sim, browser));
@@ -75,16 +71,17 @@ describe('a note and the brand switcher', () => {
     await page.getByRole('listbox').focus();
     await page.keyboard.press('n');
     expect(await focusedId()).toBe('note');
-    // Time stands still from here to the switch: the note's own save after a pause cannot come first.
+    // Time stands still from here until the core has the note: the note's own save after a pause cannot run.
     await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1000);
     await page.keyboard.type(NOTE);
     await expect.poll(() => page.locator('label[for="note"] .save').textContent()).toBe('Unsaved');
     expect(await noteInCore(first, 'note-a')).toBe('');
     await page.getByLabel('Brand').selectOption(other);
     expect(await focusedId()).toBe('note');
-    await page.clock.resume();
-    // The core has it, for the opportunity it was typed for.
+    // The core has it, for the opportunity it was typed for, with the page's clock still held: the switch saved it
+    // (no timer of the page runs before resume(), so the pause's own save cannot have done so).
     await expect.poll(() => noteInCore(first, 'note-a'), { timeout: 10_000 }).toBe(NOTE);
+    await page.clock.resume();
     // The other brand's first opportunity is on screen, its own (empty) note in the box; the note went nowhere else.
     await expect.poll(detailTitle, { timeout: 10_000 }).toBe('Notes B: the grinder roundup');
     expect(await page.locator('#note').inputValue()).toBe('');

@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { Host } from '../host/server';
 
 export async function launch(): Promise<Browser> {
   return chromium.launch({
@@ -38,16 +39,39 @@ export async function closeWalk(page: Page | undefined, ...rest: ({ close(): unk
 export const SCREENS = 'test-results/screens';
 mkdirSync(SCREENS, { recursive: true });
 
+export interface PageOptions {
+  /** The page's own clock, moved on by the test (page.clock.fastForward, pauseAt), for words that change with time. */
+  clock?: boolean;
+  /** An uncaught error in the page fails the test, from the moment it loads. */
+  failOnPageError?: boolean;
+}
+
 /** A fresh page on the host's URL; a native dialog opening fails the test (the app never uses them). */
-export async function openPage(browser: Browser, url: string, scheme: 'light' | 'dark' = 'light', o: { clock?: boolean } = {}): Promise<Page> {
+export async function openPage(browser: Browser, url: string, scheme: 'light' | 'dark' = 'light', o: PageOptions = {}): Promise<Page> {
   const ctx = await context(browser, scheme);
   const page = await ctx.newPage();
   page.on('dialog', (d) => {
     throw new Error(`A dialog opened: ${d.message()}`);
   });
-  // The page's own clock, moved on by the test (page.clock.fastForward), for words that change with time.
+  if (o.failOnPageError)
+    page.on('pageerror', (e) => {
+      throw e;
+    });
   if (o.clock) await page.clock.install();
   await page.goto(url);
+  return page;
+}
+
+/**
+ * A fresh page, as openPage, for a walk that has run its own sync: returned once the window's launch sync is over
+ * too. Opening the page starts the app's sync at launch (a key is stored), which writes pages, reloads the list and
+ * recounts the outlets; a walk begun meanwhile races it. Only for a host that syncs at launch (a key it can read).
+ */
+export async function openPageAfterLaunchSync(browser: Browser, host: Host, scheme: 'light' | 'dark' = 'light', o: PageOptions = {}): Promise<Page> {
+  const before = (await host.call('app:state')).sync;
+  if (before.running) throw new Error("A sync is still running: wait for the walk's own sync to finish before opening the page.");
+  const page = await openPage(browser, host.url, scheme, o);
+  await until(async () => (await host.call('app:state')).sync.lastFinishedAt !== before.lastFinishedAt, "the window's launch sync to finish");
   return page;
 }
 

@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
 import { openpyxlRead, pythonCsv, xlsxPart } from '../support/readers';
-import { launch, localToday, openPage, shoot, until } from './browser';
+import { launch, localToday, openPageAfterLaunchSync, shoot, until } from './browser';
 
 let browser: Browser;
 let sim: Simulator;
@@ -49,7 +49,7 @@ beforeAll(async () => {
   await host.call('keys:set', { key: DEMO_KEY });
   await host.call('sync:start', {});
   await until(async () => (await host.call('app:state')).sync.lastFinishedAt !== null, 'the first sync to finish');
-  page = await openPage(browser, host.url);
+  page = await openPageAfterLaunchSync(browser, host);
   await page.getByRole('navigation', { name: 'Views' }).waitFor();
   await page.getByLabel('Brand').selectOption(brandId);
   await page.getByLabel(/^Search/).fill(WORD);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
-import { accessibleAt, closeWalk, launch, listTotal, openPage, until } from './browser';
+import { accessibleAt, closeWalk, launch, listTotal, openPage, openPageAfterLaunchSync, until } from './browser';
 
 let browser: Browser;
 let sim: Simulator;
@@ -28,7 +28,7 @@ beforeAll(async () => {
   await host.call('sync:start', {});
   await until(async () => (await host.call('app:state')).sync.lastFinishedAt !== null, 'the first sync to finish');
   cached = (await host.call('opportunities:list', { filter: { brandId }, offset: 0, limit: 1 })).total;
-  page = await openPage(browser, host.url);
+  page = await openPageAfterLaunchSync(browser, host);
   await page.getByRole('navigation', { name: 'Views' }).waitFor();
 });
 afterAll(() => closeWalk(page, host, sim, browser));
@@ -44,7 +44,7 @@ describe('never locked out', () => {
     await page.keyboard.press('Home');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('.detail h2').textContent()).not.toBe('');
-    // (A sync begun at launch may already have stopped offline: the button then reads 'Retry sync'.)
+    // (The launch's sync ended before the walk; a sync stopped offline would leave the button reading 'Retry sync'.)
     await page.getByRole('button', { name: /^(Sync now|Retry sync)$/ }).press('Enter');
     const stopped = page.locator('.toast', { hasText: /^Sync stopped: / });
     await stopped.waitFor({ timeout: 60_000 });

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
-import { accessibleAt, closeWalk, launch, listTotal, openPage, shoot, until } from './browser';
+import { accessibleAt, closeWalk, launch, listTotal, openPageAfterLaunchSync, shoot, until } from './browser';
 
 /** First and second outlets when grouped (the list sorts by outlet). */
 const PLAN = 'aaa-plan.example';
@@ -81,15 +81,10 @@ beforeAll(async () => {
   await host.call('dnc:add', { value: `ben@${PLAN}` });
   await host.call('sync:start', {});
   await until(async () => (await host.call('app:state')).sync.lastFinishedAt !== null, 'the first sync to finish');
-  const synced = (await host.call('app:state')).sync.lastFinishedAt;
-  page = await openPage(browser, host.url);
   // The window's launch starts a sync of its own once its first page is read. Left running, it went on writing
   // pages, reloading the list and recounting the outlets under the first test's keys (it was still running as that
   // test began even on an idle machine); the walk starts once it is done.
-  await until(async () => (await host.call('app:state')).sync.lastFinishedAt !== synced, "the window's launch sync to finish");
-  page.on('pageerror', (e) => {
-    throw e;
-  });
+  page = await openPageAfterLaunchSync(browser, host, 'light', { failOnPageError: true });
   await page.locator('[role="option"]').first().waitFor();
   await page.getByRole('listbox').focus();
   await page.keyboard.press('g');

@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
 import { addDays } from '../../shared/calendar';
-import { launch, listTotal, localToday, openPage, shoot, until } from './browser';
+import { launch, listTotal, localToday, openPageAfterLaunchSync, shoot, until } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -24,7 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser.close();
 });
-const open = (host: Host, scheme: 'light' | 'dark' = 'light'): Promise<Page> => openPage(browser, host.url, scheme);
 
 const rows = (page: Page) => page.locator('[role="option"]');
 const toast = (page: Page, text: string | RegExp) => page.locator('.toast', { hasText: text });
@@ -66,8 +65,9 @@ describe('the outreach pipeline', () => {
   /** What the editor showed as going out, for the exports and the mail link to match. */
   let shown = { subject: '', body: '' };
 
+  /** The walk's page, once the window's launch sync is over (each host here syncs at launch: a key is stored). */
   async function openPage(h: Host) {
-    page = await open(h);
+    page = await openPageAfterLaunchSync(browser, h);
     await page.getByRole('navigation', { name: 'Views' }).waitFor();
     await page.getByLabel('Brand').selectOption(brandId);
     await until(async () => (await rows(page).count()) > 5 || (await page.getByTestId('due-note').count()) > 0, 'the list to fill');

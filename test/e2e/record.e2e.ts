@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
-import { launch, localToday, openPage, shoot, until } from './browser';
+import { launch, localToday, openPage, openPageAfterLaunchSync, shoot, until } from './browser';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -60,7 +60,7 @@ describe("the user's record", () => {
     await host.call('keys:set', { key: DEMO_KEY });
     await host.call('sync:start', {});
     await until(async () => (await host.call('app:state')).sync.lastFinishedAt !== null, 'the first sync to finish');
-    page = await open(host);
+    page = await openPageAfterLaunchSync(browser, host);
     await page.getByRole('navigation', { name: 'Views' }).waitFor();
     await page.getByLabel('Brand').selectOption(brandId);
     await until(async () => (await rows(page).count()) > 5, 'the list to fill');

@@ -15,7 +15,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startHost, type Host } from '../host/server';
 import { DEMO_KEY, startSimulator, type Simulator } from '../../electron/simulator/server';
 import { weekOf } from '../../shared/results';
-import { closeWalk, launch, localToday, openPage, SCREENS, until } from './browser';
+import { closeWalk, launch, localToday, openPageAfterLaunchSync, SCREENS, until } from './browser';
 
 const PY = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 const today = localToday();
@@ -90,10 +90,7 @@ beforeAll(async () => {
   await host.call('keys:set', { key: DEMO_KEY });
   await host.call('sync:start', {});
   await until(async () => (await host.call('app:state')).sync.lastFinishedAt !== null, 'the first sync to finish');
-  page = await openPage(browser, host.url);
-  page.on('pageerror', (e) => {
-    throw e;
-  });
+  page = await openPageAfterLaunchSync(browser, host, 'light', { failOnPageError: true });
   // Main prints the window with webContents.printToPDF; here Chromium's own print-to-PDF of this page stands in for it.
   host.setPrinter(() => page.pdf({ format: 'A4', printBackground: true, preferCSSPageSize: true }));
   await page.getByRole('navigation', { name: 'Views' }).waitFor();
